@@ -1,0 +1,45 @@
+"""The front door: argv, stdin, stdout, stderr, exit codes.
+
+`covenant check` is routed straight to the hot path without importing click; every other
+command goes through the click group in cli/commands.py.
+"""
+
+from __future__ import annotations
+
+import sys
+
+USAGE = (
+    "usage: pdks covenant check [--diff] [--enforce advise|block] [--unattended] "
+    "[--config-layer <path>] [--telemetry-path <path>] | pdks compile | pdks explain | "
+    "pdks init | pdks docs [topic | search <query> | show <document-id>] | "
+    "pdks memory <subcommand> [args…]"
+)
+
+
+def usage_error() -> int:
+    """Print the usage line and return exit code 2 (spec 05 §1; no telemetry row)."""
+    write_stderr(USAGE + "\n")
+    return 2
+
+
+def write_stderr(text: str) -> None:
+    try:
+        sys.stderr.write(text)
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass  # a closed stderr must not turn a verdict into a traceback
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else list(argv)
+    if args[:2] == ["covenant", "check"]:
+        from polydeukes.cli.check import run_check
+
+        code = run_check(args[2:])
+    else:
+        from polydeukes.cli.commands import run_click
+
+        code = run_click(args)
+    if argv is None:
+        sys.exit(code)
+    return code

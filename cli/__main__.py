@@ -1,0 +1,3 @@
+from polydeukes.cli import main
+
+main()

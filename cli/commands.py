@@ -1,0 +1,136 @@
+"""Every command except `covenant check`, as a click group (cold path).
+
+Usage errors of any kind end in the one usage line and exit 2 (spec 05 §1), not click's own
+message, so hosts and SDKs see the same answer whatever was mistyped.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import click
+
+from polydeukes.cli import USAGE, usage_error, write_stderr
+from polydeukes.vm import ENGINE_VERSION
+
+
+class _Group(click.Group):
+    def get_usage(self, ctx: click.Context) -> str:
+        return USAGE
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["--help", "-h"]})
+@click.version_option(ENGINE_VERSION, "--version", prog_name="pdks", message="%(prog)s %(version)s")
+def cli() -> None:
+    """pdks — deterministic edit- and command-time covenants for AI coding agents.
+
+    `pdks covenant check` judges one proposed agent action (JSON on stdin, or a unified diff
+    with --diff) against polydeukes.config.yaml: exit 0 lets it happen, exit 2 blocks it.
+    """
+
+
+@cli.group()
+def covenant() -> None:
+    """Judge observations (see `pdks covenant check --help`)."""
+
+
+@covenant.command("check", context_settings={"ignore_unknown_options": True})
+def covenant_check() -> None:
+    """Judge one observation from stdin.
+
+    \b
+    pdks covenant check [--diff] [--enforce advise|block] [--unattended]
+                        [--config-layer <path>] [--telemetry-path <path>]
+    Exit 0: nothing blocked. Exit 2: a block, or a fail-closed run. Says why on stderr.
+    """
+    # Reached only for `--help` handling: main() routes real checks to the hot path.
+
+
+@cli.command("init")
+def init_cmd() -> None:
+    """Create the agent-neutral scaffold: the config file and the .gitignore rule."""
+    from polydeukes.cli.scaffold import InitError, run_init
+
+    try:
+        lines = run_init(os.getcwd())
+    except InitError as exc:
+        write_stderr(f"pdks init failed: {exc}\n")
+        raise SystemExit(2) from None
+    click.echo("\n".join(lines))
+
+
+@cli.command("docs", context_settings={"ignore_unknown_options": True})
+@click.argument("args", nargs=-1, type=click.UNPROCESSED)
+def docs_cmd(args: tuple[str, ...]) -> None:
+    """Read the bundled documentation offline (no bundle ships in this release)."""
+    # Spec 05 §7 (Python design): without a bundle every form fails; never an empty answer.
+    write_stderr(
+        "pdks docs: this release bundles no documentation — read docs/ in the polydeukes "
+        "repository\n"
+    )
+    raise SystemExit(2)
+
+
+@cli.command(
+    "memory", context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False}
+)
+@click.argument("args", nargs=-1, type=click.UNPROCESSED)
+def memory_cmd(args: tuple[str, ...]) -> None:
+    """Delegate to the pdks-memory extension executable (same arguments, stdin, cwd)."""
+    raise SystemExit(run_memory(list(args)))
+
+
+def find_memory_executable() -> str | None:
+    """The first executable regular `pdks-memory` in an absolute PATH directory."""
+    for directory in os.environ.get("PATH", "").split(os.pathsep):
+        if not directory or not os.path.isabs(directory):
+            continue
+        candidate = os.path.join(directory, "pdks-memory")
+        if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+            return candidate
+    return None
+
+
+def run_memory(args: list[str]) -> int:
+    executable = find_memory_executable()
+    if executable is None:
+        write_stderr(
+            "pdks memory: pdks-memory is not installed — put the pdks-memory executable on PATH\n"
+        )
+        return 2
+    try:
+        completed = subprocess.run([executable, *args], check=False)
+    except OSError as exc:
+        write_stderr(f"pdks memory: {executable} could not be started: {exc.strerror or exc}\n")
+        return 2
+    # A signal death (negative return code) maps to 2; any other status passes through.
+    return completed.returncode if completed.returncode >= 0 else 2
+
+
+def run_click(args: list[str]) -> int:
+    try:
+        cli.main(args=args, prog_name="pdks", standalone_mode=False)
+    except click.UsageError:
+        return usage_error()
+    except click.exceptions.Exit as exc:
+        return exc.exit_code
+    except click.exceptions.Abort:
+        return 2
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else 2
+    except BrokenPipeError:
+        # The reader closed stdout mid-answer: never report a partial answer as success.
+        _silence_stdout()
+        return 2
+    return 0
+
+
+def _silence_stdout() -> None:
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except OSError:
+        pass
+

@@ -1,0 +1,161 @@
+"""`pdks init`: the agent-neutral scaffold (spec 05 §5). Idempotent; never overwrites."""
+
+from __future__ import annotations
+
+import os
+
+from polydeukes.vm.project import AMBIGUOUS_CONFIG, CONFIG_NAMES, present_config_names
+
+GITIGNORE = ".gitignore"
+IGNORE_RULE = ".polydeukes/"
+IGNORE_BLOCK = "# Polydeukes telemetry \u2014 local observation data, never committed.\n.polydeukes/\n"
+
+STARTER_CONFIG = """\
+# Polydeukes covenants for this project. `pdks explain` shows what this file registers.
+
+# Informational language profiles; no judgment reads them.
+languages:
+  placeholder:
+    productionGlob: 'src/**'
+    testCmd: 'echo "set a verification command for {scope}"'
+
+# Paths no agent tool may modify: the gate definitions of the session adapters. This config file
+# protects itself automatically, so an edit that would lower the gates is judged like any other.
+protectedPaths:
+  - '.claude/hooks'
+  - '.claude/settings.json'
+  - '.grok/hooks'
+  - '.codex/hooks'
+
+# The human valve: a person types the token alone on the first line of a message, and for
+# ttlMinutes a blocked call can go through as `witnessed`. Removing this section leaves no way
+# to open a block from the session.
+witness:
+  token: 'pdks witness'
+  ttlMinutes: 10
+
+# Disciplines are your team's practices, written as data. Three rungs, from prose to a gate
+# (uncomment to adopt; `pdks explain` then lists them):
+#
+# disciplines:
+#   # 1. A draft: prose registered ahead of promotion; never judged, never a row.
+#   - id: 'docs-stay-bilingual'
+#     why: 'every English page under docs/ has its Korean twin.'
+#     draft: true
+#
+#   # 2. Promoted at advise: a break is recorded and reported; the call goes through.
+#   - id: 'no-focused-tests'
+#     why: 'a focused test must not land in shared source.'
+#     enforce: advise
+#     declare:
+#       mechanism: 'added-only'
+#       scope: { source: 'target.path', include: ['^src/', '^test/'] }
+#       supply: { pre: 'empty', post: 'empty' }
+#       extract:
+#         before:
+#           - { op: 'source', of: 'pre' }
+#           - { op: 'lines' }
+#           - { op: 'keyByPattern', re: '(\\.only\\()' }
+#         after:
+#           - { op: 'source', of: 'post' }
+#           - { op: 'lines' }
+#           - { op: 'keyByPattern', re: '(\\.only\\()' }
+#         added:
+#           - { op: 'onlyIn', of: 'after', notIn: 'before' }
+#       relate:
+#         - id: 'nothing-added'
+#           relation: { op: 'empty', of: 'added' }
+#           message: 'adds {key}: {value}'
+#
+#   # 3. The same shape at block: under `--enforce block` (what agent hooks pass) a break
+#   #    stops the call.
+#   - id: 'no-debugger-statements'
+#     why: 'a debugger statement must not reach shared source.'
+#     enforce: block
+#     declare:
+#       mechanism: 'added-only'
+#       scope: { source: 'target.path', include: ['^src/'] }
+#       supply: { pre: 'empty', post: 'empty' }
+#       extract:
+#         before:
+#           - { op: 'source', of: 'pre' }
+#           - { op: 'lines' }
+#           - { op: 'keyByPattern', re: '(\\bdebugger\\b)' }
+#         after:
+#           - { op: 'source', of: 'post' }
+#           - { op: 'lines' }
+#           - { op: 'keyByPattern', re: '(\\bdebugger\\b)' }
+#         added:
+#           - { op: 'onlyIn', of: 'after', notIn: 'before' }
+#       relate:
+#         - id: 'nothing-added'
+#           relation: { op: 'empty', of: 'added' }
+#           message: 'adds {key}: {value}'
+"""
+
+
+class InitError(Exception):
+    pass
+
+
+def run_init(root: str) -> list[str]:
+    """Create what is missing; returns the report lines (created first, then skipped)."""
+    found = present_config_names(root)
+    if len(found) > 1:  # preflight: nothing is written
+        raise InitError(
+            AMBIGUOUS_CONFIG.format(root=root, found=" and ".join(found)) + " and re-run"
+        )
+    created: list[str] = []
+    skipped: list[str] = []
+
+    config_name = CONFIG_NAMES[0]
+    if found:
+        skipped.append(found[0])  # presence, never parse success: a broken config is kept
+    else:
+        _create_exclusive(os.path.join(root, config_name), STARTER_CONFIG)
+        created.append(config_name)
+
+    if _ignores_state(os.path.join(root, GITIGNORE)):
+        skipped.append(GITIGNORE)
+    else:
+        _append_ignore(os.path.join(root, GITIGNORE))
+        created.append(GITIGNORE)
+
+    return [f"created {p}" for p in created] + [f"skipped {p} (already present)" for p in skipped]
+
+
+def _create_exclusive(path: str, text: str) -> None:
+    # O_EXCL: a file that appeared since the check is never overwritten.
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    except OSError as exc:
+        raise InitError(f"cannot create {os.path.basename(path)}: {exc.strerror or exc}") from None
+    with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+        handle.write(text)
+
+
+def _ignores_state(path: str) -> bool:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            return any(line.strip() == IGNORE_RULE for line in handle)
+    except FileNotFoundError:
+        return False
+    except OSError as exc:
+        raise InitError(f"cannot read {GITIGNORE}: {exc.strerror or exc}") from None
+
+
+def _append_ignore(path: str) -> None:
+    try:
+        with open(path, "ab") as handle:
+            handle.seek(0, os.SEEK_END)
+            needs_newline = handle.tell() > 0 and not _ends_with_newline(path)
+            block = ("\n" if needs_newline else "") + IGNORE_BLOCK
+            handle.write(block.encode("utf-8"))
+    except OSError as exc:
+        raise InitError(f"cannot write {GITIGNORE}: {exc.strerror or exc}") from None
+
+
+def _ends_with_newline(path: str) -> bool:
+    with open(path, "rb") as handle:
+        handle.seek(-1, os.SEEK_END)
+        return handle.read(1) == b"\n"

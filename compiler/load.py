@@ -1,0 +1,239 @@
+"""Config text -> plain data + SourceMap (spec 02 §1.2).
+
+YAML 1.2 core schema on top of PyYAML's composer: PyYAML resolves plain scalars by YAML 1.1
+rules (``yes``/``on`` are booleans, ``0777`` is octal, ``1:30`` is sexagesimal), so we take its
+node tree and resolve every plain scalar ourselves. Config is data: an explicit tag other than
+the core schema's own is an error, never a constructor call. Every value and key keeps its
+position so that validation messages can point at the file.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+import yaml
+
+from polydeukes.compiler.diagnostics import ConfigError
+from polydeukes.compiler.source import SourceMap
+
+_CORE = "tag:yaml.org,2002:"
+_PLAIN = "tag:polydeukes:plain"  # an untagged plain scalar: resolved by the core schema below
+_QUOTED = "tag:polydeukes:quoted"  # an untagged quoted or block scalar: always a string
+
+_NULL = re.compile(r"~|null|Null|NULL|")
+_TRUE = re.compile(r"true|True|TRUE")
+_FALSE = re.compile(r"false|False|FALSE")
+_INT10 = re.compile(r"[-+]?[0-9]+")
+_INT8 = re.compile(r"0o[0-7]+")
+_INT16 = re.compile(r"0x[0-9a-fA-F]+")
+_FLOAT = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?")
+_INF = re.compile(r"[-+]?(\.inf|\.Inf|\.INF)")
+_NAN = re.compile(r"\.nan|\.NaN|\.NAN")
+
+# Alias expansion is bounded so that a "billion laughs" document cannot exhaust memory.
+MAX_NODES = 200_000
+
+
+class _Resolver(yaml.resolver.BaseResolver):
+    """Marks untagged scalars instead of resolving them (we resolve by the 1.2 core schema)."""
+
+    def resolve(self, kind, value, implicit):  # noqa: D102 - PyYAML hook
+        if kind is yaml.ScalarNode:
+            return _PLAIN if implicit[0] else _QUOTED
+        return super().resolve(kind, value, implicit)
+
+
+try:  # libyaml when present: the same node tree, composed in C
+
+    class _Loader(yaml.CParser, _Resolver):
+        def __init__(self, stream: str) -> None:
+            yaml.CParser.__init__(self, stream)
+            _Resolver.__init__(self)
+
+except AttributeError:  # pragma: no cover - a PyYAML built without libyaml
+
+    class _Loader(  # type: ignore[no-redef]
+        yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser, yaml.composer.Composer,
+        _Resolver,
+    ):
+        def __init__(self, stream: str) -> None:
+            yaml.reader.Reader.__init__(self, stream)
+            yaml.scanner.Scanner.__init__(self)
+            yaml.parser.Parser.__init__(self)
+            yaml.composer.Composer.__init__(self)
+            _Resolver.__init__(self)
+
+
+def _problem(exc: yaml.YAMLError) -> str:
+    mark = getattr(exc, "problem_mark", None)
+    problem = getattr(exc, "problem", None) or str(exc)
+    context = getattr(exc, "context", None)
+    text = f"{context}, {problem}" if context else problem
+    if mark is not None:
+        text += f" at line {mark.line + 1}, column {mark.column + 1}"
+    return text
+
+
+def parse_config_text(text: str, file_label: str) -> tuple[object, SourceMap]:
+    """Parse one config document. Raises ConfigError(`failed to parse <file>: <problem>`)."""
+    source_map = SourceMap(file_label)
+    try:
+        loader = _Loader(text)
+        try:
+            root = loader.get_single_node()
+        finally:
+            loader.dispose()
+    except yaml.composer.ComposerError as exc:
+        if "expected a single document" in str(exc):
+            problem = "Source contains multiple documents; a config is one YAML document"
+            mark = exc.problem_mark
+            if mark is not None:
+                problem += f" (the second starts at line {mark.line + 1}, column {mark.column + 1})"
+            raise ConfigError(f"failed to parse {file_label}: {problem}") from None
+        raise ConfigError(f"failed to parse {file_label}: {_problem(exc)}") from None
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"failed to parse {file_label}: {_problem(exc)}") from None
+    if root is None:
+        return None, source_map
+    builder = _Builder(text, file_label, source_map)
+    try:
+        data = builder.build(root, ())
+    except RecursionError:
+        raise ConfigError(f"failed to parse {file_label}: the document nests too deeply") from None
+    return data, source_map
+
+
+class _Builder:
+    def __init__(self, text: str, file_label: str, source_map: SourceMap) -> None:
+        self.lines = text.split("\n")
+        self.file_label = file_label
+        self.source_map = source_map
+        self.count = 0
+        self.active: set[int] = set()
+
+    def fail(self, node: yaml.Node, problem: str) -> ConfigError:
+        mark = node.start_mark
+        return ConfigError(
+            f"failed to parse {self.file_label}: {problem} "
+            f"at line {mark.line + 1}, column {mark.column + 1}"
+        )
+
+    def build(self, node: yaml.Node, path: tuple) -> object:
+        self.count += 1
+        if self.count > MAX_NODES:
+            raise self.fail(node, f"the document expands to more than {MAX_NODES} values")
+        self.source_map.record_value(path, node.start_mark.line, node.start_mark.column)
+        if isinstance(node, yaml.ScalarNode):
+            return self.scalar(node, path)
+        if id(node) in self.active:
+            raise self.fail(node, "an alias refers to a node that contains it")
+        self.active.add(id(node))
+        try:
+            if isinstance(node, yaml.SequenceNode):
+                if node.tag not in (_CORE + "seq",):
+                    raise self.fail(node, f"unresolved tag {node.tag}")
+                return [self.build(item, path + (i,)) for i, item in enumerate(node.value)]
+            if node.tag not in (_CORE + "map",):
+                raise self.fail(node, f"unresolved tag {node.tag}")
+            result: dict[str, object] = {}
+            key_marks: dict[str, yaml.Node] = {}
+            for key_node, value_node in node.value:
+                key = self.key(key_node)
+                if key in key_marks:
+                    raise self.fail(key_node, f"Map keys must be unique; '{key}' is repeated")
+                key_marks[key] = key_node
+                self.source_map.record_key(
+                    path + (key,), key_node.start_mark.line, key_node.start_mark.column
+                )
+                result[key] = self.build(value_node, path + (key,))
+            return result
+        finally:
+            self.active.discard(id(node))
+
+    def key(self, node: yaml.Node) -> str:
+        if not isinstance(node, yaml.ScalarNode):
+            raise self.fail(node, "a mapping key must be a scalar")
+        value = self.scalar(node, None)
+        # Keys become strings, as they do in the original's JavaScript objects.
+        if isinstance(value, str):
+            return value
+        return _key_text(value)
+
+    def scalar(self, node: yaml.ScalarNode, path: tuple | None) -> object:
+        tag, text = node.tag, node.value
+        if tag == _QUOTED or tag == _CORE + "str":
+            if path is not None and node.style == "|":
+                self._record_block(node, path, text)
+            return text
+        if tag == _PLAIN:
+            return resolve_plain(text)
+        if tag == _CORE + "null" and _NULL.fullmatch(text):
+            return None
+        if tag == _CORE + "bool":
+            if _TRUE.fullmatch(text):
+                return True
+            if _FALSE.fullmatch(text):
+                return False
+        if tag == _CORE + "int" or tag == _CORE + "float":
+            value = resolve_plain(text)
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                return value
+        raise self.fail(node, f"unresolved tag {tag} for the value {text!r}")
+
+    def _record_block(self, node: yaml.ScalarNode, path: tuple, value: str) -> None:
+        # A literal block's content starts on the line after the indicator; each content line
+        # is one file line, indented by the block's indentation.
+        first = node.start_mark.line + 1
+        starts = []
+        indent = None
+        for offset, _ in enumerate(value.split("\n")):
+            line0 = first + offset
+            if line0 >= len(self.lines):
+                break
+            raw = self.lines[line0]
+            stripped = len(raw) - len(raw.lstrip(" "))
+            if indent is None and raw.strip():
+                indent = stripped
+            starts.append((line0, indent if indent is not None else stripped))
+        self.source_map.record_block_scalar(path, value, tuple(starts))
+
+
+def resolve_plain(text: str) -> object:
+    """YAML 1.2 core schema resolution of a plain scalar."""
+    if _NULL.fullmatch(text):
+        return None
+    if _TRUE.fullmatch(text):
+        return True
+    if _FALSE.fullmatch(text):
+        return False
+    if _INT10.fullmatch(text):
+        return int(text, 10)
+    if _INT8.fullmatch(text):
+        return int(text[2:], 8)
+    if _INT16.fullmatch(text):
+        return int(text[2:], 16)
+    if _FLOAT.fullmatch(text):
+        return float(text)
+    if _INF.fullmatch(text):
+        return -math.inf if text.startswith("-") else math.inf
+    if _NAN.fullmatch(text):
+        return math.nan
+    return text
+
+
+def _key_text(value: object) -> str:
+    if value is None:
+        return ""
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, float):
+        if value.is_integer() and abs(value) < 1e21:
+            return str(int(value))
+        if math.isnan(value):
+            return "NaN"
+        if math.isinf(value):
+            return "Infinity" if value > 0 else "-Infinity"
+    return str(value)

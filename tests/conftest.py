@@ -1,0 +1,90 @@
+"""Shared fixtures: a scratch project and the real `pdks` process."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+PDKS = [sys.executable, "-m", "polydeukes.cli"]
+STAMP = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$")
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--update-golden", action="store_true", help="rewrite golden files from current output"
+    )
+
+
+@dataclass
+class Result:
+    code: int
+    stdout: str
+    stderr: str
+    rows: list[list[str]]
+
+
+def rows_of(log: Path) -> list[list[str]]:
+    """Telemetry rows without their timestamps (asserted to be well-formed on the way)."""
+    if not log.exists():
+        return []
+    rows = []
+    for line in log.read_text(encoding="utf-8").split("\n"):
+        if not line:
+            continue
+        fields = line.split("\t")
+        assert STAMP.match(fields[0]), line
+        rows.append(fields[1:])
+    return rows
+
+
+class Project:
+    def __init__(self, root: Path) -> None:
+        self.root = root
+
+    @property
+    def log(self) -> Path:
+        return self.root / ".polydeukes" / "roi.log"
+
+    def write(self, name: str, text: str) -> Path:
+        path = self.root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        return path
+
+    def config(self, text: str, name: str = "polydeukes.config.yaml") -> Path:
+        return self.write(name, text)
+
+    def run(self, *args: str, stdin: bytes | str | dict | None = b"", env: dict | None = None,
+            log: Path | None = None) -> Result:
+        if isinstance(stdin, dict):
+            stdin = json.dumps(stdin)
+        if isinstance(stdin, str):
+            stdin = stdin.encode("utf-8")
+        full_env = {k: v for k, v in os.environ.items() if k != "POLYDEUKES_TELEMETRY_PATH"}
+        full_env.update(env or {})
+        done = subprocess.run(
+            [*PDKS, *args], input=stdin, cwd=self.root, env=full_env, capture_output=True,
+            timeout=60,
+        )
+        stderr = done.stderr.decode("utf-8")
+        assert "Traceback" not in stderr, stderr
+        return Result(done.returncode, done.stdout.decode("utf-8"), stderr,
+                      rows_of(log or self.log))
+
+    def check(self, payload, *flags: str, **kwargs) -> Result:
+        return self.run("covenant", "check", *flags, stdin=payload, **kwargs)
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Project:
+    return Project(tmp_path)
+
+
+EMPTY_INPUT = {"toolCalls": [], "subagentSpawns": [], "userMessages": []}

@@ -1,0 +1,76 @@
+"""Config discovery, parsing and validation (spec 02), table-driven, plus the real command."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from polydeukes.compiler.config import load_config
+from polydeukes.compiler.diagnostics import ConfigError, ConfigValidationError
+
+CASE_DIR = Path(__file__).parent / "cases" / "config"
+CASES = [
+    case
+    for path in sorted(CASE_DIR.glob("*.yaml"))
+    for case in yaml.safe_load(path.read_text("utf-8"))
+]
+
+
+def _load(text: str, name: str = "polydeukes.config.yaml"):
+    return load_config("/project", name, text.encode("utf-8"))
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["note"] for c in CASES])
+def test_config_case(case):
+    with pytest.raises(ConfigError) as caught:
+        _load(case["config"])
+    assert caught.value.message == case["want"]
+    where = caught.value.span
+    assert (f"{where.line}:{where.col}" if where else None) == case["at"]
+
+
+def test_validation_errors_keep_their_type_through_the_wrapper():
+    with pytest.raises(ConfigValidationError):
+        _load("languages: 1\n")
+
+
+def test_defaults_of_a_minimal_config():
+    config = _load("languages: {}\n")
+    assert config.protected_paths == ["polydeukes.config.yaml"]
+    assert config.telemetry_log_path == ".polydeukes/roi.log"
+    assert config.witness is None
+    assert config.languages == {}
+    # A list the input did not declare stays absent; `[]` stays `[]`.
+    assert config.disciplines is None and config.session_disciplines is None
+    assert _load("disciplines: []\n").disciplines == []
+
+
+def test_schema_key_is_stripped_and_yaml_1_2_core_scalars():
+    config = _load(
+        "$schema: ./polydeukes.schema.json\nprotectedPaths: [yes, on, off]\n"
+        "adapters: {git: {enforce: block, protectedPaths: [x]}}\n"
+    )
+    # `yes` and `on` are strings under YAML 1.2; the legacy git namespace is accepted, unread.
+    assert config.protected_paths == ["yes", "on", "off", "polydeukes.config.yaml"]
+    assert config.adapters == {"git": {"enforce": "block", "protectedPaths": ["x"]}}
+
+
+def test_config_file_is_appended_once():
+    assert _load("protectedPaths: [a, polydeukes.config.yaml]\n").protected_paths == [
+        "a", "polydeukes.config.yaml"
+    ]
+    json_config = load_config("/p", "polydeukes.config.json", b'{"protectedPaths": ["./a/"]}')
+    assert json_config.protected_paths == ["./a/", "polydeukes.config.json"]
+
+
+def test_witness_and_telemetry_are_carried():
+    config = _load("witness: {token: 'pdks witness', ttlMinutes: 0.5}\ntelemetry: {logPath: x.log}\n")
+    assert (config.witness.token, config.witness.ttl_minutes) == ("pdks witness", 0.5)
+    assert config.telemetry_log_path == "x.log"
+
+
+def test_drafts_are_split_out_of_disciplines():
+    config = _load("disciplines:\n  - {id: d, why: prose, draft: true}\n")
+    assert config.disciplines == [] and [d.id for d in config.drafts] == ["d"]
