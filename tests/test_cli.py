@@ -194,3 +194,20 @@ def test_memory_passes_arguments_stdin_and_exit_status_through(project, tmp_path
     result = project.run("memory", "search", "--json", "x", stdin=b"in",
                          env={"PATH": f"relative:{bin_dir}:{os.environ['PATH']}"})
     assert (result.code, result.stdout) == (1, "args:search --json x\nin")
+
+
+def test_diff_surface_front(project):
+    project.config("languages: {}\n")
+    # Zero bytes or blank text is nothing staged: nothing to judge, no rows.
+    assert project.check(b"", "--diff").code == 0
+    assert project.check(b" \n\n", "--diff").rows == []
+    unreadable = project.check(b"hello\n", "--diff")
+    assert unreadable.code == 2
+    assert unreadable.stderr == (
+        "covenant check failed closed: unified diff: no file block recognized in the input\n")
+    assert unreadable.rows == [["blocked", "covenant-check", "-"]]
+    combined = project.check(b"diff --cc a.txt\n", "--diff")
+    assert combined.stderr == ("covenant check failed closed: unified diff: combined diffs are "
+                               "not translatable: diff --cc a.txt\n")
+    binary = project.check(b"\xff\xfe", "--diff")
+    assert binary.stderr == "covenant check failed closed: unified diff: the input is not UTF-8 text\n"
