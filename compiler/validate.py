@@ -454,7 +454,7 @@ def _check_placement(
     changes = "changes" in channels
     rendered = ", ".join(channels) if channels else M.NO_EVIDENCE_CHANNEL
     if session and changes:
-        raise v.fail(M.PLACEMENT_IMPOSSIBLE.format(loc=loc, channels=rendered), path)
+        raise v.fail(M.PLACEMENT_IMPOSSIBLE.format(loc=loc, channels=rendered), path, key=True)
     if session:
         destination = "sessionDisciplines"
     elif changes:
@@ -465,6 +465,7 @@ def _check_placement(
         raise v.fail(
             M.PLACEMENT_WRONG_LIST.format(loc=loc, channels=rendered, destination=destination),
             path,
+            key=True,  # the entry's `declare` key: what the message is about is the whole body
         )
 
 

@@ -75,3 +75,16 @@ def _encode(value) -> str:
     import msgspec
 
     return msgspec.json.encode(value).decode()
+
+
+def test_shipped_input_schema_matches_the_decoder(request):
+    """The published schema is generated from the same Structs the decoder uses, so they agree."""
+    import msgspec
+
+    shipped = Path(__file__).parent.parent / "stdlib" / "schemas" / "covenant-input.schema.json"
+    generated = {"$schema": "https://json-schema.org/draft/2020-12/schema",
+                 "title": "CovenantInput", **msgspec.json.schema(CovenantInput)}
+    text = json.dumps(generated, indent=2, ensure_ascii=False) + "\n"
+    if request.config.getoption("--update-golden"):
+        shipped.write_text(text, encoding="utf-8")
+    assert shipped.read_text(encoding="utf-8") == text
