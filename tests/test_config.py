@@ -74,3 +74,31 @@ def test_witness_and_telemetry_are_carried():
 def test_drafts_are_split_out_of_disciplines():
     config = _load("disciplines:\n  - {id: d, why: prose, draft: true}\n")
     assert config.disciplines == [] and [d.id for d in config.drafts] == ["d"]
+
+
+def test_schema_must_be_a_string_for_direct_callers():
+    from polydeukes.compiler.source import SourceMap
+    from polydeukes.compiler.validate import define_config
+
+    with pytest.raises(ConfigValidationError) as caught:
+        define_config({"$schema": 1}, SourceMap("polydeukes.config.yaml"), "polydeukes.config.yaml")
+    assert caught.value.message == "$schema must be a string"
+
+
+def test_a_layer_must_be_a_mapping(tmp_path):
+    (tmp_path / "layer.yaml").write_text("- a\n")
+    with pytest.raises(ConfigValidationError) as caught:
+        load_config(str(tmp_path), "polydeukes.config.yaml", b"{}", "layer.yaml")
+    assert caught.value.message == (
+        f"invalid config layer in {tmp_path}/layer.yaml: config layer must be a plain object: a "
+        "config layer carries only disciplines, sessionDisciplines, changeSetDisciplines")
+
+
+def test_a_layer_adds_its_lists_after_the_config(tmp_path):
+    (tmp_path / "layer.yaml").write_text(
+        "$schema: x\ndisciplines:\n  - {id: from-layer, why: prose, draft: true}\n")
+    config = load_config(str(tmp_path), "polydeukes.config.yaml",
+                         b"disciplines:\n  - {id: own, why: prose, draft: true}\n", "layer.yaml")
+    assert [d.id for d in config.drafts] == ["own", "from-layer"]
+    # The layer file is never protected automatically.
+    assert config.protected_paths == ["polydeukes.config.yaml"]
