@@ -112,8 +112,13 @@ def _fail_closed(message: str, telemetry: TelemetryWriter) -> int:
 
 
 def _check(flags: CheckFlags, root: str, telemetry: TelemetryWriter) -> int:
-    config = _load_config(flags, root)
-    telemetry.path = settle_telemetry_path(flags, root, config.telemetry_log_path)
+    from polydeukes.cli.planning import PlanUnavailable, obtain_plan
+
+    try:
+        plan = obtain_plan(root, flags.config_layer)
+    except PlanUnavailable as exc:
+        raise FailClosed(str(exc)) from None
+    telemetry.path = settle_telemetry_path(flags, root, plan.telemetry_log_path)
 
     raw = read_stdin()
     value = _read_input(flags, raw)
@@ -124,23 +129,6 @@ def _check(flags: CheckFlags, root: str, telemetry: TelemetryWriter) -> int:
     raise FailClosed(
         "the covenant judges could not be loaded: this build of pdks has no judging VM yet"
     )
-
-
-def _load_config(flags: CheckFlags, root: str):
-    from polydeukes.vm.project import ProjectError, discover_config, read_bytes
-
-    try:
-        name = discover_config(root)
-        raw = read_bytes(os.path.join(root, name), name)
-    except ProjectError as exc:
-        raise FailClosed(str(exc)) from None
-    from polydeukes.compiler.config import load_config
-    from polydeukes.compiler.diagnostics import ConfigError
-
-    try:
-        return load_config(root, name, raw, flags.config_layer)
-    except ConfigError as exc:
-        raise FailClosed(exc.located()) from None
 
 
 def _read_input(flags: CheckFlags, raw: bytes):

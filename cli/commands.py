@@ -48,6 +48,53 @@ def covenant_check() -> None:
     # Reached only for `--help` handling: main() routes real checks to the hot path.
 
 
+@cli.command("compile")
+def compile_cmd() -> None:
+    """Compile the config into .polydeukes/plan.bin (done automatically when stale)."""
+    from polydeukes.cli.planning import PlanUnavailable, compile_to_disk
+    from polydeukes.vm.explain import fault_line, surface_rows
+
+    try:
+        plan, path = compile_to_disk(os.getcwd())
+    except PlanUnavailable as exc:
+        write_stderr(f"pdks compile: {exc}\n")
+        raise SystemExit(2) from None
+    faults = [entry for entry in plan.entries if entry.__struct_config__.tag == "fault"]
+    for fault in faults:
+        write_stderr(f"pdks compile: {fault_line(fault)}\n")
+    session = len(surface_rows(plan, plan.session, session=True))
+    change_set = len(surface_rows(plan, plan.change_set, session=False))
+    click.echo(
+        f"compiled {plan.config_name} \u2192 {path} · session {session} registrations · "
+        f"change set {change_set} registrations · config faults {len(faults)}"
+    )
+
+
+@cli.command("explain")
+@click.option("--code", "form", flag_value="code", help="List each registration's instructions.")
+@click.option("--json", "form", flag_value="json", help="The whole plan as JSON.")
+@click.option("--source", "form", flag_value="source",
+              help="Every declaration in the textual form.")
+def explain_cmd(form: str | None) -> None:
+    """Print the registration table of both surfaces, without judging."""
+    from polydeukes.cli.planning import PlanUnavailable, obtain_plan
+    from polydeukes.vm import explain
+
+    try:
+        plan = obtain_plan(os.getcwd())
+    except PlanUnavailable as exc:
+        write_stderr(f"pdks explain: {exc}\n")
+        raise SystemExit(2) from None
+    if form is None:
+        for line in explain.surface_faults(plan):
+            write_stderr(line + "\n")
+    render = {None: explain.render, "code": explain.render_code, "json": explain.render_json,
+              "source": explain.render_source}[form]
+    text = render(plan)  # rendered whole before writing: never a partial answer
+    sys.stdout.write(text)
+    sys.stdout.flush()
+
+
 @cli.command("init")
 def init_cmd() -> None:
     """Create the agent-neutral scaffold: the config file and the .gitignore rule."""

@@ -239,7 +239,7 @@ def _compilable(pattern: str) -> bool:
     from polydeukes.compiler.regex import RegexRefused, translate
 
     try:
-        translate(pattern)
+        translate(pattern, reads_group1=False)  # memory patterns are only ever tested
     except RegexRefused:
         return False
     return True

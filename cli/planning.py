@@ -1,0 +1,61 @@
+"""Obtaining the plan a command runs on: the cached plan.bin when its key matches, else a
+fresh compile (spec 05 §8.2). Hot-path safe: the compiler is imported only on a cache miss."""
+
+from __future__ import annotations
+
+import os
+
+from polydeukes.vm.plan import Plan
+from polydeukes.vm.planfile import PLAN_DIR, PLAN_FILE, plan_key, read_plan, write_plan
+from polydeukes.vm.project import ProjectError, discover_config, read_bytes
+
+
+class PlanUnavailable(Exception):
+    """The config cannot be found, read or loaded; ``str(e)`` is the one-line message."""
+
+
+def obtain_plan(root: str, layer_path: str | None = None, *, refresh: bool = True) -> Plan:
+    try:
+        name = discover_config(root)
+        raw = read_bytes(os.path.join(root, name), name)
+    except ProjectError as exc:
+        raise PlanUnavailable(str(exc)) from None
+    if layer_path is not None:
+        # The plan on disk always describes the project config alone (spec 05 §8.3).
+        return _compile(root, name, raw, layer_path)
+    key = plan_key(name, raw)
+    plan = read_plan(root, key)
+    if plan is not None:
+        return plan
+    plan = _compile(root, name, raw, None)
+    if refresh:
+        try:
+            write_plan(root, plan, key)
+        except OSError:
+            pass  # a read-only project still judges, compiling in memory each run
+    return plan
+
+
+def _compile(root: str, name: str, raw: bytes, layer_path: str | None) -> Plan:
+    from polydeukes.compiler import compile_config
+    from polydeukes.compiler.diagnostics import ConfigError
+
+    try:
+        return compile_config(root, name, raw, layer_path).plan
+    except ConfigError as exc:
+        raise PlanUnavailable(exc.located()) from None
+
+
+def compile_to_disk(root: str) -> tuple[Plan, str]:
+    """`pdks compile`: always compiles afresh and writes the plan; returns it and its path."""
+    try:
+        name = discover_config(root)
+        raw = read_bytes(os.path.join(root, name), name)
+    except ProjectError as exc:
+        raise PlanUnavailable(str(exc)) from None
+    plan = _compile(root, name, raw, None)
+    try:
+        write_plan(root, plan, plan_key(name, raw))
+    except OSError as exc:
+        raise PlanUnavailable(f"cannot write the plan: {exc.strerror or exc}") from None
+    return plan, os.path.join(PLAN_DIR, PLAN_FILE)

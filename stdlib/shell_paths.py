@@ -1,0 +1,159 @@
+"""Path matching for the shell axis (spec 04 §8.4): by path segment, never by substring.
+
+`path_matches(candidate, entry, root=...)` is the union of three passes:
+
+1. raw (§8.4.2): the entry's segments occur as a contiguous run anywhere in the candidate's
+   (descendant or equal), or the candidate is a non-empty root-anchored proper prefix of the
+   entry (ancestor: deleting or moving `packages/core` takes `packages/core/dist` with it);
+2. the same with the candidate dot-resolved (`.` dropped, `..` cancels its predecessor, an
+   unresolvable leading `..` is kept);
+3. (Python design) the candidate resolved against the project root — absolute paths, and
+   relative paths whose `..` leave and re-enter the project (`../proj/packages/core`), become
+   root-relative and are compared anchored; a path resolving outside the project matches
+   nothing on this pass.
+
+Nothing is ever expanded here: globs, variables and tildes name nothing (the analyzer's opacity
+rules and skip rows own their undecidability); `~`/`$HOME` are only resolved by callers that
+hold a valid `home`.
+"""
+
+from __future__ import annotations
+
+import re
+
+# §8.4.3 splits on whitespace, `=`, `,`, parentheses and backticks. Quotes and shell operators
+# are added (Python design): inside a word they only survive as quoted data — an interpreter
+# one-liner `open("src/core/a.py")` or a nested script `rm -rf P;true` — where a glued path is
+# still a mention. Splitting only ever adds candidates, so it can only add breaks.
+_CANDIDATE_SPLIT = re.compile(r"[\s=,()`'\";&|<>]+")
+# Inside an opaque word a parameter expansion's operand is still a spelled path
+# (`${T:-packages/core/dist}`): split it out too, so a literal mention is never hidden.
+_OPAQUE_CANDIDATE_SPLIT = re.compile(r"[\s=,()`'\";&|<>{}$]+|:[-=+?]")
+
+
+def segments(path: str) -> list[str]:
+    """§8.4.1: strip leading `./` and trailing `/`, split on `/`, drop empty segments."""
+    while path.startswith("./"):
+        path = path[2:]
+    return [seg for seg in path.rstrip("/").split("/") if seg]
+
+
+def dot_resolve(segs: list[str]) -> list[str]:
+    """Drop `.`, let `..` cancel the previous segment; a `..` with nothing to cancel is kept."""
+    if "." not in segs and ".." not in segs:
+        return segs
+    out: list[str] = []
+    for seg in segs:
+        if seg == ".":
+            continue
+        if seg == ".." and out and out[-1] != "..":
+            out.pop()
+        else:
+            out.append(seg)
+    return out
+
+
+def _contains_run(a: list[str], b: list[str]) -> bool:
+    first = b[0]
+    width = len(b)
+    for k in range(len(a) - width + 1):
+        if a[k] == first and a[k : k + width] == b:
+            return True
+    return False
+
+
+def segments_match(a: list[str], b: list[str]) -> bool:
+    """Descendant-or-equal (contiguous run anywhere) or root-anchored ancestor (§8.4.2)."""
+    if not a or not b:
+        return False
+    if _contains_run(a, b):
+        return True
+    return len(a) < len(b) and b[: len(a)] == a
+
+
+def anchored_match(rel: list[str], b: list[str]) -> bool:
+    """For a root-relative path: inside the entry, equal to it, or an ancestor of it."""
+    if not rel or not b:
+        return False
+    shorter = min(len(rel), len(b))
+    return rel[:shorter] == b[:shorter]
+
+
+def root_segments(root: str) -> list[str] | None:
+    if not root.startswith("/"):
+        return None
+    segs = dot_resolve(segments(root))
+    return None if ".." in segs else segs
+
+
+def _absolute(candidate: str, root_segs: list[str], cwd: tuple[str, ...], home: str | None) -> list[str] | None:
+    """Absolute, dot-resolved segments of `candidate`; None when it names nothing knowable."""
+    parts = [s for s in candidate.split("/") if s]
+    if candidate.startswith("/"):
+        base: list[str] = []
+    elif not parts:
+        return None
+    elif home is not None and parts[0] in ("~", "$HOME", "${HOME}"):
+        base = [s for s in home.split("/") if s]
+        parts = parts[1:]
+    elif parts[0].startswith("~") or parts[0].startswith("$"):
+        return None  # another user's home or an unknown variable names nothing
+    else:
+        base = root_segs + list(cwd)
+    absolute = dot_resolve(base + parts)
+    # `/..` is `/` in POSIX: a `..` kept at the front has nothing left to climb.
+    while absolute and absolute[0] == "..":
+        absolute = absolute[1:]
+    return absolute
+
+
+def root_relative(candidate: str, root: str, cwd: tuple[str, ...] = (), home: str | None = None) -> list[str] | None:
+    """Segments of `candidate` relative to the project root, or None when it lies outside.
+
+    `cwd` is the root-relative working directory the command runs in; `home` (absolute) lets a
+    leading `~`, `$HOME` or `${HOME}` segment stand for the home directory.
+    """
+    root_segs = root_segments(root)
+    return None if root_segs is None else relative_to_root(candidate, root_segs, cwd, home)
+
+
+def relative_to_root(candidate: str, root_segs: list[str], cwd: tuple[str, ...], home: str | None) -> list[str] | None:
+    """`root_relative` with the root's segments precomputed (the hot loop calls this)."""
+    absolute = _absolute(candidate, root_segs, cwd, home)
+    if absolute is None or absolute[: len(root_segs)] != root_segs:
+        return None
+    return absolute[len(root_segs) :]
+
+
+def contains_root(candidate: str, root: str, cwd: tuple[str, ...] = (), home: str | None = None) -> bool:
+    """True when `candidate` names the project root itself or one of its ancestors."""
+    root_segs = root_segments(root)
+    if root_segs is None:
+        return False
+    absolute = _absolute(candidate, root_segs, cwd, home)
+    return absolute is not None and root_segs[: len(absolute)] == absolute
+
+
+def path_matches(candidate: str, entry: str, *, root: str) -> bool:
+    """Does `candidate` name `entry`, something inside it, or a directory containing it?"""
+    b = segments(entry)
+    if not b:
+        return False
+    a = segments(candidate)
+    if segments_match(a, b) or segments_match(dot_resolve(a), b):
+        return True
+    rel = root_relative(candidate, root)
+    return rel is not None and anchored_match(rel, dot_resolve(b))
+
+
+def path_candidates(token: str, opaque: bool = False) -> list[str]:
+    """§8.4.3: split a token into path candidates (never on `/` or `:`).
+
+    For an opaque token the pieces of its parameter-expansion operands are added as well.
+    """
+    found = [c for c in _CANDIDATE_SPLIT.split(token) if c]
+    if opaque:
+        # An opaque word additionally yields the pieces a parameter expansion's operand spells
+        # (`${T:-packages/core/dist}`), so a literal mention is never hidden by its wrapper.
+        found.extend(c for c in _OPAQUE_CANDIDATE_SPLIT.split(token) if c and c not in found)
+    return found

@@ -1,0 +1,519 @@
+"""Shell tokenizer for the shell axis (spec 04 §8.1): text in, simple commands out, never raises.
+
+It only reads text: nothing is executed, expanded or evaluated. Bash syntax it does not model is
+read as flat word sequences (loops, `case`, groups), so branch and loop bodies stay visible as
+commands; text it cannot finish (an unclosed quote or substitution) becomes an `UnreadSpan`,
+which the judges treat as unprovable.
+
+Result types (msgspec Structs, frozen):
+
+- `Word(text, opaque, start, end)`: `text` is the word after quote removal and escape handling
+  (what bash would pass, for a transparent word); `opaque` means its static value is unknowable
+  (parameter expansion, substitution, unquoted glob, unknown ANSI-C escape); `start`/`end` are
+  the raw source offsets `[start, end)` in the tokenized text.
+- `Redirect(operator, target)`: `operator` as written including a folded fd number (`2>`,
+  `&>>`, `1>&`, `<<<`); `target` is a `Word`.
+- `Heredoc(body, literal, delimiter)`: `body` is the bytes bash would feed (tabs stripped for
+  `<<-`, CR of CRLF dropped, each line plus `\\n`); `literal` is true when the delimiter was
+  quoted or escaped (bash then expands nothing in the body).
+- `SimpleCommand(words, redirects, heredocs, connector)`: `connector` is the control operator
+  that ended the command (`;`, `&&`, `||`, `|`, `&`, `\\n`, or `''` at end of input), so
+  pipelines can be rebuilt (`|` means "stdout feeds the next command").
+- `UnreadSpan(text, reason, start)`: text from `start` the tokenizer could not read.
+- `Script(commands, unread, data)`: `data` are the `[start, end)` offsets of stdin data bash does
+  not execute (literal heredoc bodies, transparent herestring words; §8.1.5). `fully_read` is
+  true when `unread` is empty.
+"""
+
+from __future__ import annotations
+
+import re
+
+import msgspec
+
+# Characters that end a word outside quotes; `(`/`)` are word characters here on purpose (§8.1.2):
+# subshell and group parentheses stay glued to words so the analyzer can see them as markers.
+_PLAIN_RUN = re.compile(r"[^\s'\"\\$`;&|<>*?]+")
+_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
+
+_WORD_END = frozenset(" \t\n\r;&|<>")
+_DIGITS = frozenset("0123456789")
+_REDIRECT_START = frozenset("<>")
+
+
+class Word(msgspec.Struct, frozen=True, gc=False):
+    text: str
+    opaque: bool
+    start: int
+    end: int
+
+
+class Redirect(msgspec.Struct, frozen=True, gc=False):
+    operator: str
+    target: Word
+
+
+class Heredoc(msgspec.Struct, frozen=True, gc=False):
+    body: str
+    literal: bool
+    delimiter: str
+
+
+class SimpleCommand(msgspec.Struct, frozen=True):
+    words: tuple[Word, ...]
+    redirects: tuple[Redirect, ...]
+    heredocs: tuple[Heredoc, ...]
+    connector: str
+
+
+class UnreadSpan(msgspec.Struct, frozen=True, gc=False):
+    text: str
+    reason: str
+    start: int
+
+
+class Script(msgspec.Struct, frozen=True):
+    commands: tuple[SimpleCommand, ...]
+    unread: tuple[UnreadSpan, ...]
+    data: tuple[tuple[int, int], ...]
+
+    @property
+    def fully_read(self) -> bool:
+        return not self.unread
+
+
+UNCLOSED_QUOTE = "unclosed quote"
+UNCLOSED_SUBSTITUTION = "unclosed substitution"
+MISSING_TARGET = "missing redirect target"
+
+
+def is_assignment(text: str) -> bool:
+    """`NAME=VALUE` prefix word (§8.1.7)."""
+    return _ASSIGNMENT.match(text) is not None
+
+
+def _skip_group(s: str, i: int, open_ch: str, close_ch: str) -> int:
+    """Index just past the `close_ch` matching `s[i] == open_ch`, or -1 when unclosed.
+
+    Quotes suspend counting (`$(echo ")")`), backslash escapes one character. Iterative, so deep
+    nesting cannot exhaust the recursion limit.
+    """
+    n = len(s)
+    depth = 0
+    while i < n:
+        c = s[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == "'":
+            j = s.find("'", i + 1)
+            if j < 0:
+                return -1
+            i = j + 1
+            continue
+        if c == '"':
+            i += 1
+            while i < n and s[i] != '"':
+                i += 2 if s[i] == "\\" else 1
+            if i >= n:
+                return -1
+            i += 1
+            continue
+        if c == "`":
+            j = s.find("`", i + 1)
+            if j < 0:
+                return -1
+            i = j + 1
+            continue
+        if c == open_ch:
+            depth += 1
+        elif c == close_ch:
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    return -1
+
+
+# `$'…'` escapes whose bytes are fixed. Numeric escapes (`\xHH`, `\NNN`, `\uHHHH`) are decoded
+# too: the bytes are as knowable as `\n`, and decoding them keeps `$'src\x2fcore'` from hiding a
+# path. `\cX`, a NUL, and unknown letters stay opaque (§8.1.2 makes every other escape opaque).
+_ANSI_C = {
+    "n": "\n", "t": "\t", "'": "'", "\\": "\\", '"': '"', "?": "?", "a": "\a", "b": "\b",
+    "e": "\x1b", "E": "\x1b", "f": "\f", "r": "\r", "v": "\v",
+}
+_ANSI_C_NUMERIC = re.compile(r"x([0-9A-Fa-f]{1,2})|([0-7]{1,3})|u([0-9A-Fa-f]{1,4})|U([0-9A-Fa-f]{1,8})")
+
+
+class _Tokenizer:
+    """One pass over the text; builds the command list with plain lists, freezes at the end."""
+
+    def __init__(self, text: str) -> None:
+        self.s = text
+        self.n = len(text)
+        self.i = 0
+        self.commands: list[SimpleCommand] = []
+        self.unread: list[UnreadSpan] = []
+        self.data: list[tuple[int, int]] = []
+        self.words: list[Word] = []
+        self.redirects: list[Redirect] = []
+        self.heredocs: list[Heredoc] = []
+        self.heredocs_declared = False
+        self.heredoc_owner: dict[int, list[Heredoc]] = {}
+        # (heredoc list of the declaring command, delimiter, strip tabs, literal), fed at newline
+        self.pending: list[tuple[list[Heredoc], str, bool, bool]] = []
+
+    # -- commands ---------------------------------------------------------------------------
+
+    def end_command(self, connector: str) -> None:
+        if self.words or self.redirects or self.heredocs_declared:
+            index = len(self.commands)
+            self.commands.append(SimpleCommand(tuple(self.words), tuple(self.redirects), (), connector))
+            # Heredoc bodies arrive after the newline, possibly after later commands on the same
+            # line; remember which command declared them so each body lands on its declarer.
+            if self.heredocs_declared:
+                self.heredoc_owner[index] = self.heredocs
+        self.words = []
+        self.redirects = []
+        self.heredocs = []
+        self.heredocs_declared = False
+
+    def run(self) -> Script:
+        s, n = self.s, self.n
+        while self.i < n:
+            c = s[self.i]
+            if c == " " or c == "\t":
+                self.i += 1
+            elif c == "\n" or c == "\r":
+                self.end_command("\n")
+                self.i += 2 if s.startswith("\r\n", self.i) else 1
+                if self.pending:
+                    self.feed_heredocs()
+            elif c == "#":
+                j = self.i
+                while j < n and s[j] not in "\r\n":
+                    j += 1
+                self.i = j
+            elif c == "\\" and s.startswith("\\\n", self.i):
+                self.i += 2  # continuation between words
+            elif c == "\\" and s.startswith("\\\r\n", self.i):
+                self.i += 3
+            elif c in "&|;" and not s.startswith("&>", self.i):
+                two = s[self.i : self.i + 2]
+                if two in ("&&", "||"):
+                    self.end_command(two)
+                    self.i += 2
+                elif two == "|&":
+                    self.end_command("|")
+                    self.i += 2
+                else:
+                    self.end_command(c)
+                    self.i += 1
+            elif c in _REDIRECT_START or c == "&" or (c in _DIGITS and self.digits_redirect()):
+                if (c == "<" or c == ">") and s.startswith("(", self.i + 1):
+                    self.words.append(self.process_substitution(self.i))
+                else:
+                    self.redirect()
+            else:
+                start = self.i
+                w = self.word(start)
+                if w is not None:
+                    self.words.append(w)
+                elif self.i == start:  # defensive: the loop must always advance
+                    self.i += 1
+        self.end_command("")
+        if self.pending:
+            # Unterminated heredoc declared on the last line: its body is empty, not an error.
+            for owner, delim, _strip, literal in self.pending:
+                owner.append(Heredoc("", literal, delim))
+            self.pending = []
+        commands = self.commands
+        for index, owner in self.heredoc_owner.items():
+            cmd = commands[index]
+            commands[index] = SimpleCommand(cmd.words, cmd.redirects, tuple(owner), cmd.connector)
+        return Script(tuple(commands), tuple(self.unread), tuple(self.data))
+
+    # -- redirects --------------------------------------------------------------------------
+
+    def digits_redirect(self) -> bool:
+        """A run of digits at a word start folds into a following `>` operator (§8.1.3)."""
+        j = self.i
+        s, n = self.s, self.n
+        while j < n and s[j] in _DIGITS:
+            j += 1
+        return j < n and s[j] == ">"
+
+    def redirect(self) -> None:
+        s, n = self.s, self.n
+        start = self.i
+        j = start
+        while j < n and s[j] in _DIGITS:
+            j += 1
+        digits = s[start:j]
+        for op in ("&>>", "<<<", "<<-", "&>", ">>", ">|", ">&", "<&", "<>", "<<", ">", "<"):
+            if s.startswith(op, j):
+                break
+        else:  # unreachable: callers enter only at `<`, `>`, `&>` or digits before `>`
+            op = s[j]
+        operator = digits + op
+        self.i = j + len(op)
+        while self.i < n and s[self.i] in " \t":
+            self.i += 1
+        if self.i >= n or s[self.i] in "\r\n;&|<>" and not (
+            s[self.i] in "<>" and s.startswith("(", self.i + 1)
+        ):
+            self.unread.append(UnreadSpan(operator, MISSING_TARGET, start))
+            return
+        if op in ("<<", "<<-"):
+            self.heredoc_declaration(operator)
+            return
+        if s[self.i] in "<>" and s.startswith("(", self.i + 1):
+            target = self.process_substitution(self.i)
+        else:
+            target = self.word(self.i)
+            if target is None:  # ran into an unclosed quote: span recorded, redirect dropped
+                return
+            if target.text.startswith("("):
+                target = Word(target.text, True, target.start, target.end)
+        self.redirects.append(Redirect(operator, target))
+        if op == "<<<" and not target.opaque and target.end > target.start:
+            self.data.append((target.start, target.end))
+
+    def heredoc_declaration(self, operator: str) -> None:
+        raw_start = self.i
+        w = self.word(self.i)
+        if w is None:
+            return
+        raw = self.s[raw_start : w.end]
+        literal = "'" in raw or '"' in raw or "\\" in raw
+        self.heredocs_declared = True
+        self.pending.append((self.heredocs, w.text, operator.endswith("-"), literal))
+
+    def feed_heredocs(self) -> None:
+        """Consume queued heredoc bodies in order, starting at the current line (§8.1.5)."""
+        s, n = self.s, self.n
+        for owner, delim, strip_tabs, literal in self.pending:
+            body_start = self.i
+            lines: list[str] = []
+            body_end = n
+            while self.i < n:
+                j = s.find("\n", self.i)
+                line_end = n if j < 0 else j
+                line = s[self.i : line_end]
+                if line.endswith("\r"):
+                    line = line[:-1]
+                if strip_tabs:
+                    line = line.lstrip("\t")
+                if line == delim:
+                    body_end = self.i
+                    self.i = n if j < 0 else j + 1
+                    break
+                lines.append(line + "\n")
+                self.i = n if j < 0 else j + 1
+            body = "".join(lines)
+            owner.append(Heredoc(body, literal, delim))
+            if body_end > body_start and (literal or ("$" not in body and "`" not in body)):
+                self.data.append((body_start, body_end))
+        self.pending = []
+
+    def process_substitution(self, start: int) -> Word:
+        end = _skip_group(self.s, start + 1, "(", ")")
+        if end < 0:
+            self.unread.append(UnreadSpan(self.s[start:], UNCLOSED_SUBSTITUTION, start))
+            end = self.n
+        self.i = end
+        return Word(self.s[start:end], True, start, end)
+
+    # -- words ------------------------------------------------------------------------------
+
+    def word(self, start: int) -> Word | None:
+        """Read one word at `start`; None when an unclosed quote swallowed the rest."""
+        s, n = self.s, self.n
+        i = start
+        parts: list[str] = []
+        opaque = False
+        while i < n:
+            c = s[i]
+            if c in _WORD_END:
+                break
+            m = _PLAIN_RUN.match(s, i)
+            if m is not None:
+                parts.append(m.group())
+                i = m.end()
+                continue
+            if c == "*" or c == "?":
+                opaque = True
+                parts.append(c)
+                i += 1
+            elif c == "\\":
+                if s.startswith("\\\n", i):
+                    i += 2
+                elif s.startswith("\\\r\n", i):
+                    i += 3
+                elif i + 1 < n:
+                    parts.append(s[i + 1])
+                    i += 2
+                else:
+                    parts.append("\\")  # a trailing lone backslash is kept
+                    i += 1
+            elif c == "'":
+                j = s.find("'", i + 1)
+                if j < 0:
+                    return self.unclosed(i, UNCLOSED_QUOTE)
+                parts.append(s[i + 1 : j])
+                i = j + 1
+            elif c == '"':
+                i, quoted_opaque = self.double_quoted(i, parts)
+                if i < 0:
+                    return self.unclosed(-i - 1, UNCLOSED_QUOTE)
+                opaque = opaque or quoted_opaque
+            elif c == "`":
+                j = s.find("`", i + 1)
+                if j < 0:
+                    return self.unclosed(i, UNCLOSED_SUBSTITUTION)
+                parts.append(s[i : j + 1])
+                opaque = True
+                i = j + 1
+            elif c == "$":
+                nxt = s[i + 1 : i + 2]
+                if nxt == "'":
+                    i, quoted_opaque = self.ansi_c(i, parts)
+                    if i < 0:
+                        return self.unclosed(-i - 1, UNCLOSED_QUOTE)
+                    opaque = opaque or quoted_opaque
+                elif nxt == '"':  # $"…" (locale translation) reads like a double-quoted string
+                    i, quoted_opaque = self.double_quoted(i + 1, parts)
+                    if i < 0:
+                        return self.unclosed(-i - 1, UNCLOSED_QUOTE)
+                    opaque = opaque or quoted_opaque
+                elif nxt == "(" or nxt == "{":
+                    end = _skip_group(s, i + 1, nxt, ")" if nxt == "(" else "}")
+                    if end < 0:
+                        return self.unclosed(i, UNCLOSED_SUBSTITUTION)
+                    parts.append(s[i:end])
+                    opaque = True
+                    i = end
+                else:
+                    parts.append("$")
+                    opaque = True
+                    i += 1
+            else:  # unreachable: every character is plain, a word end or handled above
+                parts.append(c)
+                i += 1
+        self.i = i
+        if i == start:
+            return None
+        return Word("".join(parts), opaque, start, i)
+
+    def unclosed(self, at: int, reason: str) -> None:
+        """An unterminated quote or substitution swallows the rest of the input (§8.1.2)."""
+        self.unread.append(UnreadSpan(self.s[at:], reason, at))
+        self.i = self.n
+        return None
+
+    def double_quoted(self, i: int, parts: list[str]) -> tuple[int, bool]:
+        """Read `"…"` at `i` and append its content to `parts`.
+
+        Returns (index past it, opaque); the index is `-(i+1)` when unclosed. Opaque when the
+        content carries an expansion or substitution (globs do not expand inside quotes).
+        """
+        s, n = self.s, self.n
+        out: list[str] = []
+        opaque = False
+        j = i + 1
+        while j < n:
+            c = s[j]
+            if c == '"':
+                parts.append("".join(out))
+                return j + 1, opaque
+            if c == "\\":
+                nxt = s[j + 1 : j + 2]
+                if nxt == "\n":
+                    j += 2
+                elif s.startswith("\\\r\n", j):
+                    j += 3
+                elif nxt in ("$", "`", '"', "\\"):
+                    out.append(nxt)
+                    j += 2
+                else:
+                    out.append("\\")
+                    j += 1
+            elif c == "$" and s[j + 1 : j + 2] in ("(", "{"):
+                nxt = s[j + 1]
+                end = _skip_group(s, j + 1, nxt, ")" if nxt == "(" else "}")
+                if end < 0:
+                    return -(i + 1), True
+                out.append(s[j:end])
+                opaque = True
+                j = end
+            elif c == "`":
+                end = s.find("`", j + 1)
+                if end < 0:
+                    return -(i + 1), True
+                out.append(s[j : end + 1])
+                opaque = True
+                j = end + 1
+            else:
+                if c == "$":
+                    opaque = True
+                out.append(c)
+                j += 1
+        return -(i + 1), True
+
+    def ansi_c(self, i: int, parts: list[str]) -> tuple[int, bool]:
+        """Read `$'…'` at `i` like `double_quoted`; escapes outside `_ANSI_C` and the numeric
+        forms keep their spelling and make the word opaque (the bytes are unknown)."""
+        s, n = self.s, self.n
+        out: list[str] = []
+        opaque = False
+        j = i + 2
+        while j < n:
+            c = s[j]
+            if c == "'":
+                parts.append("".join(out))
+                return j + 1, opaque
+            if c == "\\" and j + 1 < n:
+                decoded = _ANSI_C.get(s[j + 1])
+                if decoded is not None:
+                    out.append(decoded)
+                    j += 2
+                    continue
+                m = _ANSI_C_NUMERIC.match(s, j + 1)
+                code = int(next(g for g in m.groups() if g is not None), 8 if m.group(2) else 16) if m else 0
+                if m and 0 < code <= 0x10FFFF and not 0xD800 <= code <= 0xDFFF:
+                    out.append(chr(code))
+                    j = m.end()
+                else:
+                    opaque = True
+                    out.append(s[j : j + 2])
+                    j += 2
+            else:
+                out.append(c)
+                j += 1
+        return -(i + 1), True
+
+
+def tokenize(text: str) -> Script:
+    """Tokenize one command string (may be a multi-line script). Never raises (§8.1.6)."""
+    if not isinstance(text, str):
+        return Script((), (UnreadSpan("", "not a string", 0),), ())
+    try:
+        return _Tokenizer(text).run()
+    except Exception as exc:  # noqa: BLE001 - the contract is "never raises": fail to unread
+        return Script((), (UnreadSpan(text, f"tokenizer failure: {type(exc).__name__}", 0),), ())
+
+
+def executed_text(text: str, script: Script | None = None) -> str:
+    """The command text with every stdin data span deleted (§8.1.8)."""
+    script = tokenize(text) if script is None else script
+    if not script.data:
+        return text
+    out: list[str] = []
+    pos = 0
+    for start, end in sorted(script.data):
+        if start < pos:
+            continue
+        out.append(text[pos:start])
+        pos = end
+    out.append(text[pos:])
+    return "".join(out)

@@ -1,0 +1,189 @@
+"""The JavaScript regex dialect: conformance corpus (tests/cases/regex) plus properties.
+
+The corpus expectations were checked against Node 20 when written (cases marked `node: false`
+follow spec 03 §19.2 for the Node >= 24 engine upstream runs on); these tests do not need node.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from polydeukes.compiler.regex import RegexRefused, compile_js, translate
+from polydeukes.vm.jsregex import UNSET, JsRegex, TranslatedPattern, from_code_units, to_code_units
+
+CASES_DIR = Path(__file__).parent / "cases" / "regex"
+
+
+def _load_cases() -> list:
+    params = []
+    for path in sorted(CASES_DIR.glob("*.yaml")):
+        for n, case in enumerate(yaml.safe_load(path.read_text(encoding="utf-8"))):
+            params.append(pytest.param(case, id=f"{path.stem}[{n}] {case['re']!r}"))
+    return params
+
+
+@pytest.mark.parametrize("case", _load_cases())
+def test_corpus(case: dict) -> None:
+    pattern, ignore_case = case["re"], case.get("i", False)
+    if "refused" in case:
+        with pytest.raises(RegexRefused) as info:
+            translate(pattern, ignore_case)
+        kind = case["refused"]
+        assert info.value.syntax_error == (kind == "syntax"), info.value.reason
+        if kind == "backtracking":
+            assert "catastrophic backtracking" in info.value.reason
+        if kind == "unsupported":
+            assert "which this implementation does not support" in info.value.reason
+        return
+    rx = compile_js(pattern, ignore_case)
+    m = rx.search(case["subject"])
+    assert (None if m is None else m.text) == case["match"]
+    assert rx.test(case["subject"]) == (case["match"] is not None)
+    if "group1" in case:
+        want = case["group1"]
+        assert m is not None
+        assert m.group(1) == want
+        assert rx.group1(case["subject"]) == (UNSET if want is None else want)
+
+
+def test_translation_shape() -> None:
+    t = translate(r"(?<y>\d{4})-(\d\d)")
+    assert isinstance(t, TranslatedPattern)
+    assert t.group_count == 2 and t.flags == 0 and not t.needs_utf16
+    assert JsRegex.from_translated(t).group1("on 2024-05") == "2024"
+    assert not re.compile(t.source).flags & re.IGNORECASE
+
+
+def test_ignore_case_never_uses_re_ignorecase() -> None:
+    t = translate("abc", ignore_case=True)
+    assert t.flags & re.IGNORECASE == 0
+    assert t.source == "[Aa][Bb][Cc]"
+
+
+def test_group1_no_match_is_none() -> None:
+    rx = compile_js("(a)|b")
+    assert rx.group1("x") is None
+    assert rx.group1("b") is UNSET
+    assert rx.group1("a") == "a"
+
+
+def test_group1_reset_refusal_only_when_group1_is_read() -> None:
+    with pytest.raises(RegexRefused):
+        translate("(?:(a)|b)+")
+    rx = compile_js("(?:(a)|b)+", reads_group1=False)
+    assert rx.search("xab").text == "ab"
+
+
+def test_back_reference_to_reset_group_refused_even_without_group1() -> None:
+    with pytest.raises(RegexRefused, match="back-reference"):
+        translate(r"(?:(a)|b)+\1", reads_group1=False)
+
+
+def test_back_reference_inside_look_behind_refused() -> None:
+    with pytest.raises(RegexRefused, match="look-behind"):
+        translate(r"(a)(?<=\1)")
+
+
+def test_variable_look_behind_reason_names_the_construct() -> None:
+    with pytest.raises(RegexRefused) as info:
+        translate(r"(?<=a+)b")
+    assert info.value.reason == (
+        "the expression uses a variable-width look-behind, which this implementation does not support"
+    )
+    assert not info.value.syntax_error
+
+
+def test_deep_nesting_is_refused_not_crashing() -> None:
+    with pytest.raises(RegexRefused):
+        translate("(" * 5000 + ")" * 5000)
+
+
+def test_code_unit_view_round_trip() -> None:
+    text = "a\U0001F600b\ud800"
+    units = to_code_units(text)
+    assert units == "a\ud83d\ude00b\ud800"
+    assert from_code_units(units) == text
+
+
+def test_fast_path_skips_code_unit_view_without_astral_subject() -> None:
+    rx = compile_js("^.$")
+    assert rx.needs_utf16
+    assert rx.test("é") and not rx.test("\U0001F600")
+
+
+def test_runtime_module_imports_only_the_standard_library() -> None:
+    code = (
+        "import sys; import polydeukes.vm.jsregex; "
+        "bad = [m for m in ('polydeukes.compiler', 'polydeukes.compiler.regex', 'yaml', 'lark')"
+        " if m in sys.modules]; print(bad)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+# --- properties ---------------------------------------------------------------------------------
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("ab()[]{}|*+?^$.\\-,:<>=!?PkcdwsbBxu019i") + ["é", "\U0001F600"]), max_size=14),
+       st.booleans())
+def test_translate_only_ever_refuses(pattern: str, ignore_case: bool) -> None:
+    try:
+        t = translate(pattern, ignore_case)
+    except RegexRefused as e:
+        assert e.reason
+        return
+    re.compile(t.source, t.flags)
+
+
+_ATOMS = st.sampled_from(
+    ["a", "b", "x", ".", r"\d", r"\w", r"\s", r"\S", "[a-c]", "[^b]", r"\.", "é", r"\u00e9", "[]", "[^]"]
+)
+
+
+def _safe_patterns() -> st.SearchStrategy[str]:
+    quantified = st.tuples(_ATOMS, st.sampled_from(["", "*", "+", "?", "{2}", "{1,3}", "+?"])).map("".join)
+    seq = st.lists(quantified, min_size=1, max_size=4).map("".join)
+    anchored = st.tuples(st.sampled_from(["", "^", r"\b"]), seq, st.sampled_from(["", "$", r"\b"])).map("".join)
+    group = anchored.map(lambda s: f"({s})")
+    item = st.one_of(anchored, group, st.tuples(group, st.just("?")).map("".join),
+                     anchored.map(lambda s: f"(?={s})"), st.just("(?<=a|bc)"), st.just("(?<!x)"))
+    return st.lists(item, min_size=1, max_size=3).map(lambda parts: "|".join(parts) if len(parts) == 3 else "".join(parts))
+
+
+@settings(max_examples=200, deadline=None)
+@given(_safe_patterns(), st.booleans(), st.text(alphabet="abcx. é\n\U0001F600", max_size=12))
+def test_safe_grammar_translates_and_runs(pattern: str, ignore_case: bool, subject: str) -> None:
+    rx = compile_js(pattern, ignore_case, reads_group1=False)
+    m = rx.search(subject)
+    if m is not None:
+        assert m.text in subject or not subject.isascii()
+
+
+_LITERAL = st.text(alphabet=st.sampled_from(list("abcXYZ019 _-,;:'\"/.*+?()[]{}|^$\\")), min_size=1, max_size=8)
+
+
+def _js_escape(text: str) -> str:
+    return re.sub(r"([\^$\\.*+?()\[\]{}|/])", r"\\\1", text)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_LITERAL, st.text(alphabet=st.sampled_from(list("abcXYZ019 _-,.*+?()[]{}|^$\\")), max_size=20), st.booleans())
+def test_ascii_literals_agree_with_re_escape(literal: str, noise: str, embed: bool) -> None:
+    subject = noise[: len(noise) // 2] + literal + noise[len(noise) // 2:] if embed else noise
+    m = compile_js(_js_escape(literal)).search(subject)
+    want = re.search(re.escape(literal), subject)
+    assert (None if m is None else m.text) == (None if want is None else want.group())
+
+
+def test_empty_round_refusal_names_the_construct() -> None:
+    with pytest.raises(RegexRefused, match="JavaScript rejects the empty round"):
+        translate("(?:a?|b)?c", reads_group1=False)

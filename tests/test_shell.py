@@ -1,0 +1,327 @@
+"""Shell axis: the case table under tests/cases/shell/, unit checks, and Hypothesis properties.
+
+Case schema (one YAML file = `root`, `home`, `cases`; each case is self-describing):
+
+    note: why the case exists (spec row, issue requirement)
+    command: the command string a host sends (may be multi-line)
+    protected: the normalized protected entries, in config order
+    root / home: optional per-case overrides of the file's values
+    want:
+      verdict: block | pass          # judge_shell_mod(...).broken
+      subject: <entry> | null        # the protected entry reached (telemetry subject)
+      reason: <text>                 # present iff verdict is block: the exact break message
+      writes: [<path>, ...]          # every write target with a known path, as spelled (sorted)
+      evidence: [{path, repo_path, content, mode}]   # the computable writes, in command order
+      unjudgeable: true | false      # some write target cannot be determined (skip row)
+"""
+
+from __future__ import annotations
+
+import pathlib
+import sys
+
+import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from polydeukes.stdlib.shell import (
+    BREAK_UNPROVEN_MENTION,
+    ShellFileChange,
+    judge_shell_mod,
+    path_matches,
+    shell_writes,
+    tokenize,
+)
+from polydeukes.stdlib.shell_tokenizer import executed_text
+
+CASES_DIR = pathlib.Path(__file__).parent / "cases" / "shell"
+ROOT = "/home/u/proj"
+HOME = "/home/u"
+PROTECTED = ["packages/core/dist", ".claude/settings.json", "src/core", "polydeukes.config.yaml"]
+
+
+def _load_cases() -> list:
+    params = []
+    for path in sorted(CASES_DIR.glob("*.yaml")):
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        for index, case in enumerate(data["cases"]):
+            case.setdefault("root", data.get("root", ROOT))
+            case.setdefault("home", data.get("home", HOME))
+            params.append(pytest.param(case, id=f"{path.stem}-{index}"))
+    return params
+
+
+CASES = _load_cases()
+
+
+def test_the_table_is_large_enough() -> None:
+    assert len(CASES) >= 200
+    notes = [p.values[0]["note"] for p in CASES]
+    spec_rows = {n.split(";")[0].split(" was ")[0] for n in notes if n.startswith("§8.7 #")}
+    assert spec_rows == {f"§8.7 #{k}" for k in range(1, 70)}
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_case(case: dict) -> None:
+    command, want = case["command"], case["want"]
+    result = judge_shell_mod(command, case["protected"], root=case["root"], home=case["home"])
+    assert ("block" if result.broken else "pass") == want["verdict"], result
+    assert result.subject == want["subject"]
+    assert result.reason == want.get("reason")
+    writes = shell_writes(command, root=case["root"], home=case["home"], read_file=None)
+    spelled = {w.path for w in writes.computed} | {w.path for w in writes.uncomputable}
+    assert sorted(spelled) == want["writes"]
+    evidence = [
+        {"path": w.path, "repo_path": w.repo_path, "content": w.content, "mode": w.mode}
+        for w in writes.computed
+    ]
+    assert evidence == want.get("evidence", [])
+    assert writes.target_undeterminable == want["unjudgeable"]
+
+
+# -- tokenizer -----------------------------------------------------------------------------------
+
+
+def _words(text: str) -> list[list[str]]:
+    return [[w.text for w in c.words] for c in tokenize(text).commands]
+
+
+def test_separators_and_commands() -> None:
+    assert _words("a && b | c; d") == [["a"], ["b"], ["c"], ["d"]]
+    assert _words("a & b") == [["a"], ["b"]]
+    assert [c.connector for c in tokenize("a | b && c").commands] == ["|", "&&", ""]
+    assert _words("echo 'a; b' > f") == [["echo", "a; b"]]
+
+
+def test_redirect_operators_fold_fd_numbers() -> None:
+    cmd = tokenize("tee 12> f 2>&1 &>> g").commands[0]
+    assert [w.text for w in cmd.words] == ["tee"]
+    assert [(r.operator, r.target.text) for r in cmd.redirects] == [("12>", "f"), ("2>&", "1"), ("&>>", "g")]
+
+
+def test_opacity() -> None:
+    words = tokenize("x $(echo f) `y` ${FILE} $var *.txt '$var' plain.txt \"$v\" $'\\q'").commands[0].words
+    assert [w.opaque for w in words] == [False, True, True, True, True, True, False, False, True, True]
+
+
+def test_ansi_c_decoding() -> None:
+    words = tokenize("$'a\\nb' $'\\x41\\101\\u00e9' $'\\cA'").commands[0].words
+    assert [(w.text, w.opaque) for w in words] == [("a\nb", False), ("AAé", False), ("\\c" + "A", True)]
+
+
+def test_heredoc_bodies_land_on_their_declaring_command() -> None:
+    script = tokenize("a <<A; b <<'B'\n1\nA\n$x\nB\nc")
+    assert [c.heredocs for c in script.commands][0][0].body == "1\n"
+    second = script.commands[1].heredocs[0]
+    assert (second.body, second.literal) == ("$x\n", True)
+    assert _words("a <<A; b <<'B'\n1\nA\n$x\nB\nc")[-1] == ["c"]
+
+
+def test_unread_spans() -> None:
+    assert tokenize("echo 'oops").unread[0].reason == "unclosed quote"
+    assert tokenize("echo hi >").unread[0].reason == "missing redirect target"
+    assert tokenize("x=$(ls").unread[0].reason == "unclosed substitution"
+    assert tokenize("echo ok").fully_read
+
+
+def test_executed_text_drops_stdin_data() -> None:
+    assert executed_text("cat <<'EOF'\ngit commit\nEOF\nls") == "cat <<'EOF'\nEOF\nls"
+    assert executed_text("cat <<EOF\n$(git commit)\nEOF") == "cat <<EOF\n$(git commit)\nEOF"
+    assert executed_text("cat <<< 'git commit'") == "cat <<< "
+
+
+# -- path matching -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("candidate", "entry", "expected"),
+    [
+        ("core", "core/src", True),
+        ("core/src/x", "core/src", True),
+        ("core/src-generated", "core/src", False),
+        ("/home/u/proj/packages/core/src/index.ts", "packages/core/src", True),
+        ("x/packages/core", "packages/core/src", False),
+        ("vendor/packages", "packages/core/src", False),
+        ("packages", "packages/core/src", True),
+        ("./core/src/", "core/src", True),
+        (".claude/hooks/../..", ".claude/hooks", True),
+        ("packages/core/src/../dist/index.js", "packages/core/dist", True),
+        ("../packages", "packages/core/dist", False),
+        ("..", "packages/core/dist", False),
+        (".", "x", False),
+        ("", "x", False),
+        ("/", "x", False),
+        ("src/core_utils.py", "src/core", False),
+        ("../proj/src", "src/core", True),
+        ("/home/u/proj/src", "src/core", True),
+        ("/home/u/other/src", "src/core", False),
+        ("packages/*/dist", "packages/core/dist", False),
+        ("$BUILD/dist", "packages/core/dist", False),
+    ],
+)
+def test_path_matches(candidate: str, entry: str, expected: bool) -> None:
+    assert path_matches(candidate, entry, root=ROOT) is expected
+
+
+# -- judge details -------------------------------------------------------------------------------
+
+
+def test_subject_is_first_reached_entry_in_config_order() -> None:
+    result = judge_shell_mod(
+        "cat .claude/settings.json; rm -rf packages/core/dist", [".claude/settings.json", "packages/core/dist"],
+        root=ROOT, home=HOME,
+    )
+    assert result.subject == ".claude/settings.json"
+    assert result.reason == "rm mentions protected path packages/core/dist without read-only proof"
+    assert result.kind == BREAK_UNPROVEN_MENTION
+
+
+def test_no_protected_entries_never_breaks() -> None:
+    assert not judge_shell_mod("rm -rf /", [], root=ROOT, home=HOME).broken
+    assert not judge_shell_mod("rm -rf x", ["", "./"], root=ROOT, home=HOME).broken
+
+
+def test_nesting_is_bounded_and_fails_closed() -> None:
+    command = "rm -rf src/core"
+    for _ in range(12):
+        command = "bash -c " + "'" + command.replace("'", "'\\''") + "'"
+    result = judge_shell_mod(command, PROTECTED, root=ROOT, home=HOME)
+    assert result.broken and result.subject == "src/core"
+
+
+# -- evidence completion (§4.3) ------------------------------------------------------------------
+
+
+def test_completion_reads_pre_state_once_and_chains() -> None:
+    reads: list[str] = []
+
+    def read_file(path: str) -> str | None:
+        reads.append(path)
+        return {"f.ts": "old\n"}.get(path)
+
+    result = shell_writes(
+        "echo a >> f.ts; echo b >> f.ts; echo c > new.ts; echo d > /tmp/out", root=ROOT, home=HOME, read_file=read_file
+    )
+    assert reads == ["f.ts", "new.ts"]
+    assert result.changes == (
+        ShellFileChange("f.ts", "modify", "old\n", "old\na\n"),
+        ShellFileChange("f.ts", "modify", "old\na\n", "old\na\nb\n"),
+        ShellFileChange("new.ts", "create", None, "c\n"),
+    )
+    assert result.pre_state_error is None
+
+
+def test_completion_append_to_absent_file_creates_it() -> None:
+    result = shell_writes("echo a >> new.ts", root=ROOT, home=HOME, read_file=lambda p: None)
+    assert result.changes == (ShellFileChange("new.ts", "create", None, "a\n"),)
+
+
+def test_completion_read_failure_is_reported() -> None:
+    def broken(path: str) -> str | None:
+        raise PermissionError("denied")
+
+    result = shell_writes("echo a > f.ts", root=ROOT, home=HOME, read_file=broken)
+    assert result.pre_state_error is not None and "f.ts" in result.pre_state_error
+
+
+def test_no_pre_state_channel_leaves_changes_absent() -> None:
+    assert shell_writes("echo a > f.ts", root=ROOT, home=HOME, read_file=None).changes is None
+
+
+def test_hot_path_imports() -> None:
+    import polydeukes.stdlib.shell  # noqa: F401 - already imported; the check is on sys.modules
+
+    assert "yaml" not in polydeukes.stdlib.shell.__dict__
+    heavy = {"lark", "click", "subprocess", "glob"}
+    source = pathlib.Path(polydeukes.stdlib.shell.__file__).read_text()
+    source += pathlib.Path(sys.modules["polydeukes.stdlib.shell_tokenizer"].__file__).read_text()
+    source += pathlib.Path(sys.modules["polydeukes.stdlib.shell_paths"].__file__).read_text()
+    for name in heavy | {"yaml", "os"}:
+        assert f"import {name}" not in source, name
+
+
+# -- properties ----------------------------------------------------------------------------------
+
+PROPERTY_SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+# Shell-flavoured fragments joined together: lone quotes, heredoc operators without
+# terminators, substitutions, NULs and protected paths in random arrangement.
+_SHELLISH = st.lists(
+    st.sampled_from(
+        list("ab/ .-_'\"\\$`(){}[]<>|&;#*?!=~\n\r\t\x00")
+        + ["<<", "<<-", "$'", "$(", "EOF", "src/core", "bash -c ", "sudo ", "rm -rf "]
+    ),
+    max_size=40,
+).map("".join)
+_ANY_TEXT = st.one_of(st.text(max_size=200), _SHELLISH)
+
+
+@PROPERTY_SETTINGS
+@given(_ANY_TEXT)
+def test_tokenizer_never_raises(text: str) -> None:
+    script = tokenize(text)
+    for cmd in script.commands:
+        for w in cmd.words:
+            assert 0 <= w.start <= w.end <= len(text)
+    executed_text(text, script)
+
+
+@PROPERTY_SETTINGS
+@given(_ANY_TEXT)
+def test_analysis_never_raises_and_a_break_names_a_subject(text: str) -> None:
+    result = judge_shell_mod(text, PROTECTED, root=ROOT, home=HOME)
+    if result.broken:
+        assert result.subject in PROTECTED and result.reason
+    shell_writes(text, root=ROOT, home=HOME, read_file=lambda p: None)
+
+
+def test_deep_nesting_does_not_exhaust_recursion() -> None:
+    for text in ("$(" * 5000, "(" * 5000 + ")" * 5000, "`" * 5001, "${" * 5000, "<(" * 3000):
+        tokenize(text)
+        judge_shell_mod(text, PROTECTED, root=ROOT, home=HOME)
+
+
+_HEADS = st.sampled_from(["rm -rf", "mv", "cp x", "node", "touch", "chmod 644", "sed -i s/a/b/", "tee", "vim", "git add"])
+_TAILS = st.sampled_from(["", "/a.py", "/sub/b.ts"])
+
+
+@PROPERTY_SETTINGS
+@given(_HEADS, st.sampled_from(PROTECTED), _TAILS, st.sampled_from(["", "; ls", " && echo ok", " | cat"]))
+def test_a_literal_mention_without_read_only_proof_breaks(head: str, entry: str, tail: str, rest: str) -> None:
+    result = judge_shell_mod(f"{head} {entry}{tail}{rest}", PROTECTED, root=ROOT, home=HOME)
+    assert result.broken
+    assert result.subject == entry
+
+
+def _requote(word: str, cuts: list[int], styles: list[int]) -> str:
+    """Respell `word` as pieces in the quoting styles bash joins back into the same word."""
+    pieces: list[str] = []
+    bounds = sorted({0, len(word), *[c % (len(word) + 1) for c in cuts]})
+    for k, (a, b) in enumerate(zip(bounds, bounds[1:])):
+        piece = word[a:b]
+        style = styles[k % len(styles)] if styles else 0
+        if style == 1:
+            pieces.append(f"'{piece}'")
+        elif style == 2:
+            pieces.append(f'"{piece}"')
+        elif style == 3:
+            pieces.append(f"$'{piece}'")
+        elif style == 4:
+            pieces.append(f"{piece}''")
+        else:
+            pieces.append("".join("\\" + ch if ch in "." else ch for ch in piece))
+    return "".join(pieces)
+
+
+@PROPERTY_SETTINGS
+@given(
+    st.sampled_from(["rm -rf {}", "cat {}", "echo x > {}", "tee {}", "ls {}", "cp {} /tmp", "git status {}"]),
+    st.sampled_from(["src/core/a.py", "packages/core/dist", ".claude/settings.json", "src/core_utils.py", "notes/x"]),
+    st.lists(st.integers(min_value=0, max_value=40), max_size=4),
+    st.lists(st.integers(min_value=0, max_value=4), min_size=1, max_size=4),
+)
+def test_quoting_never_changes_the_verdict(template: str, path: str, cuts: list[int], styles: list[int]) -> None:
+    plain = judge_shell_mod(template.format(path), PROTECTED, root=ROOT, home=HOME)
+    quoted = judge_shell_mod(template.format(_requote(path, cuts, styles)), PROTECTED, root=ROOT, home=HOME)
+    assert (quoted.broken, quoted.subject, quoted.reason) == (plain.broken, plain.subject, plain.reason)

@@ -1,0 +1,364 @@
+"""The compiled plan: registrations of flat instruction programs (imports nothing else of ours
+but the opcode list).
+
+A plan is data only. Strings, regular expressions and constants are interned in tables and
+referenced by index; every instruction and registration carries `span`, an index into
+`Plan.spans`, so that faults and `pdks explain --code` can point back at the config.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Union
+
+import msgspec
+
+from polydeukes.vm.opcodes import Op
+
+NONE = -1  # an optional table index that is absent
+
+# Supply policies, as SOURCE / SOURCE_PAIR operands (spec 03 §6).
+POLICY_ERROR = 0
+POLICY_PASS = 1
+POLICY_EMPTY = 2
+POLICY_NAMES = ("error", "pass", "empty")
+
+
+class Instr(msgspec.Struct, frozen=True, array_like=True, gc=False, tag_field="op"):
+    pass
+
+
+def _instr(op: Op):
+    return {"tag": int(op)}
+
+
+class Source(Instr, **_instr(Op.SOURCE)):
+    dst: int
+    of: int
+    policy: int
+    span: int
+
+
+class SourcePair(Instr, **_instr(Op.SOURCE_PAIR)):
+    dst_pre: int
+    dst_post: int
+    policy: int
+    span: int
+
+
+class UnionOf(Instr, **_instr(Op.UNION)):
+    dst: int
+    left: int
+    right: int
+    span: int
+
+
+class OnlyIn(Instr, **_instr(Op.ONLY_IN)):
+    dst: int
+    left: int
+    right: int
+    span: int
+
+
+class Intersect(Instr, **_instr(Op.INTERSECT)):
+    dst: int
+    left: int
+    right: int
+    span: int
+
+
+class SourceAt(Instr, **_instr(Op.SOURCE_AT)):
+    dst: int
+    src: int
+    of: int
+    span: int
+
+
+class Json(Instr, **_instr(Op.JSON)):
+    dst: int
+    src: int
+    label: int  # the source (or combinator-headed pipeline) a failure is reported against
+    span: int
+
+
+class Select(Instr, **_instr(Op.SELECT)):
+    dst: int
+    src: int
+    path: int
+    span: int
+
+
+class Items(Instr, **_instr(Op.ITEMS)):
+    dst: int
+    src: int
+    span: int
+
+
+class KeyBy(Instr, **_instr(Op.KEY_BY)):
+    dst: int
+    src: int
+    field: int
+    span: int
+
+
+class KeyByPattern(Instr, **_instr(Op.KEY_BY_PATTERN)):
+    dst: int
+    src: int
+    pattern: int
+    span: int
+
+
+class Field(Instr, **_instr(Op.FIELD)):
+    dst: int
+    src: int
+    name: int
+    span: int
+
+
+class Filter(Instr, **_instr(Op.FILTER)):
+    dst: int
+    src: int
+    predicates: int  # constants index: [[field, operator, constant], ...]
+    span: int
+
+
+class FlattenKeys(Instr, **_instr(Op.FLATTEN_KEYS)):
+    dst: int
+    src: int
+    span: int
+
+
+class Sort(Instr, **_instr(Op.SORT)):
+    dst: int
+    src: int
+    span: int
+
+
+class Lines(Instr, **_instr(Op.LINES)):
+    dst: int
+    src: int
+    span: int
+
+
+class Matches(Instr, **_instr(Op.MATCHES)):
+    dst: int
+    src: int
+    pattern: int
+    span: int
+
+
+class ToolUses(Instr, **_instr(Op.TOOL_USES)):
+    dst: int
+    src: int
+    names: int  # constants index of the names list, or NONE for "no names filter"
+    subagent_type: int  # strings index, or NONE
+    span: int
+
+
+class UserTexts(Instr, **_instr(Op.USER_TEXTS)):
+    dst: int
+    src: int
+    pattern: int
+    span: int
+
+
+class AgentType(Instr, **_instr(Op.AGENT_TYPE)):
+    dst: int
+    src: int
+    is_: int
+    span: int
+
+
+class First(Instr, **_instr(Op.FIRST)):
+    dst: int
+    src: int
+    span: int
+
+
+class AgeMs(Instr, **_instr(Op.AGE_MS)):
+    dst: int
+    src: int
+    span: int
+
+
+class Empty(Instr, **_instr(Op.EMPTY)):
+    entry: int
+    of: int
+    span: int
+
+
+class NonEmpty(Instr, **_instr(Op.NON_EMPTY)):
+    entry: int
+    of: int
+    name: int
+    span: int
+
+
+class Equal(Instr, **_instr(Op.EQUAL)):
+    entry: int
+    left: int
+    right: int
+    span: int
+
+
+class Subset(Instr, **_instr(Op.SUBSET)):
+    entry: int
+    of: int
+    in_: int
+    span: int
+
+
+class Implies(Instr, **_instr(Op.IMPLIES)):
+    entry: int
+    of: int
+    requires: int
+    span: int
+
+
+class Ordered(Instr, **_instr(Op.ORDERED)):
+    entry: int
+    of: int
+    strict: bool
+    span: int
+
+
+class Unchanged(Instr, **_instr(Op.UNCHANGED)):
+    entry: int
+    pre: int
+    post: int
+    span: int
+
+
+Instruction = Union[
+    Source, SourcePair, UnionOf, OnlyIn, Intersect, SourceAt, Json, Select, Items, KeyBy,
+    KeyByPattern, Field, Filter, FlattenKeys, Sort, Lines, Matches, ToolUses, UserTexts,
+    AgentType, First, AgeMs, Empty, NonEmpty, Equal, Subset, Implies, Ordered, Unchanged,
+]
+
+# Instr class per opcode, for handlers and the opcode reference.
+INSTR_BY_OP: dict[Op, type] = {Op(cls.__struct_config__.tag): cls for cls in Instruction.__args__}
+
+
+# -- tables -----------------------------------------------------------------------------------
+
+
+class Pattern(msgspec.Struct, frozen=True, array_like=True):
+    """A JavaScript regex as translated at compile time: compiled once per process, lazily."""
+
+    js: str  # the author's pattern, for explain and messages
+    ignore_case: bool
+    source: str  # the Python `re` source
+    flags: int
+    group_count: int
+    needs_utf16: bool
+
+
+class SourceSpan(msgspec.Struct, frozen=True, array_like=True):
+    file: int  # strings index
+    line: int
+    col: int
+
+
+# -- registrations ----------------------------------------------------------------------------
+
+
+class Binding(msgspec.Struct, frozen=True, array_like=True):
+    name: int  # strings index of the bound source name
+    kind: str  # 'file' | 'sidecar' | 'transcript'
+    file: int = NONE  # strings index of the normalized path of a `file` binding
+
+
+class Scope(msgspec.Struct, frozen=True, array_like=True):
+    source: int  # strings index
+    include: list[int]  # patterns indices
+    exclude: list[int]
+
+
+class RelateEntry(msgspec.Struct, frozen=True, array_like=True):
+    id: str
+    message: str | None  # exactly one of message and (left, right)
+    left: str | None
+    right: str | None
+
+
+class Coordinate(msgspec.Struct, frozen=True):
+    """What `pdks explain` prints about a declaration: its place in the catalogue."""
+
+    mechanism: str
+    axes: list[str]
+    relations: list[str]
+    relate_ids: list[str]
+    scope: str | None
+    include: int
+    exclude: int
+    sources: int
+    sidecar_sources: int
+    transcript_sources: int
+    valve: bool
+
+
+class Program(msgspec.Struct, frozen=True):
+    code: list[Instruction]
+    relate: list[RelateEntry]
+
+
+class Declare(msgspec.Struct, frozen=True, tag="declare"):
+    label: str
+    list_name: str
+    enforce: str | None  # as the entry declares it; None = advise
+    why: str | None  # raw; None when the key is absent
+    scope: Scope | None
+    bindings: list[Binding]
+    slots: int
+    body: Program
+    witness: Program | None
+    reads_user_texts: bool  # such entries skip under --unattended (spec 05 §3.3)
+    coordinate: Coordinate
+    source_text: str  # the declaration in the textual form (pdks explain --source)
+    span: int
+
+
+class Fault(msgspec.Struct, frozen=True, tag="fault"):
+    """An entry that did not compile: a skip registration that routes nothing (spec 02 §1.6)."""
+
+    label: str
+    list_name: str
+    location: str
+    reason: str
+    span: int
+
+
+Entry = Union[Declare, Fault]
+
+
+class Draft(msgspec.Struct, frozen=True):
+    id: str
+    why: str
+    span: int
+
+
+class Surface(msgspec.Struct, frozen=True):
+    entries: list[int]  # indices into Plan.entries, in assembly order
+    disciplines: int  # judged entries of `disciplines`, for the explain header
+    own_list: int  # judged entries of the surface's own list
+
+
+class Plan(msgspec.Struct, frozen=True):
+    config_name: str
+    protected: list[str]  # normalized, the config file included
+    telemetry_log_path: str
+    witness_token: str | None
+    witness_ttl_minutes: float | None
+    entries: list[Entry]
+    session: Surface
+    change_set: Surface
+    drafts: list[Draft]
+    strings: list[str]
+    patterns: list[Pattern]
+    constants: list[Any]
+    spans: list[SourceSpan]
+
+    def where(self, span: int) -> str:
+        if span == NONE:
+            return "-"
+        found = self.spans[span]
+        return f"{self.strings[found.file]}:{found.line}:{found.col}"
