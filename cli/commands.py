@@ -71,12 +71,14 @@ def compile_cmd() -> None:
 
 
 @cli.command("explain")
-@click.option("--code", "form", flag_value="code", help="List each registration's instructions.")
-@click.option("--json", "form", flag_value="json", help="The whole plan as JSON.")
-@click.option("--source", "form", flag_value="source",
-              help="Every declaration in the textual form.")
-def explain_cmd(form: str | None) -> None:
+@click.option("--code", is_flag=True, help="List each registration's instructions.")
+@click.option("--json", "as_json", is_flag=True, help="The whole plan as JSON.")
+@click.option("--source", is_flag=True, help="Every declaration in the textual form.")
+def explain_cmd(code: bool, as_json: bool, source: bool) -> None:
     """Print the registration table of both surfaces, without judging."""
+    if code + as_json + source > 1:
+        raise click.UsageError("--code, --json and --source exclude each other")
+    form = "code" if code else "json" if as_json else "source" if source else None
     from polydeukes.cli.planning import PlanUnavailable, obtain_plan
     from polydeukes.vm import explain
 

@@ -403,7 +403,7 @@ def _entry(v: _Validator, list_name: str, index: int, element: object, seen_ids:
     channels: tuple[str, ...] = ()
     # Placement comes before the grammar, so a misplaced entry is told where it belongs
     # rather than meeting a grammar error the move would not fix (spec 02 §7.4).
-    if isinstance(declare, (dict, str)):
+    if isinstance(declare, dict) or (isinstance(declare, str) and _text_reads(declare)):
         channels = tuple(_channels(declare))
         _check_placement(v, list_name, loc, channels, at + ("declare",))
     if not isinstance(declare, (dict, str)):
@@ -445,6 +445,18 @@ def _channels(declare: object) -> list[str]:
     from polydeukes.compiler.declare import declaration_channels
 
     return declaration_channels(declare)
+
+
+def _text_reads(text: str) -> bool:
+    """Whether a textual declaration parses: one that does not gets its located syntax error
+    from the grammar check instead of a placement verdict derived from nothing."""
+    from polydeukes.compiler.parse import TextSyntaxError, parse_text
+
+    try:
+        parse_text(text)
+    except (TextSyntaxError, RecursionError):
+        return False
+    return True
 
 
 def _check_placement(

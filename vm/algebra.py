@@ -7,8 +7,8 @@ new list, never mutating its input. A step drops what it cannot read; a present 
 read and cannot (`json` on invalid text) raises `SupplyFailure`.
 
 Python names follow the vocabulary (`keyByPattern` ↔ `key_by_pattern`); a trailing underscore
-marks a name Python reserves: `items_` (step `items`, clashes with the dict method name readers
-expect), `filter_` (builtin), `is_` (keyword) for `agentType`'s `is`. Two signatures differ from
+avoids a clash: `items_` (step `items`; every step's parameter is called `items`), `filter_`
+(builtin), `is_` (keyword; `agentType`'s `is`). Two signatures differ from
 the plain vocabulary: `source_at(items, of)` is only the **non-first** `source` step (a first
 `source` reads the world, which is the VM's business: it starts from `[("0", world[of])]`), and
 `empty(a)` takes no extraction name (only `non_empty` reports one).
@@ -211,6 +211,8 @@ def tool_uses(items: Items, names: list | None, subagent_type: str | None) -> It
         if not _is_snapshot(value):
             continue
         for call in value["toolCalls"]:
+            if type(call) is not dict:
+                continue  # only a parsed JSON look-alike of a snapshot can hold one
             # `names: []` admits nothing; a non-string element never equals a tool name.
             if names is not None and not any(
                 type(n) is str and n == call.get("name") for n in names
@@ -235,6 +237,8 @@ def user_texts(items: Items, regex: Any) -> Items:
             continue
         observed = value.get("observedAtMs", UNDEFINED)
         for message in value["userMessages"]:
+            if type(message) is not dict:
+                continue  # as for tool calls: only a JSON look-alike can hold one
             if regex.test(js_string(message.get("text", UNDEFINED))):
                 turn = dict(message)
                 turn["observedAtMs"] = observed
@@ -262,7 +266,7 @@ def agent_type(items: Items, is_: str) -> Items:
 
 def first(items: Items) -> Items:
     """Only the first item, keeping its own key."""
-    return list(items[:1])
+    return items[:1]
 
 
 def age_ms(items: Items) -> Items:
