@@ -184,4 +184,21 @@ def render_source(plan: P.Plan) -> str:
 
 
 def render_json(plan: P.Plan) -> str:
-    return msgspec.json.format(msgspec.json.encode(plan), indent=2).decode() + "\n"
+    """The plan with named fields (its binary form is positional) and opcodes by name."""
+    return msgspec.json.format(msgspec.json.encode(_named(plan)), indent=2).decode() + "\n"
+
+
+def _named(value: object) -> object:
+    if isinstance(value, msgspec.Struct):
+        named = {}
+        tag = value.__struct_config__.tag
+        if isinstance(value, P.Instr):
+            named["op"] = Op(tag).name
+        elif tag is not None:
+            named["kind"] = tag
+        for field in value.__struct_fields__:
+            named[field.rstrip("_")] = _named(getattr(value, field))
+        return named
+    if isinstance(value, (list, tuple)):
+        return [_named(item) for item in value]
+    return value

@@ -241,7 +241,7 @@ INSTR_BY_OP: dict[Op, type] = {Op(cls.__struct_config__.tag): cls for cls in Ins
 # -- tables -----------------------------------------------------------------------------------
 
 
-class Pattern(msgspec.Struct, frozen=True, array_like=True):
+class Pattern(msgspec.Struct, frozen=True, array_like=True, gc=False):
     """A JavaScript regex as translated at compile time: compiled once per process, lazily."""
 
     js: str  # the author's pattern, for explain and messages
@@ -252,7 +252,7 @@ class Pattern(msgspec.Struct, frozen=True, array_like=True):
     needs_utf16: bool
 
 
-class SourceSpan(msgspec.Struct, frozen=True, array_like=True):
+class SourceSpan(msgspec.Struct, frozen=True, array_like=True, gc=False):
     file: int  # strings index
     line: int
     col: int
@@ -261,7 +261,7 @@ class SourceSpan(msgspec.Struct, frozen=True, array_like=True):
 # -- registrations ----------------------------------------------------------------------------
 
 
-class Binding(msgspec.Struct, frozen=True, array_like=True):
+class Binding(msgspec.Struct, frozen=True, array_like=True, gc=False):
     name: int  # strings index of the bound source name
     kind: str  # 'file' | 'sidecar' | 'transcript'
     file: int = NONE  # strings index of the normalized path of a `file` binding
@@ -273,14 +273,14 @@ class Scope(msgspec.Struct, frozen=True, array_like=True):
     exclude: list[int]
 
 
-class RelateEntry(msgspec.Struct, frozen=True, array_like=True):
+class RelateEntry(msgspec.Struct, frozen=True, array_like=True, gc=False):
     id: str
     message: str | None  # exactly one of message and (left, right)
     left: str | None
     right: str | None
 
 
-class Coordinate(msgspec.Struct, frozen=True):
+class Coordinate(msgspec.Struct, frozen=True, array_like=True, gc=False):
     """What `pdks explain` prints about a declaration: its place in the catalogue."""
 
     mechanism: str
@@ -296,12 +296,12 @@ class Coordinate(msgspec.Struct, frozen=True):
     valve: bool
 
 
-class Program(msgspec.Struct, frozen=True):
+class Program(msgspec.Struct, frozen=True, array_like=True):
     code: list[Instruction]
     relate: list[RelateEntry]
 
 
-class Declare(msgspec.Struct, frozen=True, tag="declare"):
+class Declare(msgspec.Struct, frozen=True, array_like=True, tag="declare"):
     label: str
     list_name: str
     enforce: str | None  # as the entry declares it; None = advise
@@ -317,7 +317,7 @@ class Declare(msgspec.Struct, frozen=True, tag="declare"):
     span: int
 
 
-class Fault(msgspec.Struct, frozen=True, tag="fault"):
+class Fault(msgspec.Struct, frozen=True, array_like=True, tag="fault"):
     """An entry that did not compile: a skip registration that routes nothing (spec 02 §1.6)."""
 
     label: str
@@ -330,19 +330,19 @@ class Fault(msgspec.Struct, frozen=True, tag="fault"):
 Entry = Union[Declare, Fault]
 
 
-class Draft(msgspec.Struct, frozen=True):
+class Draft(msgspec.Struct, frozen=True, array_like=True):
     id: str
     why: str
     span: int
 
 
-class Surface(msgspec.Struct, frozen=True):
+class Surface(msgspec.Struct, frozen=True, array_like=True):
     entries: list[int]  # indices into Plan.entries, in assembly order
     disciplines: int  # judged entries of `disciplines`, for the explain header
     own_list: int  # judged entries of the surface's own list
 
 
-class Plan(msgspec.Struct, frozen=True):
+class Plan(msgspec.Struct, frozen=True, array_like=True):
     config_name: str
     protected: list[str]  # normalized, the config file included
     telemetry_log_path: str
