@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import Callable
 
 from polydeukes.cli import usage_error, write_stderr
 from polydeukes.vm.telemetry import TelemetryWriter
@@ -89,14 +90,16 @@ def read_stdin() -> bytes:
         chunks.append(chunk)
 
 
-def run_check(args: list[str]) -> int:
+def run_check(args: list[str], stdin: bytes | None = None) -> int:
+    """`pdks covenant check`; `stdin` replaces standard input (the git hook's own diff)."""
     flags = parse_flags(args)
     if flags is None:
         return usage_error()  # stdin is left unread
+    reader = read_stdin if stdin is None else (lambda: stdin)
     root = os.getcwd()
     telemetry = TelemetryWriter(settle_telemetry_path(flags, root, None))
     try:
-        return _check(flags, root, telemetry)
+        return _check(flags, root, telemetry, reader)
     except FailClosed as exc:
         return _fail_closed(str(exc), telemetry)
     except KeyboardInterrupt:
@@ -111,24 +114,131 @@ def _fail_closed(message: str, telemetry: TelemetryWriter) -> int:
     return 2
 
 
-def _check(flags: CheckFlags, root: str, telemetry: TelemetryWriter) -> int:
+def _check(flags: CheckFlags, root: str, telemetry: TelemetryWriter,
+           reader: Callable[[], bytes]) -> int:
     from polydeukes.cli.planning import PlanUnavailable, obtain_plan
 
     try:
         plan = obtain_plan(root, flags.config_layer)
     except PlanUnavailable as exc:
-        raise FailClosed(str(exc)) from None
+        if flags.diff or exc.config_name is None:
+            raise FailClosed(str(exc)) from None
+        return _config_repair(flags, root, telemetry, exc, reader)
     telemetry.path = settle_telemetry_path(flags, root, plan.telemetry_log_path)
 
-    raw = read_stdin()
-    value = _read_input(flags, raw)
+    value = _read_input(flags, reader())
+    if flags.diff:
+        return _judge(flags, root, telemetry, plan, value, home=None)
+    from polydeukes.stdlib import baseline
+    from polydeukes.vm.ir import UNSET
+
+    with_session = value.session is not UNSET
+    if with_session:  # the post-hoc state comparison; fail-open (spec 06 §8)
+        baseline.compare(root, plan.protected, telemetry.path, telemetry)
+    try:
+        if not value.toolCalls:
+            return 0  # an explicit pass: nothing to judge, no rows
+        from polydeukes.stdlib.assembly import default_home
+
+        return _judge(flags, root, telemetry, plan, value, home=default_home())
+    finally:
+        if with_session:
+            baseline.update(root, plan.protected)
+
+
+def _judge(flags: CheckFlags, root: str, telemetry: TelemetryWriter, plan, value, *,
+           home: str | None) -> int:
     if not value.toolCalls:
-        return 0  # an explicit pass: nothing to judge, no rows
-    # Judging a valid input belongs to the VM, which this build does not carry yet; refusing
-    # is the only honest answer (fail closed), never a pretend pass.
-    raise FailClosed(
-        "the covenant judges could not be loaded: this build of pdks has no judging VM yet"
-    )
+        return 0
+    from polydeukes.stdlib.assembly import RosterShellFacts, assemble, disk_reader
+    from polydeukes.vm import machine as M
+    from polydeukes.vm.ir import UNSET
+
+    session = value.session
+    tools = value.tools
+    shell = None
+    if tools is not UNSET and tools.shell:
+        reader = disk_reader(root) if session is not UNSET else None
+        shell = RosterShellFacts(tools.shell, tools.commandArgs, root=root, home=home,
+                                 read_file=reader)
+    try:
+        witness_open = None
+        if plan.witness_token is not None and session is not UNSET and not flags.unattended:
+            witness_open = M.ttl_witness(plan.witness_token, plan.witness_ttl_minutes,
+                                         session.userMessages, M.now_ms)
+        run = M.Run(
+            plan, value, root=root,
+            surface=M.CHANGE_SET if flags.diff else M.SESSION,
+            posture=flags.enforce, unattended=flags.unattended, telemetry=telemetry,
+            stderr=lambda line: write_stderr(line + "\n"), shell=shell,
+            witness_open=witness_open, snapshot=M.transcript_snapshot(value, M.now_ms()),
+        )
+        surface = plan.change_set if flags.diff else plan.session
+        return M.dispatch(run, assemble(run, surface, home=home))
+    except M.RunFailed as exc:
+        raise FailClosed(str(exc)) from None
+
+
+REPAIR_SUFFIX = (
+    " \u2014 fix {config} in one Edit or Write whose result loads; every other call stays "
+    "blocked until it does"
+)
+
+
+def _config_repair(flags: CheckFlags, root: str, telemetry: TelemetryWriter, failure,
+                   reader: Callable[[], bytes]) -> int:
+    """A session call that rewrites a config that does not load into one that does (spec 05 §3.8)."""
+    from polydeukes.cli.planning import load_error
+    from polydeukes.compiler.config import read_layer
+    from polydeukes.compiler.diagnostics import ConfigError
+
+    name, current = failure.config_name, failure.config_bytes
+    message = str(failure)
+    layer_note = ""
+    if flags.config_layer is not None:
+        # Only a config that fails on its own, beside a layer that loads on its own, is
+        # repairable; anything else fails closed without the repair hint.
+        try:
+            read_layer(root, flags.config_layer)
+        except ConfigError:
+            raise FailClosed(message) from None
+        alone = load_error(root, name, current)
+        if alone is None:
+            raise FailClosed(message) from None
+        message = alone
+    value = _read_input(flags, reader())
+    suffix = REPAIR_SUFFIX.format(config=name)
+    calls = value.toolCalls
+    change = calls[0].fileChange if len(calls) == 1 else None
+    from polydeukes.vm.ir import Modify
+
+    if isinstance(change, Modify) and _relative(root, change.path) == name:
+        text = current.decode("utf-8", errors="replace")
+        repaired = change.post.encode("utf-8")
+        if change.pre == text:
+            with_layer = load_error(root, name, repaired, flags.config_layer)
+            if with_layer is None:
+                from polydeukes.compiler.config import load_config
+
+                config = load_config(root, name, repaired, flags.config_layer)
+                telemetry.path = settle_telemetry_path(flags, root, config.telemetry_log_path)
+                telemetry.record("advised", CHECK_LABEL, name)
+                write_stderr(f"covenant check: {name} does not load ({message}) \u2014 this "
+                             "call rewrites it into one that does; advised, not judged\n")
+                return 0
+            if flags.config_layer is not None and load_error(root, name, repaired) is None:
+                layer_path = os.path.normpath(os.path.join(root, flags.config_layer))
+                suffix += (f" (this call's result does not load with layer {layer_path}: "
+                           f"{with_layer})")
+    raise FailClosed(message + suffix)
+
+
+def _relative(root: str, path: str) -> str:
+    import posixpath
+
+    if path.startswith("/"):
+        return posixpath.relpath(posixpath.normpath(path), root)
+    return posixpath.normpath(path)
 
 
 def _read_input(flags: CheckFlags, raw: bytes):

@@ -97,17 +97,74 @@ def explain_cmd(code: bool, as_json: bool, source: bool) -> None:
     sys.stdout.flush()
 
 
+@cli.command("demo")
+def demo_cmd() -> None:
+    """Run a built-in demo: a throw-away project, one upheld and one blocked call."""
+    from polydeukes.cli.demo import run_demo
+
+    raise SystemExit(run_demo(click.echo))
+
+
 @cli.command("init")
-def init_cmd() -> None:
+@click.option("--git", "with_git", is_flag=True,
+              help="Also install a git pre-commit hook that judges the staged change set.")
+def init_cmd(with_git: bool) -> None:
     """Create the agent-neutral scaffold: the config file and the .gitignore rule."""
     from polydeukes.cli.scaffold import InitError, run_init
 
+    root = os.getcwd()
     try:
-        lines = run_init(os.getcwd())
+        if with_git:
+            from polydeukes.stdlib.adapters.git import GitError, hooks_dir
+
+            try:
+                hooks_dir(root)  # preflight: nothing is written outside a git repository
+            except GitError as exc:
+                raise InitError(str(exc)) from None
+        lines = run_init(root)
+        if with_git:
+            lines += _install_git_hook(root)
     except InitError as exc:
         write_stderr(f"pdks init failed: {exc}\n")
         raise SystemExit(2) from None
     click.echo("\n".join(lines))
+
+
+def _install_git_hook(root: str) -> list[str]:
+    from polydeukes.cli.scaffold import InitError
+    from polydeukes.stdlib.adapters.git import GitError, install_hook
+
+    try:
+        status, path = install_hook(root)
+    except (GitError, OSError) as exc:
+        raise InitError(f"cannot install the pre-commit hook: {exc}") from None
+    if status == "created":
+        return [f"created {path}"]
+    if status == "present":
+        return [f"skipped {path} (already present)"]
+    return [f"skipped {path} (another hook is installed there; add `pdks hook git` to it)"]
+
+
+@cli.group()
+def hook() -> None:
+    """Entry points that hosts call (`pdks hook git` runs as a git pre-commit hook)."""
+
+
+@hook.command("git")
+@click.option("--enforce", type=click.Choice(["advise", "block"]), default="block",
+              show_default=True, help="The posture of the run.")
+def hook_git(enforce: str) -> None:
+    """Judge the staged change set (`git diff --cached`) as `covenant check --diff` does."""
+    from polydeukes.cli.check import run_check
+    from polydeukes.stdlib.adapters.git import GitError, staged_diff
+
+    root = os.getcwd()
+    try:
+        diff = staged_diff(root)
+    except GitError as exc:
+        write_stderr(f"covenant check failed closed: {exc}\n")
+        raise SystemExit(2) from None
+    raise SystemExit(run_check(["--diff", "--enforce", enforce], stdin=diff))
 
 
 @cli.command("docs", context_settings={"ignore_unknown_options": True})

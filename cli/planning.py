@@ -11,7 +11,17 @@ from polydeukes.vm.project import ProjectError, discover_config, read_bytes
 
 
 class PlanUnavailable(Exception):
-    """The config cannot be found, read or loaded; ``str(e)`` is the one-line message."""
+    """The config cannot be found, read or loaded; ``str(e)`` is the one-line message.
+
+    `config_name` and `config_bytes` are set when exactly one config was found and read but
+    did not load: the case the session surface's config repair (spec 05 §3.8) starts from.
+    """
+
+    def __init__(self, message: str, config_name: str | None = None,
+                 config_bytes: bytes | None = None) -> None:
+        super().__init__(message)
+        self.config_name = config_name
+        self.config_bytes = config_bytes
 
 
 def obtain_plan(root: str, layer_path: str | None = None, *, refresh: bool = True) -> Plan:
@@ -43,7 +53,19 @@ def _compile(root: str, name: str, raw: bytes, layer_path: str | None) -> Plan:
     try:
         return compile_config(root, name, raw, layer_path).plan
     except ConfigError as exc:
-        raise PlanUnavailable(exc.located()) from None
+        raise PlanUnavailable(exc.located(), name, raw) from None
+
+
+def load_error(root: str, name: str, raw: bytes, layer_path: str | None = None) -> str | None:
+    """Why these config bytes (with the layer) do not load; None when they do."""
+    from polydeukes.compiler.config import load_config
+    from polydeukes.compiler.diagnostics import ConfigError
+
+    try:
+        load_config(root, name, raw, layer_path)
+    except ConfigError as exc:
+        return exc.located()
+    return None
 
 
 def compile_to_disk(root: str) -> tuple[Plan, str]:

@@ -2,7 +2,9 @@
 
 Case files under tests/cases/algebra/ are YAML with two extra tags, because YAML has no
 JavaScript `undefined` and the relations' `before` needs its own absence marker:
-`!undefined ''` is UNDEFINED and `!missing ''` is the witness `before` MISSING.
+`!undefined ''` is UNDEFINED and `!missing ''` is the witness `before` MISSING. `!num '1e21'` is
+a float spelled as JavaScript spells it (PyYAML's YAML 1.1 floats need a dot and a signed
+exponent, so `1e21` would load as a string).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ class _Loader(yaml.SafeLoader):
 
 _Loader.add_constructor("!undefined", lambda loader, node: UNDEFINED)
 _Loader.add_constructor("!missing", lambda loader, node: MISSING)
+_Loader.add_constructor("!num", lambda loader, node: float(loader.construct_scalar(node)))
 
 
 def load_cases(name: str) -> list:

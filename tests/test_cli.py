@@ -64,11 +64,20 @@ def test_ambiguous_config_names_every_file(project):
         "keep exactly one\n")
 
 
+REPAIR_HINT = (" — fix polydeukes.config.yaml in one Edit or Write whose result loads; every "
+               "other call stays blocked until it does")
+
+
 def test_invalid_config_is_one_located_line(project):
     project.config("languages: {}\nprotectedPath: []\n")
     result = project.check(EMPTY_INPUT)
     assert result.code == 2
+    # On the session surface the line also says how to get out (spec 05 §3.8)...
     assert result.stderr == (
+        "covenant check failed closed: invalid config in polydeukes.config.yaml: unknown key "
+        f"'protectedPath' in config (at polydeukes.config.yaml:2:1){REPAIR_HINT}\n")
+    # ...while the change-set surface has no repair branch.
+    assert project.check(b"", "--diff").stderr == (
         "covenant check failed closed: invalid config in polydeukes.config.yaml: unknown key "
         "'protectedPath' in config (at polydeukes.config.yaml:2:1)\n")
     # The config never loaded, so its logPath is not used: the default path gets the row.
@@ -80,7 +89,9 @@ def test_a_broken_json_config(project):
     result = project.check(EMPTY_INPUT)
     assert result.stderr == (
         "covenant check failed closed: invalid config in polydeukes.config.json: protectedPaths "
-        "must be an array of strings (at polydeukes.config.json:1:20)\n")
+        "must be an array of strings (at polydeukes.config.json:1:20) — fix "
+        "polydeukes.config.json in one Edit or Write whose result loads; every other call stays "
+        "blocked until it does\n")
 
 
 def test_telemetry_path_precedence(project, tmp_path):

@@ -64,7 +64,9 @@ def _replace_all(subject: str, placeholder: str, replacement: str) -> str:
     return "".join(out)
 
 
-def render_break(template: str | tuple[str, str], witnesses: Sequence[tuple[str, Any, Any, Any]]) -> str:
+def render_break(
+    template: str | tuple[str, str], witnesses: Sequence[tuple[str, Any, Any, Any]]
+) -> str:
     """The message of one failed relate entry (spec 03 §13.2); `witnesses` is non-empty.
 
     `template` is the entry's `message`, or its `messageBySide` as `(left, right)`, chosen by the

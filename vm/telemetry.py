@@ -12,7 +12,7 @@ import sys
 import time
 from typing import Any
 
-from polydeukes.vm.values import UNDEFINED
+from polydeukes.vm.values import js_json_stringify
 from polydeukes.vm.verdict import EVENTS, SKIP_REASONS, SKIPPED
 
 LEGACY_EVENTS = {"bypassed": "witnessed"}  # read back only; the writer never emits it
@@ -55,8 +55,8 @@ def format_record(
 
 
 def witnesses_field(failures: list[dict[str, Any]]) -> str:
-    """The fifth field of a break row: compact JSON, key order as given (spec 06 §7)."""
-    return json.dumps(failures, separators=(",", ":"), ensure_ascii=False)
+    """The fifth field of a break row: exactly what JSON.stringify writes (spec 06 §7)."""
+    return js_json_stringify(failures)
 
 
 def relate_failure(
@@ -64,15 +64,15 @@ def relate_failure(
 ) -> dict[str, Any]:
     """One failed relate entry of the fifth field: at most eight witnesses, the true total.
 
-    Each witness is (key, value, side); a value whose JSON exceeds 200 characters becomes the
-    string of its first 200 characters plus `truncated`; UNDEFINED drops the value key, as
-    JSON.stringify does; `side` is written for `equal` witnesses only (spec 06 §7).
+    Each witness is (key, value, side) with `value` a JS value; a value whose JSON exceeds 200
+    characters becomes the string of its first 200 characters plus `truncated`; UNDEFINED
+    drops the value key, as JSON.stringify does; `side` is written for `equal` witnesses only.
     """
     shown = []
     for key, value, side in witnesses[:MAX_WITNESSES]:
         item: dict[str, Any] = {"key": key}
-        if value is not UNDEFINED:
-            text = json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+        text = js_json_stringify(value)
+        if text is not None:
             if len(text) > MAX_VALUE_JSON:
                 item["value"] = text[:MAX_VALUE_JSON]
                 item["truncated"] = len(text)

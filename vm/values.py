@@ -274,9 +274,9 @@ def js_json_value(v: object) -> object:
     Integral floats become ints (JS prints `1`, not `1.0`), NaN and ±Infinity become None,
     UNDEFINED-valued object keys are dropped and UNDEFINED array elements become None, objects
     are rebuilt in JS property order. A top-level UNDEFINED is returned as is (JS writes no
-    value at all; the caller drops the key). Remaining difference: a float that is not a safe
-    integer is written by `json.dumps` in Python's layout (`1e-07`, `1e+20`) where JS writes
-    `1e-7`, `100000000000000000000`; `js_json_stringify` gives the exact text.
+    value at all; the caller drops the key). Remaining difference: `json.dumps` writes a
+    fraction below 1e-4 in Python's layout (`1e-05`, `1e-07`) where JS writes `0.00001`,
+    `1e-7`; `js_json_stringify` gives the exact text.
     """
     t = type(v)
     if t is str or t is bool or v is None or v is UNDEFINED:
@@ -289,8 +289,10 @@ def js_json_value(v: object) -> object:
     if type(v) is float:
         if v != v or v in (math.inf, -math.inf):
             return None
-        if v.is_integer() and -MAX_SAFE_INTEGER <= v <= MAX_SAFE_INTEGER:  # type: ignore[union-attr]
-            return int(v)  # type: ignore[arg-type]
+        if v.is_integer() and -1e21 < v < 1e21:  # type: ignore[union-attr, operator]
+            # JS writes these positionally with its shortest digits, zero-padded past 2^53; an
+            # int spelled with those digits makes json.dumps write the very same text.
+            return int(js_number_string(v))  # type: ignore[arg-type]
         return v
     if isinstance(v, list):
         return [None if e is UNDEFINED else js_json_value(e) for e in v]

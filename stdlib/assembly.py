@@ -1,0 +1,195 @@
+"""Assembly: the registrations one run judges with, in order (spec 05 §3.5, spec 04 §3).
+
+The plan carries what depends on the config alone; the meta-covenants and the shell skips
+depend on the input (its tool roster, its session) and are instantiated here, per run:
+
+    self-mod, shell-mod, transcript-mod, the surface's entries, per-entry shell skip arms,
+    shell-unjudgeable (always last)
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Callable
+
+from polydeukes.stdlib import meta, routing
+from polydeukes.stdlib.shell import shell_writes
+from polydeukes.stdlib.shell_tokenizer import executed_text
+from polydeukes.vm import machine as M
+from polydeukes.vm import plan as P
+from polydeukes.vm.explain import fault_line
+from polydeukes.vm.ir import UNSET, Create, Modify, ToolCall
+from polydeukes.vm.verdict import NO_OBSERVATION
+
+STAGED_NAMES = ["staged-write", "staged-delete"]  # the change-set surface's synthetic tools
+BACKSTOP = "shell-unjudgeable"
+
+
+class RosterShellFacts(M.ShellFacts):
+    """The shell layer's view of calls, by the input's roster (`tools.shell`, `commandArgs`)."""
+
+    def __init__(self, shell: list[str], command_args: list[str], *, root: str,
+                 home: str | None, read_file: Callable[[str], str | None] | None) -> None:
+        self.shell = shell
+        self.command_args = command_args
+        self.root = root
+        self.home = home
+        self.read_file = read_file  # None: no pre-state channel (an IR without a session)
+        self._writes: dict[int, list] = {}
+
+    def command_strings(self, call: ToolCall) -> list[str]:
+        if call.name not in self.shell or call.args is UNSET:
+            return []
+        return [call.args[key] for key in self.command_args if isinstance(call.args.get(key), str)]
+
+    def command(self, call: ToolCall) -> str | None:
+        strings = self.command_strings(call)
+        # Literal stdin data bash would not execute is not the command (spec 04 §8.1.8).
+        return executed_text(strings[0]) if strings else None
+
+    def writes(self, call: ToolCall) -> list:
+        found = self._writes.get(id(call))
+        if found is None:
+            found = [shell_writes(text, root=self.root, home=self.home, read_file=self.read_file)
+                     for text in self.command_strings(call)]
+            self._writes[id(call)] = found
+        return found
+
+    def derived_changes(self, call: ToolCall) -> list:
+        changes = []
+        for writes in self.writes(call):
+            if writes.pre_state_error is not None:
+                raise OSError(writes.pre_state_error)  # every routed declaration: unjudgeable
+            for change in writes.changes or ():
+                if change.kind == "create":
+                    changes.append(Create(path=change.path, post=change.post))
+                else:
+                    changes.append(Modify(path=change.path, pre=change.pre, post=change.post))
+        return changes
+
+    def computable_write_paths(self, call: ToolCall) -> list[str]:
+        return [w.repo_path for writes in self.writes(call) for w in writes.computed
+                if w.repo_path is not None]
+
+    def undeterminable(self, call: ToolCall) -> bool:
+        return any(writes.undeterminable for writes in self.writes(call))
+
+    def uncomputable_paths(self, call: ToolCall) -> list[str]:
+        return [w.repo_path for writes in self.writes(call) for w in writes.uncomputable
+                if w.repo_path is not None]
+
+
+def assemble(run: M.Run, surface: P.Surface, *, home: str | None) -> list[M.Registration]:
+    """The run's registrations; writes each config-fault line once (spec 03 §17.2)."""
+    plan, value, root = run.plan, run.value, run.root
+    protected = plan.protected
+    tools = value.tools
+    mutating = tools.mutating if tools is not UNSET else STAGED_NAMES
+    shell = tools.shell if tools is not UNSET else []
+    command_args = tools.commandArgs if tools is not UNSET else []
+    registrations: list[M.Registration] = []
+
+    def by_path(index: int, call: ToolCall) -> M.Route | None:
+        subject, failed = routing.route_by_paths(
+            routing.gather_candidates(call, root=root), protected, root=root)
+        return None if subject is None else M.Route(subject, failed)
+
+    if mutating:
+        registrations.append(M.MetaRegistration(
+            "self-mod", by_path,
+            lambda index, call, route: _outcome(meta.judge_self_mod(
+                call, protected=protected, mutating=mutating, root=root)),
+        ))
+    def shell_route(index: int, call: ToolCall) -> M.Route | None:
+        # Beside mentions, the analyzer's own subject: `rm -rf .` names no entry yet reaches all.
+        subject, failed = routing.route_shell_mod(
+            call, routing.gather_candidates(call, root=root), protected, shell=shell,
+            command_args=command_args, root=root, home=home)
+        return None if subject is None else M.Route(subject, failed)
+
+    if shell:
+        registrations.append(M.MetaRegistration(
+            "shell-mod", shell_route,
+            lambda index, call, route: _outcome(meta.judge_shell_mod_call(
+                call, protected=protected, shell=shell, command_args=command_args,
+                root=root, home=home)),
+        ))
+    session = value.session
+    if session is not UNSET and session.evidencePath is not UNSET:
+        registrations.append(_transcript_mod(
+            session.evidencePath, mutating, shell, command_args, root, home))
+
+    for index in surface.entries:
+        entry = plan.entries[index]
+        if isinstance(entry, P.Fault):
+            run.stderr(fault_line(entry))
+    declarations = M.entry_registrations(run, surface)
+    registrations.extend(declarations)
+
+    if shell:
+        facts = run.shell
+        for declaration in declarations:
+            scope = declaration.entry.scope
+            if scope is not None and plan.strings[scope.source] == "command":
+                continue
+            registrations.append(M.SkipRegistration(
+                declaration.label, NO_OBSERVATION, _skip_arm(declaration, facts, run.has_session)))
+    registrations.append(M.SkipRegistration(
+        BACKSTOP, NO_OBSERVATION,
+        lambda index, call: M.Route("-") if shell and run.shell.undeterminable(call) else None,
+    ))
+    return registrations
+
+
+def _skip_arm(declaration: M.DeclareRegistration, facts: RosterShellFacts, has_session: bool):
+    """The first in-scope, path-bearing shell write whose result cannot be computed; without a
+    session (no pre-state channel) computable writes are recorded the same way (spec 04 §7.5)."""
+
+    def route(index: int, call: ToolCall) -> M.Route | None:
+        paths = facts.uncomputable_paths(call)
+        if not has_session:
+            paths = paths + facts.computable_write_paths(call)
+        for path in paths:
+            if declaration.admits_path(path):
+                return M.Route(path)
+        return None
+
+    return route
+
+
+def _transcript_mod(evidence_path: str, mutating, shell, command_args, root, home):
+    def route(index: int, call: ToolCall) -> M.Route | None:
+        outcome = meta.transcript_mod_matches(
+            call, evidence_path=evidence_path, mutating=mutating, shell=shell,
+            command_args=command_args, root=root, home=home)
+        if outcome is None:
+            return None
+        routes_cache[index] = outcome
+        return M.Route(evidence_path)
+
+    routes_cache: dict[int, object] = {}
+    return M.MetaRegistration(
+        "transcript-mod", route,
+        lambda index, call, route_: _outcome(routes_cache[index]),
+    )
+
+
+def _outcome(result) -> M.Outcome:
+    return M.Outcome(result.exit_code, result.reason)
+
+
+def default_home() -> str | None:
+    return meta.resolve_home()
+
+
+def disk_reader(root: str) -> Callable[[str], str | None]:
+    """The pre-state channel: the session hook runs before the tool, so disk is the pre-state."""
+
+    def read(relative: str) -> str | None:
+        try:
+            with open(os.path.join(root, relative), "rb") as handle:
+                return handle.read().decode("utf-8", errors="replace")
+        except FileNotFoundError:
+            return None
+
+    return read

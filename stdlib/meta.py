@@ -1,0 +1,267 @@
+"""The meta-covenants' judges (spec 04 §7): the registrations that protect the judging chain.
+
+Pure and hot-path safe (standard library and msgspec only). Each judge answers an `Outcome`:
+`exit_code` 0 upheld, 1 broken (with a one-line `reason`), 2 unjudgeable (no reason). The
+dispatcher (vm/machine.py) routes, translates levels and writes rows; nothing here records.
+
+- `judge_self_mod` — tool axis (§7.1): a mutating call whose proven change path, or, without
+  usable evidence, whose args reach a protected entry.
+- `judge_shell_mod_call` — shell axis (§7.2): every command string of a shell call through the
+  shell analyzer's ladder (`shell.judge_shell_mod`).
+- `transcript_mod_matches` — transcript axis (§7.3): the content predicate that is also the
+  judge; `None` means the call does not route, an `Outcome` means it routes with the evidence
+  path as subject and is judged so.
+- `shell_backstop_routes`, `shell_skip_arm_subject` — the routing predicates of the shell skip
+  registrations (§7.5).
+- `resolve_home` — the home directory the transcript axis expands `~`/`$HOME` with.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from functools import lru_cache
+from typing import NamedTuple
+
+from polydeukes.stdlib.routing import (
+    Candidates,
+    arg_strings,
+    change_path,
+    command_strings,
+    route_by_paths,
+    string_candidates,
+)
+from polydeukes.stdlib.shell import ShellWrites, judge_shell_mod, shell_writes
+from polydeukes.stdlib.shell_paths import path_candidates, path_matches, segments
+from polydeukes.stdlib.shell_transcript import TranscriptTarget, judge_transcript_line
+from polydeukes.vm.ir import UNSET, ToolCall
+
+__all__ = [
+    "SELF_MOD_BREAK",
+    "SHELL_NO_COMMAND",
+    "TRANSCRIPT_ARGS",
+    "TRANSCRIPT_CHANGE",
+    "Outcome",
+    "judge_self_mod",
+    "judge_shell_mod_call",
+    "resolve_home",
+    "shell_backstop_routes",
+    "shell_skip_arm_subject",
+    "transcript_mod_matches",
+]
+
+# Break messages, verbatim from spec 04 §7 (the shell ladder's own live in shell.py and
+# shell_transcript.py).
+SELF_MOD_BREAK = "{tool} would modify protected path {path}"
+SHELL_NO_COMMAND = "unjudgeable shell call {tool}: no command string under any command-arg name"
+TRANSCRIPT_CHANGE = "{tool} would modify the session transcript {path}"
+TRANSCRIPT_ARGS = "{tool} names the session transcript {path} with no proven target"
+
+
+class Outcome(NamedTuple):
+    exit_code: int  # 0 upheld, 1 broken, 2 unjudgeable
+    reason: str | None
+
+
+UPHELD = Outcome(0, None)
+UNJUDGEABLE = Outcome(2, None)
+
+
+def _broken(reason: str) -> Outcome:
+    return Outcome(1, reason)
+
+
+def _names(roster: Sequence[str]) -> frozenset[str]:
+    """A roster's usable names: empty names never match a call."""
+    return frozenset(name for name in roster if isinstance(name, str) and name)
+
+
+def _valid_entries(protected: Sequence[str]) -> list[str]:
+    return [entry for entry in protected if isinstance(entry, str) and segments(entry)]
+
+
+def _args_candidates(call: ToolCall) -> tuple[str, ...]:
+    """What a call's args mention: each string read as a shell line (the routing view) and also
+    split as written (§8.4.3), so neither reading can hide a mention from the other."""
+    if call.args is UNSET:
+        return ()
+    found: list[str] = []
+    for text in arg_strings(call.args):
+        found.extend(string_candidates(text)[0])
+        found.extend(path_candidates(text))
+    return tuple(dict.fromkeys(found))
+
+
+# -- self-mod (§7.1) ---------------------------------------------------------------------------
+
+
+def judge_self_mod(call: ToolCall, *, protected: Sequence[str], mutating: Sequence[str], root: str) -> Outcome:
+    """Would this mutating call modify a protected entry?
+
+    Evidence outranks args: a proven change path decides alone (a protected path quoted inside
+    the edit's content is a mention, not a target). Without usable evidence the judge falls
+    back to the args: any mention breaks. Non-mutating calls are never judged here.
+    """
+    try:
+        entries = _valid_entries(protected)
+        names = _names(mutating)
+        if not entries or not names:
+            return UNJUDGEABLE  # misassembly: nothing to protect or no tool axis to watch
+        if call.name not in names:
+            return UPHELD
+        path = change_path(call)
+        if path is not None:
+            if any(path_matches(path, entry, root=root) for entry in entries):
+                return _broken(SELF_MOD_BREAK.format(tool=call.name, path=path))
+            return UPHELD
+        entry, _ = route_by_paths(Candidates(_args_candidates(call), False), entries, root=root)
+        if entry is not None:
+            return _broken(SELF_MOD_BREAK.format(tool=call.name, path=entry))
+        return UPHELD
+    except Exception:  # noqa: BLE001 - a judge that raises is unjudgeable (spec 04 §7.1)
+        return UNJUDGEABLE
+
+
+# -- shell-mod (§7.2) --------------------------------------------------------------------------
+
+
+def judge_shell_mod_call(
+    call: ToolCall,
+    *,
+    protected: Sequence[str],
+    shell: Sequence[str],
+    command_args: Sequence[str],
+    root: str,
+    home: str | None,
+) -> Outcome:
+    """Every command string of a shell call through the analyzer's ladder; the first break wins.
+
+    The command strings are every string under the command-arg keys (keys in roster order; a
+    nested value is walked, so no string a host nests there goes unjudged).
+    """
+    try:
+        entries = _valid_entries(protected)
+        if not entries or not _names(shell) or not _names(command_args):
+            return UNJUDGEABLE  # misassembly (an empty allowlist would only be stricter)
+        if call.name not in _names(shell):
+            return UPHELD
+        lines = command_strings(call, command_args)
+        if not lines:
+            return _broken(SHELL_NO_COMMAND.format(tool=call.name))
+        for line in lines:
+            result = judge_shell_mod(line, entries, root=root, home=home)
+            if result.broken:
+                return Outcome(1, result.reason)
+        return UPHELD
+    except Exception:  # noqa: BLE001 - a judge that raises is unjudgeable
+        return UNJUDGEABLE
+
+
+# -- transcript-mod (§7.3) ---------------------------------------------------------------------
+
+
+def transcript_mod_matches(
+    call: ToolCall,
+    *,
+    evidence_path: str,
+    mutating: Sequence[str],
+    shell: Sequence[str],
+    command_args: Sequence[str],
+    root: str,
+    home: str | None,
+) -> Outcome | None:
+    """transcript-mod's content predicate, which is also its judge.
+
+    None: the call does not route (it leaves the transcript alone). An Outcome: the call routes
+    with subject `evidence_path` and is judged with that outcome — a break (exit 1), or, when a
+    roster is empty (misassembly), unjudgeable for every call (exit 2).
+    """
+    mutating_names, shell_names = _names(mutating), _names(shell)
+    if not mutating_names or not shell_names or not _names(command_args):
+        return UNJUDGEABLE
+    target = _target(evidence_path, root, home)
+    if target.inert:
+        return None
+    if call.name in mutating_names:
+        path = change_path(call)
+        if path is not None:
+            if target.equals(path):
+                return _broken(TRANSCRIPT_CHANGE.format(tool=call.name, path=evidence_path))
+        elif any(target.names(c) for c in _args_candidates(call)):
+            return _broken(TRANSCRIPT_ARGS.format(tool=call.name, path=evidence_path))
+    if call.name in shell_names:
+        # A shell call with no command string is not judged here: this judge is the router.
+        for line in command_strings(call, command_args):
+            reason = judge_transcript_line(line, target)
+            if reason is not None:
+                return _broken(reason)
+    return None
+
+
+@lru_cache(maxsize=4)
+def _target(evidence_path: str, root: str, home: str | None) -> TranscriptTarget:
+    return TranscriptTarget(evidence_path, root=root, home=home)
+
+
+def resolve_home() -> str | None:
+    """`HOME`, else the passwd entry's home directory, else None."""
+    home = os.environ.get("HOME")
+    if home:
+        return home
+    try:
+        import pwd  # POSIX only; imported here so the module loads everywhere
+
+        return pwd.getpwuid(os.getuid()).pw_dir or None
+    except (ImportError, KeyError, OSError):
+        return None
+
+
+# -- shell skip registrations (§7.5) -----------------------------------------------------------
+
+
+@lru_cache(maxsize=32)
+def _derive(text: str, root: str, home: str | None) -> ShellWrites:
+    # Without a pre-state channel: routing needs targets, never completed changes. Cached
+    # because every per-entry skip arm asks about the same call.
+    return shell_writes(text, root=root, home=home, read_file=None)
+
+
+def _derivations(call: ToolCall, shell: Sequence[str], command_args: Sequence[str], root: str, home: str | None) -> list[ShellWrites]:
+    if call.name not in _names(shell):
+        return []
+    return [_derive(text, root, home) for text in command_strings(call, command_args)]
+
+
+def shell_backstop_routes(
+    call: ToolCall, *, shell: Sequence[str], command_args: Sequence[str], root: str, home: str | None
+) -> bool:
+    """`shell-unjudgeable` routes (subject `-`): some command string of this shell call has a
+    write whose target cannot be determined. One row per call, however many targets."""
+    return any(writes.undeterminable for writes in _derivations(call, shell, command_args, root, home))
+
+
+def shell_skip_arm_subject(
+    call: ToolCall,
+    *,
+    shell: Sequence[str],
+    command_args: Sequence[str],
+    root: str,
+    home: str | None,
+    in_scope: Callable[[str], bool],
+    has_session: bool,
+) -> str | None:
+    """A per-entry shell skip arm's subject: the repo-relative target of the first in-scope,
+    path-bearing write whose result cannot be computed (`tee`, `sed -i`, `printf >` …), or None.
+
+    Without a session there is no pre-state channel to complete computable writes either, so
+    those are recorded the same way. Per command string, uncomputable targets come before
+    computable ones; a write outside the project has no world and is never in scope.
+    """
+    for writes in _derivations(call, shell, command_args, root, home):
+        paths = [w.repo_path for w in writes.uncomputable]
+        if not has_session:
+            paths.extend(w.repo_path for w in writes.computed)
+        for path in paths:
+            if path is not None and in_scope(path):
+                return path
+    return None

@@ -1,0 +1,184 @@
+"""Path routing by mention (spec 04 §5.1): which protected entry, if any, one call reaches.
+
+Pure and hot-path safe. A registration with protected paths routes a call when some *path
+candidate* of the call matches one of its entries under the segment rule (§8.4, implemented once
+in `shell_paths.path_matches`). The candidates of a call are:
+
+- every string value at any depth of `args` (keys are never scanned, non-strings never match),
+  tokenized like a shell line so quote and escape splits collapse to the word the shell would
+  see; each word and each redirect target is split into candidates (§8.4.3). A string the
+  tokenizer could not read to its end (an unread span) marks the gathering **failed**;
+- the call's **proven change path** (`fileChange.path` with at least one segment other than
+  `.`), taken whole.
+
+`route_by_paths` answers `(subject, routing_failed)`: the first entry in list order that any
+candidate matches; or, when nothing matches but the gathering failed, the first entry with
+`routing_failed=True` (fail-closed routing: text that could not be read may name anything).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from functools import lru_cache
+from typing import Any, NamedTuple
+
+from polydeukes.stdlib.shell import judge_shell_mod
+from polydeukes.stdlib.shell_paths import dot_resolve, path_candidates, path_matches, segments
+from polydeukes.stdlib.shell_tokenizer import tokenize
+from polydeukes.vm.ir import UNSET, ToolCall
+
+__all__ = [
+    "Candidates",
+    "arg_strings",
+    "change_path",
+    "command_strings",
+    "gather_candidates",
+    "route_by_paths",
+    "route_shell_mod",
+    "string_candidates",
+]
+
+
+class Candidates(NamedTuple):
+    paths: tuple[str, ...]  # distinct, in first-seen order
+    failed: bool  # some args string left an unread span
+
+
+def arg_strings(value: Any) -> Iterator[str]:
+    """Every string at any depth of a JSON value, in document order; keys are never yielded.
+
+    Iterative, so pathologically deep nesting cannot exhaust the recursion limit.
+    """
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            yield item
+        elif isinstance(item, dict):
+            stack.extend(reversed(list(item.values())))
+        elif isinstance(item, (list, tuple)):
+            stack.extend(reversed(item))
+
+
+def string_candidates(text: str) -> tuple[list[str], bool]:
+    """The path candidates of one string read as a shell line, and whether it was fully read."""
+    script = tokenize(text)
+    found: list[str] = []
+    for cmd in script.commands:
+        for word in cmd.words:
+            found.extend(path_candidates(word.text, word.opaque))
+        for redirect in cmd.redirects:
+            found.extend(path_candidates(redirect.target.text, redirect.target.opaque))
+    return found, script.fully_read
+
+
+def change_path(call: ToolCall) -> str | None:
+    """The call's proven change path, or None when its evidence is absent or degenerate.
+
+    A path with no segment other than `.` (`''`, `.`, `/`, `./.`) proves no target: the judges
+    then fall back to what the args mention.
+    """
+    change = call.fileChange
+    if change is UNSET:
+        return None
+    path = getattr(change, "path", None)
+    if not isinstance(path, str) or all(seg == "." for seg in segments(path)):
+        return None
+    return path
+
+
+def gather_candidates(call: ToolCall, *, root: str) -> Candidates:
+    """Every path candidate of one call (spec 04 §5.1); never raises on any args shape.
+
+    `root` is accepted for symmetry with `route_by_paths`: candidates are spelled paths, and
+    resolving them against the project root is the matcher's business.
+    """
+    del root  # candidates are root-independent; see the docstring
+    found: list[str] = []
+    failed = False
+    if call.args is not UNSET:
+        for text in arg_strings(call.args):
+            words, fully_read = string_candidates(text)
+            found.extend(words)
+            failed = failed or not fully_read
+    path = change_path(call)
+    if path is not None:
+        found.append(path)
+    return Candidates(tuple(dict.fromkeys(found)), failed)
+
+
+class _Entries(NamedTuple):
+    entries: tuple[str, ...]
+    firsts: tuple[frozenset[str], ...]  # per entry: the first segment, raw and dot-resolved
+
+
+@lru_cache(maxsize=16)
+def _entries(protected: tuple[str, ...]) -> _Entries:
+    kept = tuple(e for e in protected if isinstance(e, str) and segments(e))
+    firsts = []
+    for entry in kept:
+        segs = segments(entry)
+        resolved = dot_resolve(segs)
+        firsts.append(frozenset({segs[0], *resolved[:1]}))
+    return _Entries(kept, tuple(firsts))
+
+
+def route_by_paths(
+    candidates: Candidates, protected: Sequence[str], *, root: str
+) -> tuple[str | None, bool]:
+    """(subject, routing_failed) for one registration's protected list (spec 04 §5.1).
+
+    Empty entries are ignored; a list with none never routes by path.
+    """
+    table = _entries(tuple(protected))
+    if not table.entries:
+        return None, False
+    # Every way a candidate can match an entry (descendant, ancestor, dot-resolved, anchored
+    # at the root) needs the entry's first segment spelled inside the candidate, so a
+    # substring test discards almost every candidate of a long file body before the
+    # segment-wise comparison runs.
+    for entry, firsts in zip(table.entries, table.firsts):
+        for candidate in candidates.paths:
+            if any(f in candidate for f in firsts) and path_matches(candidate, entry, root=root):
+                return entry, False
+    if candidates.failed:
+        return table.entries[0], True
+    return None, False
+
+
+def command_strings(call: ToolCall, command_args: Sequence[str]) -> list[str]:
+    """Every string under the command-arg keys, keys in roster order, nested values walked."""
+    if call.args is UNSET:
+        return []
+    found: list[str] = []
+    for key in dict.fromkeys(k for k in command_args if k):
+        if key in call.args:
+            found.extend(arg_strings(call.args[key]))
+    return found
+
+
+def route_shell_mod(
+    call: ToolCall,
+    candidates: Candidates,
+    protected: Sequence[str],
+    *,
+    shell: Sequence[str],
+    command_args: Sequence[str],
+    root: str,
+    home: str | None,
+) -> tuple[str | None, bool]:
+    """shell-mod's route: `route_by_paths`, widened by what the shell analyzer reaches.
+
+    (Python design) The analyzer follows literal `cd` targets and sees a command that deletes or
+    moves the project root (`rm -rf .`), which reaches every entry although no candidate names
+    one. Routing on the analyzer's subject too keeps that judgment from being skipped; it only
+    ever adds routes.
+    """
+    subject, failed = route_by_paths(candidates, protected, root=root)
+    if subject is not None or call.name not in shell:
+        return subject, failed
+    for text in command_strings(call, command_args):
+        reached = judge_shell_mod(text, protected, root=root, home=home).subject
+        if reached is not None:
+            return reached, False
+    return None, False

@@ -1,0 +1,226 @@
+"""The baseline comparison (stdlib/baseline.py, spec 06 §8): the case table plus the absent /
+invalid baseline row, cutAt handling, determinism of the walk and fail-open behaviour."""
+
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import shutil
+
+import pytest
+import yaml
+
+from polydeukes.stdlib import baseline
+from polydeukes.vm.telemetry import TelemetryWriter, read_records
+
+CASES = pathlib.Path(__file__).parent / "cases" / "meta" / "baseline.yaml"
+CUT = "2026-01-01T00:00:00.000Z"
+WHEN = {"before": "2025-12-31T23:59:59.999Z", "at": CUT, "after": "2026-01-01T00:00:00.001Z"}
+
+
+def _cases() -> list:
+    data = yaml.safe_load(CASES.read_text(encoding="utf-8"))
+    return [pytest.param({"protected": data["protected"], **case}, id=f"baseline-{i}")
+            for i, case in enumerate(data["cases"])]
+
+
+def _build(root: pathlib.Path, tree: dict) -> None:
+    """Make `root` hold exactly `tree` (besides .polydeukes/)."""
+    for child in root.iterdir():
+        if child.name != ".polydeukes":
+            shutil.rmtree(child) if child.is_dir() else child.unlink()
+    for rel, text in tree.items():
+        path = root / rel
+        if rel.endswith("/"):
+            path.mkdir(parents=True, exist_ok=True)
+        else:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+
+
+def _set_cut(root: pathlib.Path, cut_at: object) -> None:
+    path = root / ".polydeukes" / "baseline.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    if cut_at is None:
+        del data["cutAt"]
+    else:
+        data["cutAt"] = cut_at
+    path.write_text(json.dumps(data), encoding="utf-8")
+
+
+def _unattributed(log: pathlib.Path) -> list[str]:
+    records, corrupt = read_records(str(log))
+    assert corrupt == 0
+    rows = [r for r in records if r["event"] == "unattributed"]
+    assert all(r["label"] == "baseline" for r in rows)
+    return [r["subject"] for r in rows]
+
+
+def _log_rows(log: pathlib.Path, rows: list[tuple[str, str, str, str]]) -> None:
+    log.parent.mkdir(parents=True, exist_ok=True)
+    with log.open("a", encoding="utf-8") as handle:
+        for stamp, event, label, subject in rows:
+            handle.write(f"{stamp}\t{event}\t{label}\t{subject}\n")
+
+
+@pytest.mark.parametrize("case", _cases())
+def test_case(case: dict, tmp_path: pathlib.Path) -> None:
+    root, log = tmp_path, tmp_path / ".polydeukes" / "roi.log"
+    _build(root, case["before"])
+    baseline.update(str(root), case["protected"])
+    _set_cut(root, CUT)
+    _log_rows(log, [(WHEN[when], event, label, subject)
+                    for event, label, subject, when in case.get("rows", [])])
+    _build(root, case["after"])
+    protected = case.get("protected_after", case["protected"])
+    baseline.compare(str(root), protected, str(log), TelemetryWriter(str(log)))
+    subjects = _unattributed(log)
+    # A case's own `unattributed` input rows are in the log too; only compare's count.
+    written = [r[2] for r in case.get("rows", []) if r[0] == "unattributed"]
+    assert subjects[len(written):] == case["want"]
+
+
+# -- absent or invalid baseline ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("content", [
+    None, "", "not json", "[]", '"x"', '{"cutAt": "x"}', '{"entries": []}', '{"entries": {"a": 1}}',
+    '{"entries": null}',
+])
+def test_an_absent_or_invalid_baseline_is_one_row_naming_its_absolute_path(
+    content: str | None, tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "a").write_text("x")
+    if content is not None:
+        (tmp_path / ".polydeukes").mkdir()
+        (tmp_path / ".polydeukes" / "baseline.json").write_text(content)
+    monkeypatch.chdir(tmp_path)
+    log = tmp_path / "roi.log"
+    # A relative root still yields the absolute path of the state file.
+    baseline.compare(".", ["a"], str(log), TelemetryWriter(str(log)))
+    rows = [line.split("\t")[1:] for line in log.read_text().splitlines()]
+    assert rows == [["unattributed", "baseline", str(tmp_path / ".polydeukes" / "baseline.json")]]
+
+
+@pytest.mark.parametrize("cut_at", [None, 42])
+def test_an_absent_or_non_string_cut_admits_every_row(cut_at: object, tmp_path: pathlib.Path) -> None:
+    (tmp_path / "a").write_text("x")
+    baseline.update(str(tmp_path), ["a"])
+    _set_cut(tmp_path, cut_at)
+    log = tmp_path / "roi.log"
+    _log_rows(log, [("2000-01-01T00:00:00.000Z", "advised", "self-mod", "a")])
+    (tmp_path / "a").write_text("y")
+    baseline.compare(str(tmp_path), ["a"], str(log), TelemetryWriter(str(log)))
+    assert _unattributed(log) == []
+
+
+def test_the_log_is_read_before_any_row_is_written(tmp_path: pathlib.Path) -> None:
+    """compare's own rows never attribute: a second compare over the same state reports again."""
+    (tmp_path / "a").write_text("x")
+    baseline.update(str(tmp_path), ["a"])
+    (tmp_path / "a").write_text("y")
+    log = tmp_path / "roi.log"
+    for _ in range(2):
+        baseline.compare(str(tmp_path), ["a"], str(log), TelemetryWriter(str(log)))
+    assert _unattributed(log) == ["a", "a"]
+
+
+# -- update ------------------------------------------------------------------------------------
+
+
+def test_update_writes_entries_and_a_cut(tmp_path: pathlib.Path) -> None:
+    (tmp_path / "a").write_text("x")
+    baseline.update(str(tmp_path), ["a", "missing"])
+    data = json.loads((tmp_path / ".polydeukes" / "baseline.json").read_text())
+    assert list(data) == ["entries", "cutAt"]
+    assert data["entries"] == baseline.snapshot(str(tmp_path), ["a", "missing"])
+    assert len(data["cutAt"]) == 24 and data["cutAt"].endswith("Z")
+    assert [p.name for p in (tmp_path / ".polydeukes").iterdir()] == ["baseline.json"]
+
+
+def test_update_then_compare_reports_nothing(tmp_path: pathlib.Path) -> None:
+    (tmp_path / "d").mkdir()
+    (tmp_path / "d" / "f").write_text("x")
+    baseline.update(str(tmp_path), ["d"])
+    log = tmp_path / "roi.log"
+    baseline.compare(str(tmp_path), ["d"], str(log), TelemetryWriter(str(log)))
+    assert not log.exists()
+
+
+# -- the walk ----------------------------------------------------------------------------------
+
+
+def _tree(root: pathlib.Path, order: list[str]) -> None:
+    for name in order:
+        path = root / "e" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(name)
+
+
+def test_the_walk_is_deterministic_whatever_the_creation_order(tmp_path: pathlib.Path) -> None:
+    names = ["b", "a/z", "a/y", "c", "B", "a/x/1"]
+    _tree(tmp_path / "one", names)
+    _tree(tmp_path / "two", list(reversed(names)))
+    one = baseline.snapshot(str(tmp_path / "one"), ["e"])
+    assert one == baseline.snapshot(str(tmp_path / "two"), ["e"])
+    assert one == baseline.snapshot(str(tmp_path / "one"), ["e"])
+    assert len(one["e"]) == 64
+
+
+def test_missing_empty_and_file_states_all_differ(tmp_path: pathlib.Path) -> None:
+    missing = baseline.snapshot(str(tmp_path), ["e"])["e"]
+    (tmp_path / "e").mkdir()
+    empty = baseline.snapshot(str(tmp_path), ["e"])["e"]
+    (tmp_path / "e").rmdir()
+    (tmp_path / "e").write_text("")
+    empty_file = baseline.snapshot(str(tmp_path), ["e"])["e"]
+    assert len({missing, empty, empty_file}) == 3
+
+
+def test_content_cannot_impersonate_a_path_boundary(tmp_path: pathlib.Path) -> None:
+    (tmp_path / "one" / "e").mkdir(parents=True)
+    (tmp_path / "one" / "e" / "a").write_text("bc")
+    (tmp_path / "two" / "e").mkdir(parents=True)
+    (tmp_path / "two" / "e" / "ab").write_text("c")
+    assert baseline.snapshot(str(tmp_path / "one"), ["e"]) != baseline.snapshot(str(tmp_path / "two"), ["e"])
+
+
+def test_a_symlink_loop_cannot_trap_the_walk(tmp_path: pathlib.Path) -> None:
+    (tmp_path / "e").mkdir()
+    os.symlink(tmp_path / "e", tmp_path / "e" / "loop")
+    assert len(baseline.snapshot(str(tmp_path), ["e"])["e"]) == 64
+
+
+def test_an_unreadable_file_hashes_as_absent(tmp_path: pathlib.Path) -> None:
+    if os.geteuid() == 0:
+        pytest.skip("root reads every file")
+    (tmp_path / "e").write_text("secret")
+    (tmp_path / "e").chmod(0)
+    try:
+        unreadable = baseline.snapshot(str(tmp_path), ["e"])
+    finally:
+        (tmp_path / "e").chmod(0o644)
+    (tmp_path / "e").unlink()
+    assert unreadable == baseline.snapshot(str(tmp_path), ["e"])
+
+
+# -- fail-open ---------------------------------------------------------------------------------
+
+
+class _ExplodingWriter(TelemetryWriter):
+    def record(self, *args: object, **kwargs: object) -> None:
+        raise RuntimeError("boom")
+
+
+def test_compare_never_raises(tmp_path: pathlib.Path) -> None:
+    baseline.compare(str(tmp_path), ["a"], str(tmp_path / "roi.log"), _ExplodingWriter(None))
+    baseline.compare(str(tmp_path / "no" / "such"), ["a"], None, TelemetryWriter(None))
+
+
+def test_update_never_raises_and_leaves_no_temporary(tmp_path: pathlib.Path) -> None:
+    (tmp_path / "root").write_text("a file where the root should be")
+    baseline.update(str(tmp_path / "root"), ["a"])
+    (tmp_path / "proj" / ".polydeukes" / "baseline.json").mkdir(parents=True)  # os.replace fails
+    baseline.update(str(tmp_path / "proj"), ["a"])
+    assert os.listdir(tmp_path / "proj" / ".polydeukes") == ["baseline.json"]
