@@ -13,6 +13,9 @@ noticed), and the first supply problem met in program order is the one the spec 
 
 from __future__ import annotations
 
+import re
+import re._constants as sre_constants
+import re._parser as sre_parse
 from typing import Any
 
 from polydeukes.compiler import nodes
@@ -53,6 +56,7 @@ class Tables:
         pattern = P.Pattern(
             js=js, ignore_case=ignore_case, source=translated.source, flags=translated.flags,
             group_count=translated.group_count, needs_utf16=translated.needs_utf16,
+            required=required_literal(translated),
         )
         found = self._pattern_index.get(pattern)
         if found is None:
@@ -73,6 +77,41 @@ class Tables:
             found = self._span_index[key] = len(self.spans)
             self.spans.append(key)
         return found
+
+
+def required_literal(translated: Any) -> str:
+    """The longest literal run every match must contain ('' when none is certain).
+
+    The VM tests it with `in` before compiling the pattern, so routing a call past a scope
+    that cannot match costs a substring test, not a regex compilation (1,000 unrouted
+    disciplines must stay cheap). Only a top-level concatenation is trusted: its literals, and
+    those of plain groups in it, occur in every match; anything else ends a run.
+    """
+    if translated.needs_utf16 or translated.flags & re.IGNORECASE:
+        return ""
+    try:
+        parsed = sre_parse.parse(translated.source, translated.flags)
+    except (re.error, RecursionError):
+        return ""
+    best, run = "", []
+
+    def walk(items) -> None:
+        nonlocal best
+        for op, argument in items:
+            if op is sre_constants.LITERAL:
+                run.append(chr(argument))
+                continue
+            if op is sre_constants.SUBPATTERN:
+                walk(argument[-1])  # a plain group's body is part of the concatenation
+                continue
+            if len(run) > len(best):
+                best = "".join(run)
+            run.clear()
+
+    walk(parsed.data)
+    if len(run) > len(best):
+        best = "".join(run)
+    return best
 
 
 class LoweredConfig:

@@ -24,7 +24,7 @@ from typing import Any, NamedTuple
 from polydeukes.compiler import nodes
 from polydeukes.vm import algebra as A
 from polydeukes.vm.jsregex import JsRegex
-from polydeukes.vm.values import UNDEFINED, js_string, js_trim
+from polydeukes.vm.values import UNDEFINED, js_string
 
 PASSED, BROKEN, SUPPLY_PASS, SUPPLY_ERROR = "passed", "broken", "supply-pass", "supply-error"
 ABSENT = "the world carries no source named '{source}'"
@@ -99,17 +99,6 @@ def render(entry: nodes.RelateEntry, witnesses: list) -> str:
     shown = "" if before is A.MISSING or before is UNDEFINED else js_string(before)
     text = replace_all(text, "{before}", shown)
     return text + (f" (+{len(witnesses) - 1})" if len(witnesses) > 1 else "")
-
-
-def break_line(entry_id: str, subject: str, message: str, why: str | None) -> str:
-    line = f"discipline '{entry_id}' broken on {subject}: {message}"
-    folded = js_trim(" ".join(part for part in (why or "").replace("\r", "\n").split("\n")
-                              if part != "")) if why else ""
-    return f"{line} — why: {folded}" if folded else line
-
-
-def unjudgeable_line(entry_id: str, subject: str, source: str, reason: str) -> str:
-    return f"discipline '{entry_id}' cannot judge {subject}: {source} — {reason}"
 
 
 # -- the lazy evaluator ------------------------------------------------------------------------
@@ -269,22 +258,3 @@ def witness_opens(decl: nodes.ResolvedDeclaration, evaluator: Evaluator) -> bool
     except Problem:
         return False
 
-
-def judge_worlds(decl: nodes.ResolvedDeclaration, worlds: list[dict]) -> tuple[str, Any]:
-    """§18.2 over admitted worlds: the first broken or unjudgeable world decides.
-
-    Returns ('broken', (world, judgment)), ('unjudgeable', (world, judgment)), ('skipped', None)
-    or ('passed', None).
-    """
-    passed_by_supply = judged = False
-    for world in worlds:
-        judgment, _ = judge(decl, world)
-        if judgment.status == BROKEN:
-            return "broken", (world, judgment)
-        if judgment.status == SUPPLY_ERROR:
-            return "unjudgeable", (world, judgment)
-        if judgment.status == SUPPLY_PASS:
-            passed_by_supply = True
-        else:
-            judged = True
-    return ("skipped", None) if passed_by_supply and not judged else ("passed", None)

@@ -124,7 +124,10 @@ def _pipeline(draw, block: _Block, name: str) -> None:
         paired = of == "state"
     steps = draw(st.lists(unary_steps(SINGLE_SOURCES), max_size=3))
     block.extract[name] = [head, *steps]
-    (block.paired.add(name) if paired else block.single.append(name))
+    if paired:
+        block.paired.add(name)
+    else:
+        block.single.append(name)
 
 
 @st.composite

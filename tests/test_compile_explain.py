@@ -230,6 +230,16 @@ def test_the_fresh_plan_path_imports_neither_lark_nor_yaml_nor_click(project):
     done = subprocess.run([sys.executable, "-c", probe, json.dumps(EMPTY_INPUT)],
                           cwd=project.root, capture_output=True, text=True, check=True)
     assert done.stdout == "0 []\n"
+    # A judged call (meta-covenants, shell analysis) stays on the hot path too.
+    edit = {"toolCalls": [
+        {"name": "Edit", "args": {"file_path": ".claude/hooks/a.sh"},
+         "fileChange": {"kind": "modify", "path": ".claude/hooks/a.sh", "pre": "a", "post": "b"}},
+        {"name": "Bash", "args": {"command": "cat README && echo x > notes.txt"}}],
+        "subagentSpawns": [], "userMessages": [],
+        "tools": {"mutating": ["Edit"], "shell": ["Bash"], "commandArgs": ["command"]}}
+    done = subprocess.run([sys.executable, "-c", probe, json.dumps(edit)],
+                          cwd=project.root, capture_output=True, text=True, check=True)
+    assert done.stdout == "0 []\n"  # advised under the default posture, imports unchanged
     # ...and a stale plan is what pays for the compiler.
     project.config(STARTER_CONFIG + "\n# changed\n")
     done = subprocess.run([sys.executable, "-c", probe, json.dumps(EMPTY_INPUT)],

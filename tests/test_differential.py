@@ -11,6 +11,8 @@ Also here: declaration-level algebra laws run through the whole compiler and VM.
 
 from __future__ import annotations
 
+import json
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -93,8 +95,7 @@ LAWS = settings(max_examples=60, deadline=None)
 
 
 def _law_config(extract: dict, relation: dict, supply: dict | None = None) -> str:
-    import json
-
+    """One `scoped-valve` entry (it admits every relation) relating `relation` as `law`."""
     declare = {"mechanism": "scoped-valve", "extract": extract,
                "relate": [{"id": "law", "relation": relation, "message": "{key}={value}"}],
                "witness": {"relate": [{"id": "w", "relation": {"op": "empty", "of": "a"},

@@ -160,6 +160,14 @@ class Run:
             and session.channels.sidecar is not UNSET else None
         )
 
+    def test(self, index: int, subject: str) -> bool:
+        """Unanchored search; a subject without the pattern's required literal never matches,
+        and is rejected before the pattern is ever compiled."""
+        required = self.plan.patterns[index].required
+        if required and required not in subject:
+            return False
+        return self.regex(index).test(subject)
+
     def regex(self, index: int) -> JsRegex:
         found = self._regexes.get(index)
         if found is None:
@@ -260,8 +268,14 @@ class DeclareRegistration(Registration):
         self.run = run
         self.label = entry.label
         self.entry_level = entry.enforce or "advise"
-        self._body = bind(entry.body.code)
-        self._witness = bind(entry.witness.code) if entry.witness is not None else None
+        self._bound: tuple | None = None  # (body, witness), bound on first judgment
+
+    def programs(self) -> tuple:
+        if self._bound is None:
+            entry = self.entry
+            witness = bind(entry.witness.code) if entry.witness is not None else None
+            self._bound = (bind(entry.body.code), witness)
+        return self._bound
 
     # -- scope and named sources -------------------------------------------------------------
     def admitted(self, worlds: list[dict]) -> list[dict]:
@@ -278,9 +292,9 @@ class DeclareRegistration(Registration):
         value = world.get(plan.strings[scope.source])
         if type(value) is not str:
             return False
-        if scope.include and not any(self.run.regex(i).test(value) for i in scope.include):
+        if scope.include and not any(self.run.test(i, value) for i in scope.include):
             return False
-        return not any(self.run.regex(i).test(value) for i in scope.exclude)
+        return not any(self.run.test(i, value) for i in scope.exclude)
 
     def with_sources(self, world: dict, worlds: list[dict]) -> dict:
         if not self.entry.bindings:
@@ -341,7 +355,7 @@ class DeclareRegistration(Registration):
             return Outcome(0, skipped=NO_OBSERVATION)
         passed_by_supply = judged = False
         for world in self.admitted(run.worlds(index, call, enriched=True)):
-            result = evaluate_world(run.plan, entry, world, run.regex, self._body)
+            result = evaluate_world(run.plan, entry, world, run.regex, self.programs()[0])
             if result.status == SUPPLY_PASSED:
                 passed_by_supply = True
             elif result.status == SUPPLY_ERROR:
@@ -365,14 +379,14 @@ class DeclareRegistration(Registration):
         reason = break_line(entry.label, subject_of(result.frame.world), result.breaks[0][1],
                             entry.why)
         frame = result.frame
-        opens = (lambda: self.witness_opens(frame)) if self._witness is not None else None
+        opens = (lambda: self.witness_opens(frame)) if self.programs()[1] is not None else None
         return Outcome(1, reason, witnesses_field(failures), opens=opens)
 
     def witness_opens(self, frame: Frame) -> bool:
         """The declaration's own witness, on the world that broke (spec 03 §14)."""
         frame.witnesses = {}
         try:
-            for handler, ins in self._witness:
+            for handler, ins in self.programs()[1]:
                 handler(frame, ins)
         except Exception:  # noqa: BLE001 - a supply problem or a failure keeps it shut
             return False

@@ -250,6 +250,7 @@ class Pattern(msgspec.Struct, frozen=True, array_like=True, gc=False):
     flags: int
     group_count: int
     needs_utf16: bool
+    required: str  # a literal every match contains: a cheap "cannot match" test ('' = none)
 
 
 class SourceSpan(msgspec.Struct, frozen=True, array_like=True, gc=False):

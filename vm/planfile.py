@@ -8,10 +8,8 @@ not check out reads as "no plan", and a plan problem is never a verdict.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import struct
-import tempfile
 
 import msgspec
 
@@ -36,8 +34,14 @@ _PLAN_DECODER = msgspec.msgpack.Decoder(Plan)
 _ENCODER = msgspec.msgpack.Encoder()
 
 
+try:  # the builtin module: importing hashlib costs OpenSSL's start-up on every check
+    from _sha256 import sha256 as _sha256
+except ImportError:  # pragma: no cover - a Python built without it
+    from hashlib import sha256 as _sha256
+
+
 def plan_key(config_name: str, config_bytes: bytes) -> str:
-    digest = hashlib.sha256()
+    digest = _sha256()
     for part in (ENGINE_VERSION.encode(), str(FORMAT).encode(), config_name.encode("utf-8")):
         digest.update(_LENGTH.pack(len(part)))
         digest.update(part)
@@ -80,6 +84,8 @@ def read_plan(root: str, key: str) -> Plan | None:
 
 def write_plan(root: str, plan: Plan, key: str) -> None:
     """Atomic: a temporary file in the same directory, then rename. Raises OSError."""
+    import tempfile  # only a stale plan pays for it
+
     directory = os.path.join(root, PLAN_DIR)
     os.makedirs(directory, exist_ok=True)
     fd, temporary = tempfile.mkstemp(prefix=".plan-", suffix=".tmp", dir=directory)

@@ -6,7 +6,6 @@ concurrent `pdks` processes never interleave or tear.
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 import time
@@ -176,6 +175,8 @@ def parse_record_line(line: str) -> dict[str, str] | None:
                 return None
             record["reason"] = extra
         else:
+            import json  # the reader is a library function; the writer never needs json
+
             try:
                 parsed = json.loads(extra)
             except ValueError:

@@ -9,7 +9,6 @@ order, `JSON.parse`, `String.prototype.trim`, and what `JSON.stringify` writes.
 
 from __future__ import annotations
 
-import json as _json
 import math
 
 from polydeukes.vm.jsregex import to_code_units
@@ -251,9 +250,18 @@ def _js_object(pairs: list[tuple[str, object]]) -> dict:
     return obj
 
 
-_DECODER = _json.JSONDecoder(
-    object_pairs_hook=_js_object, parse_int=_parse_int, parse_constant=_refuse_constant
-)
+_decoder = None  # built on first use: most checks never parse JSON, so never import json
+
+
+def _json_decoder():
+    global _decoder
+    if _decoder is None:
+        import json
+
+        _decoder = json.JSONDecoder(
+            object_pairs_hook=_js_object, parse_int=_parse_int, parse_constant=_refuse_constant
+        )
+    return _decoder
 
 
 def js_json_parse(text: str) -> object:
@@ -263,7 +271,7 @@ def js_json_parse(text: str) -> object:
     data, and skips exactly JSON's four whitespace characters; NaN/Infinity are refused here.
     """
     try:
-        return _DECODER.decode(text)
+        return _json_decoder().decode(text)
     except RecursionError:
         raise ValueError("JSON nested too deeply") from None
 
@@ -302,7 +310,9 @@ def js_json_value(v: object) -> object:
 
 
 def _json_string(s: str) -> str:
-    text = _json.dumps(s, ensure_ascii=False)
+    import json  # lazily: only a break's witnesses are ever serialized
+
+    text = json.dumps(s, ensure_ascii=False)
     if any("\ud800" <= c <= "\udfff" for c in s):
         # Well-formed JSON.stringify escapes lone surrogates; Python would pass them through.
         text = "".join(f"\\u{ord(c):04x}" if "\ud800" <= c <= "\udfff" else c for c in text)
