@@ -13,6 +13,7 @@ noticed), and the first supply problem met in program order is the one the spec 
 
 from __future__ import annotations
 
+import posixpath
 import re
 import re._constants as sre_constants
 import re._parser as sre_parse
@@ -208,10 +209,6 @@ class _Lowering:
             slots=self.slot_count,
             body=body,
             witness=witness,
-            reads_user_texts=any(
-                isinstance(step, nodes.UserTexts)
-                for pipeline in self.pipelines.values() for step in pipeline.steps
-            ),
             coordinate=self.coordinate(),
             source_text=render_declaration_text(self.decl),
             span=self.tables.span(entry.span),
@@ -246,7 +243,9 @@ class _Lowering:
         return P.Scope(source=self.tables.string(scope.source), include=include, exclude=exclude)
 
     def binding(self, binding: nodes.Binding) -> P.Binding:
-        file = self.tables.string(binding.file) if binding.file is not None else P.NONE
+        # POSIX-normalized once, so `./locales/en.json` names the same file as `locales/en.json`
+        # (spec 03 §3.4); the validator has already refused absolute paths and `..` segments.
+        file = P.NONE if binding.file is None else self.tables.string(posixpath.normpath(binding.file))
         return P.Binding(name=self.tables.string(binding.name), kind=binding.kind, file=file)
 
     def coordinate(self) -> P.Coordinate:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import reference
@@ -57,7 +57,7 @@ def vm_judgment(compiled: Compiled, entry, world: dict):
     opens = None
     if result.status == M.BROKEN:
         # The registration's own witness check, on the frame the body left (spec 03 §14).
-        opens = M.DeclareRegistration(entry, None).witness_opens(result.frame)
+        opens = M.evaluate_witness(entry, result.frame)
     breaks = [(relate_id, message, strict(witnesses)) for relate_id, message, witnesses
               in result.breaks]
     return result.status, breaks, result.source, result.reason, opens
@@ -144,6 +144,12 @@ def test_a_list_is_a_subset_of_its_union_and_implies_it(left, right, pre, post):
 @LAWS
 @given(TEXT_STEPS, sj.texts)
 def test_unchanged_holds_when_nothing_changed(steps, text):
+    # Duplicate keys make `unchanged` compare a post item with the *last* pre item of its key
+    # (spec 03 §11), so the law holds for pipelines whose keys stay distinct.
+    ops = [step["op"] for step in steps]
+    assume("keyByPattern" not in ops and ops.count("items") <= 1)
+    assume(not ("items" in ops and "lines" in ops))  # spreading several lines restarts keys
+    assume("lines" not in ops or (ops.index("lines") == 0 and ops.count("lines") == 1))
     extract = {"a": [{"op": "source", "of": "post"}], "p": [{"op": "source", "of": "state"},
                                                             *steps]}
     outcome = _only_outcome(_law_config(extract, {"op": "unchanged", "of": "p"}),

@@ -351,7 +351,8 @@ class DeclareRegistration(Registration):
     # -- judging (spec 03 §18.2) -------------------------------------------------------------
     def judge(self, index: int, call: ToolCall, route: Route) -> Outcome:
         entry, run = self.entry, self.run
-        if run.unattended and entry.reads_user_texts:
+        if run.unattended and _reads_user_texts(entry.body):
+            # Nobody is present: caller-supplied "human" text is no observation (spec 05 §3.3).
             return Outcome(0, skipped=NO_OBSERVATION)
         passed_by_supply = judged = False
         for world in self.admitted(run.worlds(index, call, enriched=True)):
@@ -384,13 +385,27 @@ class DeclareRegistration(Registration):
 
     def witness_opens(self, frame: Frame) -> bool:
         """The declaration's own witness, on the world that broke (spec 03 §14)."""
-        frame.witnesses = {}
-        try:
-            for handler, ins in self.programs()[1]:
-                handler(frame, ins)
-        except Exception:  # noqa: BLE001 - a supply problem or a failure keeps it shut
-            return False
-        return not frame.witnesses
+        if self.run.unattended and _reads_user_texts(self.entry.witness):
+            return False  # a witness that reads user texts cannot open with nobody present
+        return evaluate_witness(self.entry, frame, self.programs()[1])
+
+
+def evaluate_witness(entry: P.Declare, frame: Frame, program: list | None = None) -> bool:
+    """Whether the witness block holds on the frame the body left: every witness relate entry
+    empty and no supply problem (an absent source keeps it shut even under `pass`)."""
+    if entry.witness is None:
+        return False
+    frame.witnesses = {}
+    try:
+        for handler, ins in program if program is not None else bind(entry.witness.code):
+            handler(frame, ins)
+    except Exception:  # noqa: BLE001 - a supply problem or a failure keeps it shut
+        return False
+    return not frame.witnesses
+
+
+def _reads_user_texts(program: P.Program | None) -> bool:
+    return program is not None and any(isinstance(ins, P.UserTexts) for ins in program.code)
 
 
 PASSED_WORLD, BROKEN, SUPPLY_PASSED, SUPPLY_ERROR = "passed", "broken", "supply-pass", "supply-error"

@@ -312,7 +312,6 @@ class Declare(msgspec.Struct, frozen=True, array_like=True, tag="declare"):
     slots: int
     body: Program
     witness: Program | None
-    reads_user_texts: bool  # such entries skip under --unattended (spec 05 §3.3)
     coordinate: Coordinate
     source_text: str  # the declaration in the textual form (pdks explain --source)
     span: int
