@@ -222,3 +222,26 @@ def test_diff_surface_front(project):
                                "not translatable: diff --cc a.txt\n")
     binary = project.check(b"\xff\xfe", "--diff")
     assert binary.stderr == "covenant check failed closed: unified diff: the input is not UTF-8 text\n"
+
+
+def test_the_sdk_process_contract(project, tmp_path):
+    """`covenant check --enforce <level> --unattended [--config-layer P] [--telemetry-path P]`,
+    relative paths against the working directory; exit 0 / 2 map to Upheld / Blocked."""
+    project.config("protectedPaths: ['.claude/hooks']\nwitness: {token: t, ttlMinutes: 10}\n")
+    project.write("layers/team.yaml", "disciplines: []\n")
+    edit = {"toolCalls": [{"name": "Edit", "args": {"file_path": ".claude/hooks/a"},
+                           "fileChange": {"kind": "create", "path": ".claude/hooks/a", "post": "x"}}],
+            "subagentSpawns": [], "userMessages": [],
+            "tools": {"mutating": ["Edit"], "shell": [], "commandArgs": []},
+            "session": {"userMessages": [{"text": "t", "timestampMs": 4102444800000 - 1}],
+                        "toolCalls": []}}
+    flags = ["--enforce", "block", "--unattended", "--config-layer", "layers/team.yaml",
+             "--telemetry-path", "out/rows.log"]
+    result = project.check(edit, *flags)
+    assert result.code == 2  # unattended: no valve, whatever the session says
+    assert result.stderr == "Edit would modify protected path .claude/hooks/a\n"
+    rows = rows_of(project.root / "out" / "rows.log")
+    assert ["blocked", "self-mod", ".claude/hooks"] in rows
+    clean = dict(edit, toolCalls=[{"name": "Edit", "args": {"file_path": "src/a"},
+                                   "fileChange": {"kind": "create", "path": "src/a", "post": "x"}}])
+    assert project.check(clean, *flags).code == 0
