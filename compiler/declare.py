@@ -19,6 +19,7 @@ from polydeukes.compiler import nodes
 from polydeukes.compiler.diagnostics import ConfigValidationError
 from polydeukes.compiler.parse import TextSyntaxError, node_class, parse_text, vocabulary
 from polydeukes.compiler.source import SourceMap
+from polydeukes.vm.values import js_string  # JS String(), as messages interpolate it
 
 # The sources whose value is a string, besides `file` bindings: what a scope can search (§4).
 _STRING_VALUED = ("target.path", "pre", "post", "command")
@@ -124,29 +125,6 @@ def _quoted(names) -> str:
 
 def _non_empty_string(value: Any) -> bool:
     return isinstance(value, str) and value != ""
-
-
-def js_text(value: Any) -> str:
-    """JS `String(value)` for the few non-string values a message interpolates (spec 03 §12.2)."""
-    if value is None:
-        return "null"
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    if isinstance(value, float):
-        if value != value:
-            return "NaN"
-        if value in (float("inf"), float("-inf")):
-            return "Infinity" if value > 0 else "-Infinity"
-        if value.is_integer() and abs(value) < 1e21:
-            return str(int(value))
-        return repr(value)
-    if isinstance(value, list):
-        return ",".join("" if item is None else js_text(item) for item in value)
-    if isinstance(value, dict):
-        return "[object Object]"
-    return str(value)
 
 
 class _Missing:
@@ -325,7 +303,7 @@ class _Checker:
             if not isinstance(policy, str) or policy not in self.vocab.supply_policies:
                 raise self.fail(
                     M.SUPPLY_POLICY.format(
-                        where=w, source=source, value=js_text(policy),
+                        where=w, source=source, value=js_string(policy),
                         names=_quoted(self.vocab.supply_policies),
                     ),
                     "supply", source,
@@ -484,7 +462,7 @@ class _Checker:
         if not isinstance(op, str) or op not in self.vocab.relations:
             raise self.fail(
                 M.RELATION_UNKNOWN_OP.format(
-                    op=op if isinstance(op, _Missing) else js_text(op),
+                    op=op if isinstance(op, _Missing) else js_string(op),
                     names=_quoted(self.vocab.relations), **names,
                 ),
                 *at, "op",
