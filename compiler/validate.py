@@ -120,7 +120,7 @@ def define_config(data: object, source_map: SourceMap, config_name: str) -> Reso
     protected = _protected_paths(v, data)
     adapters = _adapters(v, data)
     memory = _memory(v, data)
-    lists, drafts = _discipline_lists(v, data, allow_drafts_split=True)
+    lists, drafts = _discipline_lists(v, data)
     log_path = _telemetry(v, data)
     witness = _witness(v, data)
     return ResolvedConfig(
@@ -347,7 +347,7 @@ def _ticket_rule(v: _Validator, loc: str, rule: dict, path: tuple) -> None:
 
 
 def _discipline_lists(
-    v: _Validator, data: dict, *, allow_drafts_split: bool
+    v: _Validator, data: dict
 ) -> tuple[dict[str, list[Entry] | None], list[Draft] | None]:
     seen_ids: set[str] = set()
     lists: dict[str, list[Entry] | None] = {}
@@ -500,5 +500,5 @@ def define_config_layer(data: object, source_map: SourceMap) -> dict[str, Any]:
             raise v.fail(M.LAYER_UNKNOWN_KEY.format(key=key), (key,), key=True)
     if "$schema" in data and not isinstance(data["$schema"], str):
         raise v.fail(M.SCHEMA_NOT_STRING, ("$schema",))
-    _discipline_lists(v, data, allow_drafts_split=False)
+    _discipline_lists(v, data)
     return {name: data[name] for name in LIST_NAMES if name in data}

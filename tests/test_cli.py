@@ -245,3 +245,54 @@ def test_the_sdk_process_contract(project, tmp_path):
     clean = dict(edit, toolCalls=[{"name": "Edit", "args": {"file_path": "src/a"},
                                    "fileChange": {"kind": "create", "path": "src/a", "post": "x"}}])
     assert project.check(clean, *flags).code == 0
+
+
+BROKEN = "languages: {}\nprotectedPath: []\n"
+FIXED = "languages: {}\nprotectedPaths: []\ntelemetry: {logPath: logs/fixed.log}\n"
+
+
+def _repair(text_pre: str, text_post: str, *, extra_calls: int = 0) -> dict:
+    call = {"name": "Edit", "args": {"file_path": "polydeukes.config.yaml"},
+            "fileChange": {"kind": "modify", "path": "polydeukes.config.yaml",
+                           "pre": text_pre, "post": text_post}}
+    return {"toolCalls": [call] * (1 + extra_calls), "subagentSpawns": [], "userMessages": []}
+
+
+def test_one_edit_that_repairs_a_broken_config_is_advised_not_judged(project):
+    project.config(BROKEN)
+    result = project.check(_repair(BROKEN, FIXED), "--enforce", "block")
+    assert result.code == 0
+    assert result.stderr == (
+        "covenant check: polydeukes.config.yaml does not load (invalid config in "
+        "polydeukes.config.yaml: unknown key 'protectedPath' in config (at "
+        "polydeukes.config.yaml:2:1)) — this call rewrites it into one that does; advised, not "
+        "judged\n")
+    # The row goes where the repaired config says rows go.
+    assert rows_of(project.root / "logs" / "fixed.log") == [
+        ["advised", "covenant-check", "polydeukes.config.yaml"]]
+
+
+@pytest.mark.parametrize("payload", [
+    _repair(BROKEN, "languages: 1\n"),  # the result does not load either
+    _repair("something else", FIXED),  # pre is not the text on disk
+    _repair(BROKEN, FIXED, extra_calls=1),  # more than the one repairing call
+])
+def test_anything_but_a_loading_repair_stays_blocked(project, payload):
+    project.config(BROKEN)
+    result = project.check(payload)
+    assert result.code == 2
+    assert result.stderr.endswith(REPAIR_HINT + "\n")
+    assert result.rows == [["blocked", "covenant-check", "-"]]
+
+
+def test_a_repair_that_fails_only_with_the_layer_says_so(project):
+    project.config(BROKEN)
+    project.write("layer.yaml", "disciplines:\n  - {id: d, why: prose, draft: true}\n")
+    post = FIXED + "disciplines:\n  - {id: d, why: prose, draft: true}\n"
+    result = project.check(_repair(BROKEN, post), "--config-layer", "layer.yaml")
+    assert result.code == 2
+    assert result.stderr.endswith(
+        f"{REPAIR_HINT} (this call's result does not load with layer {project.root}/layer.yaml: "
+        f"invalid config in polydeukes.config.yaml with layer {project.root}/layer.yaml: "
+        f"disciplines[1] ('d') duplicates the id of an earlier entry (at {project.root}/"
+        "layer.yaml:2:10))\n")
