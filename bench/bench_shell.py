@@ -9,10 +9,13 @@ from __future__ import annotations
 import time
 
 from polydeukes.stdlib.shell import judge_shell_mod, shell_writes, tokenize
+from polydeukes.stdlib.shell_transcript import TranscriptTarget, judge_transcript_line
 
 PROTECTED = ["packages/core/dist", ".claude/settings.json", "src/core", "polydeukes.config.yaml"]
 ROOT = "/home/u/proj"
 HOME = "/home/u"
+# transcript-mod judges every Bash call too (meta covenant), against the live session file.
+TRANSCRIPT = TranscriptTarget("/home/u/.claude/projects/-home-u-proj/session.jsonl", root=ROOT, home=HOME)
 
 # A representative mix: plain commands, quoting, pipes, redirects, a heredoc, substitutions.
 _BLOCK = [
@@ -47,6 +50,8 @@ def main() -> None:
         ("shell_writes, 1,000-line script", lambda: shell_writes(SCRIPT, root=ROOT, home=HOME, read_file=None), 20),
         ("judge_shell_mod, one line", lambda: judge_shell_mod(ONE_LINE, PROTECTED, root=ROOT, home=HOME), 2000),
         ("shell_writes, one line", lambda: shell_writes(ONE_LINE, root=ROOT, home=HOME, read_file=None), 2000),
+        ("judge_transcript_line, 1,000-line script", lambda: judge_transcript_line(SCRIPT, TRANSCRIPT), 20),
+        ("judge_transcript_line, one line", lambda: judge_transcript_line(ONE_LINE, TRANSCRIPT), 2000),
     ]
     print(f"script: {len(SCRIPT.splitlines())} lines, {len(SCRIPT)} chars")
     for label, fn, repeat in figures:

@@ -129,11 +129,14 @@ def _check(flags: CheckFlags, root: str, telemetry: TelemetryWriter,
     value = _read_input(flags, reader())
     if flags.diff:
         return _judge(flags, root, telemetry, plan, value, home=None)
-    from polydeukes.stdlib import baseline
     from polydeukes.vm.ir import UNSET
 
     with_session = value.session is not UNSET
     if with_session:  # the post-hoc state comparison; fail-open (spec 06 §8)
+        # Imported only here: its hashlib and json cost ~4 ms that a call without a session
+        # never needs.
+        from polydeukes.stdlib import baseline
+
         baseline.compare(root, plan.protected, telemetry.path, telemetry)
     try:
         if not value.toolCalls:
@@ -194,7 +197,6 @@ def _config_repair(flags: CheckFlags, root: str, telemetry: TelemetryWriter, fai
 
     name, current = failure.config_name, failure.config_bytes
     message = str(failure)
-    layer_note = ""
     if flags.config_layer is not None:
         # Only a config that fails on its own, beside a layer that loads on its own, is
         # repairable; anything else fails closed without the repair hint.

@@ -148,6 +148,11 @@ def lower_config(config: ResolvedConfig) -> LoweredConfig:
             "; ".join(f"{fault.location}: {fault.reason}" for _, fault in faults)
         )
     witness = config.witness
+
+    def surface(ids: list[int], own: int) -> P.Surface:
+        route = P.route_index(entries, ids, tables.strings, tables.patterns)
+        return P.Surface(ids, len(shared), own, route)
+
     plan = P.Plan(
         config_name=config.config_name,
         protected=normalize_protected_paths(config.protected_paths),
@@ -155,8 +160,8 @@ def lower_config(config: ResolvedConfig) -> LoweredConfig:
         witness_token=witness.token if witness else None,
         witness_ttl_minutes=witness.ttl_minutes if witness else None,
         entries=entries,
-        session=P.Surface(shared + session_own, len(shared), len(session_own)),
-        change_set=P.Surface(shared + change_set_own, len(shared), len(change_set_own)),
+        session=surface(shared + session_own, len(session_own)),
+        change_set=surface(shared + change_set_own, len(change_set_own)),
         drafts=[P.Draft(d.id, d.why, tables.span(d.span)) for d in config.drafts or ()],
         strings=tables.strings,
         patterns=tables.patterns,

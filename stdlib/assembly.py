@@ -10,16 +10,19 @@ depend on the input (its tool roster, its session) and are instantiated here, pe
 from __future__ import annotations
 
 import os
+from functools import cache
 from typing import Callable
 
-from polydeukes.stdlib import meta, routing
-from polydeukes.stdlib.shell import shell_writes
+from polydeukes.stdlib import routing
 from polydeukes.stdlib.shell_tokenizer import executed_text
 from polydeukes.vm import machine as M
 from polydeukes.vm import plan as P
-from polydeukes.vm.explain import fault_line
 from polydeukes.vm.ir import UNSET, Create, Modify, ToolCall
 from polydeukes.vm.verdict import NO_OBSERVATION
+
+# Imported where first needed rather than here, so a call that routes to no meta-covenant and
+# writes nothing through a shell never loads them (about 1 ms of every check's start-up):
+# stdlib.meta (the judges), stdlib.shell (write analysis), vm.explain (a config-fault's line).
 
 STAGED_NAMES = ["staged-write", "staged-delete"]  # the change-set surface's synthetic tools
 BACKSTOP = "shell-unjudgeable"
@@ -50,8 +53,13 @@ class RosterShellFacts(M.ShellFacts):
     def writes(self, call: ToolCall) -> list:
         found = self._writes.get(id(call))
         if found is None:
-            found = [shell_writes(text, root=self.root, home=self.home, read_file=self.read_file)
-                     for text in self.command_strings(call)]
+            found = []
+            texts = self.command_strings(call)
+            if texts:  # only a shell call loads the analyzer
+                from polydeukes.stdlib.shell import shell_writes
+
+                found = [shell_writes(text, root=self.root, home=self.home,
+                                      read_file=self.read_file) for text in texts]
             self._writes[id(call)] = found
         return found
 
@@ -97,9 +105,10 @@ def assemble(run: M.Run, surface: P.Surface, *, home: str | None) -> list[M.Regi
     if mutating:
         registrations.append(M.MetaRegistration(
             "self-mod", by_path,
-            lambda index, call, route: _outcome(meta.judge_self_mod(
+            lambda index, call, route: _outcome(_meta().judge_self_mod(
                 call, protected=protected, mutating=mutating, root=root)),
         ))
+
     def shell_route(index: int, call: ToolCall) -> M.Route | None:
         # Beside mentions, the analyzer's own subject: `rm -rf .` names no entry yet reaches all.
         subject, failed = routing.route_shell_mod(
@@ -110,7 +119,7 @@ def assemble(run: M.Run, surface: P.Surface, *, home: str | None) -> list[M.Regi
     if shell:
         registrations.append(M.MetaRegistration(
             "shell-mod", shell_route,
-            lambda index, call, route: _outcome(meta.judge_shell_mod_call(
+            lambda index, call, route: _outcome(_meta().judge_shell_mod_call(
                 call, protected=protected, shell=shell, command_args=command_args,
                 root=root, home=home)),
         ))
@@ -119,21 +128,20 @@ def assemble(run: M.Run, surface: P.Surface, *, home: str | None) -> list[M.Regi
         registrations.append(_transcript_mod(
             session.evidencePath, mutating, shell, command_args, root, home))
 
-    for index in surface.entries:
-        entry = plan.entries[index]
-        if isinstance(entry, P.Fault):
-            run.stderr(fault_line(entry))
+    # The faults are the surface's entries that are not declarations: found by index, since
+    # looking an entry up decodes it (planfile.LazyList).
+    declared = set(surface.route.declarations)
+    faults = [index for index in surface.entries if index not in declared]
+    if faults:
+        from polydeukes.vm.explain import fault_line
+
+        for index in faults:
+            run.stderr(fault_line(plan.entries[index]))
     declarations = M.entry_registrations(run, surface)
-    registrations.extend(declarations)
+    registrations.append(declarations)
 
     if shell:
-        facts = run.shell
-        for declaration in declarations:
-            scope = declaration.entry.scope
-            if scope is not None and plan.strings[scope.source] == "command":
-                continue
-            registrations.append(M.SkipRegistration(
-                declaration.label, NO_OBSERVATION, _skip_arm(declaration, facts, run.has_session)))
+        registrations.append(_skip_arms(declarations, run.shell, run.has_session))
     registrations.append(M.SkipRegistration(
         BACKSTOP, NO_OBSERVATION,
         lambda index, call: M.Route("-") if shell and run.shell.undeterminable(call) else None,
@@ -141,25 +149,52 @@ def assemble(run: M.Run, surface: P.Surface, *, home: str | None) -> list[M.Regi
     return registrations
 
 
-def _skip_arm(declaration: M.DeclareRegistration, facts: RosterShellFacts, has_session: bool):
-    """The first in-scope, path-bearing shell write whose result cannot be computed; without a
-    session (no pre-state channel) computable writes are recorded the same way (spec 04 §7.5)."""
+def _skip_arms(declarations: M.Declarations, facts: RosterShellFacts,
+               has_session: bool) -> M.Group:
+    """One skip arm per declaration not scoped on `command`, in declaration order: the first
+    in-scope, path-bearing shell write whose result cannot be computed; without a session (no
+    pre-state channel) computable writes are recorded the same way (spec 04 §7.5)."""
+    strings = declarations.run.plan.strings
 
-    def route(index: int, call: ToolCall) -> M.Route | None:
-        paths = facts.uncomputable_paths(call)
+    @cache  # computed only once a call has write paths: it looks up (decodes) every declaration
+    def armed() -> list[int]:
+        return [position for position in range(declarations.size)
+                if (scope := declarations.entry(position).scope) is None
+                or strings[scope.source] != "command"]
+
+    def paths(call: ToolCall) -> list[str]:
+        found = facts.uncomputable_paths(call)
         if not has_session:
-            paths = paths + facts.computable_write_paths(call)
-        for path in paths:
-            if declaration.admits_path(path):
-                return M.Route(path)
-        return None
+            found = found + facts.computable_write_paths(call)
+        return found
 
-    return route
+    def build(position: int) -> M.Registration:
+        declaration = declarations.member(armed()[position])
+
+        def route(index: int, call: ToolCall) -> M.Route | None:
+            for path in paths(call):
+                if declaration.admits_path(path):
+                    return M.Route(path)
+            return None
+
+        return M.SkipRegistration(declaration.label, NO_OBSERVATION, route)
+
+    def routable(index: int, call: ToolCall) -> range:
+        # The write paths are the call's, not the arm's: a call with none (every call that is
+        # not a shell write) routes no arm, so none is built or asked.
+        try:
+            if not paths(call):
+                return range(0)
+        except Exception:  # noqa: BLE001 - every arm then meets the failure in its own route
+            pass
+        return range(len(armed()))
+
+    return M.Group(build, routable)
 
 
 def _transcript_mod(evidence_path: str, mutating, shell, command_args, root, home):
     def route(index: int, call: ToolCall) -> M.Route | None:
-        outcome = meta.transcript_mod_matches(
+        outcome = _meta().transcript_mod_matches(
             call, evidence_path=evidence_path, mutating=mutating, shell=shell,
             command_args=command_args, root=root, home=home)
         if outcome is None:
@@ -178,8 +213,14 @@ def _outcome(result) -> M.Outcome:
     return M.Outcome(result.exit_code, result.reason)
 
 
+def _meta():
+    from polydeukes.stdlib import meta
+
+    return meta
+
+
 def default_home() -> str | None:
-    return meta.resolve_home()
+    return routing.resolve_home()
 
 
 def disk_reader(root: str) -> Callable[[str], str | None]:

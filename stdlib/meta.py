@@ -18,16 +18,16 @@ dispatcher (vm/machine.py) routes, translates levels and writes rows; nothing he
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
-from polydeukes.stdlib.routing import (
+from polydeukes.stdlib.routing import (  # resolve_home: re-exported, see __all__
     Candidates,
     arg_strings,
     change_path,
     command_strings,
+    resolve_home,
     route_by_paths,
     string_candidates,
 )
@@ -201,19 +201,6 @@ def transcript_mod_matches(
 @lru_cache(maxsize=4)
 def _target(evidence_path: str, root: str, home: str | None) -> TranscriptTarget:
     return TranscriptTarget(evidence_path, root=root, home=home)
-
-
-def resolve_home() -> str | None:
-    """`HOME`, else the passwd entry's home directory, else None."""
-    home = os.environ.get("HOME")
-    if home:
-        return home
-    try:
-        import pwd  # POSIX only; imported here so the module loads everywhere
-
-        return pwd.getpwuid(os.getuid()).pw_dir or None
-    except (ImportError, KeyError, OSError):
-        return None
 
 
 # -- shell skip registrations (§7.5) -----------------------------------------------------------

@@ -46,6 +46,7 @@ protected entry. These never turn a spec "block" into a pass; each only adds bre
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Sequence
 from typing import Literal
@@ -59,7 +60,6 @@ from polydeukes.stdlib.shell_paths import (
     path_candidates,
     path_matches,
     relative_to_root,
-    root_relative,
     root_segments,
     segments,
     segments_match,
@@ -207,6 +207,7 @@ _DESTRUCTIVE_HEADS = frozenset({"rm", "rmdir", "unlink", "shred", "mv"})
 _MAX_NESTING = 8
 
 
+@functools.lru_cache(maxsize=1024)  # every judge asks for its command names several times
 def _basename(text: str) -> str:
     return text.rsplit("/", 1)[-1]
 
@@ -264,15 +265,22 @@ def _unwrap(words: Sequence[Word]) -> tuple[int, bool, bool]:
     return k, via_xargs, changes_directory
 
 
+# The allowlist entries by first word, in list order (the match is by first word first).
+_ALLOWLIST_BY_HEAD: dict[str, tuple[tuple[str, ...], ...]] = {
+    head: tuple(entry for entry in READ_ONLY_ALLOWLIST if entry[0] == head)
+    for head in {entry[0] for entry in READ_ONLY_ALLOWLIST}
+}
+
+
 def _allowlisted(words: Sequence[Word]) -> bool:
     """§8.3 allowlist match, minus heads carrying a flag that writes or executes."""
     if not words or words[0].opaque:
         return False
     head = _basename(words[0].text)
-    for entry in READ_ONLY_ALLOWLIST:
-        if head != entry[0] or len(words) < len(entry):
+    for entry in _ALLOWLIST_BY_HEAD.get(head, ()):
+        if len(words) < len(entry):
             continue
-        if all(not w.opaque and w.text == e for w, e in zip(words[1 : len(entry)], entry[1:])):
+        if len(entry) == 1 or all(not w.opaque and w.text == e for w, e in zip(words[1 : len(entry)], entry[1:])):
             flags = WRITING_FLAGS.get(head)
             if flags and any(w.text.startswith(flags) for w in words[len(entry) :]):
                 return False
@@ -477,6 +485,14 @@ def _feeds_executor(commands: Sequence[SimpleCommand]) -> list[bool]:
 # -- mention matching --------------------------------------------------------------------------
 
 
+def _joined_texts(cmd: SimpleCommand) -> str:
+    """The command's word and redirect-target texts, joined by spaces."""
+    texts = [w.text for w in cmd.words]
+    if cmd.redirects:
+        texts.extend([r.target.text for r in cmd.redirects])
+    return " ".join(texts)
+
+
 class _Protected:
     """The protected entries with their segments precomputed, plus the matching context."""
 
@@ -484,12 +500,16 @@ class _Protected:
         self.entries = [e for e in entries if isinstance(e, str) and segments(e)]
         self.segs = [segments(e) for e in self.entries]
         self.resolved = [dot_resolve(s) for s in self.segs]
+        self.resolved_firsts = frozenset(s[0] for s in self.resolved if s)
         firsts = {s[0] for s in self.segs} | {s[0] for s in self.resolved if s}
         # One alternation per protected list; `re` caches it across calls with the same list.
         self.spelled = re.compile("|".join(re.escape(f) for f in sorted(firsts))) if firsts else None
         self.root = root
         self.root_segs = root_segments(root)
         self.home = home if _valid_home(home) else None
+        # Memos for one judged command string (see `segment_match`, `first_in_token`).
+        self.segment_matches: dict[str, int] = {}
+        self.token_candidates: dict[tuple[str, bool], list[str]] = {}
 
     def spelled_in(self, text: str) -> bool:
         """Cheap pre-filter: any match needs some entry's first segment spelled in the text
@@ -505,20 +525,60 @@ class _Protected:
         """
         if not cwd_spelled and not self.spelled_in(candidate):
             return -1
-        a = segments(candidate)
-        a_resolved = dot_resolve(a)
-        rel = None
-        if self.root_segs is not None and (cwd is not None or candidate.startswith(("/", "~", "$"))):
-            rel = relative_to_root(candidate, self.root_segs, cwd or (), self.home)
-        for index, b in enumerate(self.segs):
-            if segments_match(a, b) or segments_match(a_resolved, b):
-                return index
-            if rel is not None and anchored_match(rel, self.resolved[index]):
-                return index
-        return -1
+        # An entry is named by the candidate's segments or, resolved against the root, by an
+        # anchored match; the first entry named either way is the lower of the two first
+        # indices, and only the anchored one depends on `cwd`.
+        first = self.segment_match(candidate)
+        if first == 0 or self.root_segs is None:
+            return first
+        if cwd is None and not candidate.startswith(("/", "~", "$")):
+            return first
+        rel = self.relative(candidate, cwd or ())
+        if rel and rel[0] in self.resolved_firsts:  # else no entry can match it anchored
+            for index in range(first if first >= 0 else len(self.resolved)):
+                if anchored_match(rel, self.resolved[index]):
+                    return index
+        return first
+
+    def relative(self, candidate: str, cwd: tuple[str, ...]) -> list[str] | None:
+        """`relative_to_root(candidate, root, cwd, home)`, for a root that has segments.
+
+        A relative path without `.`/`..` segments just extends `cwd`: the directory is already
+        root-relative and dot-free (the judge only ever sets it from this method's results), so
+        the common case skips re-resolving the root and the directory."""
+        if not candidate.startswith(("/", "~", "$")):
+            parts = [seg for seg in candidate.split("/") if seg]
+            if parts and "." not in parts and ".." not in parts:
+                return [*cwd, *parts]
+        return relative_to_root(candidate, self.root_segs, cwd, self.home)
+
+    def segment_match(self, candidate: str) -> int:
+        """Index of the first entry the candidate's raw or dot-resolved segments name, or -1.
+
+        Memoised per candidate: it does not depend on the working directory, and scripts
+        repeat their paths."""
+        index = self.segment_matches.get(candidate)
+        if index is None:
+            a = segments(candidate)
+            a_resolved = dot_resolve(a)  # `a` itself when it has no dot segment
+            index = -1
+            for k, b in enumerate(self.segs):
+                if segments_match(a, b) or (a_resolved is not a and segments_match(a_resolved, b)):
+                    index = k
+                    break
+            self.segment_matches[candidate] = index
+        return index
 
     def first_in_token(self, w: Word, cwd: tuple[str, ...] | None, cwd_spelled: bool) -> int:
-        for candidate in path_candidates(w.text, w.opaque):
+        """Index of the first entry a path candidate of `w` names, or -1."""
+        text = w.text
+        if not cwd_spelled and not self.spelled_in(text):
+            return -1  # candidates are pieces of the text: none of them spells an entry either
+        key = (text, w.opaque)
+        candidates = self.token_candidates.get(key)
+        if candidates is None:
+            candidates = self.token_candidates[key] = path_candidates(text, w.opaque)
+        for candidate in candidates:
             index = self.match(candidate, cwd, cwd_spelled)
             if index >= 0:
                 return index
@@ -572,27 +632,35 @@ class _Judge:
                     )
                     break
         fully_read = outer_fully_read and script.fully_read
-        feeds = _feeds_executor(script.commands)
+        commands = script.commands
         cwd: tuple[str, ...] | None = ()
         cwd_spelled = False
-        for k, cmd in enumerate(script.commands):
-            self.command(cmd, cwd, cwd_spelled, fully_read, feeds[k], depth)
+        for cmd, feeds_executor in zip(commands, _feeds_executor(commands)):
+            if self.reason is not None and 0 in self.reached:
+                # Settled: the first break is kept and the subject is the lowest entry reached,
+                # so nothing later (here or in an enclosing script) can change the result.
+                return
+            self.command(cmd, cwd, cwd_spelled, fully_read, feeds_executor, depth)
             new_cwd = self.next_cwd(cmd, cwd)
-            if new_cwd != cwd:
+            if new_cwd is not cwd:  # (an equal new tuple recomputes the same `cwd_spelled`)
                 cwd = new_cwd
                 cwd_spelled = bool(cwd) and self.p.spelled_in("/".join(cwd))
 
     def next_cwd(self, cmd: SimpleCommand, cwd: tuple[str, ...] | None) -> tuple[str, ...] | None:
         """Follow literal `cd`/`pushd` targets so `cd packages && rm -rf core` resolves."""
-        k = _name_index(cmd.words)
-        if k >= len(cmd.words) or _basename(cmd.words[k].text) not in DIRECTORY_CHANGES:
+        words = cmd.words
+        if not words:
             return cwd
-        if _basename(cmd.words[k].text) == "popd" or cwd is None:
+        k = _name_index(words) if "=" in words[0].text else 0  # most commands have no prefix
+        name = _basename(words[k].text) if k < len(words) else ""
+        if name not in DIRECTORY_CHANGES:
+            return cwd
+        if name == "popd" or cwd is None:
             return None
-        args = [w for w in cmd.words[k + 1 :] if not w.text.startswith("-")]
+        args = [w for w in words[k + 1 :] if not w.text.startswith("-")]
         if len(args) != 1 or args[0].opaque:
             return None
-        rel = root_relative(args[0].text, self.p.root, cwd, self.p.home)
+        rel = None if self.p.root_segs is None else self.p.relative(args[0].text, cwd)
         return None if rel is None else tuple(rel)
 
     def command(
@@ -604,22 +672,25 @@ class _Judge:
         feeds_executor: bool,
         depth: int,
     ) -> None:
-        entries = self.p.entries
-        inner = cmd.words[_unwrap(cmd.words)[0] :]
-        self.contains_protected(inner, cwd)
+        words = cmd.words
+        inner = words[_unwrap(words)[0] :]
+        # The name the command finally runs; "" when there is none or it is opaque.
+        inner_name = _basename(inner[0].text) if inner and not inner[0].opaque else ""
+        if inner_name in _DESTRUCTIVE_HEADS:
+            self.contains_protected(inner, inner_name, cwd)
         # Every match needs an entry's first segment in some token or in the working directory;
         # one search over the joined tokens spares the per-token work for most commands.
-        tokens = " ".join([w.text for w in cmd.words] + [r.target.text for r in cmd.redirects])
-        if cwd_spelled or self.p.spelled_in(tokens):
+        if cwd_spelled or self.p.spelled_in(_joined_texts(cmd)):
             self.mentions(cmd, cwd, cwd_spelled, fully_read, feeds_executor)
-        self.nested(cmd, inner, fully_read, depth)
+        if inner_name in NESTED_SHELLS:
+            self.nested(cmd, inner, fully_read, depth)
 
-    def contains_protected(self, inner: Sequence[Word], cwd: tuple[str, ...] | None) -> None:
-        """Deleting or moving the project root (or above) takes every protected entry with it."""
-        if not inner or inner[0].opaque or _basename(inner[0].text) not in _DESTRUCTIVE_HEADS:
-            return
+    def contains_protected(self, inner: Sequence[Word], name: str, cwd: tuple[str, ...] | None) -> None:
+        """Deleting or moving the project root (or above) takes every protected entry with it.
+
+        `name` is the basename of `inner[0]`, a destructive head."""
         operands = [w for w in inner[1:] if not w.opaque and not w.text.startswith("-")]
-        if _basename(inner[0].text) == "mv":
+        if name == "mv":
             operands = operands[:-1]  # the destination is not moved
         for w in operands:
             if contains_root(w.text, self.p.root, cwd or (), self.p.home):
@@ -639,23 +710,25 @@ class _Judge:
         feeds_executor: bool,
     ) -> None:
         entries = self.p.entries
-        # (a) precise rules
-        for rule, detect in _RULES:
-            for target in detect(cmd):
-                index = self.p.first_in_token(target, cwd, cwd_spelled)
-                if index >= 0:
-                    self.found(BREAK_PRECISE_WRITE, f"{rule} targets protected path {entries[index]}")
+        first_in_token = self.p.first_in_token
+        # (a) precise rules; they only fire on a write redirect or under a `tee`/`sed` head
+        if cmd.redirects or (cmd.words and _basename(cmd.words[0].text) in ("tee", "sed")):
+            for rule, detect in _RULES:
+                for target in detect(cmd):
+                    index = first_in_token(target, cwd, cwd_spelled)
+                    if index >= 0:
+                        self.found(BREAK_PRECISE_WRITE, f"{rule} targets protected path {entries[index]}")
         # (b) mention scan: words, then redirect targets; heredoc bodies are data
         first = -1
         opaque_mention = False
         for w in cmd.words:
-            index = self.p.first_in_token(w, cwd, cwd_spelled)
+            index = first_in_token(w, cwd, cwd_spelled)
             if index >= 0:
                 self.reached.add(index)
                 first = index if first < 0 else first
                 opaque_mention = opaque_mention or w.opaque
         for r in cmd.redirects:
-            index = self.p.first_in_token(r.target, cwd, cwd_spelled)
+            index = first_in_token(r.target, cwd, cwd_spelled)
             if index >= 0:
                 self.reached.add(index)
                 first = index if first < 0 else first
@@ -669,7 +742,7 @@ class _Judge:
             self.found(BREAK_OPAQUE_MENTION, f"protected path {p} inside an opaque token")
             return
         # (d) opaque write target, even beside an allowlisted reader
-        if any(_is_write_redirect(r) and r.target.opaque for r in cmd.redirects):
+        if cmd.redirects and any(_is_write_redirect(r) and r.target.opaque for r in cmd.redirects):
             self.found(BREAK_OPAQUE_WRITE_TARGET, f"opaque redirect target alongside protected path {p}")
             return
         # (e) read-only proof
@@ -687,9 +760,7 @@ class _Judge:
         self.found(BREAK_UNPROVEN_MENTION, f"{head} mentions protected path {p} without read-only proof")
 
     def nested(self, cmd: SimpleCommand, inner: Sequence[Word], fully_read: bool, depth: int) -> None:
-        """Judge the script a nested shell runs, when its text is known (`bash -c '…'`)."""
-        if not inner or inner[0].opaque or _basename(inner[0].text) not in NESTED_SHELLS:
-            return
+        """Judge the script a nested shell (`inner[0]`) runs, when its text is known (`bash -c '…'`)."""
         sources, _ = _shell_script_sources(inner, cmd)
         for text in sources:
             if depth >= _MAX_NESTING:
@@ -719,20 +790,29 @@ def judge_shell_mod(text: str, protected: Sequence[str], *, root: str, home: str
 
 
 def _has_subshell_marker(words: Sequence[Word]) -> bool:
-    return any(w.text.startswith("(") or w.text.endswith(")") for w in words)
+    for w in words:
+        if w.text.startswith("(") or w.text.endswith(")"):
+            return True
+    return False
 
 
 class _Deriver:
     def __init__(self, root: str, home: str | None) -> None:
-        self.root = root
+        self.root_segs = root_segments(root)
         self.home = home if _valid_home(home) else None
         self.computed: list[ComputedWrite] = []
         self.uncomputable: list[UncomputableWrite] = []
         self.undeterminable: list[str] = []
 
     def repo_path(self, path: str) -> str | None:
-        rel = root_relative(path, self.root, (), self.home)
+        rel = self.root_relative(path)
         return "/".join(rel) if rel else None
+
+    def root_relative(self, path: str) -> list[str] | None:
+        """`root_relative(path, root, (), home)` with the root's segments read once."""
+        if self.root_segs is None:
+            return None
+        return relative_to_root(path, self.root_segs, (), self.home)
 
     def known(self, path: str, reason: str) -> None:
         self.uncomputable.append(UncomputableWrite(path, self.repo_path(path), reason))
@@ -740,18 +820,23 @@ class _Deriver:
     def script(self, script: Script, depth: int, moves_directory: bool) -> None:
         for span in script.unread:
             self.undeterminable.append(span.reason)
-        moves_directory = moves_directory or any(_moves_directory(c) for c in script.commands)
-        for cmd in script.commands:
-            self.command(cmd, depth, moves_directory)
+        commands = script.commands
+        unwrapped = [_unwrap(cmd.words) for cmd in commands]  # read each command's wrappers once
+        moves_directory = moves_directory or any(
+            _moves_directory(cmd, wrapper_cd) for cmd, (_, _, wrapper_cd) in zip(commands, unwrapped)
+        )
+        for cmd, unwrap in zip(commands, unwrapped):
+            self.command(cmd, unwrap, depth, moves_directory)
 
-    def command(self, cmd: SimpleCommand, depth: int, moves_directory: bool) -> None:
+    def command(self, cmd: SimpleCommand, unwrap: tuple[int, bool, bool], depth: int, moves_directory: bool) -> None:
+        """Derive the writes of one command; `unwrap` is `_unwrap(cmd.words)`."""
         words = cmd.words
-        index, via_xargs, wrapper_cd = _unwrap(words)
+        index, via_xargs, wrapper_cd = unwrap
         inner = words[index:]
         moves_directory = moves_directory or wrapper_cd
+        name = _basename(inner[0].text) if inner and not inner[0].opaque else ""
         # 1. nested shell: analyse the script it runs when its text is known
-        if inner and not inner[0].opaque and _basename(inner[0].text) in NESTED_SHELLS:
-            name = _basename(inner[0].text)
+        if name in NESTED_SHELLS:
             sources, known = _shell_script_sources(inner, cmd)
             if not known or depth >= _MAX_NESTING or via_xargs:
                 self.undeterminable.append(f"nested shell execution: {name}")
@@ -777,6 +862,9 @@ class _Deriver:
         detected = False
         views = [words] if index == 0 else [words, inner]
         for view in views:
+            # Both rules, and their xargs form, only ever fire under a `tee` or `sed` head.
+            if not view or _basename(view[0].text) not in ("tee", "sed"):
+                continue
             for rule, detect in (("tee", _tee_targets), ("sed-in-place", _sed_in_place_targets)):
                 for w in detect(view):
                     self.known(w.text, f"{rule} writes content this layer does not compute")
@@ -793,6 +881,8 @@ class _Deriver:
 
     def redirect_writes(self, cmd: SimpleCommand, moves_directory: bool) -> bool:
         """§8.6 case 3; answers whether the command has any write redirect."""
+        if not cmd.redirects:
+            return False
         writes = [r for r in cmd.redirects if _is_write_redirect(r)]
         if not writes:
             return False
@@ -809,7 +899,7 @@ class _Deriver:
             self.undeterminable.append(f"write target {target} is opaque")
             return True
         if target.startswith("~"):
-            rel = root_relative(target, self.root, (), self.home) if self.home else None
+            rel = self.root_relative(target) if self.home else None
             if rel is None:
                 self.undeterminable.append(f"write target {target} is home-relative")
                 return True
@@ -840,13 +930,16 @@ def _rule_applies(rule: str, words: Sequence[Word]) -> bool:
     )
 
 
-def _moves_directory(cmd: SimpleCommand) -> bool:
+def _moves_directory(cmd: SimpleCommand, wrapper_changes_directory: bool) -> bool:
+    """Does the command change directory, itself or through a wrapper (`env -C`, `sudo -D`)?"""
+    if wrapper_changes_directory:
+        return True
     k = _name_index(cmd.words)
     if k < len(cmd.words):
         w = cmd.words[k]
         if not w.opaque and _basename(w.text) in DIRECTORY_CHANGES:
             return True
-    return _unwrap(cmd.words)[2]
+    return False
 
 
 def _stdout_content(cmd: SimpleCommand) -> tuple[str, str | None]:

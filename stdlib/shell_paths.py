@@ -73,7 +73,7 @@ def segments_match(a: list[str], b: list[str]) -> bool:
 
 def anchored_match(rel: list[str], b: list[str]) -> bool:
     """For a root-relative path: inside the entry, equal to it, or an ancestor of it."""
-    if not rel or not b:
+    if not rel or not b or rel[0] != b[0]:  # most pairs already differ in their first segment
         return False
     shorter = min(len(rel), len(b))
     return rel[:shorter] == b[:shorter]
@@ -90,17 +90,16 @@ def _absolute(candidate: str, root_segs: list[str], cwd: tuple[str, ...], home: 
     """Absolute, dot-resolved segments of `candidate`; None when it names nothing knowable."""
     parts = [s for s in candidate.split("/") if s]
     if candidate.startswith("/"):
-        base: list[str] = []
+        joined = parts
     elif not parts:
         return None
     elif home is not None and parts[0] in ("~", "$HOME", "${HOME}"):
-        base = [s for s in home.split("/") if s]
-        parts = parts[1:]
+        joined = [s for s in home.split("/") if s] + parts[1:]
     elif parts[0].startswith("~") or parts[0].startswith("$"):
         return None  # another user's home or an unknown variable names nothing
     else:
-        base = root_segs + list(cwd)
-    absolute = dot_resolve(base + parts)
+        joined = [*root_segs, *cwd, *parts]
+    absolute = dot_resolve(joined)
     # `/..` is `/` in POSIX: a `..` kept at the front has nothing left to climb.
     while absolute and absolute[0] == "..":
         absolute = absolute[1:]

@@ -34,10 +34,25 @@ import msgspec
 # Characters that end a word outside quotes; `(`/`)` are word characters here on purpose (§8.1.2):
 # subshell and group parentheses stay glued to words so the analyzer can see them as markers.
 _PLAIN_RUN = re.compile(r"[^\s'\"\\$`;&|<>*?]+")
+# A whole word of plain characters, ending at a word end (most words): its text is its spelling.
+# A word starting with a digit or `#` is left to the general path (digits may fold into a
+# redirect, `#` may start a comment); a word end is exactly `_WORD_END` (any other whitespace
+# character is read by `word`).
+_PLAIN_WORD = re.compile(r"[^\s'\"\\$`;&|<>*?#0-9][^\s'\"\\$`;&|<>*?]*+(?=[ \t\n\r;&|<>]|\Z)")
+# Optional fd digits, the operator (longest spellings first), then the blanks before the target.
+_REDIRECT_OPERATOR = re.compile(r"([0-9]*+)(&>>|<<<|<<-|&>|>>|>\||>&|<&|<>|<<|>|<)[ \t]*")
+_DOUBLE_QUOTE_SPECIAL = frozenset('"\\$`')
+_DOUBLE_QUOTED_RUN = re.compile(r'[^"\\$`]+')
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 
 _WORD_END = frozenset(" \t\n\r;&|<>")
+# Characters a word reads specially (quotes, escapes, expansions, globs): no plain run starts at
+# one, so testing this set first spares such words a failing regex call.
+_SPECIAL_WORD_START = frozenset("'\"\\$`*?")
 _DIGITS = frozenset("0123456789")
+# The characters `_PLAIN_WORD` excludes at a word start (other whitespace aside): at these the
+# tokenizer goes straight to the operator and word rules without trying the regex.
+_NO_PLAIN_WORD_START = frozenset(" \t\n\r#;&|<>'\"\\$`*?0123456789")
 _REDIRECT_START = frozenset("<>")
 
 
@@ -59,7 +74,9 @@ class Heredoc(msgspec.Struct, frozen=True, gc=False):
     delimiter: str
 
 
-class SimpleCommand(msgspec.Struct, frozen=True):
+# Untracked by the garbage collector like its parts (a script makes thousands of these): it only
+# holds tuples of the structs above and a string, so it can never be part of a reference cycle.
+class SimpleCommand(msgspec.Struct, frozen=True, gc=False):
     words: tuple[Word, ...]
     redirects: tuple[Redirect, ...]
     heredocs: tuple[Heredoc, ...]
@@ -89,7 +106,7 @@ MISSING_TARGET = "missing redirect target"
 
 def is_assignment(text: str) -> bool:
     """`NAME=VALUE` prefix word (§8.1.7)."""
-    return _ASSIGNMENT.match(text) is not None
+    return "=" in text and _ASSIGNMENT.match(text) is not None  # `in` first: most words have no `=`
 
 
 def _skip_group(s: str, i: int, open_ch: str, close_ch: str) -> int:
@@ -155,6 +172,7 @@ class _Tokenizer:
         self.commands: list[SimpleCommand] = []
         self.unread: list[UnreadSpan] = []
         self.data: list[tuple[int, int]] = []
+        # The current command's words and redirects; `end_command` copies and empties them.
         self.words: list[Word] = []
         self.redirects: list[Redirect] = []
         self.heredocs: list[Heredoc] = []
@@ -166,61 +184,82 @@ class _Tokenizer:
     # -- commands ---------------------------------------------------------------------------
 
     def end_command(self, connector: str) -> None:
-        if self.words or self.redirects or self.heredocs_declared:
-            index = len(self.commands)
-            self.commands.append(SimpleCommand(tuple(self.words), tuple(self.redirects), (), connector))
-            # Heredoc bodies arrive after the newline, possibly after later commands on the same
-            # line; remember which command declared them so each body lands on its declarer.
-            if self.heredocs_declared:
-                self.heredoc_owner[index] = self.heredocs
-        self.words = []
-        self.redirects = []
-        self.heredocs = []
-        self.heredocs_declared = False
+        if not (self.words or self.redirects or self.heredocs_declared):
+            return  # an empty command (blank line, `;;`): nothing to record or reset
+        index = len(self.commands)
+        self.commands.append(SimpleCommand(tuple(self.words), tuple(self.redirects), (), connector))
+        self.words.clear()
+        self.redirects.clear()
+        # Heredoc bodies arrive after the newline, possibly after later commands on the same
+        # line; remember which command declared them so each body lands on its declarer. (An
+        # undeclared heredoc list is still empty and unshared, so it is kept.)
+        if self.heredocs_declared:
+            self.heredoc_owner[index] = self.heredocs
+            self.heredocs = []
+            self.heredocs_declared = False
 
     def run(self) -> Script:
         s, n = self.s, self.n
-        while self.i < n:
-            c = s[self.i]
+        plain_word = _PLAIN_WORD.match
+        add_word = self.words.append  # (`self.words` is one list for the whole run)
+        # The cursor lives in a local while this loop scans; the helpers read and advance
+        # `self.i`, so it is stored before and reloaded after every helper call.
+        i = 0
+        while i < n:
+            c = s[i]
             if c == " " or c == "\t":
-                self.i += 1
-            elif c == "\n" or c == "\r":
+                i += 1
+                continue
+            if c not in _NO_PLAIN_WORD_START:
+                m = plain_word(s, i)
+                if m is not None:  # the common case; else `word` reads it below
+                    end = m.end()
+                    add_word(Word(m.group(), False, i, end))
+                    i = end
+                    continue
+            if c == "\n" or c == "\r":
                 self.end_command("\n")
-                self.i += 2 if s.startswith("\r\n", self.i) else 1
+                i += 2 if s.startswith("\r\n", i) else 1
                 if self.pending:
+                    self.i = i
                     self.feed_heredocs()
+                    i = self.i
             elif c == "#":
-                j = self.i
-                while j < n and s[j] not in "\r\n":
-                    j += 1
-                self.i = j
-            elif c == "\\" and s.startswith("\\\n", self.i):
-                self.i += 2  # continuation between words
-            elif c == "\\" and s.startswith("\\\r\n", self.i):
-                self.i += 3
-            elif c in "&|;" and not s.startswith("&>", self.i):
-                two = s[self.i : self.i + 2]
+                # A comment runs to the line end: the first `\n` or `\r`.
+                line_end = s.find("\n", i)
+                line_end = n if line_end < 0 else line_end
+                cr = s.find("\r", i, line_end)
+                i = line_end if cr < 0 else cr
+            elif c == "\\" and s.startswith("\\\n", i):
+                i += 2  # continuation between words
+            elif c == "\\" and s.startswith("\\\r\n", i):
+                i += 3
+            elif c in "&|;" and not s.startswith("&>", i):
+                two = s[i : i + 2]
                 if two in ("&&", "||"):
                     self.end_command(two)
-                    self.i += 2
+                    i += 2
                 elif two == "|&":
                     self.end_command("|")
-                    self.i += 2
+                    i += 2
                 else:
                     self.end_command(c)
-                    self.i += 1
-            elif c in _REDIRECT_START or c == "&" or (c in _DIGITS and self.digits_redirect()):
-                if (c == "<" or c == ">") and s.startswith("(", self.i + 1):
-                    self.words.append(self.process_substitution(self.i))
+                    i += 1
+            elif c in _REDIRECT_START or c == "&" or (c in _DIGITS and self.digits_redirect(i)):
+                self.i = i
+                if (c == "<" or c == ">") and s.startswith("(", i + 1):
+                    add_word(self.process_substitution(i))
                 else:
                     self.redirect()
+                i = self.i
             else:
-                start = self.i
-                w = self.word(start)
+                w = self.word(i)
                 if w is not None:
-                    self.words.append(w)
-                elif self.i == start:  # defensive: the loop must always advance
+                    add_word(w)
+                elif self.i == i:  # defensive: the loop must always advance
                     self.i += 1
+                i = self.i
+        self.i = i
         self.end_command("")
         if self.pending:
             # Unterminated heredoc declared on the last line: its body is empty, not an error.
@@ -235,9 +274,8 @@ class _Tokenizer:
 
     # -- redirects --------------------------------------------------------------------------
 
-    def digits_redirect(self) -> bool:
-        """A run of digits at a word start folds into a following `>` operator (§8.1.3)."""
-        j = self.i
+    def digits_redirect(self, j: int) -> bool:
+        """A run of digits at word start `j` folds into a following `>` operator (§8.1.3)."""
         s, n = self.s, self.n
         while j < n and s[j] in _DIGITS:
             j += 1
@@ -246,31 +284,21 @@ class _Tokenizer:
     def redirect(self) -> None:
         s, n = self.s, self.n
         start = self.i
-        j = start
-        while j < n and s[j] in _DIGITS:
-            j += 1
-        digits = s[start:j]
-        for op in ("&>>", "<<<", "<<-", "&>", ">>", ">|", ">&", "<&", "<>", "<<", ">", "<"):
-            if s.startswith(op, j):
-                break
-        else:  # unreachable: callers enter only at `<`, `>`, `&>` or digits before `>`
-            op = s[j]
+        # Callers enter only at `<`, `>`, `&>` or digits before `>`, so an operator is there.
+        m = _REDIRECT_OPERATOR.match(s, start)
+        digits, op = m.group(1, 2)
         operator = digits + op
-        self.i = j + len(op)
-        while self.i < n and s[self.i] in " \t":
-            self.i += 1
-        if self.i >= n or s[self.i] in "\r\n;&|<>" and not (
-            s[self.i] in "<>" and s.startswith("(", self.i + 1)
-        ):
+        self.i = i = m.end()
+        if i >= n or s[i] in "\r\n;&|<>" and not (s[i] in "<>" and s.startswith("(", i + 1)):
             self.unread.append(UnreadSpan(operator, MISSING_TARGET, start))
             return
         if op in ("<<", "<<-"):
             self.heredoc_declaration(operator)
             return
-        if s[self.i] in "<>" and s.startswith("(", self.i + 1):
-            target = self.process_substitution(self.i)
+        if s[i] in "<>" and s.startswith("(", i + 1):
+            target = self.process_substitution(i)
         else:
-            target = self.word(self.i)
+            target = self.word(i)
             if target is None:  # ran into an unclosed quote: span recorded, redirect dropped
                 return
             if target.text.startswith("("):
@@ -331,16 +359,25 @@ class _Tokenizer:
         s, n = self.s, self.n
         i = start
         parts: list[str] = []
+        plain = _PLAIN_RUN.match(s, start) if s[start] not in _SPECIAL_WORD_START else None
+        if plain is not None:
+            i = plain.end()
+            if i == n or s[i] in _WORD_END:
+                # The whole word is one plain run (the common case): no quote, escape or expansion.
+                self.i = i
+                return Word(plain.group(), False, start, i)
+            parts.append(plain.group())
         opaque = False
         while i < n:
             c = s[i]
             if c in _WORD_END:
                 break
-            m = _PLAIN_RUN.match(s, i)
-            if m is not None:
-                parts.append(m.group())
-                i = m.end()
-                continue
+            if c not in _SPECIAL_WORD_START:
+                m = _PLAIN_RUN.match(s, i)
+                if m is not None:
+                    parts.append(m.group())
+                    i = m.end()
+                    continue
             if c == "*" or c == "?":
                 opaque = True
                 parts.append(c)
@@ -423,6 +460,12 @@ class _Tokenizer:
         j = i + 1
         while j < n:
             c = s[j]
+            if c not in _DOUBLE_QUOTE_SPECIAL:
+                # Characters without meaning inside double quotes: copy the whole run at once.
+                end = _DOUBLE_QUOTED_RUN.match(s, j).end()
+                out.append(s[j:end])
+                j = end
+                continue
             if c == '"':
                 parts.append("".join(out))
                 return j + 1, opaque

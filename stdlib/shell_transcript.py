@@ -134,6 +134,10 @@ class TranscriptTarget:
         return cut > 0 and self.equals(candidate[cut:])
 
     def names_word(self, word: Word) -> bool:
+        # Every candidate is a piece of the word's text and a name of the transcript spells its
+        # last segment, so a word without that spelling is decided without splitting it.
+        if self.last not in word.text:
+            return False
         # An opaque token's text still counts: `chmod 000 $HOME/…/session.jsonl` names it.
         return any(self.names(c) for c in path_candidates(word.text, word.opaque))
 
@@ -163,11 +167,12 @@ def _script(script: Script, target: TranscriptTarget, depth: int, outer_fully_re
 
 def _command(cmd: SimpleCommand, target: TranscriptTarget, fully_read: bool, feeds_executor: bool) -> str | None:
     path = target.path
-    # (a) precise rules
-    for rule, detect in _RULES:
-        for word in detect(cmd):
-            if target.names_word(word):
-                return TRANSCRIPT_RULE.format(rule=rule, path=path)
+    # (a) precise rules; they only fire on a write redirect or under a `tee`/`sed` head
+    if cmd.redirects or (cmd.words and _basename(cmd.words[0].text) in ("tee", "sed")):
+        for rule, detect in _RULES:
+            for word in detect(cmd):
+                if target.names_word(word):
+                    return TRANSCRIPT_RULE.format(rule=rule, path=path)
     # (b) mention scan over words and redirect targets (heredoc bodies are data)
     if not any(target.names_word(w) for w in cmd.words) and not any(
         target.names_word(r.target) for r in cmd.redirects

@@ -11,7 +11,9 @@ from __future__ import annotations
 import os
 import posixpath
 import time
-from typing import Any, Callable, NamedTuple
+from typing import Any, Callable, Iterable, Iterator
+
+import msgspec
 
 from polydeukes.vm import plan as P
 from polydeukes.vm.ir import UNSET, CovenantInput, Create, Delete, Modify, ToolCall
@@ -40,12 +42,14 @@ class RunFailed(Exception):
     """The whole run fails closed (a fatal read, a broken witness token): spec 05 §3.7."""
 
 
-class Route(NamedTuple):
+# Small records are frozen msgspec Structs rather than NamedTuples: a NamedTuple class costs
+# ~0.15 ms to create, paid by every check at import.
+class Route(msgspec.Struct, frozen=True, gc=False):
     subject: str
     failed: bool = False  # fail-closed routing: judged at block, never witnessed
 
 
-class Outcome(NamedTuple):
+class Outcome(msgspec.Struct, frozen=True):
     """A body's answer: exit 0 upheld, 1 broken, 2 unjudgeable (spec 04 §1.1)."""
 
     exit_code: int
@@ -70,6 +74,51 @@ class Registration:
 
     def judge(self, index: int, call: ToolCall, route: Route) -> Outcome:
         raise NotImplementedError
+
+    def routes(self, index: int, call: ToolCall) -> Iterator[tuple["Registration", Route]]:
+        """(registration, route) for each registration this stands for that routes the call."""
+        route = route_or_fail(self, index, call)
+        if route is not None:
+            yield self, route
+
+
+def route_or_fail(registration: Registration, index: int, call: ToolCall) -> Route | None:
+    try:
+        return registration.route(index, call)
+    except RunFailed:
+        raise
+    except Exception:  # noqa: BLE001 - a routing predicate that raises routes fail-closed
+        return Route("-", failed=True)
+
+
+class Group(Registration):
+    """Consecutive registrations that route exactly as if listed one by one, built on demand.
+
+    `candidates(index, call)` names, in order, the positions of the members that may route the
+    call (a superset); the others are never built nor asked, which is what keeps a thousand
+    entries that cannot route a call from costing a thousand objects and calls per check.
+    """
+
+    def __init__(self, build: Callable[[int], Registration],
+                 candidates: Callable[[int, ToolCall], Iterable[int]]) -> None:
+        self._build = build
+        self._candidates = candidates
+        self._members: dict[int, Registration] = {}
+
+    def member(self, position: int) -> Registration:
+        found = self._members.get(position)
+        if found is None:
+            found = self._members[position] = self._build(position)
+        return found
+
+    def routes(self, index: int, call: ToolCall) -> Iterator[tuple[Registration, Route]]:
+        # A generator: each member is routed only after the one before it has been judged and
+        # recorded, as in a flat list (a fatal read while routing leaves the earlier rows).
+        for position in self._candidates(index, call):
+            registration = self.member(position)
+            route = route_or_fail(registration, index, call)
+            if route is not None:
+                yield registration, route
 
 
 class MetaRegistration(Registration):
@@ -231,6 +280,22 @@ class Run:
             return None
         return relative
 
+    def file_source(self, path: str, worlds: list[dict]) -> str | None:
+        """The change's own text when the input changes the file, else the working tree."""
+        for world in reversed(worlds):
+            if world.get("target.path") != path:
+                continue
+            change = world[CHANGE]
+            if self.surface == CHANGE_SET:
+                # A diff's modification carries hunk lines only: only a creation is whole.
+                if isinstance(change, Create):
+                    return change.post
+                if isinstance(change, Delete) and change.pre is UNSET:
+                    return None
+                break
+            return change.post if not isinstance(change, Delete) else None
+        return self.read_file(path)
+
     def read_file(self, relative: str) -> str | None:
         """A project file's text from the working tree; None when absent (spec 03 §3.4)."""
         if relative in self._files:
@@ -279,7 +344,7 @@ class DeclareRegistration(Registration):
 
     # -- scope and named sources -------------------------------------------------------------
     def admitted(self, worlds: list[dict]) -> list[dict]:
-        run, entry = self.run, self.entry
+        entry = self.entry
         chosen = []
         for world in worlds:
             world = self.with_sources(world, worlds)
@@ -304,7 +369,7 @@ class DeclareRegistration(Registration):
         for binding in self.entry.bindings:
             name = strings[binding.name]
             if binding.kind == "file":
-                value = self.file_source(strings[binding.file], worlds)
+                value = run.file_source(strings[binding.file], worlds)
             elif binding.kind == "sidecar":
                 value = run.sidecar
             else:
@@ -314,22 +379,6 @@ class DeclareRegistration(Registration):
             else:
                 merged[name] = value
         return merged
-
-    def file_source(self, path: str, worlds: list[dict]) -> str | None:
-        """The change's own text when the input changes the file, else the working tree."""
-        for world in reversed(worlds):
-            if world.get("target.path") != path:
-                continue
-            change = world[CHANGE]
-            if self.run.surface == CHANGE_SET:
-                # A diff's modification carries hunk lines only: only a creation is whole.
-                if isinstance(change, Create):
-                    return change.post
-                if isinstance(change, Delete) and change.pre is UNSET:
-                    return None
-                break
-            return change.post if not isinstance(change, Delete) else None
-        return self.run.read_file(path)
 
     # -- routing (spec 03 §18.1) -------------------------------------------------------------
     def route(self, index: int, call: ToolCall) -> Route | None:
@@ -411,7 +460,7 @@ def _reads_user_texts(program: P.Program | None) -> bool:
 PASSED_WORLD, BROKEN, SUPPLY_PASSED, SUPPLY_ERROR = "passed", "broken", "supply-pass", "supply-error"
 
 
-class WorldResult(NamedTuple):
+class WorldResult(msgspec.Struct, frozen=True):
     """One world's judgment (spec 03 §7.3): `breaks` are (relate id, message, witnesses)."""
 
     status: str
@@ -507,19 +556,12 @@ def dispatch(run: Run, registrations: list[Registration]) -> int:
     advised = 0
     for index, call in enumerate(run.value.toolCalls):
         routed = False
-        for registration in registrations:
-            try:
-                route = registration.route(index, call)
-            except RunFailed:
-                raise
-            except Exception:  # noqa: BLE001 - a routing predicate that raises routes fail-closed
-                route = Route("-", failed=True)
-            if route is None:
-                continue
-            routed = True
-            code, event = _run_registration(run, registration, index, call, route)
-            result = max(result, code)
-            advised += event == ADVISED
+        for item in registrations:
+            for registration, route in item.routes(index, call):
+                routed = True
+                code, event = _run_registration(run, registration, index, call, route)
+                result = max(result, code)
+                advised += event == ADVISED
         if not routed:
             file_path = call.args.get("file_path") if call.args is not UNSET else None
             subject = file_path if isinstance(file_path, str) else "-"
@@ -568,13 +610,60 @@ def _valve_opens(run: Run, outcome: Outcome) -> bool:
         return False
 
 
-def entry_registrations(run: Run, surface: P.Surface) -> list[Registration]:
-    """The surface's entries in order; a config fault routes nothing (spec 02 §1.6)."""
-    registrations: list[Registration] = []
-    for index in surface.entries:
-        entry = run.plan.entries[index]
-        if isinstance(entry, P.Declare):
-            registrations.append(DeclareRegistration(entry, run))
-    return registrations
+class Declarations(Group):
+    """A surface's declarations in order, as one group. The surface's route index names the
+    members a call can route; only those are looked up, and so decoded (planfile.LazyList)."""
+
+    def __init__(self, run: Run, surface: P.Surface) -> None:
+        self.run = run
+        self.route_index = surface.route
+        self.size = len(surface.route.declarations)
+        super().__init__(lambda position: DeclareRegistration(self.entry(position), run),
+                         self._routable)
+
+    def entry(self, position: int) -> P.Declare:
+        return self.run.plan.entries[self.route_index.declarations[position]]
+
+    def _routable(self, index: int, call: ToolCall) -> Iterable[int]:
+        table = self.route_index
+        if not table.literals:
+            return table.always
+        run = self.run
+        try:
+            worlds = run.worlds(index, call, enriched=False)
+            # Every path DeclareRegistration.route tests: the worlds', then computable writes.
+            paths = [world["target.path"] for world in worlds if "target.path" in world]
+            if run.surface == SESSION and run.has_session:
+                paths += run.shell.computable_write_paths(call)
+        except Exception:  # noqa: BLE001 - every member then meets the failure in its own route
+            return range(self.size)
+        chosen = set(table.always)
+        for path in paths:
+            for literal, position in zip(table.literals, table.holders):
+                if literal in path:
+                    chosen.add(position)
+        if worlds:
+            # A member reads its file sources before its scope test, and a read that fails ends
+            # the run (RunFailed) at that member: such a member stays, to fail in its own turn.
+            failing: dict[str, bool] = {}
+            for position, files in table.files.items():
+                if position not in chosen and any(
+                        self._read_fails(path, worlds, failing) for path in files):
+                    chosen.add(position)
+        return sorted(chosen)
+
+    def _read_fails(self, path: str, worlds: list[dict], seen: dict[str, bool]) -> bool:
+        found = seen.get(path)
+        if found is None:
+            try:
+                self.run.file_source(path, worlds)  # a success is cached for the member's read
+                found = False
+            except RunFailed:
+                found = True
+            seen[path] = found
+        return found
 
 
+def entry_registrations(run: Run, surface: P.Surface) -> Declarations:
+    """The surface's declarations; a config fault routes nothing (spec 02 §1.6)."""
+    return Declarations(run, surface)

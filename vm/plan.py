@@ -6,7 +6,8 @@ referenced by index; every instruction and registration carries `span`, an index
 `Plan.spans`, so that faults and `pdks explain --code` can point back at the config.
 """
 
-from __future__ import annotations
+# No `from __future__ import annotations`: msgspec builds the plan decoder on every check, and
+# string annotations would make it evaluate each field's type by name (~1.2 ms of start-up).
 
 from typing import Any, Union
 
@@ -336,10 +337,55 @@ class Draft(msgspec.Struct, frozen=True, array_like=True):
     span: int
 
 
+class RouteIndex(msgspec.Struct, frozen=True, array_like=True):
+    """Which of a surface's declarations a call's paths can route, known without asking each
+    one (vm/machine.py `Declarations`): built once at compile time by `route_index`, because
+    a check that has to look at a thousand entries to skip them pays for it on every call.
+
+    A declaration scoped on `target.path` admits a path only if one of its include patterns'
+    required literals occurs in it; `position` numbers the surface's declarations in order.
+    """
+
+    declarations: list[int]  # indices into Plan.entries of the surface's Declare entries
+    always: list[int]  # positions that no literal can rule out: asked about every call
+    # (literals[k], holders[k]): position holders[k] needs literals[k] in the path. Two flat
+    # lists rather than a dict of lists: half the objects to decode on every check.
+    literals: list[str]
+    holders: list[int]
+    files: dict[int, list[str]]  # indexed positions -> their `file` bindings' paths, in order
+
+
+def route_index(entries: list[Entry], surface_entries: list[int], strings: list[str],
+                patterns: list[Pattern]) -> RouteIndex:
+    declarations = [i for i in surface_entries if isinstance(entries[i], Declare)]
+    always: list[int] = []
+    literals: list[str] = []
+    holders: list[int] = []
+    files: dict[int, list[str]] = {}
+    for position, index in enumerate(declarations):
+        entry = entries[index]
+        scope = entry.scope
+        needed = None
+        # A binding named target.path would replace the path the scope tests.
+        if (scope is not None and scope.include and strings[scope.source] == "target.path"
+                and all(strings[b.name] != "target.path" for b in entry.bindings)):
+            needed = sorted({patterns[i].required for i in scope.include})
+        if not needed or "" in needed:
+            always.append(position)
+            continue
+        literals.extend(needed)
+        holders.extend([position] * len(needed))
+        bound = [strings[b.file] for b in entry.bindings if b.kind == "file"]
+        if bound:
+            files[position] = bound
+    return RouteIndex(declarations, always, literals, holders, files)
+
+
 class Surface(msgspec.Struct, frozen=True, array_like=True):
     entries: list[int]  # indices into Plan.entries, in assembly order
     disciplines: int  # judged entries of `disciplines`, for the explain header
     own_list: int  # judged entries of the surface's own list
+    route: RouteIndex
 
 
 class Plan(msgspec.Struct, frozen=True, array_like=True):

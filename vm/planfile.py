@@ -4,20 +4,28 @@ Layout: MAGIC, a 4-byte big-endian header length, the msgpack header, the msgpac
 header is decoded alone first, so a plan for other config bytes, another engine or another
 format is rejected before its body is read. A plan is distrusted by default: anything that does
 not check out reads as "no plan", and a plan problem is never a verdict.
+
+A large plan's entries and spans are decoded lazily (`LazyList`, `LazyWhole`): a check decodes
+only the entries its surface's route index lets through, which is what a large config's
+start-up is made of. Because an entry's bytes are then read after the run has begun, the header
+carries a CRC-32 of the body, checked before anything is trusted: a damaged body still reads as
+"no plan". A small plan is decoded whole, which checks it as well and costs less than importing
+zlib.
 """
 
 from __future__ import annotations
 
 import os
 import struct
+from collections.abc import Sequence
 
 import msgspec
 
 from polydeukes.vm import ENGINE_VERSION
-from polydeukes.vm.plan import Plan
+from polydeukes.vm.plan import Entry, Plan, SourceSpan
 
 MAGIC = b"PDKSPLAN"
-FORMAT = 1  # bump whenever what plan bytes mean changes (a field, its order, an opcode)
+FORMAT = 2  # bump whenever what plan bytes mean changes (a field, its order, an opcode)
 PLAN_DIR = ".polydeukes"
 PLAN_FILE = "plan.bin"
 _LENGTH = struct.Struct(">I")
@@ -27,11 +35,96 @@ class PlanHeader(msgspec.Struct, frozen=True, array_like=True):
     format: int
     engine: str
     key: str  # sha256 hex over engine, format, config name and config bytes
+    body_crc: int = -1  # CRC-32 of the plan bytes; the default matches no body
 
 
+class _Lazy(Sequence):
+    """A list read from plan.bin that stays undecoded bytes until first looked up.
+
+    Equal to a list with the same items, and encoded as one (`_enc_hook`), so a plan read
+    lazily is interchangeable with the plan it was written from.
+    """
+
+    __slots__ = ()
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (list, _Lazy)):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment] - it stands for a list
+
+    def __repr__(self) -> str:
+        return repr(list(self))
+
+
+class LazyList(_Lazy):
+    """Decoded item by item: a check looks up only the entries it routes."""
+
+    __slots__ = ("_raw", "_decode", "_items")
+
+    def __init__(self, raw: list[msgspec.Raw], decode) -> None:
+        self._raw = raw
+        self._decode = decode
+        self._items: dict[int, object] = {}
+
+    def __len__(self) -> int:
+        return len(self._raw)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self[i] for i in range(len(self._raw))[index]]
+        index = range(len(self._raw))[index]  # negative indices; IndexError past the end
+        found = self._items.get(index)
+        if found is None:
+            found = self._items[index] = self._decode(self._raw[index])
+        return found
+
+
+class LazyWhole(_Lazy):
+    """Decoded whole on first use: for a list a check never reads (the spans, for explain and
+    fault locations), whose items are too many and too small to keep as bytes one by one."""
+
+    __slots__ = ("_raw", "_decode", "_list")
+
+    def __init__(self, raw: msgspec.Raw, decode) -> None:
+        self._raw = raw
+        self._decode = decode
+        self._list: list | None = None
+
+    def _items(self) -> list:
+        if self._list is None:
+            self._list = self._decode(self._raw)
+        return self._list
+
+    def __len__(self) -> int:
+        return len(self._items())
+
+    def __getitem__(self, index):
+        return self._items()[index]
+
+
+def _enc_hook(value: object) -> object:
+    if isinstance(value, _Lazy):
+        return list(value)
+    raise NotImplementedError(f"cannot encode {type(value).__name__}")
+
+
+# Plan as stored, but with the entries and spans kept undecoded (see LazyList, LazyWhole).
+_LAZY_FIELDS = {"entries": list[msgspec.Raw], "spans": msgspec.Raw}
+_StoredPlan = msgspec.defstruct(
+    "_StoredPlan",
+    [(name, _LAZY_FIELDS.get(name, Plan.__annotations__[name])) for name in Plan.__struct_fields__],
+    array_like=True,
+)
+
+LAZY_FROM = 1 << 16  # body bytes from which a plan is decoded lazily
 _HEADER_DECODER = msgspec.msgpack.Decoder(PlanHeader)
 _PLAN_DECODER = msgspec.msgpack.Decoder(Plan)
-_ENCODER = msgspec.msgpack.Encoder()
+_LAZY_PLAN_DECODER = msgspec.msgpack.Decoder(_StoredPlan)
+_ENTRY_DECODER = msgspec.msgpack.Decoder(Entry)
+_SPANS_DECODER = msgspec.msgpack.Decoder(list[SourceSpan])
+_ENCODER = msgspec.msgpack.Encoder(enc_hook=_enc_hook)
 
 
 try:  # the builtin module: importing hashlib costs OpenSSL's start-up on every check
@@ -54,8 +147,11 @@ def plan_path(root: str) -> str:
 
 
 def encode_plan(plan: Plan, key: str) -> bytes:
-    header = _ENCODER.encode(PlanHeader(FORMAT, ENGINE_VERSION, key))
-    return MAGIC + _LENGTH.pack(len(header)) + header + _ENCODER.encode(plan)
+    import zlib  # ~0.5 ms to import: only a large plan's read pays for it too
+
+    body = _ENCODER.encode(plan)
+    header = _ENCODER.encode(PlanHeader(FORMAT, ENGINE_VERSION, key, zlib.crc32(body)))
+    return MAGIC + _LENGTH.pack(len(header)) + header + body
 
 
 def decode_plan(data: bytes, key: str) -> Plan | None:
@@ -68,9 +164,20 @@ def decode_plan(data: bytes, key: str) -> Plan | None:
         header = _HEADER_DECODER.decode(data[start:start + length])
         if header.format != FORMAT or header.engine != ENGINE_VERSION or header.key != key:
             return None
-        return _PLAN_DECODER.decode(data[start + length:])
+        body = memoryview(data)[start + length:]  # no copy: the lazy items point into it
+        if len(body) < LAZY_FROM:
+            return _PLAN_DECODER.decode(body)
+        import zlib
+
+        if zlib.crc32(body) != header.body_crc:
+            return None
+        stored = _LAZY_PLAN_DECODER.decode(body)
     except (msgspec.DecodeError, msgspec.ValidationError, ValueError, TypeError):
         return None
+    fields = {name: getattr(stored, name) for name in Plan.__struct_fields__}
+    fields["entries"] = LazyList(stored.entries, _ENTRY_DECODER.decode)
+    fields["spans"] = LazyWhole(stored.spans, _SPANS_DECODER.decode)
+    return Plan(**fields)
 
 
 def read_plan(root: str, key: str) -> Plan | None:

@@ -1,0 +1,197 @@
+"""The check path's shortcuts judge exactly like the plain path (vm/planfile.py, vm/machine.py).
+
+A large plan.bin is read lazily (`LazyList`: an entry is decoded when first looked up) behind a
+CRC-32, and the dispatcher asks only the declarations a surface's `RouteIndex` lets through.
+These tests hold both to the plain behaviour: every judge case again through a lazily read plan,
+and a large config judged the same with and without its plan.bin, and with every declaration
+asked.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+import yaml
+from conftest import rows_of
+from test_judge_cases import _cases, payload_of
+
+from polydeukes.cli.check import run_check
+from polydeukes.compiler import compile_config
+from polydeukes.compiler.diagnostics import ConfigError
+from polydeukes.vm import machine, planfile
+
+NAME = "polydeukes.config.yaml"
+EXAMPLES = Path(__file__).parent / "cases" / "declare" / "forms" / "worked_examples.yaml"
+
+
+def _check_in_process(root: Path, payload, flags: list[str], capsys) -> dict:
+    capsys.readouterr()
+    stdin = (payload if isinstance(payload, str) else json.dumps(payload)).encode("utf-8")
+    code = run_check(flags, stdin=stdin)
+    return {"exit": code, "stderr": capsys.readouterr().err.splitlines(),
+            "rows": rows_of(root / ".polydeukes" / "roi.log")}
+
+
+def _write_plan(root: Path) -> bool:
+    raw = (root / NAME).read_bytes()
+    try:
+        plan = compile_config(str(root), NAME, raw).plan
+    except ConfigError:
+        return False  # a config that does not load has no plan to read
+    planfile.write_plan(str(root), plan, planfile.plan_key(NAME, raw))
+    return True
+
+
+@pytest.mark.parametrize("case", _cases())
+def test_judge_case_through_a_lazily_read_plan(case, project, monkeypatch, capsys):
+    monkeypatch.setattr(planfile, "LAZY_FROM", 0)  # every plan.bin is read lazily
+    monkeypatch.delenv("POLYDEUKES_TELEMETRY_PATH", raising=False)
+    monkeypatch.chdir(project.root)
+    project.config(case["config"])
+    for path, text in (case.get("files") or {}).items():
+        project.write(path, text)
+    if _write_plan(project.root):
+        key = planfile.plan_key(NAME, (project.root / NAME).read_bytes())
+        assert isinstance(planfile.read_plan(str(project.root), key).entries, planfile.LazyList)
+    root = str(project.root)
+    payload, flags = payload_of(case, root)
+    want = case["want"]
+    rows = [[field.replace("{root}", root) for field in row] for row in want.get("rows", [])]
+    assert _check_in_process(project.root, payload, flags, capsys) == {
+        "exit": want["exit"], "stderr": want.get("stderr", []), "rows": rows}
+
+
+def _large_config() -> str:
+    """300 disciplines from the spec's worked examples: every third keeps its scope (so the
+    Edit below routes some), the others are scoped away from anything the calls touch."""
+    entries = []
+    for case in yaml.safe_load(EXAMPLES.read_text(encoding="utf-8")):
+        entries.extend(yaml.safe_load(case["config"]).get("disciplines", []))
+    chosen = []
+    for i in range(300):
+        entry = json.loads(json.dumps(entries[i % len(entries)]))
+        entry["id"] = f"{entry['id']}-{i}"
+        if i % 3:
+            entry["declare"]["scope"] = {"source": "target.path", "include": [f"^never/{i}/"]}
+        chosen.append(entry)
+    return yaml.safe_dump({"disciplines": chosen}, sort_keys=False)
+
+
+CALLS = [
+    {"name": "Edit", "args": {"file_path": "src/app.py"},
+     "fileChange": {"kind": "modify", "path": "src/app.py",
+                    "pre": "it('a', () => {})\n", "post": "it.only('a', () => {})\n"}},
+    {"name": "Write", "args": {"file_path": "locales/ko.json"},
+     "fileChange": {"kind": "create", "path": "locales/ko.json", "post": '{"a": 1}'}},
+    # A shell write with no session: every in-scope skip arm records it.
+    {"name": "Bash", "args": {"command": "echo x > src/app.py"}},
+]
+
+
+@pytest.mark.parametrize("call", CALLS, ids=lambda call: call["name"])
+def test_a_large_config_judges_the_same_with_and_without_its_plan(call, project, monkeypatch,
+                                                                  capsys):
+    monkeypatch.delenv("POLYDEUKES_TELEMETRY_PATH", raising=False)
+    monkeypatch.chdir(project.root)
+    project.config(_large_config())
+    project.write("locales/en.json", '{"a": 1, "b": 2}')
+    payload = {"toolCalls": [call], "subagentSpawns": [], "userMessages": [],
+               "tools": {"mutating": ["Edit", "Write"], "shell": ["Bash"],
+                         "commandArgs": ["command"]}}
+    fresh = _check_in_process(project.root, payload, ["--enforce", "block"], capsys)
+    plan_bin = project.root / ".polydeukes" / "plan.bin"
+    assert len(plan_bin.read_bytes()) > planfile.LAZY_FROM  # the check wrote a large plan
+    os.remove(project.root / ".polydeukes" / "roi.log")
+    cached = _check_in_process(project.root, payload, ["--enforce", "block"], capsys)
+    assert cached == fresh
+    # The route index only spares asking: every declaration asked gives the same run.
+    os.remove(project.root / ".polydeukes" / "roi.log")
+    monkeypatch.setattr(machine.Declarations, "_routable",
+                        lambda self, index, call: range(self.size))
+    assert _check_in_process(project.root, payload, ["--enforce", "block"], capsys) == fresh
+    assert len(fresh["rows"]) > 1  # something routed, so the comparison means something
+
+
+def test_a_lazily_read_plan_equals_and_re_encodes_as_the_plan_it_was_written_from():
+    raw = _large_config().encode("utf-8")
+    plan = compile_config("/p", NAME, raw).plan
+    key = planfile.plan_key(NAME, raw)
+    data = planfile.encode_plan(plan, key)
+    read = planfile.decode_plan(data, key)
+    assert isinstance(read.entries, planfile.LazyList)
+    assert read.entries[-1] == plan.entries[-1] and read.entries[5:8] == plan.entries[5:8]
+    assert read == plan
+    assert planfile.encode_plan(read, key) == data
+
+
+def test_a_damaged_body_that_still_decodes_reads_as_no_plan():
+    raw = _large_config().encode("utf-8")
+    plan = compile_config("/p", NAME, raw).plan
+    key = planfile.plan_key(NAME, raw)
+    data = planfile.encode_plan(plan, key)
+    label = plan.entries[200].label.encode("utf-8")
+    at = data.rindex(label)
+    damaged = data[:at] + label.upper() + data[at + len(label):]  # still well-formed msgpack
+    assert planfile.decode_plan(damaged, key) is None
+
+
+UNREADABLE_SOURCE = r"""
+disciplines:
+  - id: 'database-location'
+    declare:
+      mechanism: 'naming'
+      scope: { source: 'target.path', include: ['\.db$'] }
+      extract:
+        outside:
+          - { op: 'source', of: 'target.path' }
+          - { op: 'matches', re: '^(?!data/)' }
+      relate:
+        - id: 'location'
+          relation: { op: 'empty', of: 'outside' }
+          message: '{value} must be under data/'
+  - id: 'locale-key-parity'
+    declare:
+      mechanism: 'pairing'
+      sources:
+        ko: { file: 'locales/ko.json' }
+        en: { file: 'locales/en.json' }
+      scope: { source: 'target.path', include: ['^never/'] }
+      extract:
+        koKeys:
+          - { op: 'source', of: 'ko' }
+        enKeys:
+          - { op: 'source', of: 'en' }
+      relate:
+        - id: 'parity'
+          relation: { op: 'equal', of: ['koKeys', 'enKeys'] }
+          message: '{key} differs'
+"""
+
+
+def test_an_unreadable_file_source_fails_the_run_at_its_declaration_though_it_cannot_route(
+        project, monkeypatch, capsys):
+    # A declaration reads its file sources before its scope test, so a read that fails ends the
+    # run at that declaration, after the rows before it: the route index must keep that.
+    monkeypatch.delenv("POLYDEUKES_TELEMETRY_PATH", raising=False)
+    monkeypatch.chdir(project.root)
+    project.config(UNREADABLE_SOURCE)
+    (project.root / "locales").mkdir()
+    os.symlink("ko.json", project.root / "locales" / "ko.json")  # a loop: ELOOP, not absence
+    payload = {"toolCalls": [{"name": "Write", "args": {"file_path": "tmp/a.db"},
+                              "fileChange": {"kind": "create", "path": "tmp/a.db", "post": ""}}],
+               "subagentSpawns": [], "userMessages": []}
+    indexed = _check_in_process(project.root, payload, [], capsys)
+    assert indexed["exit"] == 2
+    assert indexed["stderr"][-1].startswith(
+        "covenant check failed closed: cannot read locales/ko.json: ")
+    assert indexed["rows"] == [["advised", "database-location", "tmp/a.db",
+                                '[{"id":"location","witnesses":[{"key":"0","value":"tmp/a.db"}],'
+                                '"total":1}]'],
+                               ["blocked", "covenant-check", "-"]]
+    os.remove(project.root / ".polydeukes" / "roi.log")
+    monkeypatch.setattr(machine.Declarations, "_routable",
+                        lambda self, index, call: range(self.size))
+    assert _check_in_process(project.root, payload, [], capsys) == indexed
