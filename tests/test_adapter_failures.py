@@ -220,3 +220,54 @@ def test_the_hook_process_imports_only_what_a_check_needs(project):
     done = subprocess.run([sys.executable, "-P", "-c", probe, json.dumps(edit)], cwd=project,
                           capture_output=True, text=True, env=clean_env())
     assert done.stderr.splitlines()[-1] == "2 []"
+
+
+# -- the runner's own mapping, in process --------------------------------------------------------
+
+def test_a_translation_bug_is_a_failure_before_the_judgment(capsys):
+    from polydeukes.stdlib.adapters import claude_code
+    from polydeukes.stdlib.adapters.runner import judge_input
+
+    class Broken(claude_code.ClaudeCode):
+        def translate(self, raw, root):
+            return 1 / 0
+
+    line = ("adapter-claude-code failed before spawn: internal error: ZeroDivisionError: "
+            "division by zero\n")
+    assert judge_input(Broken(), b"{}", "/") == line.encode()
+    assert capsys.readouterr().err == line
+
+
+@pytest.mark.parametrize("judge, message", [
+    (lambda flags, stdin: 1, "covenant hook failed closed: the judge exited with status 1 "
+                             "before a verdict\n"),
+    (lambda flags, stdin: 1 / 0, "covenant hook failed closed: the judge failed before a "
+                                 "verdict (ZeroDivisionError: division by zero)\n"),
+])
+def test_the_runner_maps_anything_but_a_verdict_to_2(monkeypatch, tmp_path, capsys, judge,
+                                                     message):
+    import io
+    import types
+
+    from polydeukes.cli import check
+    from polydeukes.stdlib.adapters import claude_code, runner
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(runner, "_silence_stdout", lambda: None)  # pytest owns fd 1 here
+    monkeypatch.setattr(check, "run_check", judge)
+    monkeypatch.setattr(sys, "stdin", types.SimpleNamespace(buffer=io.BytesIO(b"{}")))
+    assert runner.run_hook(claude_code.HOST) == 2
+    assert capsys.readouterr().err.endswith(message)
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "the guard's own state (.polydeukes/) becomes a built-in protected entry on the hardening "
+    "branch (spec README decision 12); until then an agent can rewrite .polydeukes/hook-python"))
+def test_an_agent_cannot_point_the_delegator_at_another_judge(project):
+    write = {**BASH_LS, "tool_name": "Write",
+             "tool_input": {"file_path": str(project / ".polydeukes" / "hook-python"),
+                            "content": "/bin/true\n"}}
+    assert claude(project).code == 0  # the installed judge works
+    result = run_hook("claude-code", project, json.dumps(write).encode(),
+                      env=clean_env(CLAUDE_PROJECT_DIR=str(project)))
+    assert result.code == 2

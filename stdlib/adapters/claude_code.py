@@ -11,7 +11,7 @@ import msgspec
 
 from polydeukes.stdlib.adapters import evidence, paths
 from polydeukes.stdlib.adapters.runner import (
-    NOT_AN_ENVELOPE, Host, PreSpawnFailure, decode_payload, main as _main, run_hook)
+    NOT_AN_ENVELOPE, Host, PreSpawnFailure, decode_payload)
 
 SESSION_UNREADABLE = "the session evidence could not be gathered ({reason})"
 SPAWN_WITHOUT_KIND = (
@@ -22,7 +22,6 @@ SPAWN_WITHOUT_KIND = (
 # Task is the spawn tool's old name; the host renamed it Agent (both carry subagent_type).
 SPAWN_TOOLS = ("Task", "Agent")
 
-SETTINGS = ".claude/settings.json"
 RULES = ".claude/rules/polydeukes.md"
 SKILL = ".claude/skills/discipline-draft/SKILL.md"
 
@@ -33,7 +32,7 @@ class ClaudeCode(Host):
     title = "Claude Code"
     folder = ".claude"
     root_variable = "CLAUDE_PROJECT_DIR"
-    registration = SETTINGS
+    registration = ".claude/settings.json"
     roster = {"mutating": ["Edit", "Write", "MultiEdit", "NotebookEdit"], "shell": ["Bash"],
               "commandArgs": ["command"]}
 
@@ -59,11 +58,9 @@ class ClaudeCode(Host):
                 call["fileChange"] = change
             calls.append(call)
         agent_type = payload.get("agent_type")  # top level only: tool_input is never read for it
-        ir = {
-            "toolCalls": calls, "subagentSpawns": spawns, "userMessages": [],
-            "actor": {"agentType": agent_type} if isinstance(agent_type, str) and agent_type else {},
-            "tools": self.roster,
-        }
+        actor = {"agentType": agent_type} if isinstance(agent_type, str) and agent_type else {}
+        ir = {"toolCalls": calls, "subagentSpawns": spawns, "userMessages": [], "actor": actor,
+              "tools": self.roster}
         transcript_path = payload.get("transcript_path")
         if isinstance(transcript_path, str):
             ir["session"] = session_evidence(transcript_path)
@@ -72,13 +69,13 @@ class ClaudeCode(Host):
     def preflight(self, root: str) -> object:
         from polydeukes.stdlib.adapters import install
 
-        return install.read_claude_settings(root)
+        return install.read_claude_settings(root, self.registration)
 
     def register(self, root: str, state: object, command: str) -> list[str]:
         from polydeukes.stdlib.adapters import install
 
         matcher = "|".join(self.roster["mutating"] + self.roster["shell"])
-        lines = [install.merge_claude_settings(root, state, matcher, command)]
+        lines = [install.merge_claude_settings(root, self.registration, state, matcher, command)]
         # Written last: their absence costs only discoverability.
         lines.append(install.write_new(root, RULES, install.claude_rules()))
         lines.append(install.write_new(root, SKILL, install.claude_skill()))
@@ -156,11 +153,4 @@ def session_evidence(transcript_path: str) -> dict:
 
 
 HOST = ClaudeCode()
-
-
-def hook() -> int:
-    return run_hook(HOST)
-
-
-def main(argv: list[str] | None = None) -> int:
-    return _main(HOST, argv)
+hook, main = HOST.entry_points()

@@ -17,15 +17,13 @@ import os
 import msgspec
 
 from polydeukes.stdlib.adapters import evidence, paths, v4a
-from polydeukes.stdlib.adapters.runner import (
-    Host, PreSpawnFailure, decode_payload, main as _main, run_hook)
+from polydeukes.stdlib.adapters.runner import Host, PreSpawnFailure, decode_payload
 
 # Every key Codex sends, even those no judgment reads: a payload missing one is not the shape
 # this adapter was written against.
 REQUIRED_KEYS = ("cwd", "hook_event_name", "model", "permission_mode", "session_id",
                  "tool_input", "tool_name", "tool_use_id", "transcript_path", "turn_id")
 PATCH_TOOL = "apply_patch"
-HOOKS_FILE = ".codex/hooks.json"
 TIMEOUT_SECONDS = 60
 
 NOT_AN_OBJECT = "the payload is not a JSON object"
@@ -47,7 +45,7 @@ class Codex(Host):
     title = "Codex"
     folder = ".codex"
     root_variable = ""  # Codex names no project root: the command finds it from the call's cwd
-    registration = HOOKS_FILE
+    registration = ".codex/hooks.json"
     roster = {"mutating": [PATCH_TOOL], "shell": ["Bash"], "commandArgs": ["command"]}
 
     def translate(self, raw: bytes, root: str) -> dict:
@@ -64,13 +62,14 @@ class Codex(Host):
     def preflight(self, root: str) -> object:
         from polydeukes.stdlib.adapters import install
 
-        return install.read_codex_hooks(root)
+        return install.read_codex_hooks(root, self.registration)
 
     def register(self, root: str, state: object, command: str) -> list[str]:
         from polydeukes.stdlib.adapters import install
 
         matcher = "|".join(self.roster["shell"] + self.roster["mutating"])
-        return [install.merge_codex_hooks(root, state, matcher, command, TIMEOUT_SECONDS)]
+        return [install.merge_codex_hooks(root, self.registration, state, matcher, command,
+                                          TIMEOUT_SECONDS)]
 
     def notes(self) -> list[str]:
         return ["next: Codex runs a project hook only after you approve it: open /hooks in Codex "
@@ -127,11 +126,4 @@ def patch_changes(patch: str, cwd: str, root: str) -> list[dict]:
 
 
 HOST = Codex()
-
-
-def hook() -> int:
-    return run_hook(HOST)
-
-
-def main(argv: list[str] | None = None) -> int:
-    return _main(HOST, argv)
+hook, main = HOST.entry_points()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from polydeukes.stdlib.adapters import evidence
 from polydeukes.stdlib.adapters.runner import (
-    NOT_AN_ENVELOPE, Host, PreSpawnFailure, decode_payload, main as _main, run_hook)
+    NOT_AN_ENVELOPE, Host, PreSpawnFailure, decode_payload)
 
 HOOK_FILE = ".grok/hooks/covenant-pretooluse.json"
 # The host's default timeout is 5 s and a timed-out Grok hook fails open.
@@ -78,11 +78,4 @@ def file_change(name: str, args: dict, root: str) -> dict | None:
 
 
 HOST = Grok()
-
-
-def hook() -> int:
-    return run_hook(HOST)
-
-
-def main(argv: list[str] | None = None) -> int:
-    return _main(HOST, argv)
+hook, main = HOST.entry_points()

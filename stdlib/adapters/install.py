@@ -5,7 +5,8 @@ Order (spec 07 §1, "Installer common behaviour"):
    it clears);
 2. the agent-neutral scaffold `pdks init` (config, .gitignore rule);
 3. `.polydeukes/hook-python`: the interpreter running this installer, one of the places the
-   delegator looks for the judge (local state: git-ignored, and protected by the judge);
+   delegator looks for the judge (local state: git-ignored, and, as all of `.polydeukes/`, one
+   of the judge's built-in protected entries, so an agent cannot point it elsewhere);
 4. the delegator `<folder>/hooks/covenant-pretooluse.sh`, written only if absent;
 5. the host's registration (merged into the host's file, never replacing it) and extras.
 Each artifact is reported `created <path>` or `skipped <path> (already present)`; a preflight
@@ -14,9 +15,10 @@ failure exits 2 with nothing written; a later write failure exits 2 and may leav
 Three pieces of shell, generated here, stand between the host and Python:
 - the registered command: `/bin/sh -c '…'`, finding the delegator from the host's project-root
   variable, or from the working directory upwards (Codex runs hooks from the call's cwd). One
-  argument to /bin/sh in single quotes with no quote or backslash-quote inside reads the same in
-  sh, bash, zsh and fish, so the host's choice of shell cannot change it. It is byte-identical on
-  every run: it is the idempotence key of every registration (and Codex's trust hash);
+  argument to /bin/sh in single quotes, with no single quote and no backslash pair inside, reads
+  the same in sh, bash, zsh and fish, so the host's choice of shell cannot change it. It is
+  byte-identical on every run: it is the idempotence key of every registration (and Codex's
+  trust hash);
 - the delegator, sourced by that command: enters the root, picks the judge, maps the status;
 - a tiny Python bootstrap, so an interpreter that cannot import polydeukes says so and blocks.
 Every path through them ends in exit 0 or 2 (a host such as Claude Code lets a call through on
@@ -261,7 +263,7 @@ def read_json(root: str, relative: str) -> tuple[str | None, object]:
         raise Unparseable(exc.strerror or str(exc)) from None
     try:
         text = raw.decode("utf-8")
-        # Strict like JSON.parse: NaN and Infinity are not JSON; a duplicate key keeps its last value.
+        # Strict like JSON.parse: NaN and Infinity are not JSON; a repeated key keeps the last.
         return text, json.loads(text, parse_constant=_refuse_constant)
     except ValueError as exc:
         raise Unparseable(str(exc)) from None
@@ -274,22 +276,22 @@ def _nested(document: dict, key: str, empty: object) -> object:
     return document[key]
 
 
-# -- Claude Code: .claude/settings.json ---------------------------------------------------------
+# -- Claude Code: merging .claude/settings.json -----------------------------------------------
 
-CLAUDE_SETTINGS = ".claude/settings.json"
-CLAUDE_UNPARSEABLE = "cannot parse .claude/settings.json in {root} \u2014 fix it and re-run ({message})"
+CLAUDE_UNPARSEABLE = "cannot parse {file} in {root} \u2014 fix it and re-run ({message})"
 CLAUDE_NOT_TAKEN = (
-    ".claude/settings.json in {root} did not take the PreToolUse registration \u2014 the judge "
-    "would never be spawned. Fix that file and re-run"
+    "{file} in {root} did not take the PreToolUse registration \u2014 the judge would never be "
+    "spawned. Fix that file and re-run"
 )
 CLAUDE_TIMEOUT_SECONDS = 60  # the host's default (600 s) fails open when it expires
 
 
-def read_claude_settings(root: str) -> tuple[str | None, object]:
+def read_claude_settings(root: str, relative: str) -> tuple[str | None, object]:
     try:
-        text, settings = read_json(root, CLAUDE_SETTINGS)
+        text, settings = read_json(root, relative)
     except Unparseable as exc:
-        raise InstallError(CLAUDE_UNPARSEABLE.format(root=root, message=exc)) from None
+        raise InstallError(CLAUDE_UNPARSEABLE.format(file=relative, root=root,
+                                                     message=exc)) from None
     if text is None:
         return None, {}
     # A settings file the registration cannot be merged into is refused before anything is
@@ -298,7 +300,7 @@ def read_claude_settings(root: str) -> tuple[str | None, object]:
     entries = hooks.get("PreToolUse") if isinstance(hooks, dict) else None
     if (not isinstance(settings, dict) or not isinstance(hooks, (dict, type(None)))
             or not isinstance(entries, (list, type(None)))):
-        raise InstallError(CLAUDE_NOT_TAKEN.format(root=root))
+        raise InstallError(CLAUDE_NOT_TAKEN.format(file=relative, root=root))
     return text, settings
 
 
@@ -311,26 +313,26 @@ def _claude_registered(settings: object, command: str) -> bool:
         for entry in entries)
 
 
-def merge_claude_settings(root: str, state: tuple[str | None, object], matcher: str,
-                          command: str) -> str:
+def merge_claude_settings(root: str, relative: str, state: tuple[str | None, object],
+                          matcher: str, command: str) -> str:
     """Append the PreToolUse entry unless a handler already runs exactly `command` (then the
     file is not rewritten, not even reformatted); every other key, event, matcher and
     permission is kept. The file is read back to prove the registration took."""
     text, settings = state
     if _claude_registered(settings, command):
-        return f"skipped {CLAUDE_SETTINGS} (already present)"
+        return f"skipped {relative} (already present)"
     _nested(_nested(settings, "hooks", {}), "PreToolUse", []).append({"matcher": matcher, "hooks": [
         {"type": "command", "command": command, "timeout": CLAUDE_TIMEOUT_SECONDS}]})
-    path = os.path.join(root, CLAUDE_SETTINGS)
+    path = os.path.join(root, relative)
     os.makedirs(os.path.dirname(path), exist_ok=True)
     _replace(path, json_text(settings))
     try:
-        _, written = read_json(root, CLAUDE_SETTINGS)
+        _, written = read_json(root, relative)
     except Unparseable:
         written = None
     if not _claude_registered(written, command):
-        raise InstallError(CLAUDE_NOT_TAKEN.format(root=root))
-    return f"created {CLAUDE_SETTINGS}"
+        raise InstallError(CLAUDE_NOT_TAKEN.format(file=relative, root=root))
+    return f"created {relative}"
 
 
 def claude_rules() -> str:
@@ -391,31 +393,29 @@ shared code", "database files only under data/").
 """
 
 
-# -- Codex: .codex/hooks.json -------------------------------------------------------------------
+# -- Codex: merging .codex/hooks.json ---------------------------------------------------------
 
-CODEX_HOOKS = ".codex/hooks.json"
-CODEX_NOT_AN_OBJECT = ".codex/hooks.json is not a JSON object \u2014 repair it, then run this again"
-CODEX_NOT_MERGEABLE = (
-    ".codex/hooks.json has {what} \u2014 repair it, then run this again"
-)
+CODEX_NOT_AN_OBJECT = "{file} is not a JSON object \u2014 repair it, then run this again"
+CODEX_NOT_MERGEABLE = "{file} has {what} \u2014 repair it, then run this again"
 
 
-def read_codex_hooks(root: str) -> tuple[str | None, object]:
+def read_codex_hooks(root: str, relative: str) -> tuple[str | None, object]:
     try:
-        text, document = read_json(root, CODEX_HOOKS)
+        text, document = read_json(root, relative)
     except Unparseable as exc:
-        raise InstallError(f"{CODEX_NOT_AN_OBJECT} ({exc})") from None
+        raise InstallError(f"{CODEX_NOT_AN_OBJECT.format(file=relative)} ({exc})") from None
     if text is None:
         return None, None
     if not isinstance(document, dict):
-        raise InstallError(CODEX_NOT_AN_OBJECT)
+        raise InstallError(CODEX_NOT_AN_OBJECT.format(file=relative))
     hooks = document.get("hooks")
     if hooks is not None and not isinstance(hooks, dict):
-        raise InstallError(CODEX_NOT_MERGEABLE.format(what="a \"hooks\" value that is not an object"))
+        raise InstallError(CODEX_NOT_MERGEABLE.format(
+            file=relative, what="a \"hooks\" value that is not an object"))
     entries = hooks.get("PreToolUse") if isinstance(hooks, dict) else None
     if entries is not None and not isinstance(entries, list):
         raise InstallError(CODEX_NOT_MERGEABLE.format(
-            what="a \"hooks.PreToolUse\" value that is not an array"))
+            file=relative, what="a \"hooks.PreToolUse\" value that is not an array"))
     return text, document
 
 
@@ -423,8 +423,8 @@ def _own(handler: object, command: str) -> bool:
     return isinstance(handler, dict) and handler.get("command") == command
 
 
-def merge_codex_hooks(root: str, state: tuple[str | None, object], matcher: str, command: str,
-                      timeout: int) -> str:
+def merge_codex_hooks(root: str, relative: str, state: tuple[str | None, object], matcher: str,
+                      command: str, timeout: int) -> str:
     """Merge the PreToolUse handler into .codex/hooks.json (spec 07 §4.6).
 
     Every other event, matcher, handler and unknown key is kept. The own handler is found by its
@@ -468,8 +468,8 @@ def merge_codex_hooks(root: str, state: tuple[str | None, object], matcher: str,
     hooks["PreToolUse"] = merged
     new_text = json_text(document)
     if new_text == text:
-        return f"skipped {CODEX_HOOKS} (already present)"
-    path = os.path.join(root, CODEX_HOOKS)
+        return f"skipped {relative} (already present)"
+    path = os.path.join(root, relative)
     os.makedirs(os.path.dirname(path), exist_ok=True)
     _replace(path, new_text)
-    return f"created {CODEX_HOOKS}"
+    return f"created {relative}"

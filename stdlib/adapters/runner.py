@@ -78,6 +78,18 @@ class Host:
         """What the user must still do after a successful install (printed last)."""
         return []
 
+    def entry_points(self):
+        """(hook, main) for the host's module: `hook()` is what the delegator's bootstrap calls,
+        `main(argv=None)` is the console script `pdks-<name>`."""
+
+        def hook() -> int:
+            return run_hook(self)
+
+        def console_script(argv: list[str] | None = None) -> int:
+            return main(self, argv)
+
+        return hook, console_script
+
 
 def decode_payload(raw: bytes) -> object:
     """The payload as plain JSON values; a duplicate key keeps its last value (as JSON.parse)."""
@@ -99,17 +111,21 @@ def _read_stdin() -> bytes:
         chunks.append(chunk)
 
 
+def failure_line(host: Host, reason: str) -> bytes:
+    """The one line that replaces the IR when the payload cannot become one; also on stderr."""
+    line = f"{host.adapter} failed before spawn: {reason}\n"
+    write_stderr(line)
+    return line.encode("utf-8")
+
+
 def judge_input(host: Host, raw: bytes, root: str) -> bytes:
     """What the judge reads for this payload: the IR's JSON, or the pre-spawn failure line."""
     try:
         return msgspec.json.encode(host.translate(raw, root))
     except PreSpawnFailure as exc:
-        reason = str(exc)
+        return failure_line(host, str(exc))
     except Exception as exc:  # noqa: BLE001 - a translation bug is a failure before the judgment
-        reason = f"internal error: {type(exc).__name__}: {exc}"
-    line = f"{host.adapter} failed before spawn: {reason}\n"
-    write_stderr(line)
-    return line.encode("utf-8")
+        return failure_line(host, f"internal error: {type(exc).__name__}: {exc}")
 
 
 def run_hook(host: Host) -> int:
@@ -121,14 +137,9 @@ def run_hook(host: Host) -> int:
     try:
         raw = _read_stdin()
     except OSError as exc:
-        raw = None
-        stdin = (f"{host.adapter} failed before spawn: the payload could not be read "
-                 f"({exc.strerror or exc})\n")
-        write_stderr(stdin)
-        stdin = stdin.encode("utf-8")
-    root = os.getcwd()
-    if raw is not None:
-        stdin = judge_input(host, raw, root)
+        stdin = failure_line(host, f"the payload could not be read ({exc.strerror or exc})")
+    else:
+        stdin = judge_input(host, raw, os.getcwd())
     # A hook's stdout is a decision channel for several hosts (Codex reads any output there as
     # a decision document and proceeds when it is not one); the judge never speaks there.
     _silence_stdout()

@@ -86,7 +86,8 @@ def parse_transcript(data: bytes) -> Transcript:
         content = message.get("content") if isinstance(message, dict) else None
         if entry.type == "user":
             origin = entry.origin
-            if isinstance(content, str) and isinstance(origin, dict) and origin.get("kind") == "human":
+            typed = isinstance(origin, dict) and origin.get("kind") == "human"
+            if isinstance(content, str) and typed:
                 stamp = timestamp_ms(entry.timestamp)
                 human.append({"text": content} if stamp is None
                              else {"text": content, "timestampMs": stamp})
@@ -147,7 +148,7 @@ def read_sidecar(transcript_path: str) -> str | None:
     vanished is skipped; any other failure raises SidecarUnreadable (fail closed)."""
     if not os.path.isabs(transcript_path):
         return None
-    base = transcript_path[:-len(".jsonl")] if transcript_path.endswith(".jsonl") else transcript_path
+    base = transcript_path.removesuffix(".jsonl")
     directory = os.path.join(base, "subagents")
     try:
         with os.scandir(directory) as listing:
