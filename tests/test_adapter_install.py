@@ -366,3 +366,13 @@ def test_codex_merge_keeps_foreign_handlers_under_their_matchers_and_is_idempote
         code, out, _ = init(root, "codex")
         assert code == 0 and "skipped .codex/hooks.json (already present)" in out.splitlines()
         assert tree(root) == before
+
+
+def test_an_interpreter_that_cannot_be_recorded_refuses_before_writing(tmp_path, monkeypatch):
+    monkeypatch.setattr(sys, "executable", "")
+    code, out, err = init(tmp_path, "grok")
+    assert (code, out) == (2, "")
+    assert err.startswith(f"pdks-grok init failed: cannot use 'polydeukes' from {tmp_path} — "
+                          "install or update it there first (e.g. 'pip install polydeukes'), "
+                          "then run this command again: ")
+    assert tree(tmp_path) == {}
