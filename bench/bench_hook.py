@@ -1,6 +1,6 @@
 """Whole-process cost of a host hook call beside `pdks covenant check` on the same IR, paired.
 
-    python bench/bench_hook.py [--runs 30]
+    python bench/bench_hook.py [--runs 30] [--instructions]
 
 For each scenario, in a project installed by the real installer:
   A  the command the installer registered, through `/bin/sh -c`, with the host's payload on
@@ -12,6 +12,10 @@ Runs alternate A, B, B', A, B, B', … after warm-up runs, so a drift in the mac
 every command alike; the ratio quoted is the median of the per-round ratios A/B (and A/B').
 Bytecode caching stays on (PYTHONDONTWRITEBYTECODE is removed from the environment), as on a
 user's machine. Target (issue 9): A/B <= 1.15. Not a test: read the ratios.
+
+On a shared, noisy machine wall times drift; `--instructions` adds one run of each command under
+`valgrind --tool=callgrind --trace-children=yes` and compares the instructions executed by every
+process of the call (the shells included), a count that load does not change.
 """
 
 from __future__ import annotations
@@ -87,10 +91,27 @@ def timed(argv: list[str], cwd: Path, stdin: bytes, env: dict) -> tuple[float, i
     return time.perf_counter() - start, done.returncode
 
 
+def instructions(argv: list[str], cwd: Path, stdin: bytes, env: dict) -> int:
+    """Instructions executed by the command and all its children, counted by callgrind."""
+    with tempfile.TemporaryDirectory() as out:
+        subprocess.run(["valgrind", "--tool=callgrind", "--trace-children=yes",
+                        f"--callgrind-out-file={out}/%p", *argv], cwd=cwd, input=stdin,
+                       env=dict(env, PYTHONHASHSEED="0"), stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL, check=False)
+        total = 0
+        for name in os.listdir(out):
+            for line in Path(out, name).read_text(errors="replace").splitlines():
+                if line.startswith("summary:"):
+                    total += int(line.split()[1])
+        return total
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=30)
     parser.add_argument("--warmup", type=int, default=3)
+    parser.add_argument("--instructions", action="store_true",
+                        help="also count instructions under valgrind's callgrind")
     args = parser.parse_args()
     from adapter_support import registered_command
 
@@ -125,6 +146,10 @@ def main() -> None:
             for other in ("B pdks", "B' sh+pdks"):
                 ratios = [a / b for a, b in zip(times["A hook"], times[other])]
                 print(f"  A / {other:10s} median of paired ratios {statistics.median(ratios):.3f}")
+            if args.instructions:
+                counted = {name: instructions(*command) for name, command in commands.items()}
+                print(f"  instructions: A {counted['A hook']:,}  B {counted['B pdks']:,}  "
+                      f"A/B {counted['A hook'] / counted['B pdks']:.3f}")
 
 
 if __name__ == "__main__":
