@@ -32,7 +32,7 @@ import time
 from pathlib import Path
 
 BIN = Path(sys.executable).parent
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+HOST_FILES = {"claude-code": ".claude/settings.json", "codex": ".codex/hooks.json"}
 
 TRANSCRIPT_ROUNDS = 100  # 300 JSONL entries: a short working session
 
@@ -84,6 +84,13 @@ def scenarios(base: Path) -> list[tuple[str, str, Path, Path, bytes]]:
     ]
 
 
+def registered_command(host: str, root: Path) -> str:
+    """The command the installer registered, read back from the host's own file."""
+    document = json.loads((root / HOST_FILES[host]).read_text(encoding="utf-8"))
+    return next(handler["command"] for entry in document["hooks"]["PreToolUse"]
+                for handler in entry["hooks"] if "covenant-pretooluse" in handler["command"])
+
+
 def timed(argv: list[str], cwd: Path, stdin: bytes, env: dict) -> tuple[float, int]:
     start = time.perf_counter()
     done = subprocess.run(argv, cwd=cwd, input=stdin, env=env, stdout=subprocess.DEVNULL,
@@ -113,8 +120,6 @@ def main() -> None:
     parser.add_argument("--instructions", action="store_true",
                         help="also count instructions under valgrind's callgrind")
     args = parser.parse_args()
-    from adapter_support import registered_command
-
     from polydeukes.stdlib.adapters import claude_code, codex
     from polydeukes.stdlib.adapters.runner import judge_input
 
