@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import time
 
-from polydeukes.stdlib.shell import judge_shell_mod, shell_writes, tokenize
-from polydeukes.stdlib.shell_transcript import TranscriptTarget, judge_transcript_line
+from polydeukes.stdlib.shell.evidence import shell_writes
+from polydeukes.stdlib.shell.judgment import judge_shell_mod
+from polydeukes.stdlib.shell.tokenizer import tokenize
+from polydeukes.stdlib.shell.transcript import TranscriptTarget, judge_transcript_line
 
 PROTECTED = ["packages/core/dist", ".claude/settings.json", "src/core", "polydeukes.config.yaml"]
 ROOT = "/home/u/proj"

@@ -2,7 +2,7 @@
 
 Pure and hot-path safe. A registration with protected paths routes a call when some *path
 candidate* of the call matches one of its entries under the segment rule (§8.4, implemented once
-in `shell_paths.path_matches`). The candidates of a call are:
+in `shell.paths.path_matches`). The candidates of a call are:
 
 - every string value at any depth of `args` (keys are never scanned, non-strings never match),
   tokenized like a shell line so quote and escape splits collapse to the word the shell would
@@ -25,8 +25,8 @@ from typing import Any
 
 import msgspec
 
-from polydeukes.stdlib.shell_paths import dot_resolve, path_candidates, path_matches, segments
-from polydeukes.stdlib.shell_tokenizer import tokenize
+from polydeukes.stdlib.shell.paths import dot_resolve, path_candidates, path_matches, segments
+from polydeukes.stdlib.shell.tokenizer import tokenize
 from polydeukes.vm.ir import UNSET, ToolCall
 
 __all__ = [
@@ -183,7 +183,7 @@ def route_shell_mod(
     if subject is not None or call.name not in shell:
         return subject, failed
     # Imported here: only a shell call needs the analyzer, and most checks judge none.
-    from polydeukes.stdlib.shell import judge_shell_mod
+    from polydeukes.stdlib.shell.judgment import judge_shell_mod
 
     for text in command_strings(call, command_args):
         reached = judge_shell_mod(text, protected, root=root, home=home).subject

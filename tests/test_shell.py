@@ -6,6 +6,8 @@ Case schema (one YAML file = `root`, `home`, `cases`; each case is self-describi
     command: the command string a host sends (may be multi-line)
     protected: the normalized protected entries, in config order
     root / home: optional per-case overrides of the file's values
+    tree: files, links and archives the project holds (see shell_tree.py); such a case is
+          judged in a scratch directory with the table's root and home rebased onto it
     want:
       verdict: block | pass          # judge_shell_mod(...).broken
       subject: <entry> | null        # the protected entry reached (telemetry subject)
@@ -18,6 +20,7 @@ Case schema (one YAML file = `root`, `home`, `cases`; each case is self-describi
 from __future__ import annotations
 
 import pathlib
+import re
 import sys
 
 import pytest
@@ -33,7 +36,8 @@ from polydeukes.stdlib.shell import (
     shell_writes,
     tokenize,
 )
-from polydeukes.stdlib.shell_tokenizer import executed_text
+from polydeukes.stdlib.shell.tokenizer import executed_text
+from shell_tree import make_tree, rebase
 
 CASES_DIR = pathlib.Path(__file__).parent / "cases" / "shell"
 ROOT = "/home/u/proj"
@@ -58,12 +62,18 @@ CASES = _load_cases()
 def test_the_table_is_large_enough() -> None:
     assert len(CASES) >= 200
     notes = [p.values[0]["note"] for p in CASES]
-    spec_rows = {n.split(";")[0].split(" was ")[0] for n in notes if n.startswith("§8.7 #")}
+    spec_rows = {re.match(r"§8\.7 #\d+", n).group() for n in notes if n.startswith("§8.7 #")}
     assert spec_rows == {f"§8.7 #{k}" for k in range(1, 70)}
 
 
 @pytest.mark.parametrize("case", CASES)
-def test_case(case: dict) -> None:
+def test_case(case: dict, tmp_path: pathlib.Path) -> None:
+    if case.get("tree"):
+        home = tmp_path / "u"
+        root = home / "proj"
+        root.mkdir(parents=True)
+        make_tree(root, case["tree"])
+        case = rebase({k: v for k, v in case.items() if k != "tree"}, str(root), str(home))
     command, want = case["command"], case["want"]
     result = judge_shell_mod(command, case["protected"], root=case["root"], home=case["home"])
     assert ("block" if result.broken else "pass") == want["verdict"], result
@@ -229,16 +239,52 @@ def test_no_pre_state_channel_leaves_changes_absent() -> None:
     assert shell_writes("echo a > f.ts", root=ROOT, home=HOME, read_file=None).changes is None
 
 
-def test_hot_path_imports() -> None:
-    import polydeukes.stdlib.shell  # noqa: F401 - already imported; the check is on sys.modules
+_FORBIDDEN_CALLS = {
+    "open", "os.open", "os.system", "os.popen", "os.execv", "os.execvp", "os.spawnv", "os.fork",
+    "os.remove", "os.unlink", "os.rename", "os.replace", "os.mkdir", "os.makedirs", "os.rmdir",
+    "os.chmod", "os.chown", "os.symlink", "os.link", "os.truncate", "os.write", "os.utime",
+}
+_FORBIDDEN_METHODS = {"write", "write_text", "write_bytes", "extract", "extractall", "unlink", "touch"}
+_FORBIDDEN_FLAGS = {"O_WRONLY", "O_RDWR", "O_CREAT", "O_TRUNC", "O_APPEND"}
 
-    assert "yaml" not in polydeukes.stdlib.shell.__dict__
-    heavy = {"lark", "click", "subprocess", "glob"}
-    source = pathlib.Path(polydeukes.stdlib.shell.__file__).read_text()
-    source += pathlib.Path(sys.modules["polydeukes.stdlib.shell_tokenizer"].__file__).read_text()
-    source += pathlib.Path(sys.modules["polydeukes.stdlib.shell_paths"].__file__).read_text()
-    for name in heavy | {"yaml", "os"}:
-        assert f"import {name}" not in source, name
+
+def _dotted(node) -> str:
+    import ast
+
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return _dotted(node.value) + "." + node.attr
+    return ""
+
+
+def test_the_analysis_imports_no_heavy_module_and_never_runs_or_writes() -> None:
+    """Every stage of the shell package: no yaml, lark, click, subprocess; no call that runs a
+    program or writes a file (the working tree is only looked at, through `disk.py`, whose
+    few opens are all read-only)."""
+    import ast
+
+    package = pathlib.Path(sys.modules["polydeukes.stdlib.shell"].__file__).parent
+    for path in sorted(package.glob("*.py")):
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                names = [a.name for a in node.names] + ([node.module] if isinstance(node, ast.ImportFrom) and node.module else [])
+                for name in names:
+                    assert name.split(".")[0] not in {"yaml", "lark", "click", "subprocess", "glob", "shutil",
+                                                      "tempfile", "pty", "multiprocessing"}, (path.name, name)
+            elif isinstance(node, ast.Call):
+                name = _dotted(node.func)
+                assert name not in _FORBIDDEN_CALLS, (path.name, name, node.lineno)
+                if isinstance(node.func, ast.Attribute):
+                    assert node.func.attr not in _FORBIDDEN_METHODS, (path.name, name, node.lineno)
+                if name == "os.fdopen":
+                    assert ast.literal_eval(node.args[1]) == "rb", (path.name, node.lineno)
+                if name == "tarfile.open":
+                    modes = [k.value for k in node.keywords if k.arg == "mode"]
+                    assert [ast.literal_eval(m) for m in modes] == ["r|"], (path.name, node.lineno)
+            elif isinstance(node, ast.Attribute) and node.attr in _FORBIDDEN_FLAGS:
+                raise AssertionError((path.name, node.attr, node.lineno))
 
 
 # -- properties ----------------------------------------------------------------------------------
@@ -282,7 +328,7 @@ def test_deep_nesting_does_not_exhaust_recursion() -> None:
         judge_shell_mod(text, PROTECTED, root=ROOT, home=HOME)
 
 
-_HEADS = st.sampled_from(["rm -rf", "mv", "cp x", "node", "touch", "chmod 644", "sed -i s/a/b/", "tee", "vim", "git add"])
+_HEADS = st.sampled_from(["rm -rf", "mv", "cp x", "node", "touch", "chmod 644", "sed -i s/a/b/", "tee", "vim", "git rm"])
 _TAILS = st.sampled_from(["", "/a.py", "/sub/b.ts"])
 
 
