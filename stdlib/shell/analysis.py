@@ -126,12 +126,22 @@ _STDIN_EXECUTORS = frozenset({"xargs", "parallel", "while", "until", "source", "
 _FD_REFERENCE = re.compile(r"-|\d+-?")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
+# Names whose command can matter without a mention: writers and programs the table models as
+# such, shells, wrappers, reserved words, and builtins that change the line's state.
 _NAMES_WITH_EFFECTS = (
     E.names_with_effects() | NESTED_SHELLS | DIRECTORY_CHANGES | _RESERVED | _DECLARATIONS
-    | BUILTINS | frozenset(_WRAPPERS) | frozenset({"for", "select", "case", "function", "trap",
-                                                  "parallel", "}", "fi", "done", "esac", "coproc"})
+    | (BUILTINS - {"echo", "true", "false", "test", "[", "type", "pwd", "wait", "kill", "exit", "return"})
+    | frozenset(_WRAPPERS)
+    | frozenset({"for", "select", "case", "function", "trap", "parallel", "}", "fi", "done", "esac", "coproc"})
 )
 PLAIN_LINES = plain_lines_pattern(name for name in _NAMES_WITH_EFFECTS if name.isprintable())
+
+
+@lru_cache(maxsize=4)
+def scanned(text: str) -> Script:
+    """`scan(text, PLAIN_LINES)`, once per process for each of the last few command strings:
+    the router and every judge of a call read the same string."""
+    return scan(text, PLAIN_LINES)
 
 
 @lru_cache(maxsize=1024)
@@ -243,7 +253,7 @@ class Walk:
         self._moves = False
 
     def events(self) -> Iterator[Event]:
-        script = scan(self.text, PLAIN_LINES if self.wants_run is not None else None)
+        script = scanned(self.text) if self.wants_run is not None else tokenize(self.text)
         yield from self._script(self.text, script, 0, True)
 
     # -- scripts ----------------------------------------------------------------------------

@@ -200,15 +200,14 @@ def plain_lines_pattern(names_with_effects: Iterable[str]) -> re.Pattern[str]:
     start with different characters, so a line is matched or refused in one forward pass.
     """
     trie = _trie_pattern(sorted(set(names_with_effects)))
-    name_char = r"[^\s'\"\\$`;&|<>(){}\[\]*?=/#]"
-    piece = r"(?:[^\s'\"\\$`;&|<>(){}\[\]*?]|'[^'\r\n]*+'|\"[^\"\\$`\r\n]*+\")"
-    first = r"(?:[^\s'\"\\$`;&|<>(){}\[\]*?#]|'[^'\r\n]*+'|\"[^\"\\$`\r\n]*+\")"
-    word = first + piece + "*+"
-    name = (rf"(?:(?!{trie}[ \t\r\n]){name_char}++"
-            rf"|'(?!{trie}')[^\s'\"\\$`;&|<>(){{}}\[\]*?=/#]++'"
-            rf"|\"(?!{trie}\")[^\s'\"\\$`;&|<>(){{}}\[\]*?=/#]++\")")
-    line = rf"[ \t]*+(?:{name}(?:[ \t]++{word})*+[ \t]*+(?:#[^\r\n]*+)?|#[^\r\n]*+)?"
-    return re.compile(rf"(?:{line}(?:\r\n|\n|\r))++")
+    special = r"'\"\\$`;&|<>(){}\[\]*?"
+    # Everything after the name: runs of plain characters and closed quotes, each taken whole
+    # (`++`), so a long line costs a step per run or quote, not per character.
+    body = rf"(?:[^\r\n{special}]++|'[^'\r\n]*+'|\"[^\"\\$`\r\n]*+\")*+"
+    name = (rf"(?:(?!{trie}(?:[ \t\r\n]|\Z))[^\s{special}=/#]++"
+            rf"|'(?!{trie}')[^\s{special}=/#]++')")
+    line = rf"[ \t]*+(?:{name}(?:[ \t]{body})?|#[^\r\n]*+)?"
+    return re.compile(rf"(?:{line}(?:\r\n|\n|\r|\Z))++")
 
 
 def _trie_pattern(names: list[str]) -> str:
@@ -285,7 +284,7 @@ class _Tokenizer:
         while i < n:
             if i == line_start and plain_lines is not None and not self.words and not self.redirects:
                 m = plain_lines(s, i)
-                if m is not None:
+                if m is not None and m.end() > i:
                     self.commands.append(PlainRun(i, m.end()))
                     i = line_start = m.end()
                     continue
