@@ -680,7 +680,7 @@ class Walk:
             return
         found = view.effects
         for it in found.items if found is not None else ():
-            if it.role in E.WRITING:
+            if it.role in E.WRITING and it.role != E.CHMOD:  # `chmod +x` keeps the content
                 path = self.absolute(it.text, view.cwd)
                 if path is not None:
                     written[path] = None

@@ -194,31 +194,64 @@ COMMANDS: dict[str, Model] = {
     # Loop headers and declarations: their words are values the walk follows into later
     # commands (`for f in src/*; do rm "$f"; done` is judged at the `rm`).
     "for": _DATA, "select": _DATA, "case": _DATA, "in": _DATA, "export": _DATA,
+    "done": _DATA, "fi": _DATA, "esac": _DATA, "}": _DATA, "read": _DATA, "shift": _DATA,
+    # The directory a command changes into is no write (the walk follows it).
+    "cd": Model("chdir...", pure=True), "pushd": Model("chdir...", pure=True),
+    "popd": Model("data...", pure=True),
     "declare": _DATA, "typeset": _DATA, "local": _DATA, "readonly": _DATA, "unset": _DATA, "date": reader("-s,--set=data:unproven "
                                                                "-r,--reference=read -f,--file=read", "data..."),
     "file": Model("read...", "-C,--compile:unproven -m,--magic-file=read -f,--files-from=read "
-                  "-e,--exclude=data -F,--separator=data -P,--parameter=data"),
+                  "-e,--exclude=data -F,--separator=data -P,--parameter=data -b,--brief "
+                  "-c,--checking-printout -E -h,--no-dereference -i,--mime -I -k,--keep-going "
+                  "-l,--list -L,--dereference -n,--no-buffer -N,--no-pad -p,--preserve-date "
+                  "-r,--raw -s,--special-files -S,--no-sandbox -v,--version -z,--uncompress "
+                  "-Z,--uncompress-noreport -0,--print0 --mime-type --mime-encoding --apple "
+                  "--extension --exclude-quiet=data --help"),
     "less": Model("read...", "-o,--log-file=write -O,--LOG-FILE=write -k,--lesskey-file=read "
                   "--lesskey-src=read -T,--tag-file=read -t,--tag=data -x,--tabs=data "
                   "-z,--window=data -b,--buffers=data -h,--max-back-scroll=data "
                   "-y,--max-forw-scroll=data -j,--jump-target=data -P,--prompt=data "
-                  "-p,--pattern=data -#,--shift=data"),
+                  "-p,--pattern=data -#,--shift=data -D,--color=data --rscroll=data "
+                  "--line-num-width=data --status-col-width=data --wheel-lines=data "
+                  "-a -A -B -c -C -d -e -E -f -F -g -G -i -I -J -K -L -m -M -n -N -q -Q -r -R -s -S "
+                  "-u -U -V -w -W -X -~ --search-skip-screen --SEARCH-SKIP-SCREEN "
+                  "--auto-buffers --clear-screen --CLEAR-SCREEN --dumb --quit-at-eof "
+                  "--QUIT-AT-EOF --force --quit-if-one-screen --hilite-search --HILITE-SEARCH "
+                  "--ignore-case --IGNORE-CASE --status-column --no-keypad --long-prompt "
+                  "--LONG-PROMPT --line-numbers --LINE-NUMBERS --quiet --QUIET --silent "
+                  "--SILENT --raw-control-chars --RAW-CONTROL-CHARS --squeeze-blank-lines "
+                  "--chop-long-lines --underline-special --UNDERLINE-SPECIAL --version "
+                  "--hilite-unread --HILITE-UNREAD --no-init --tilde --mouse --MOUSE "
+                  "--no-histdups --save-marks --incsearch --use-color --follow-name --help"),
     "tree": Model("read...", "-o=write --fromfile -L=data -P=data -I=data --charset=data "
-                  "-H=data -T=data --filelimit=data --timefmt=data --sort=data"),
+                  "-H=data -T=data --filelimit=data --timefmt=data --sort=data -a -d -l -f -x "
+                  "-q -N -Q -p -u -g -s -h -D -F -v -t -c -U -r -C -n -J -X -i -A -S --du "
+                  "--si --prune --noreport --dirsfirst --filesfirst --matchdirs --ignore-case "
+                  "--inodes --device --gitignore --info --metafirst --version --help"),
     "sort": Model("read...", "-o,--output=write -T,--temporary-directory=write "
                   "--compress-program=exec:unproven --files0-from=read --random-source=read "
                   "-k,--key=data -t,--field-separator=data -S,--buffer-size=data "
-                  "--parallel=data --batch-size=data --sort=data"),
+                  "--parallel=data --batch-size=data --sort=data -b -d -f -g -i -M -h -n -R -r "
+                  "-V -c -C -m -s -u -z --ignore-leading-blanks --dictionary-order "
+                  "--ignore-case --general-numeric-sort --ignore-nonprinting --month-sort "
+                  "--human-numeric-sort --numeric-sort --random-sort --reverse --version-sort "
+                  "--check=?data --merge --stable --unique --zero-terminated --debug --help "
+                  "--version"),
     "shuf": Model("read...", "-o,--output=write --random-source=read -n,--head-count=data "
-                  "-i,--input-range=data"),
+                  "-i,--input-range=data -e,--echo -r,--repeat -z,--zero-terminated --help "
+                  "--version"),
     "uniq": Model("read write", "-f,--skip-fields=data -s,--skip-chars=data "
-                  "-w,--check-chars=data --all-repeated=?data --group=?data"),
+                  "-w,--check-chars=data --all-repeated=?data --group=?data -c,--count "
+                  "-d,--repeated -D -i,--ignore-case -u,--unique -z,--zero-terminated --help "
+                  "--version"),
     "xxd": Model("read write", "-c,-cols=data -g,-groupsize=data -l,-len=data -o,-offset=data "
                  "-s,-seek=data -n,-name=data -R=data -C -a -autoskip -b -bits -e -E -EBCDIC "
                  "-i -include -p -ps -postscript -plain -r -revert -u -d -h -help -v -version"),
     "split": Model("read write", "-a,--suffix-length=data -b,--bytes=data -C,--line-bytes=data "
                    "-l,--lines=data -n,--number=data --additional-suffix=data "
-                   "--filter=exec:unproven -t,--separator=data"),
+                   "--filter=exec:unproven -t,--separator=data -d -x --numeric-suffixes=?data "
+                   "--hex-suffixes=?data -e,--elide-empty-files -u,--unbuffered --verbose "
+                   "--help --version"),
     "rg": Model("data read...", "-e,--regexp=data:pattern -f,--file=read:pattern "
                 "--pre=exec:unproven --pre-glob=data --hostname-bin=exec:unproven "
                 "-g,--glob=data --iglob=data -t,--type=data -T,--type-not=data "
@@ -953,11 +986,12 @@ def _find(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
         else:
             items.append(Item(k, t, DATA))
             k += 1
-    if deletes and not (narrowing and names):
-        # The start paths are what `-delete` removes (and everything below them); with
-        # `-name` filters only matching names go, which the judge checks on disk.
-        items = [Item(it.index, it.text, DELETE) if it.role == READ and args[it.index] in starts else it
-                 for it in items]
+    if deletes:
+        if not (narrowing and names):
+            # The start paths are what `-delete` removes (and everything below them); with
+            # `-name` filters only matching names go, which the judge checks on disk.
+            items = [Item(it.index, it.text, DELETE) if it.role == READ and args[it.index] in starts else it
+                     for it in items]
         for start in starts:
             extra.append(Extra(DELETE, path=start.text, pattern=start.pattern, tree=True,
                                rule="find-delete", names=tuple(names) if narrowing else ()))
@@ -1182,6 +1216,8 @@ _FAMILY = {"gzip": "gzip", "gunzip": "gzip", "zcat": "gzip", "pigz": "gzip", "un
            "bzip2": "bzip2", "bunzip2": "bzip2", "bzcat": "bzip2", "xz": "xz", "unxz": "xz",
            "xzcat": "xz", "lzma": "lzma", "unlzma": "lzma", "lzcat": "lzma", "zstd": "zstd",
            "unzstd": "zstd", "zstdcat": "zstd"}
+_DECOMPRESSORS = frozenset({"gunzip", "zcat", "unpigz", "bunzip2", "bzcat", "unxz", "xzcat", "unlzma",
+                            "lzcat", "unzstd", "zstdcat"})
 _COMPRESS_OPTIONS = ("-c,--stdout,--to-stdout:stdout -d,--decompress,--uncompress:decompress "
                      "-k,--keep:keep --rm:remove -t,--test:list -l,--list:list -S,--suffix=data "
                      "-o=write -r,--recursive:recursive -f,--force -q,--quiet -v,--verbose -n,--no-name "
@@ -1197,7 +1233,7 @@ def _compress(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects
     family = _FAMILY.get(name, "gzip")
     effects = parsed.effects
     stdout = "stdout" in effects or "list" in effects or name.endswith("cat")
-    decompress = "decompress" in effects or name.startswith("un") or name.endswith("cat")
+    decompress = "decompress" in effects or name in _DECOMPRESSORS
     keep = "keep" in effects or (family == "zstd" and "remove" not in effects)
     suffixes = _SUFFIXES[family]
     custom = [it.text for it in parsed.items if it.role == DATA and _option_of(args, it) in ("-S", "--suffix")]

@@ -165,9 +165,13 @@ class _Deriver:
                     # xargs appends operands read from stdin: the files are unknowable here.
                     self.undeterminable.append(f"{rule} targets arrive through xargs")
                     detected = True
-        # 5. the effect model's other writes
+        # 5. the effect model's other writes; a writer whose operands xargs reads at run time
+        # writes paths nobody can name here
         if name not in ("tee", "sed"):
             detected = self.effect_writes(view, moves_directory) or detected
+            if view.via_xargs and view.model is not None and not view.model.pure:
+                self.undeterminable.append(f"{name} operands arrive through xargs")
+                detected = True
         # 6. an opaque word under a head that is not proven read-only (§8.6 reads the head as
         # written: `do echo $l` is under `do`)
         if not wrote and not detected and any(w.opaque for w in words) and not _proven_reader(view, words):

@@ -506,10 +506,19 @@ def escape_pattern(text: str) -> str:
     return "".join("\\" + c if c in "*?[]\\(){}|!@+" else c for c in text)
 
 
-def _has_active_glob(text: str) -> bool:
-    if _GLOB_CHARS.intersection(text):
-        return True
-    return any(text[k] in _EXTGLOB_PREFIX and text.startswith("(", k + 1) for k in range(len(text) - 1))
+def _has_active_glob(pattern: str) -> bool:
+    """Does a pattern (quoted characters backslash-escaped) hold an unescaped `*`, `?`, `[`
+    or extglob group?"""
+    i, n = 0, len(pattern)
+    while i < n:
+        c = pattern[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c in _GLOB_CHARS or (c in _EXTGLOB_PREFIX and pattern.startswith("(", i + 1)):
+            return True
+        i += 1
+    return False
 
 
 def expand_word(word: Word, raw: str, scope: Scope | None) -> list[Arg]:
@@ -520,15 +529,15 @@ def expand_word(word: Word, raw: str, scope: Scope | None) -> list[Arg]:
     if flags & W_BRACE:
         spellings = brace_expand(raw)
         if spellings is None:
-            # Too many words to enumerate: the word may name anything.
-            return [Arg(word.text, "*", True, ANY, word)]
+            # Too many words to enumerate: read as a pattern that may match any name.
+            return [Arg(word.text, "*", False, ANY, word)]
     else:
         spellings = [raw]
     out: list[Arg] = []
     for spelling in spellings:
         out.extend(_expand_spelling(spelling, word, scope))
         if len(out) > BRACE_LIMIT:
-            return [Arg(word.text, "*", True, ANY, word)]
+            return [Arg(word.text, "*", False, ANY, word)]
     return out
 
 
@@ -559,7 +568,7 @@ def _expand_spelling(spelling: str, word: Word, scope: Scope | None) -> list[Arg
                 for v in values
             ]
             if len(alternatives) * len(chunks) > ALTERNATIVES_LIMIT:
-                return [Arg(word.text, "*", True, ANY, word)]
+                return [Arg(word.text, "*", False, ANY, word)]
             alternatives = [alt + [chunk] for alt in alternatives for chunk in chunks]
         else:
             if piece.kind == _UNKNOWN:
@@ -599,9 +608,9 @@ def _finish(chunks: list[tuple[str, int, str]], word: Word) -> list[Arg]:
         quoted = any(kind == _LIT for _, kind, _ in field)
         if not text and not quoted:
             continue  # an unquoted empty field disappears
-        active = any(kind == _LOOP_PATTERN or (kind == _ACTIVE and _has_active_glob(t)) for t, kind, _ in field)
-        if active:
-            out.append(Arg(text, "".join(p for _, _, p in field), False, MANY, word))
+        pattern = "".join(p for _, _, p in field)
+        if any(kind == _LOOP_PATTERN for _, kind, _ in field) or _has_active_glob(pattern):
+            out.append(Arg(text, pattern, False, MANY, word))
         else:
             out.append(Arg(text, None, False, ONE, word))
     return out

@@ -487,7 +487,10 @@ class _Judge:
         first_word = ""
         opaque_mentions: list[int] = []
         mentioned: list[int] = []  # arguments that mention an entry
+        inner = view.inner
         for k, a in enumerate(view.args):
+            if k == inner and "/" not in a.text:
+                continue  # a command name without a slash is looked up in PATH, not a path
             index = p.first_in_text(a.text, a.opaque, cwd, cwd_spelled)
             kind = "literal"
             if index < 0 and a.pattern is not None:
@@ -565,9 +568,11 @@ class _Judge:
             return True
         if any(a.pattern is not None for a in view.args):
             return True
-        # Stdin bodies are data, except a program an interpreter reads.
-        interpreter = view.model is not None and view.model.handler == "interpreter"
-        return (interpreter and bool(view.env.heredocs)) or view.written_code is not None
+        # An interpreter's code may spell a path only once its string fragments are joined
+        # (`'.cl' + 'aude'`); stdin bodies are data, except a program an interpreter reads.
+        if view.model is not None and view.model.handler == "interpreter":
+            return True
+        return view.written_code is not None
 
     def precise(self, view: View, cwd: tuple[str, ...] | None, cwd_spelled: bool) -> None:
         """(a): redirect-write, tee and sed-in-place targets (§8.2) that reach an entry."""
@@ -697,8 +702,9 @@ class _Judge:
 
     def _find_names_reach(self, names: tuple[str, ...], index: int) -> bool:
         """With `-name` filters only matching names are deleted: the entry is safe when it is
-        a regular file whose name matches none, or a directory that holds no such name (looked
-        up on disk, within bounds). A missing entry is not proven safe (the line may make it)."""
+        missing, a regular file whose name matches none, or a directory that holds no such name
+        (looked up on disk, within bounds; past the bounds it is not safe). A line that made
+        the entry first is judged at that write."""
         if not names:
             return True
         matchers = []
@@ -714,6 +720,8 @@ class _Judge:
             return True
         absolute = [*self.p.root_segs, *self.p.resolved[index]]
         kind = disk.kind(absolute)
+        if kind == "missing":
+            return False
         if kind == "file":
             return accept(absolute[-1])
         if kind != "dir":
@@ -780,12 +788,15 @@ class _Judge:
         base = extra.path or "."
         for member in listed:
             target = member if member.startswith("/") else (base.rstrip("/") + "/" + member)
-            index = p.match(target, cwd)
-            if index < 0:
-                index = p.match(member.lstrip("/"), cwd)  # `-p` strips leading names: any suffix
-            if index >= 0:
-                self.reached.add(index)
-                self.found(BREAK_PRECISE_WRITE, PRECISE.format(rule=rule, p=p.entries[index]))
+            # An archive member lands where its name says (resolved, not matched by spelling);
+            # a patch's target also under any `-p` strip of it, so its name is matched anywhere.
+            hits = p.anchored_hits(target, cwd)
+            if not hits and rule == "patch":
+                index = p.match(member.lstrip("/"), cwd)
+                hits = [index] if index >= 0 else []
+            if hits:
+                self.reached.update(hits)
+                self.found(BREAK_PRECISE_WRITE, PRECISE.format(rule=rule, p=p.entries[hits[0]]))
                 return
             self.through_symlink(view, target, cwd)
 
@@ -841,6 +852,10 @@ def proven_read(view: View, found: E.Effects | None, mentioned: Sequence[int],
     if view.inner < len(view.args):
         if not view.name or view.name in NESTED_SHELLS or found is None or found.unproven is not None:
             return False
+        # `LESSOPEN=… less f`, `PAGER=… git log`: the environment makes the program run code.
+        for a in view.args[: view.inner]:
+            if "=" in a.text and a.text.split("=", 1)[0] in _DANGEROUS_ENV:
+                return False
     return all(_harmless(roles.get(k, ()), k, view) for k in mentioned)
 
 
