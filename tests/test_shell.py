@@ -22,6 +22,7 @@ from __future__ import annotations
 import pathlib
 import re
 import sys
+import time
 
 import pytest
 import yaml
@@ -31,7 +32,10 @@ from hypothesis import strategies as st
 from polydeukes.stdlib.shell import (
     BREAK_UNPROVEN_MENTION,
     ShellFileChange,
+    ShellModResult,
+    TranscriptTarget,
     judge_shell_mod,
+    judge_transcript_line,
     path_matches,
     shell_writes,
     tokenize,
@@ -43,6 +47,7 @@ CASES_DIR = pathlib.Path(__file__).parent / "cases" / "shell"
 ROOT = "/home/u/proj"
 HOME = "/home/u"
 PROTECTED = ["packages/core/dist", ".claude/settings.json", "src/core", "polydeukes.config.yaml"]
+TRANSCRIPT = TranscriptTarget("/home/u/.claude/projects/-home-u-proj/session.jsonl", root=ROOT, home=HOME)
 
 
 def _load_cases() -> list:
@@ -313,13 +318,59 @@ def test_tokenizer_never_raises(text: str) -> None:
     executed_text(text, script)
 
 
-@PROPERTY_SETTINGS
-@given(_ANY_TEXT)
-def test_analysis_never_raises_and_a_break_names_a_subject(text: str) -> None:
+# Pieces that drive the analysis down its costly paths: brace expansion (nested, sequences,
+# many groups), glob matching (stars, brackets, extglob groups and negation, globstar), variable
+# alternatives, directory changes, nested shells and substitutions, heredocs fed to programs,
+# interpreter code full of string literals, the writers and their special readers.
+_COSTLY = st.lists(
+    st.sampled_from([
+        "{", "}", ",", "{a,b}", "{1..99}", "{a..z}", "{x,{y,{z,w}}}", "*", "**", "?", "[!a]",
+        "[[:alpha:]]", "@(a|b)", "!(x)", "*(a|*)", "+(?)", "a*a*a*a*", "$a", "${a}", "a=ci;",
+        "a=$a$a;", "for f in ci/* x; do ", "done;", "cd ..; ", "cd ci; ", "pushd x; ", "popd; ",
+        "bash -c '", "sh <<EOF\n", "\nEOF\n", "$(", ")", "<(", "`", "python3 -c \"",
+        "'.cl'+'aude'+", "os.path.join('ci','gate.sh')", "rm -rf ", "cp x ", "mv ", "tee ",
+        "sed -i s/a/b/ ", "tar -xf a.tar ", "unzip a.zip ", "git checkout ", "git apply ",
+        "find . -name '*.sh' -exec rm {} + ", "xargs rm < l ", "awk '{print > \"f\"}' ",
+        "shopt -s dotglob extglob globstar nocaseglob; ", "alias ls='rm -rf'; ", "f() { rm $1; }; ",
+        " ", " ", " ", "; ", " | ", " && ", "\n", "ci/gate.sh", ".claude/hooks", "src/core",
+        "packages/core/dist", "x" * 40,
+    ]),
+    max_size=120,
+).map("".join)
+
+# Issue 11: the analyzer never takes more than 50 ms per 1,000 characters of command (CPU time;
+# any input under 1,000 characters is allowed the 50 ms of a full thousand).
+MS_PER_THOUSAND = 50.0
+
+
+def _analyze(text: str) -> ShellModResult:
     result = judge_shell_mod(text, PROTECTED, root=ROOT, home=HOME)
+    shell_writes(text, root=ROOT, home=HOME, read_file=lambda p: None)
+    judge_transcript_line(text, TRANSCRIPT)
+    return result
+
+
+def _timed_ms(text: str) -> tuple[float, ShellModResult]:
+    started = time.process_time()
+    result = _analyze(text)
+    return (time.process_time() - started) * 1000, result
+
+
+# Warm the lazily built pieces (regexes, option tables) so the bound times the analysis alone.
+_analyze("shopt -s extglob; for f in ci/* x; do rm -rf {a,b}@(x|y)*; done; python3 -c 'x'; "
+         "tar -xf a.tar; git checkout x; cp x {1..9}; find . -exec rm {} +; xargs rm < l")
+
+
+@PROPERTY_SETTINGS
+@given(st.one_of(_ANY_TEXT, _COSTLY))
+def test_analysis_never_raises_and_stays_within_its_time(text: str) -> None:
+    elapsed_ms, result = _timed_ms(text)
     if result.broken:
         assert result.subject in PROTECTED and result.reason
-    shell_writes(text, root=ROOT, home=HOME, read_file=lambda p: None)
+    budget = MS_PER_THOUSAND * max(1.0, len(text) / 1000)
+    if elapsed_ms > budget:
+        elapsed_ms = min(elapsed_ms, _timed_ms(text)[0])  # once more: the machine is shared
+    assert elapsed_ms <= budget, (elapsed_ms, len(text))
 
 
 def test_deep_nesting_does_not_exhaust_recursion() -> None:

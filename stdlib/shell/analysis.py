@@ -64,6 +64,7 @@ from polydeukes.stdlib.shell.tokenizer import (
 NESTED_SHELLS = frozenset({"eval", "bash", "sh", "zsh", "dash", "ksh", "mksh", "ash"})
 DIRECTORY_CHANGES = frozenset({"cd", "pushd", "popd"})
 MAX_NESTING = 8
+MAX_DEPTH = 1024  # directory levels a followed `cd` may reach (PATH_MAX allows no more)
 NESTING_TOO_DEEP = "nesting too deep"
 
 # Reserved words that open a command list: the command follows them (`then rm -rf x`).
@@ -132,7 +133,7 @@ _NAMES_WITH_EFFECTS = (
     E.names_with_effects() | NESTED_SHELLS | DIRECTORY_CHANGES | _RESERVED | _DECLARATIONS
     | (BUILTINS - {"echo", "true", "false", "test", "[", "type", "pwd", "wait", "kill", "exit", "return"})
     | frozenset(_WRAPPERS)
-    | frozenset({"for", "select", "case", "function", "trap", "parallel", "}", "fi", "done", "esac", "coproc"})
+    | frozenset({"for", "select", "case", "function", "trap", "parallel", "coproc"})
 )
 PLAIN_LINES = plain_lines_pattern(name for name in _NAMES_WITH_EFFECTS if name.isprintable())
 
@@ -174,17 +175,36 @@ class GlobOptions:
 
 
 class View:
-    """One simple command as the shell would run it (see the module docstring)."""
+    """One simple command as the shell would run it (see the module docstring).
 
-    __slots__ = (
-        "cmd", "words", "args", "inner", "name", "cwd", "fully_read", "feeds_executor",
-        "redefined", "via_xargs", "depth", "env", "targets", "glob", "runs_written",
-        "written_code", "items_refused", "synthetic", "source", "moves_directory",
-        "prefix_roles", "wrapper_scripts", "model", "follow", "_effects",
-    )
+    The attributes most commands leave at their default are class attributes: a walk makes a
+    view per command, and setting a dozen fewer attributes on each is measurable."""
 
-    def __init__(self) -> None:
-        self._effects: E.Effects | None | bool = False
+    cmd: SimpleCommand
+    words: tuple[Word, ...]
+    args: list[Arg]  # the expanded argv, prefixes and wrappers included
+    inner: int  # index in `args` of the command that runs (len(args): none)
+    name: str  # its basename ('' when unknown)
+    model: E.Model | None
+    cwd: tuple[str, ...] | None  # absolute directory it runs in (None: unknown)
+    depth = 0  # nesting level of the script it belongs to
+    fully_read = True
+    feeds_executor = False  # its stdout reaches, through `|`, a stage that runs what it reads
+    redefined: str | None = None  # how the line redefined `name` (function, alias …)
+    via_xargs = False  # xargs appends operands this layer cannot read
+    env: E.Env = E.Env()
+    targets: tuple = ()  # (redirect, its expanded targets)
+    glob: GlobOptions
+    runs_written: str | None = None  # a script the line wrote with unknown content, run here
+    written_code: str | None = None  # a program the line wrote, run by an interpreter here
+    items_refused: str | None = None  # why xargs's operand file could not be read
+    synthetic = False  # built by another command (find -exec)
+    source = ""  # the script text the words index into
+    moves_directory = False  # the script changes directory somewhere (§8.6)
+    prefix_roles: dict[int, str] = {}
+    wrapper_scripts: tuple = ()
+    follow = False  # the walk reads scripts this command runs
+    _effects: E.Effects | None | bool = False
 
     @property
     def head(self) -> str:
@@ -198,20 +218,13 @@ class View:
         """The model's effects of the command's own arguments (indexes into `args`), or None
         when the command has no row (or no known name)."""
         if self._effects is False:
-            self._effects = _shifted(E.effects_of(self.name, self.args[self.inner + 1 :], self.env),
-                                     self.inner + 1) if self.model is not None else None
+            self._effects = E.effects_of(self.name, self.args[self.inner + 1 :], self.env,
+                                         self.inner + 1) if self.model is not None else None
         return self._effects
 
     @property
     def is_nested_shell(self) -> bool:
         return self.name in NESTED_SHELLS
-
-
-def _shifted(found: E.Effects | None, offset: int) -> E.Effects | None:
-    if found is None or offset == 0:
-        return found
-    items = tuple(E.Item(it.index + offset, it.text, it.role, it.whole, it.option) for it in found.items)
-    return E.Effects(items, found.extra, found.unproven)
 
 
 class Context:
@@ -242,8 +255,10 @@ class Walk:
     whether it can matter)."""
 
     def __init__(self, text: str, *, root: str, home: str | None, disk: Disk | None = None,
-                 wants_run: Callable[[str, Context], bool] | None = None) -> None:
+                 wants_run: Callable[[str, Context], bool] | None = None,
+                 track_moves: bool = False) -> None:
         self.text = text
+        self.track_moves = track_moves  # `View.moves_directory` is read by the derivation only
         self.root = root
         self.root_segs: tuple[str, ...] | None = _root_segments(root)
         self.home_segs = _home_segments(home)
@@ -266,7 +281,8 @@ class Walk:
         feeds = _feeds_executor(commands)
         # §8.6: a directory change anywhere in a script (or the script around it) makes its
         # relative write targets ambiguous for the evidence derivation (order-blind).
-        moves = outer_moves or any(type(cmd) is not PlainRun and _moves_directory(cmd) for cmd in commands)
+        moves = outer_moves or (self.track_moves and any(
+            type(cmd) is not PlainRun and _moves_directory(cmd) for cmd in commands))
         self._moves = moves
         context = self.context
         for k, cmd in enumerate(commands):
@@ -305,18 +321,18 @@ class Walk:
         view = View()
         view.cmd = cmd
         view.words = words
-        view.depth = depth
-        view.fully_read = fully_read
-        view.feeds_executor = feeds_executor
-        view.synthetic = False
-        view.items_refused = None
-        view.runs_written = None
-        view.written_code = None
+        if depth:
+            view.depth = depth
+        if not fully_read:
+            view.fully_read = False
+        if feeds_executor:
+            view.feeds_executor = True
         view.source = text
-        view.moves_directory = self._moves
+        if self._moves:
+            view.moves_directory = True
         view.glob = context.glob
         view.cwd = context.cwd
-        view.args = args = self._expand(text, words)
+        view.args = args = self._expand(text, words, cmd.flags)
         inner, view.via_xargs, wrapper_cd, xargs_at = _unwrap(args)
         view.inner = inner
         name = basename(args[inner].text) if inner < len(args) and not args[inner].opaque else ""
@@ -324,23 +340,24 @@ class Walk:
             name = basename(name.lstrip("("))  # `(cd sub && make)`: the group's first command
         view.name = name
         view.model = E.model_for(name) if name else None
-        view.redefined = context.redefined.get(name) if name and context.redefined else None
-        view.env = self._env(cmd, piped)
-        view.targets = [(r, self._expand(text, (r.target,))) for r in cmd.redirects] if cmd.redirects else ()
+        if context.redefined and name:
+            view.redefined = context.redefined.get(name)
+        if cmd.heredocs or cmd.redirects or piped:
+            view.env = self._env(cmd, piped)
+        if cmd.redirects:
+            view.targets = [(r, self._expand(text, (r.target,), r.target.flags)) for r in cmd.redirects]
         if wrapper_cd:
             view.cwd = None  # `env -C dir`, `sudo -D dir`: not followed
         if inner:
             view.prefix_roles, view.wrapper_scripts = _wrapper_options(args, inner)
-        else:
-            view.prefix_roles, view.wrapper_scripts = _NO_ROLES, ()
         if view.via_xargs:
             self._xargs(view, xargs_at)
         # Subshell group: a `(` opening the command saves the directory, a `)` closing it
         # restores it after the command.
         if words and words[0].text.startswith("(") and not words[0].text.startswith("(("):
             context.groups.append(context.cwd)
-        view.follow = bool(view.wrapper_scripts) or name in _RUNS_SCRIPTS or any(w.flags & W_SUBST for w in words) \
-            or any(r.target.flags & W_SUBST for r in cmd.redirects)
+        if view.wrapper_scripts or name in _RUNS_SCRIPTS or cmd.flags & W_SUBST:
+            view.follow = True
         written_script = None
         if (context.writers or context.written) and inner < len(args) and (
                 name in _SCRIPT_RUNNERS or (view.model is not None and view.model.handler == "interpreter")
@@ -395,11 +412,7 @@ class Walk:
         view.words = parent.words
         view.depth = depth
         view.fully_read = parent.fully_read
-        view.feeds_executor = False
         view.synthetic = True
-        view.items_refused = None
-        view.runs_written = None
-        view.written_code = None
         view.source = parent.source
         view.moves_directory = parent.moves_directory
         view.glob = parent.glob
@@ -410,18 +423,16 @@ class Walk:
         view.name = basename(argv[inner].text) if inner < len(argv) and not argv[inner].opaque else ""
         view.model = E.model_for(view.name) if view.name else None
         view.redefined = self.context.redefined.get(view.name)
-        view.env = E.Env()
-        view.targets = ()
-        view.prefix_roles = _NO_ROLES
-        view.wrapper_scripts = ()
-        view.follow = False
         yield view
         if view.name in NESTED_SHELLS:
             sources, _ = shell_script_sources(view.args[inner:], SimpleCommand((), (), (), ""))
             for source in sources:
                 yield from self.nested(source, depth, parent.fully_read)
 
-    def _expand(self, text: str, words: Sequence[Word]) -> list[Arg]:
+    def _expand(self, text: str, words: Sequence[Word], flags: int = -1) -> list[Arg]:
+        if not flags & (W_GLOB | W_BRACE | W_VAR):
+            # Nothing to expand (an assignment prefix reads the same as any plain word).
+            return [Arg(w.text, None, w.opaque, ANY if w.opaque else ONE, w) for w in words]
         out: list[Arg] = []
         scope = self.context.scope
         noglob = self.context.glob.noglob
@@ -643,6 +654,8 @@ class Walk:
             target = context.oldpwd
         else:
             target = self.absolute(operands[0].text, current)
+        if target is not None and len(target) > MAX_DEPTH:
+            target = None  # deeper than any path the kernel resolves: `cd` would fail
         if name == "pushd":
             context.stack.append(current)
         context.oldpwd = current
@@ -754,7 +767,7 @@ class Walk:
         return tuple(segs)
 
 
-_NO_ENV = E.Env()
+_NO_ENV = View.env
 _WRITER_NAMES = E.names_with_effects()
 _NO_ROLES: dict[int, str] = {}
 # Commands after which the walk reads another script.
@@ -865,13 +878,13 @@ def _inert(cmd: SimpleCommand) -> bool:
     """A command like a plain line (`tokenizer.PlainRun`): plain words only (no expansion,
     substitution, group parenthesis), no redirect or heredoc, and a name with no effects of
     its own. Without a mention it changes nothing any judge looks at."""
-    if cmd.redirects or cmd.heredocs or not cmd.words:
+    if cmd.flags or cmd.redirects or cmd.heredocs or not cmd.words:
         return False
-    for w in cmd.words:
-        if w.flags or w.opaque or w.text.endswith(")"):
-            return False
     name = cmd.words[0].text
-    return not ("/" in name or "=" in name or name.startswith("(") or name in _NAMES_WITH_EFFECTS)
+    if "/" in name or "=" in name or name in _NAMES_WITH_EFFECTS:
+        return False
+    # A parenthesis glued to a word is a group or `case` marker (§8.6 reads those).
+    return not any(w.text.startswith("(") or w.text.endswith(")") for w in cmd.words)
 
 
 def _moves_directory(cmd: SimpleCommand) -> bool:
@@ -879,12 +892,13 @@ def _moves_directory(cmd: SimpleCommand) -> bool:
     words = cmd.words
     if not words:
         return False
-    args = [Arg(w.text, None, w.opaque, ONE, w) for w in words]
-    k, _, wrapper_cd, _ = _unwrap(args)
-    if wrapper_cd:
-        return True
     k = name_index(words)
-    return k < len(words) and not words[k].opaque and basename(words[k].text) in DIRECTORY_CHANGES
+    if k < len(words) and not words[k].opaque and basename(words[k].text) in DIRECTORY_CHANGES:
+        return True
+    if basename(words[0].text) not in ("env", "sudo") and "=" not in words[0].text:
+        return False
+    args = [Arg(w.text, None, w.opaque, ONE, w) for w in words]
+    return _unwrap(args)[2]
 
 
 def _wrapper_options(args: Sequence[Arg], inner: int) -> tuple[dict[int, str], list[str]]:

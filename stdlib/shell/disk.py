@@ -88,7 +88,7 @@ class Disk:
             return refused
         try:
             info: os.stat_result | None = os.lstat(path)
-        except OSError:
+        except (OSError, ValueError):  # ValueError: a NUL byte in the path names nothing
             info = None
         self._lstat[path] = info
         return info
@@ -139,7 +139,7 @@ class Disk:
                 return Refused("too many levels of symbolic links")
             try:
                 target = os.readlink("/" + "/".join(candidate))
-            except OSError:
+            except (OSError, ValueError):
                 done = candidate
                 continue
             parts = [s for s in target.split("/") if s]
@@ -192,7 +192,7 @@ class Disk:
                             stack.append((entry.path, entry.name))
                         elif accept(entry.name):
                             return True
-            except OSError:
+            except (OSError, ValueError):
                 continue
         return False
 
@@ -212,6 +212,8 @@ class Disk:
             return Refused(str(exc))
         except OSError as exc:
             return Refused(f"cannot read '{path}': {exc.strerror or exc}")
+        except ValueError:
+            return MISSING  # a NUL byte in the path: no such file can exist
         return data.decode("utf-8", errors="replace")
 
     def patch_targets(self, path: str) -> list[str] | Missing | Refused:
@@ -232,6 +234,8 @@ class Disk:
             return Refused(str(exc))
         except OSError as exc:
             return Refused(f"cannot read '{path}': {exc.strerror or exc}")
+        except ValueError:
+            return MISSING  # a NUL byte in the path: no such file can exist
         try:
             if os.fstat(fd).st_size > ARCHIVE_BYTES:
                 return Refused(f"'{path}' is larger than {ARCHIVE_BYTES // safeio.MiB} MiB")

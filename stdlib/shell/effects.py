@@ -1893,21 +1893,25 @@ HANDLERS: dict[str, Callable[[str, Sequence[Arg], Model, Env], Effects]] = {
 UNMODELLED = "no model of this command"
 
 
-def effects_of(name: str, args: Sequence[Arg], env: Env = Env()) -> Effects | None:
-    """The effects of command `name` on its arguments, or None when the table has no row.
+def effects_of(name: str, args: Sequence[Arg], env: Env = Env(), offset: int = 0) -> Effects | None:
+    """The effects of command `name` on its arguments, or None when the table has no row;
+    item indexes are shifted by `offset` (the position of the first argument in a longer argv).
 
     Memoised on what the effects depend on (the words' texts, patterns and opacity, and the
     stdin sources): scripts repeat their commands."""
     model = model_for(name)
     if model is None:
         return None
-    key = (name, tuple([(a.text, a.pattern, a.opaque, a.count) for a in args]), env)
+    key = (name, tuple([(a.text, a.pattern, a.opaque, a.count) for a in args]), env, offset)
     found = _MEMO.get(key)
     if found is None:
         if model.handler is not None:
             found = HANDLERS[model.handler](name, args, model, env)
         else:
             found = generic(model, args)
+        if offset:
+            found = Effects(tuple(Item(it.index + offset, it.text, it.role, it.whole, it.option)
+                                  for it in found.items), found.extra, found.unproven)
         if len(_MEMO) >= 4096:
             _MEMO.clear()
         _MEMO[key] = found

@@ -315,7 +315,7 @@ def shell_writes(
     """Derive the file writes one shell command string makes (spec 04 §8.6, §4.3)."""
     deriver = _Deriver(root, home)
     # Plain lines write nothing (their names are no writers): they are never read.
-    deriver.run(Walk(text, root=root, home=home, wants_run=lambda _text, _context: False))
+    deriver.run(Walk(text, root=root, home=home, wants_run=lambda _text, _context: False, track_moves=True))
     changes: tuple[ShellFileChange, ...] | None = None
     error: str | None = None
     if read_file is not None:

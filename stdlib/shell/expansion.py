@@ -37,6 +37,7 @@ from polydeukes.stdlib.shell.tokenizer import W_BRACE, W_GLOB, W_SUBST, W_VAR, W
 BRACE_LIMIT = 256  # words one brace expansion may produce; past it the word is unknown
 BRACE_BUDGET = 20_000  # characters the brace scanner may step over for one word
 ALTERNATIVES_LIMIT = 64  # variable alternatives one word may combine into
+VALUE_LIMIT = 4096  # characters of one variable value the walk keeps
 PATTERN_LIMIT = 1_000  # pattern nodes in one path segment; past it the segment matches anything
 
 # How many argv words an `Arg` stands for.
@@ -635,6 +636,8 @@ def word_values(word: Word, raw: str, scope: Scope | None) -> tuple[Value, ...] 
             values = [v + k.text for v in values for k in known]
         else:
             values = [v + piece.text for v in values]
+        if any(len(v) > VALUE_LIMIT for v in values):
+            return None  # `a=$a$a` doubling: past the limit the value is unknown
     return tuple(Value(v) for v in values)
 
 

@@ -152,7 +152,9 @@ class Protected:
         # Memos for one judged command string (see `segment_match`, `first_in_token`).
         self.segment_matches: dict[str, int] = {}
         self.token_candidates: dict[tuple[str, bool], list[str]] = {}
-        self._cwd_spelled: dict[tuple[str, ...], bool] = {}
+        self._last_cwd: tuple[str, ...] | None = None
+        self._last_cwd_spelled = False
+        self._last_cwd_off_branch = False
         self._pattern_hits: dict[tuple, list[int]] = {}
 
     def spelled_in(self, text: str) -> bool:
@@ -165,10 +167,20 @@ class Protected:
         can name an entry without spelling it)?"""
         if cwd is None or self.root_segs is None or len(cwd) <= len(self.root_segs):
             return False
-        found = self._cwd_spelled.get(cwd)
-        if found is None:
-            found = self._cwd_spelled[cwd] = self.spelled_in("/".join(cwd[len(self.root_segs) :]))
-        return found
+        if cwd is not self._last_cwd:  # the walk hands the same tuple until the next `cd`
+            self._last_cwd = cwd
+            self._last_cwd_spelled = self.spelled_in("/".join(cwd[len(self.root_segs) :]))
+            self._last_cwd_off_branch = not any(
+                target[: len(cwd)] == list(cwd) or list(cwd[: len(target)]) == target for target in self.absolute)
+        return self._last_cwd_spelled
+
+    def off_branch(self, cwd: tuple[str, ...] | None) -> bool:
+        """Is the working directory on no protected entry's branch (neither above nor inside
+        one)? Then a relative pattern without `..` cannot reach any entry."""
+        if cwd is None or self.absolute is None:
+            return False
+        self.cwd_spelled(cwd)
+        return cwd is self._last_cwd and self._last_cwd_off_branch
 
     def match(self, candidate: str, cwd: tuple[str, ...] | None, cwd_spelled: bool = False) -> int:
         """Index of the first entry `candidate` names (list order), or -1.
@@ -241,6 +253,8 @@ class Protected:
         """The entries a pathname pattern can match (itself, an ancestor, or inside it), in
         list order. Under an unknown directory a relative pattern may be anchored anywhere."""
         if self.absolute is None:
+            return []
+        if not pattern.startswith(("/", "~", "..")) and "/.." not in pattern and self.off_branch(cwd):
             return []
         key = (pattern, cwd, glob.dotglob, glob.extglob, glob.globstar, glob.nocaseglob)
         found = self._pattern_hits.get(key)
@@ -407,6 +421,7 @@ class _Judge:
         self.unknown_reach = False  # text was unread or a reach could not be determined
         self.reason: str | None = None
         self.kind: str | None = None
+        self._resolved_targets: set[tuple] = set()
 
     def found(self, kind: str, reason: str) -> None:
         if self.reason is None:
@@ -607,6 +622,10 @@ class _Judge:
         disk = self.walk.disk
         if disk is None or cwd is None:
             return
+        key = (text, cwd, follow_last)
+        if key in self._resolved_targets:
+            return  # judged once already (a break found then is kept; a clean target stays clean)
+        self._resolved_targets.add(key)
         absolute = absolute_segments(text, cwd, self.p.home)
         if absolute is None:
             return

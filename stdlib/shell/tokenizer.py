@@ -18,9 +18,10 @@ Result types (msgspec Structs, frozen):
 - `Heredoc(body, literal, delimiter)`: `body` is the bytes bash would feed (tabs stripped for
   `<<-`, CR of CRLF dropped, each line plus `\\n`); `literal` is true when the delimiter was
   quoted or escaped (bash then expands nothing in the body).
-- `SimpleCommand(words, redirects, heredocs, connector)`: `connector` is the control operator
-  that ended the command (`;`, `&&`, `||`, `|`, `&`, `\\n`, or `''` at end of input), so
-  pipelines can be rebuilt (`|` means "stdout feeds the next command").
+- `SimpleCommand(words, redirects, heredocs, connector, flags)`: `connector` is the control
+  operator that ended the command (`;`, `&&`, `||`, `|`, `&`, `\\n`, or `''` at end of input), so
+  pipelines can be rebuilt (`|` means "stdout feeds the next command"); `flags` is the union of
+  its words' and redirect targets' flags (0: nothing to expand anywhere in it).
 - `PlainRun(start, end)` (only from `scan`): a run of whole lines made of one plain command
   each (no quote that spans lines, no expansion, no redirect, no operator) whose command name is
   not in the caller's set of names with effects of their own. Such a line can only matter
@@ -103,6 +104,7 @@ class SimpleCommand(msgspec.Struct, frozen=True, gc=False):
     redirects: tuple[Redirect, ...]
     heredocs: tuple[Heredoc, ...]
     connector: str
+    flags: int = 0  # the union of its words' and redirect targets' flags
 
 
 class PlainRun(msgspec.Struct, frozen=True, gc=False):
@@ -251,6 +253,7 @@ class _Tokenizer:
         self.redirects: list[Redirect] = []
         self.heredocs: list[Heredoc] = []
         self.heredocs_declared = False
+        self.flags = 0  # the current command's flags so far
         self.heredoc_owner: dict[int, list[Heredoc]] = {}
         # (heredoc list of the declaring command, delimiter, strip tabs, literal), fed at newline
         self.pending: list[tuple[list[Heredoc], str, bool, bool]] = []
@@ -261,9 +264,10 @@ class _Tokenizer:
         if not (self.words or self.redirects or self.heredocs_declared):
             return  # an empty command (blank line, `;;`): nothing to record or reset
         index = len(self.commands)
-        self.commands.append(SimpleCommand(tuple(self.words), tuple(self.redirects), (), connector))
+        self.commands.append(SimpleCommand(tuple(self.words), tuple(self.redirects), (), connector, self.flags))
         self.words.clear()
         self.redirects.clear()
+        self.flags = 0
         # Heredoc bodies arrive after the newline, possibly after later commands on the same
         # line; remember which command declared them so each body lands on its declarer. (An
         # undeclared heredoc list is still empty and unshared, so it is kept.)
@@ -332,6 +336,7 @@ class _Tokenizer:
                 self.i = i
                 if (c == "<" or c == ">") and s.startswith("(", i + 1):
                     add_word(self.process_substitution(i))
+                    self.flags |= W_SUBST
                 else:
                     self.redirect()
                 i = self.i
@@ -339,6 +344,7 @@ class _Tokenizer:
                 w = self.word(i)
                 if w is not None:
                     add_word(w)
+                    self.flags |= w.flags
                 elif self.i == i:  # defensive: the loop must always advance
                     self.i += 1
                 i = self.i
@@ -352,7 +358,7 @@ class _Tokenizer:
         commands = self.commands
         for index, owner in self.heredoc_owner.items():
             cmd = commands[index]
-            commands[index] = SimpleCommand(cmd.words, cmd.redirects, tuple(owner), cmd.connector)
+            commands[index] = SimpleCommand(cmd.words, cmd.redirects, tuple(owner), cmd.connector, cmd.flags)
         return Script(tuple(commands), tuple(self.unread), tuple(self.data))
 
     # -- redirects --------------------------------------------------------------------------
@@ -387,6 +393,7 @@ class _Tokenizer:
             if target.text.startswith("("):
                 target = Word(target.text, True, target.start, target.end, target.flags | W_SUBST)
         self.redirects.append(Redirect(operator, target))
+        self.flags |= target.flags
         if op == "<<<" and not target.opaque and target.end > target.start:
             self.data.append((target.start, target.end))
 
