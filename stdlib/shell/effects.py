@@ -4,8 +4,8 @@
 the options that take an argument (and that argument's role), and the options that change what
 the command does (`sort -o`, `sed -i`, `rg --pre`, `cp -t`, `gzip -c` …). A few commands whose
 syntax is not "options and operands" (find's expression, tar's modes, git's subcommands, dd's
-`of=`, the scripts of sed and awk, patch and the archive readers) name a reader function in
-`HANDLERS` instead; the functions stay small and return the same `Effects` shape.
+`of=`, the scripts of sed and awk, patch and the archive readers) name a reader instead, kept
+in `readers.py` and `git.py`; they return the same `Effects` shape.
 
 Roles (what the command does to one operand):
 
@@ -36,7 +36,7 @@ from typing import NamedTuple
 
 import msgspec
 
-from polydeukes.stdlib.shell.expansion import ANY, ONE, Arg
+from polydeukes.stdlib.shell.expansion import ANY, Arg
 
 READ, DATA, CHDIR = "read", "data", "chdir"
 WRITE, CREATE, DELETE, MOVE, CHMOD, LINK = "write", "create", "delete", "move", "chmod", "link"
@@ -87,7 +87,12 @@ class Effects(msgspec.Struct, frozen=True, gc=False):
     unproven: str | None = None
 
 
-NO_EFFECTS = Effects(())
+class Env(NamedTuple):
+    """What a handler may know beyond the arguments: the command's stdin sources."""
+
+    heredocs: tuple[str, ...] = ()  # heredoc and herestring bodies fed to the command
+    stdin_file: str | None = None  # `< file`
+    piped: bool = False  # stdin comes from the previous pipeline stage
 
 
 class Opt(NamedTuple):
@@ -394,13 +399,13 @@ def model_for(name: str) -> Model | None:
     """The row of `name`; a versioned interpreter (`python3.12`) reads as its family."""
     model = COMMANDS.get(name)
     if model is None and name[-1:].isdigit():
-        versioned = _VERSIONED.fullmatch(name)
+        versioned = VERSIONED.fullmatch(name)
         if versioned is not None:
             model = COMMANDS.get(versioned.group(1))
     return model
 
 
-_VERSIONED = re.compile(r"(python[23]?|perl|ruby|node|lua|php)[0-9.]*")
+VERSIONED = re.compile(r"(python[23]?|perl|ruby|node|lua|php)[0-9.]*")
 
 # Names whose command has effects besides its mentions (they can write, run, or change what
 # later commands mean): everything in the table that is not a pure reader. A plain line under
@@ -412,7 +417,7 @@ def names_with_effects() -> frozenset[str]:
 # -- reading options and operands (the generic case) ------------------------------------------
 
 
-class _Parsed:
+class Parsed:
     """The result of reading one command's arguments against its options."""
 
     __slots__ = ("items", "operands", "effects", "unknown", "opaque_option")
@@ -426,12 +431,12 @@ class _Parsed:
 
 
 def read_options(model: Model, args: Sequence[Arg], start: int = 0,
-                 stop_at_operand: bool = False) -> _Parsed:
+                 stop_at_operand: bool = False) -> Parsed:
     """GNU-style reading: `--` ends the options, `-` is an operand, long options may be
     abbreviated and take `=value` or the next word, short options cluster (`-xzf a.tgz`);
     options may follow operands (GNU permutes) unless `stop_at_operand`."""
     options = model.options
-    parsed = _Parsed()
+    parsed = Parsed()
     items = parsed.items
     k = start
     n = len(args)
@@ -461,7 +466,7 @@ def read_options(model: Model, args: Sequence[Arg], start: int = 0,
         if opt is not None or t.startswith("--"):
             name, eq, value = t.partition("=")
             if opt is None:
-                opt = _long_option(options, name)
+                opt = long_option(options, name)
             if opt is None:
                 parsed.unknown.append(name)
                 items.append(Item(k, value if eq else t, DATA if model.pure else UNKNOWN, not eq))
@@ -505,7 +510,7 @@ def read_options(model: Model, args: Sequence[Arg], start: int = 0,
     return parsed
 
 
-def _long_option(options: dict[str, Opt], name: str) -> Opt | None:
+def long_option(options: dict[str, Opt], name: str) -> Opt | None:
     """GNU accepts any unambiguous prefix of a long option (`--out` for `--output`)."""
     if len(name) < 3:
         return None
@@ -580,7 +585,7 @@ def generic(model: Model, args: Sequence[Arg]) -> Effects:
     if last and not last.endswith("...") and len(operands) > 1 and args[operands[-1]].count == ANY:
         if role_of[operands[-2]] in HARMLESS:
             role_of[operands[-2]] = last
-    items = _assign(parsed.items, role_of)
+    items = assign_roles(parsed.items, role_of)
     extra: list[Extra] = []
     unproven = None
     if "unproven" in effects:
@@ -593,24 +598,24 @@ def generic(model: Model, args: Sequence[Arg]) -> Effects:
     if tokens and tokens[-1] == WRITE and len(operands) >= 2 and not target_dir:
         dest = args[operands[-1]].text
         for k in operands[:-1]:
-            extra.extend(_into(dest, args[k], WRITE))
+            extra.extend(into(dest, args[k], WRITE))
     if target_dir:
         for it in items:
             if it.role == WRITE and it.option in ("-t", "--target-directory"):
                 for k in operands:
-                    extra.extend(_into(it.text, args[k], WRITE))
+                    extra.extend(into(it.text, args[k], WRITE))
     if "dest-tree" in effects and operands:
         extra.append(Extra(DELETE, path=args[operands[-1]].text, tree=True, rule="dest-tree"))
     return Effects(tuple(items), tuple(extra), unproven)
 
 
-def _assign(items: Sequence[Item], role_of: dict[int, str], default: str = DATA) -> tuple[Item, ...]:
+def assign_roles(items: Sequence[Item], role_of: dict[int, str], default: str = DATA) -> tuple[Item, ...]:
     """Give the operand items (role '') their roles from the layout."""
     return tuple(it if it.role else Item(it.index, it.text, role_of.get(it.index, default), it.whole, it.option)
                  for it in items)
 
 
-def _into(directory: str, source: Arg, kind: str) -> list[Extra]:
+def into(directory: str, source: Arg, kind: str) -> list[Extra]:
     """`directory/basename(source)`: where cp/mv/ln put a source inside a directory."""
     text = source.text.rstrip("/")
     base = text.rsplit("/", 1)[-1]
@@ -626,514 +631,7 @@ def _into(directory: str, source: Arg, kind: str) -> list[Extra]:
 # -- special readers ---------------------------------------------------------------------------
 
 
-def _dd(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
-    items = []
-    for k, a in enumerate(args):
-        key, eq, value = a.text.partition("=")
-        if eq and key == "if":
-            items.append(Item(k, value, READ, False))
-        elif eq and key == "of":
-            items.append(Item(k, value, WRITE, False))
-        else:
-            items.append(Item(k, a.text, DATA if not a.opaque else UNKNOWN))
-    unproven = "a word of unknown value" if any(a.opaque for a in args) else None
-    return Effects(tuple(items), (), unproven)
-
-
-_SED_OPTIONS = ("-n,--quiet,--silent -e,--expression=data:pattern -f,--file=read:pattern "
-                "-i,--in-place=?data:in-place -E,-r,--regexp-extended -s,--separate "
-                "-u,--unbuffered -z,--null-data -l,--line-length=data --posix --debug "
-                "--follow-symlinks --sandbox -b,--binary --help --version")
-_SED_MODEL = Model("data read...", _SED_OPTIONS)
-
-
-def _sed(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
-    parsed = read_options(_SED_MODEL, args)
-    scripts = [it.text for it in parsed.items if it.option in ("-e", "--expression")]
-    unproven = None
-    if any(it.option in ("-f", "--file") for it in parsed.items):
-        unproven = "the script comes from a file"
-    operands = parsed.operands
-    roles = [READ] * len(operands)
-    if "pattern" not in parsed.effects and operands:
-        roles[0] = DATA
-        scripts.append(args[operands[0]].text)
-        if args[operands[0]].opaque:
-            unproven = unproven or "the script is not known"
-    if "in-place" in parsed.effects:
-        roles = [WRITE if r == READ else r for r in roles]
-    items = _assign(parsed.items, dict(zip(operands, roles)))
-    extra: list[Extra] = []
-    for script in scripts:
-        writes, executes = sed_script_effects(script)
-        if executes:
-            unproven = "the script runs a command (`e`)"
-        if writes is None:
-            unproven = unproven or "the script is not read"
-        for path in writes or ():
-            extra.append(Extra(WRITE, path=path, rule="sed-script"))
-    return Effects(items, tuple(extra), unproven or _unknown(parsed))
-
-
-def sed_script_effects(script: str) -> tuple[list[str] | None, bool]:
-    """The files a sed script writes (`w`, `W`, `s///w`) and whether it runs commands (`e`,
-    `s///e`); None for the files when the script cannot be read."""
-    writes: list[str] = []
-    executes = False
-    i, n = 0, len(script)
-    while i < n:
-        c = script[i]
-        if c in " \t\n;{}!":
-            i += 1
-            continue
-        if c == "#":
-            j = script.find("\n", i)
-            i = n if j < 0 else j + 1
-            continue
-        # Addresses: numbers, `$`, `first~step`, `/re/` or `\cREc`, `addr1,addr2`, `+N`, `~N`.
-        i = _sed_address(script, i)
-        if i < 0:
-            return None, executes
-        while i < n and script[i] in " \t":
-            i += 1
-        if i < n and script[i] == ",":
-            i = _sed_address(script, i + 1)
-            if i < 0:
-                return None, executes
-        while i < n and script[i] in " \t!":
-            i += 1
-        if i >= n:
-            break
-        cmd = script[i]
-        i += 1
-        if cmd in "{}=dDgGhHnNpPxzF;\n":
-            continue
-        if cmd in ":btTv":
-            while i < n and script[i] not in ";\n":
-                i += 1
-            continue
-        if cmd in "aic":
-            j = i
-            while j < n:
-                if script[j] == "\\" and j + 1 < n:
-                    j += 2
-                    continue
-                if script[j] == "\n":
-                    break
-                j += 1
-            i = j
-            continue
-        if cmd in "lLqQ":
-            while i < n and script[i] in " \t0123456789":
-                i += 1
-            continue
-        if cmd in "rRwWe":
-            j = script.find("\n", i)
-            end = n if j < 0 else j
-            arg = script[i:end].strip()
-            if cmd in "wW":
-                writes.append(arg)
-            elif cmd == "e":
-                executes = True
-            i = end
-            continue
-        if cmd in "sy":
-            if i >= n:
-                return None, executes
-            delim = script[i]
-            i += 1
-            for _ in range(2):
-                i = _sed_part(script, i, delim)
-                if i < 0:
-                    return None, executes
-            if cmd == "s":
-                while i < n and script[i] in "gpiImMe0123456789":
-                    if script[i] == "e":
-                        executes = True
-                    i += 1
-                if i < n and script[i] == "w":
-                    j = script.find("\n", i)
-                    end = n if j < 0 else j
-                    writes.append(script[i + 1 : end].strip())
-                    i = end
-            continue
-        return None, executes  # a command this reader does not know
-    return writes, executes
-
-
-def _sed_address(script: str, i: int) -> int:
-    n = len(script)
-    if i < n and script[i] in "/\\":
-        delim = "/"
-        if script[i] == "\\":
-            if i + 1 >= n:
-                return -1
-            delim = script[i + 1]
-            i += 1
-        i = _sed_part(script, i + 1, delim)
-        if i < 0:
-            return -1
-        while i < n and script[i] in "IM":
-            i += 1
-        return i
-    while i < n and (script[i].isdigit() or script[i] in "$~+"):
-        i += 1
-    return i
-
-
-def _sed_part(script: str, i: int, delim: str) -> int:
-    """Index past the next unescaped `delim` (a part of `s` or `y`, or an address regex)."""
-    n = len(script)
-    while i < n:
-        c = script[i]
-        if c == "\\":
-            i += 2
-            continue
-        if c == "\n" and delim != "\n":
-            pass
-        if c == delim:
-            return i + 1
-        i += 1
-    return -1
-
-
-_AWK_OPTIONS = ("-f,--file=read:pattern -E,--exec=read:pattern -e,--source=code:pattern "
-                "-v,--assign=data -F,--field-separator=data -i,--include=exec:unproven "
-                "-l,--load=exec:unproven -o,--pretty-print=?write -p,--profile=?write "
-                "-d,--dump-variables=?write -D,--debug=?read -L,--lint=?data -W=data "
-                "-S,--sandbox -b,--characters-as-bytes -c,--traditional -C,--copyright "
-                "-g,--gen-pot -h,--help -M,--bignum -n,--non-decimal-data -N,--use-lc-numeric "
-                "-O,--optimize -P,--posix -r,--re-interval -s,--no-optimize -t,--lint-old "
-                "-V,--version -I,--trace")
-_AWK_MODEL = Model("code read...", _AWK_OPTIONS)
-_AWK_DEFAULT_FILES = {"-o": "awkprof.out", "--pretty-print": "awkprof.out", "-p": "awkprof.out",
-                      "--profile": "awkprof.out", "-d": "awkvars.out", "--dump-variables": "awkvars.out"}
-
-
-def _awk(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
-    parsed = read_options(_AWK_MODEL, args, stop_at_operand=True)
-    operands = parsed.operands
-    given = "pattern" in parsed.effects
-    roles = layout_roles("read..." if given else "code read...", len(operands))
-    role_of = dict(zip(operands, roles))
-    items = []
-    for it in parsed.items:
-        role = role_of.get(it.index, it.role) if it.role == "" else it.role
-        if role == READ and it.index in role_of and "=" in it.text and not it.text.startswith(("/", ".")):
-            role = DATA  # `var=value` operands are assignments, not files
-        items.append(Item(it.index, it.text, role, it.whole))
-    extra: list[Extra] = []
-    unproven = None
-    for k, a in enumerate(args):
-        if a.text in _AWK_DEFAULT_FILES:
-            extra.append(Extra(WRITE, path=_AWK_DEFAULT_FILES[a.text], rule="awk-output"))
-    programs = [it.text for it in items if it.role == CODE]
-    if any(it.role == READ and args[it.index - 1].text in ("-f", "--file", "-E", "--exec")
-           for it in items if it.index > 0) or any(a.text.startswith(("--file=", "--exec=")) for a in args):
-        unproven = "the program comes from a file"
-    sandbox = any(a.text in ("-S", "--sandbox") for a in args)
-    for program in programs:
-        writes, executes = awk_program_effects(program)
-        if executes and not sandbox:
-            unproven = "the program runs commands"
-        if writes is None and not sandbox:
-            unproven = unproven or "the program writes to a computed file name"
-        for path in writes or ():
-            if not sandbox:
-                extra.append(Extra(WRITE, path=path, rule="awk-output"))
-    if any(args[k].opaque for k in operands[:1]) and not given:
-        unproven = unproven or "the program is not known"
-    if "unproven" in parsed.effects:
-        unproven = "an option that loads code"
-    if parsed.unknown:
-        unproven = unproven or f"option {parsed.unknown[0]} is not in the model"
-    return Effects(tuple(items), tuple(extra), unproven)
-
-
-_AWK_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
-_AWK_TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"|#[^\n]*|\b(?:print|printf|getline|system|close)\b|\|&|\||>>?|[;{}\n()]|/(?:[^/\\\n]|\\.)+/')
-
-
-def awk_program_effects(program: str) -> tuple[list[str] | None, bool]:
-    """The files an awk program writes (`print > "f"`) and whether it runs commands
-    (`system()`, pipes, `|&`); None for the files when a redirection target is computed."""
-    writes: list[str] = []
-    executes = False
-    unknown_target = False
-    in_print = False
-    depth = 0
-    tokens = _AWK_TOKEN.findall(program)
-    k = 0
-    while k < len(tokens):
-        tok = tokens[k]
-        if tok.startswith("#") or (tok.startswith("/") and len(tok) > 1):
-            k += 1
-            continue
-        if tok in ("print", "printf"):
-            in_print = True
-            depth = 0
-        elif tok == "system" or tok == "|&":
-            executes = True
-        elif tok == "|":
-            # `cmd | getline` and `print | "cmd"` both run a command.
-            executes = True
-        elif tok == "(":
-            depth += 1
-        elif tok == ")":
-            depth = max(0, depth - 1)
-        elif tok in (";", "{", "}", "\n"):
-            in_print = False
-        elif tok in (">", ">>") and in_print and depth == 0:
-            target = tokens[k + 1] if k + 1 < len(tokens) else ""
-            if target.startswith('"') and target.endswith('"') and len(target) >= 2:
-                writes.append(target[1:-1].encode().decode("unicode_escape", errors="replace")
-                              if "\\" in target else target[1:-1])
-                k += 1
-            else:
-                unknown_target = True
-            in_print = False
-        k += 1
-    return (None if unknown_target else writes), executes
-
-
-_FIND_ARG_TESTS = frozenset({
-    "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex",
-    "-lname", "-ilname", "-type", "-xtype", "-size", "-perm", "-user", "-group", "-uid", "-gid",
-    "-mtime", "-atime", "-ctime", "-mmin", "-amin", "-cmin", "-used", "-links", "-inum",
-    "-fstype", "-maxdepth", "-mindepth", "-context", "-regextype", "-printf", "-D",
-})
-_FIND_READ_TESTS = frozenset({"-newer", "-anewer", "-cnewer", "-samefile", "-files0-from"})
-_FIND_WRITE_ACTIONS = frozenset({"-fprint", "-fprint0", "-fls"})
-_FIND_EXEC = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
-_FIND_OPERATORS = frozenset({"-o", "-or", "-not", "!", ",", "(", ")"})
-
-
-def _find(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
-    items: list[Item] = []
-    k = 0
-    n = len(args)
-    while k < n and args[k].text in ("-H", "-L", "-P") or (k < n and args[k].text.startswith(("-O", "-D")) and not args[k].opaque):
-        items.append(Item(k, args[k].text, DATA))
-        if args[k].text == "-D" and k + 1 < n:
-            items.append(Item(k + 1, args[k + 1].text, DATA))
-            k += 1
-        k += 1
-    starts: list[Arg] = []
-    while k < n and not (args[k].text.startswith("-") and len(args[k].text) > 1) and args[k].text not in ("(", "!", ")", ","):
-        items.append(Item(k, args[k].text, READ))
-        starts.append(args[k])
-        k += 1
-    if not starts:
-        starts = [Arg(".", None, False, ONE, args[0].word if args else None)]  # type: ignore[arg-type]
-    extra: list[Extra] = []
-    unproven = None
-    names: list[str] = []
-    narrowing = True
-    deletes = False
-    while k < n:
-        a = args[k]
-        t = a.text
-        if a.opaque:
-            unproven = "a word of unknown value in the expression"
-            items.append(Item(k, t, UNKNOWN))
-            k += 1
-            continue
-        if t in _FIND_OPERATORS:
-            narrowing = narrowing and t not in ("-o", "-or", "-not", "!", ",")
-            items.append(Item(k, t, DATA))
-            k += 1
-        elif t == "-delete":
-            deletes = True
-            items.append(Item(k, t, DATA))
-            k += 1
-        elif t in ("-name", "-iname") and k + 1 < n:
-            items.append(Item(k, t, DATA))
-            items.append(Item(k + 1, args[k + 1].text, DATA))
-            names.append(("i:" if t == "-iname" else "") + args[k + 1].text)
-            k += 2
-        elif t in _FIND_ARG_TESTS and k + 1 < n:
-            items.append(Item(k, t, DATA))
-            items.append(Item(k + 1, args[k + 1].text, DATA))
-            k += 2
-        elif (t in _FIND_READ_TESTS or t.startswith("-newer")) and k + 1 < n:
-            items.append(Item(k, t, DATA))
-            items.append(Item(k + 1, args[k + 1].text, READ))
-            k += 2
-        elif t in _FIND_WRITE_ACTIONS and k + 1 < n:
-            items.append(Item(k, t, DATA))
-            items.append(Item(k + 1, args[k + 1].text, WRITE))
-            k += 2
-        elif t == "-fprintf" and k + 2 < n:
-            items.append(Item(k, t, DATA))
-            items.append(Item(k + 1, args[k + 1].text, WRITE))
-            items.append(Item(k + 2, args[k + 2].text, DATA))
-            k += 3
-        elif t in _FIND_EXEC:
-            items.append(Item(k, t, DATA))
-            j = k + 1
-            while j < n and args[j].text not in (";", "+"):
-                j += 1
-            command = args[k + 1 : j]
-            for index in range(k + 1, j):
-                items.append(Item(index, args[index].text, DATA))  # judged in the command below
-            if j < n:
-                items.append(Item(j, args[j].text, DATA))
-            for start in starts:
-                argv = tuple(_placeholder(w, start) for w in command)
-                if argv:
-                    extra.append(Extra("command", rule="find-exec", argv=argv, path=start.text))
-            k = j + 1
-        else:
-            items.append(Item(k, t, DATA))
-            k += 1
-    if deletes:
-        if not (narrowing and names):
-            # The start paths are what `-delete` removes (and everything below them); with
-            # `-name` filters only matching names go, which the judge checks on disk.
-            items = [Item(it.index, it.text, DELETE) if it.role == READ and args[it.index] in starts else it
-                     for it in items]
-        for start in starts:
-            extra.append(Extra(DELETE, path=start.text, pattern=start.pattern, tree=True,
-                               rule="find-delete", names=tuple(names) if narrowing else ()))
-    return Effects(tuple(items), tuple(extra), unproven)
-
-
-def _placeholder(word: Arg, start: Arg) -> Arg:
-    """A `find -exec` word with `{}` standing for the start path (and what lies below it)."""
-    if "{}" not in word.text:
-        return word
-    text = word.text.replace("{}", start.text)
-    pattern = None
-    if start.pattern is not None:
-        pattern = word.text.replace("{}", start.pattern)
-    return Arg(text, pattern, word.opaque or start.opaque, word.count, word.word)
-
-
-_TAR_OPTIONS = (
-    "-f,--file=read -C,--directory=chdir --strip-components=data -T,--files-from=read "
-    "-X,--exclude-from=read --exclude=data --include=data -I,--use-compress-program=exec "
-    "--to-command=exec:unproven --checkpoint-action=data --info-script,--new-volume-script,-F=exec:unproven "
-    "--rsh-command=exec:unproven --remove-files:delete-sources -O,--to-stdout:stdout "
-    "--transform,--xform=data -g,--listed-incremental=write -N,--newer,--after-date=data "
-    "--newer-mtime=data --owner=data --group=data --mode=data --mtime=data -b,--blocking-factor=data "
-    "-H,--format=data -V,--label=data -L,--tape-length=data -K,--starting-file=data "
-    "--checkpoint=?data --exclude-vcs --exclude-vcs-ignores --exclude-caches --anchored "
-    "--wildcards --no-wildcards --occurrence=?data --record-size=data --sort=data --xattrs "
-    "--no-xattrs --acls --selinux --numeric-owner --one-file-system --sparse --totals=?data "
-    "--warning=data --index-file=write --backup=?data --suffix=data --atime-preserve=?data "
-    "--delete:list -c,--create -x,--extract,--get -t,--list -r,--append -u,--update "
-    "-A,--catenate,--concatenate -d,--diff,--compare -z,--gzip,--gunzip -j,--bzip2 -J,--xz "
-    "--zstd --lzma --lzip --lzop -Z,--compress -a,--auto-compress -v,--verbose -k,--keep-old-files "
-    "--keep-newer-files --overwrite --overwrite-dir -P,--absolute-names -h,--dereference "
-    "-p,--preserve-permissions -s,--same-order --no-same-owner --same-owner "
-    "--no-same-permissions -m,--touch -W,--verify -S -w,--interactive -o -U,--unlink-first "
-    "--recursive-unlink -B,--read-full-records -i,--ignore-zeros --ignore-failed-read "
-    "--no-recursion --recursion --null -n,--seek --skip-old-files --show-transformed-names "
-    "--utc --full-time -R,--block-number --quoting-style=data --no-auto-compress -l "
-    "--check-links --force-local -M,--multi-volume -G,--incremental --ignore-case "
-    "--no-ignore-case --version --help --usage --show-defaults -?"
-)
-_TAR_MODEL = Model("data...", _TAR_OPTIONS)
-_TAR_MODES = {"-c": "c", "--create": "c", "-x": "x", "--extract": "x", "--get": "x",
-              "-t": "t", "--list": "t", "-r": "r", "--append": "r", "-u": "u", "--update": "u",
-              "-A": "A", "--catenate": "A", "--concatenate": "A", "-d": "d", "--diff": "d",
-              "--compare": "d", "--delete": "D"}
-# Old-style bundles (`tar xzf a.tgz`): the letters that take the next words, in order.
-_TAR_OLD_ARGS = frozenset("fbCTXgKNVLH")
-COMPRESSORS = frozenset({"gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd", "unzstd",
-                         "lz4", "lzip", "lzop", "pigz", "unpigz", "pbzip2", "pixz", "brotli", "lzma"})
-
-
-def _tar(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
-    argv = list(args)
-    prefix: list[Item] = []
-    # Old style: a first word without a dash is a bundle of option letters.
-    if argv and not argv[0].text.startswith("-") and not argv[0].opaque and argv[0].text.isalpha():
-        letters = argv[0].text
-        rebuilt: list[Arg] = []
-        rest = argv[1:]
-        taken = 0
-        for letter in letters:
-            rebuilt.append(Arg("-" + letter, None, False, ONE, argv[0].word))
-            if letter in _TAR_OLD_ARGS and taken < len(rest):
-                rebuilt.append(rest[taken])
-                taken += 1
-        argv = rebuilt + rest[taken:]
-        prefix = []
-    parsed = read_options(_TAR_MODEL, argv)
-    modes = set()
-    archive: str | None = None
-    dirs: list[str] = []
-    strip = 0
-    transformed = False
-    absolute = False
-    unproven = None
-    for a in argv:
-        t = a.text
-        if t.startswith("--"):
-            key = t.split("=", 1)[0]
-            if key in _TAR_MODES:
-                modes.add(_TAR_MODES[key])
-            opt = _long_option(_TAR_MODEL.options, key) if key not in _TAR_MODEL.options else _TAR_MODEL.options[key]
-            if opt is not None and key not in _TAR_MODES:
-                for mode_key, mode in _TAR_MODES.items():
-                    if mode_key.startswith("--") and _TAR_MODEL.options.get(mode_key) is opt and mode_key.startswith(key):
-                        modes.add(mode)
-        elif t.startswith("-") and not a.opaque:
-            for letter in t[1:]:
-                if "-" + letter in _TAR_MODES:
-                    modes.add(_TAR_MODES["-" + letter])
-                opt = _TAR_MODEL.options.get("-" + letter)
-                if opt is not None and opt.arg:
-                    break
-        if t.startswith("--strip-components="):
-            try:
-                strip = int(t.split("=", 1)[1])
-            except ValueError:
-                transformed = True
-        if t.startswith(("--transform", "--xform")):
-            transformed = True
-        if t in ("-P", "--absolute-names"):
-            absolute = True
-        if t.startswith("--checkpoint-action=") and "exec" in t:
-            unproven = "a checkpoint action runs a program"
-    for it in parsed.items:
-        if it.role == READ and _option_of(argv, it) in ("-f", "--file"):
-            archive = it.text
-        elif it.role == CHDIR:
-            dirs.append(it.text)
-        elif it.role == EXEC and _option_of(argv, it) in ("-I", "--use-compress-program"):
-            if it.text.split()[:1] and it.text.split()[0].rsplit("/", 1)[-1] not in COMPRESSORS:
-                unproven = "the compression program is not a known compressor"
-    stdout = "stdout" in parsed.effects
-    items: list[Item] = list(prefix)
-    mode = next(iter(modes)) if len(modes) == 1 else ""
-    extra: list[Extra] = []
-    for it in parsed.items:
-        role = it.role
-        if role == "":
-            role = READ if mode in ("c", "r", "u", "A") else DATA
-            if "delete-sources" in parsed.effects and mode in ("c", "r", "u"):
-                role = DELETE
-        elif role == READ and _option_of(argv, it) in ("-f", "--file") and mode in ("c", "r", "u", "A", "D"):
-            role = WRITE
-        elif role == EXEC:
-            role = DATA if unproven is None else EXEC
-        items.append(Item(_orig_index(args, argv, it.index), it.text, role, it.whole))
-    if "unproven" in parsed.effects:
-        unproven = "an option that runs a program"
-    if not mode:
-        unproven = unproven or "no single operation mode (-c, -x, -t …) is given"
-    if mode == "x" and not stdout:
-        source = ("tar", archive if archive not in (None, "-") else None, strip, transformed, absolute)
-        for directory in dirs[-1:] or ["."]:
-            extra.append(Extra("extract", path=directory, tree=True, rule="archive-extract", source=source))
-    if parsed.unknown:
-        unproven = unproven or f"option {parsed.unknown[0]} is not in the model"
-    return Effects(tuple(items), tuple(extra), unproven)
-
-
-def _option_of(argv: Sequence[Arg], item: Item) -> str:
+def option_of(argv: Sequence[Arg], item: Item) -> str:
     """The option an argument item belongs to: the word itself (`--file=x`, `-fx`) or the
     word before it (`-f x`)."""
     word = argv[item.index].text
@@ -1145,752 +643,12 @@ def _option_of(argv: Sequence[Arg], item: Item) -> str:
     return ""
 
 
-def _orig_index(args: Sequence[Arg], argv: Sequence[Arg], index: int) -> int:
-    """Map an index in a rebuilt argv (tar's old style) back to the caller's argv."""
-    target = argv[index]
-    for k, a in enumerate(args):
-        if a is target:
-            return k
-    return 0
-
-
-_UNZIP_LIST = frozenset("lvtzZpc")
-
-
-def _unzip(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
-    items: list[Item] = []
-    archive: str | None = None
-    directory = "."
-    listing = False
-    junk = False
-    excluding = False
-    unproven = None
-    k = 0
-    n = len(args)
-    while k < n:
-        a = args[k]
-        t = a.text
-        if a.opaque and archive is None:
-            unproven = "a word of unknown value"
-        if t == "-d" and k + 1 < n:
-            items.append(Item(k, t, DATA))
-            items.append(Item(k + 1, args[k + 1].text, CHDIR))
-            directory = args[k + 1].text
-            k += 2
-            continue
-        if t.startswith("-d") and len(t) > 2:
-            items.append(Item(k, t[2:], CHDIR, False))
-            directory = t[2:]
-            k += 1
-            continue
-        if t == "-x":
-            excluding = True
-            items.append(Item(k, t, DATA))
-        elif t in ("-P",) and k + 1 < n:
-            items.append(Item(k, t, DATA))
-            items.append(Item(k + 1, args[k + 1].text, DATA))
-            k += 1
-        elif t.startswith("-") and len(t) > 1 and not excluding:
-            letters = t[1:]
-            if set(letters) & _UNZIP_LIST:
-                listing = True
-            if "j" in letters:
-                junk = True
-            items.append(Item(k, t, DATA))
-        elif archive is None:
-            archive = t
-            items.append(Item(k, t, READ))
-        else:
-            items.append(Item(k, t, DATA))  # member names or exclusions
-        k += 1
-    extra: list[Extra] = []
-    if not listing:
-        extra.append(Extra("extract", path=directory, tree=True, rule="archive-extract",
-                           source=("zip", archive, 0, False, junk)))
-    return Effects(tuple(items), tuple(extra), unproven)
-
-
-_SUFFIXES = {"gzip": (".gz", ".tgz", ".taz", "-gz", ".z", "-z", "_z"), "bzip2": (".bz2", ".tbz", ".tbz2", ".bz"),
-             "xz": (".xz", ".txz"), "lzma": (".lzma", ".tlz"), "zstd": (".zst", ".tzst")}
-_FAMILY = {"gzip": "gzip", "gunzip": "gzip", "zcat": "gzip", "pigz": "gzip", "unpigz": "gzip",
-           "bzip2": "bzip2", "bunzip2": "bzip2", "bzcat": "bzip2", "xz": "xz", "unxz": "xz",
-           "xzcat": "xz", "lzma": "lzma", "unlzma": "lzma", "lzcat": "lzma", "zstd": "zstd",
-           "unzstd": "zstd", "zstdcat": "zstd"}
-_DECOMPRESSORS = frozenset({"gunzip", "zcat", "unpigz", "bunzip2", "bzcat", "unxz", "xzcat", "unlzma",
-                            "lzcat", "unzstd", "zstdcat"})
-_COMPRESS_OPTIONS = ("-c,--stdout,--to-stdout:stdout -d,--decompress,--uncompress:decompress "
-                     "-k,--keep:keep --rm:remove -t,--test:list -l,--list:list -S,--suffix=data "
-                     "-o=write -r,--recursive:recursive -f,--force -q,--quiet -v,--verbose -n,--no-name "
-                     "-N,--name -1 -2 -3 -4 -5 -6 -7 -8 -9 --fast --best -T,--threads=data "
-                     "-z,--compress -e,--extreme -M,--memory=data --format=data -F=data -C,--check=data "
-                     "-b,--blocksize=data -p,--processes=data --long=?data -D=read --ultra --no-progress "
-                     "--sparse --no-sparse --rsyncable -s --small -Q --single-stream --no-sync -L")
-_COMPRESS_MODEL = Model("read...", _COMPRESS_OPTIONS)
-
-
-def _compress(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
-    parsed = read_options(_COMPRESS_MODEL, args)
-    family = _FAMILY.get(name, "gzip")
-    effects = parsed.effects
-    stdout = "stdout" in effects or "list" in effects or name.endswith("cat")
-    decompress = "decompress" in effects or name in _DECOMPRESSORS
-    keep = "keep" in effects or (family == "zstd" and "remove" not in effects)
-    suffixes = _SUFFIXES[family]
-    custom = [it.text for it in parsed.items if it.role == DATA and _option_of(args, it) in ("-S", "--suffix")]
-    if custom:
-        suffixes = (custom[-1],) + suffixes
-    output = [it.text for it in parsed.items if it.role == WRITE]
-    items: list[Item] = []
-    extra: list[Extra] = []
-    for it in parsed.items:
-        if it.role != "":
-            items.append(it)
-            continue
-        a = args[it.index]
-        if stdout or a.text == "-":
-            items.append(Item(it.index, it.text, READ))
-            continue
-        items.append(Item(it.index, it.text, READ if keep else DELETE))
-        if "recursive" in effects:
-            extra.append(Extra(WRITE, path=a.text, pattern=a.pattern, tree=True, rule="compress"))
-            continue
-        if output:
-            continue
-        if decompress:
-            for suffix in suffixes:
-                if a.text.endswith(suffix) and len(a.text) > len(suffix):
-                    stem = a.text[: -len(suffix)] + (".tar" if suffix.startswith(".t") and suffix not in (".tar",) and len(suffix) > 3 else "")
-                    extra.append(Extra(WRITE, path=stem, rule="compress"))
-                    break
-            else:
-                if a.pattern is not None or a.opaque:
-                    extra.append(Extra(WRITE, path=a.text, pattern=a.pattern, rule="compress"))
-        else:
-            pattern = a.pattern + escape_suffix(suffixes[0]) if a.pattern is not None else None
-            extra.append(Extra(WRITE, path=a.text + suffixes[0], pattern=pattern, rule="compress"))
-    unproven = f"option {parsed.unknown[0]} is not in the model" if parsed.unknown else None
-    return Effects(tuple(items), tuple(extra), unproven)
-
-
-def escape_suffix(text: str) -> str:
-    return "".join("\\" + c if c in "*?[]\\(){}|!@+" else c for c in text)
-
-
-class Env(NamedTuple):
-    """What a handler may know beyond the arguments: the command's stdin sources."""
-
-    heredocs: tuple[str, ...] = ()  # heredoc and herestring bodies fed to the command
-    stdin_file: str | None = None  # `< file`
-    piped: bool = False  # stdin comes from the previous pipeline stage
-
-
-def _interpreter(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
-    """An interpreter runs code: nothing it touches is proven. Its code (`-c`/`-e` text, a
-    script file, stdin) is collected for the judges' mention checks; `-i` (perl, ruby)
-    rewrites its file operands in place."""
-    items: list[Item] = []
-    extra: list[Extra] = []
-    family = _VERSIONED.fullmatch(name).group(1) if _VERSIONED.fullmatch(name) else name
-    code_flags = {"python": ("-c",), "python2": ("-c",), "python3": ("-c",), "node": ("-e", "--eval", "-p", "--print"),
-                  "nodejs": ("-e", "--eval", "-p", "--print"), "perl": ("-e", "-E"), "ruby": ("-e",),
-                  "php": ("-r",), "lua": ("-e",), "deno": ("eval",), "bun": ("-e", "--eval"),
-                  "Rscript": ("-e",), "tclsh": ()}.get(family, ("-c", "-e"))
-    arg_flags = {"-W", "-X", "-m", "-r", "--require", "-I", "-M", "--import", "--loader",
-                 "--check-hash-based-pycs", "-F", "-C", "--input-type", "-x"}
-    in_place = False
-    script_seen = False
-    k = 0
-    n = len(args)
-    while k < n:
-        a = args[k]
-        t = a.text
-        if script_seen:
-            items.append(Item(k, t, UNKNOWN))
-            k += 1
-            continue
-        if t in code_flags and k + 1 < n:
-            items.append(Item(k, t, DATA))
-            items.append(Item(k + 1, args[k + 1].text, CODE))
-            k += 2
-            script_seen = family in ("python", "python2", "python3")  # the rest are sys.argv
-            continue
-        if family in ("perl", "ruby") and t.startswith("-") and not t.startswith("--") and len(t) > 1:
-            cluster = t[1:]
-            if "i" in cluster:
-                in_place = True
-            if cluster[-1:] in ("e", "E") and k + 1 < n:
-                items.append(Item(k, t, DATA))
-                items.append(Item(k + 1, args[k + 1].text, CODE))
-                k += 2
-                continue
-            items.append(Item(k, t, DATA))
-            k += 1
-            continue
-        if t in arg_flags and k + 1 < n:
-            items.append(Item(k, t, DATA))
-            items.append(Item(k + 1, args[k + 1].text, EXEC if t in ("-m", "-r", "--require", "-M", "--import", "--loader") else DATA))
-            k += 2
-            if t == "-m":
-                script_seen = True
-            continue
-        if t.startswith("-") and t != "-":
-            items.append(Item(k, t, DATA))
-            k += 1
-            continue
-        # The first operand is the script (or `-`: stdin); the rest are its arguments.
-        if not any(it.role == CODE for it in items):
-            items.append(Item(k, t, EXEC if t != "-" else DATA))
-            script_seen = True
-        else:
-            items.append(Item(k, t, WRITE if in_place else UNKNOWN))
-        k += 1
-    if in_place:
-        items = [Item(it.index, it.text, WRITE, it.whole) if it.role == UNKNOWN else it for it in items]
-    return Effects(tuple(items), tuple(extra), "an interpreter runs code")
-
-
-_PATCH_OPTIONS = ("-p,--strip=data -i,--input=read -o,--output=write -d,--directory=chdir "
-                  "-r,--reject-file=write -B,--prefix=data -Y,--basename-prefix=data "
-                  "-z,--suffix=data -D,--ifdef=data -F,--fuzz=data -V,--version-control=data "
-                  "--read-only=data --quoting-style=data -g,--get=data --dry-run:dry-run "
-                  "-R,--reverse -N,--forward -f,--force -t,--batch -s,--quiet,--silent "
-                  "-b,--backup --backup-if-mismatch --no-backup-if-mismatch -E,--remove-empty-files "
-                  "-l,--ignore-whitespace -u,--unified -c,--context -e,--ed -n,--normal "
-                  "--binary --follow-symlinks --posix --merge=?data -Z,--set-utc -T,--set-time "
-                  "--verbose -x,--debug=data")
-_PATCH_MODEL = Model("write read", _PATCH_OPTIONS)
-
-
-def _patch(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
-    parsed = read_options(_PATCH_MODEL, args)
-    operands = parsed.operands
-    items: list[Item] = []
-    input_file = None
-    directory = "."
-    strip = None
-    for it in parsed.items:
-        option = _option_of(args, it)
-        if it.role == READ and option in ("-i", "--input"):
-            input_file = it.text
-        if it.role == CHDIR:
-            directory = it.text
-        if it.role == DATA and option in ("-p", "--strip"):
-            try:
-                strip = int(it.text)
-            except ValueError:
-                strip = None
-        role = it.role
-        if role == "":
-            role = WRITE if operands and it.index == operands[0] else READ
-            if len(operands) >= 2 and it.index == operands[1]:
-                input_file = it.text
-        items.append(Item(it.index, it.text, role, it.whole))
-    extra: list[Extra] = []
-    unproven = f"option {parsed.unknown[0]} is not in the model" if parsed.unknown else None
-    if "dry-run" in parsed.effects:
-        items = [Item(it.index, it.text, READ if it.role == WRITE else it.role, it.whole) for it in items]
-        return Effects(tuple(items), (), unproven)
-    if not operands:
-        extra.append(Extra("patch", path=directory, tree=True, rule="patch",
-                           source=_patch_source(input_file, env, strip, "")))
-    return Effects(tuple(items), tuple(extra), unproven)
-
-
-def _patch_source(input_file: str | None, env: Env, strip: int | None, prefix: str) -> tuple:
-    """Where a patch comes from: ('file', path) or ('text', body) or ('stdin',) (unknown)."""
-    if input_file is not None and input_file != "-":
-        return ("file", input_file, strip, prefix)
-    if env.heredocs and len(env.heredocs) == 1 and env.stdin_file is None:
-        return ("text", env.heredocs[0], strip, prefix)
-    if env.stdin_file is not None and not env.heredocs:
-        return ("file", env.stdin_file, strip, prefix)
-    return ("stdin", None, strip, prefix)
-
-
-# -- git ---------------------------------------------------------------------------------------
-
-_GIT_GLOBAL = ("-C=chdir -c=data:unproven --config-env=data:unproven --exec-path=?data "
-               "--git-dir=chdir --work-tree=chdir --namespace=data --super-prefix=data "
-               "--attr-source=data --list-cmds=data -p,--paginate -P,--no-pager --bare "
-               "--no-replace-objects --literal-pathspecs --glob-pathspecs --noglob-pathspecs "
-               "--icase-pathspecs --no-optional-locks --version --help --html-path "
-               "--man-path --info-path --no-lazy-fetch --no-advice")
-_GIT_GLOBAL_MODEL = Model("", _GIT_GLOBAL)
-# Options of the reading subcommands that write a file or run a program.
-_GIT_READ_EXTRA = ("--output=write --ext-diff:unproven --textconv:unproven "
-                   "-O,--open-files-in-pager=?exec:unproven --contents=read -S=data -G=data "
-                   "--author=data --committer=data --grep=data --format=data --pretty=?data "
-                   "-L=data -n,--max-count=data --since=data --until=data --after=data "
-                   "--before=data --skip=data -U,--unified=data --stat=?data --color=?data "
-                   "--word-diff=?data --diff-filter=data --relative=?data -e=data -f=read "
-                   "-A,--after-context=data -B,--before-context=data -C,--context=data "
-                   "--max-depth=data -m,--max-count=data --abbrev=?data --date=data "
-                   "--decorate=?data --encoding=data --notes=?data -M,--find-renames=?data "
-                   "--find-copies=?data -l=data --src-prefix=data --dst-prefix=data "
-                   "--line-prefix=data --exclude=data --ignore-submodules=?data "
-                   "--submodule=?data --ws-error-highlight=data --anchored=data "
-                   "--diff-algorithm=data --stat-width=data --stat-count=data "
-                   "--dirstat=?data --inter-hunk-context=data -x,--exclude=data "
-                   "-X,--exclude-from=read --exclude-per-directory=data --with-tree=data "
-                   "--format=data --sort=data --points-at=data --contains=?data "
-                   "--merged=?data --no-merged=?data --ignore-rev=data --ignore-revs-file=read "
-                   "--path-format=data --short=?data --default=data --git-path=data "
-                   "--show-prefix --show-toplevel --pathspec-from-file=read --batch=?data "
-                   "--filters --path=data --open-files-in-pager=?exec:unproven")
-_GIT_READERS = frozenset({
-    "status", "diff", "log", "show", "blame", "annotate", "grep", "ls-files", "ls-tree",
-    "rev-parse", "rev-list", "cat-file", "describe", "shortlog", "reflog", "whatchanged",
-    "diff-tree", "diff-files", "diff-index", "show-ref", "for-each-ref", "name-rev",
-    "merge-base", "count-objects", "check-ignore", "check-attr", "var", "version", "help",
-    "branch", "tag", "remote", "fetch", "push", "ls-remote", "range-diff", "cherry",
-    "show-branch", "verify-commit", "verify-tag", "fsck", "gc", "prune", "repack",
-    "maintenance", "notes", "bugreport", "config", "archive", "format-patch", "bundle",
-    "add", "commit", "hash-object", "update-index", "worktree", "init", "clone", "submodule",
-    "sparse-checkout", "mergetool", "difftool",
-})
-# Subcommands that rewrite the work tree from history (or from a patch).
-_GIT_TREE_WRITERS = frozenset({
-    "checkout", "switch", "restore", "reset", "rm", "mv", "apply", "am", "stash", "clean",
-    "merge", "pull", "rebase", "cherry-pick", "revert", "bisect", "read-tree",
-    "checkout-index",
-})
-
-
-def _git(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
-    items: list[Item] = []
-    unproven = None
-    k = 0
-    n = len(args)
-    chdirs: list[str] = []
-    work_tree: str | None = None
-    global_options = _GIT_GLOBAL_MODEL.options
-    # Global options come before the subcommand; their `-c` is config (a program may run).
-    while k < n and args[k].text.startswith("-") and not args[k].opaque:
-        t = args[k].text
-        key, eq, value = t.partition("=")
-        opt = global_options.get(key)
-        if opt is None:
-            unproven = f"global option {key} is not in the model"
-            items.append(Item(k, t, UNKNOWN))
-            k += 1
-            continue
-        if opt.effect == "unproven":
-            unproven = f"git {key} sets configuration, which may run a program"
-        if key == "--exec-path" and eq:
-            unproven = "git --exec-path chooses the programs git runs"
-        if opt.arg == 1 and not eq and k + 1 < n:
-            items.append(Item(k, t, DATA))
-            items.append(Item(k + 1, args[k + 1].text, opt.role))
-            if opt.role == CHDIR:
-                if key == "--work-tree":
-                    work_tree = args[k + 1].text
-                elif key == "-C":
-                    chdirs.append(args[k + 1].text)
-            k += 2
-            continue
-        if eq:
-            items.append(Item(k, value, opt.role, False))
-            if key == "--work-tree":
-                work_tree = value
-        else:
-            items.append(Item(k, t, DATA))
-        k += 1
-    if k >= n:
-        return Effects(tuple(items), (), unproven)
-    sub_arg = args[k]
-    sub = sub_arg.text
-    items.append(Item(k, sub, DATA if not sub_arg.opaque else UNKNOWN))
-    rest = list(args[k + 1 :])
-    offset = k + 1
-    base = "/".join(chdirs) if chdirs else "."
-    tree_dir = work_tree if work_tree is not None else base
-    if sub_arg.opaque:
-        return Effects(tuple(items), (), "the git subcommand is not known")
-    handler = _GIT_SUBCOMMANDS.get(sub)
-    if handler is not None:
-        found = handler(rest, env, tree_dir)
-    elif sub in _GIT_READERS:
-        found = _git_reader(sub, rest)
-    else:
-        found = Effects(tuple(Item(j, a.text, UNKNOWN) for j, a in enumerate(rest)), (),
-                        f"git {sub} is not in the model")
-    shifted = [Item(it.index + offset, it.text, it.role, it.whole) for it in found.items]
-    extra = [
-        Extra(e.kind, path=_join(base, e.path) if e.path and not e.path.startswith("/") and e.rule != "whole-tree" else e.path,
-              pattern=e.pattern, tree=e.tree, rule=e.rule, source=e.source, argv=e.argv, names=e.names)
-        for e in found.extra
-    ]
-    return Effects(tuple(items) + tuple(shifted), tuple(extra), unproven or found.unproven)
-
-
-def _join(base: str, path: str) -> str:
-    if base in ("", "."):
-        return path
-    return base.rstrip("/") + "/" + path
-
-
-_GIT_READER_MODELS: dict[str, Model] = {}
-
-
-def _git_reader(sub: str, rest: Sequence[Arg]) -> Effects:
-    """A subcommand that does not touch the work tree: its operands are revisions or paths it
-    reads; `--output`, `--ext-diff`, `--textconv` and `-O` write or run programs."""
-    extra_options = {
-        "grep": "-c,--count -O,--open-files-in-pager=?exec:unproven -e=data -f=read",
-        "config": "-f,--file=read --blob=data --get --get-all --get-regexp --get-urlmatch "
-                  "--list -l --show-origin --show-scope --name-only --type=data --default=data",
-        "archive": "-o,--output=write --remote=data --exec=exec:unproven --prefix=data "
-                   "--format=data --add-file=read --add-virtual-file=data",
-        "format-patch": "-o,--output-directory=write --stdout -N --cover-letter --to=data "
-                        "--cc=data --subject-prefix=data -v,--reroll-count=data --base=data "
-                        "--signature=data --signature-file=read --in-reply-to=data",
-        "commit": "-m,--message=data -F,--file=read -C,--reuse-message=data "
-                  "-c,--reedit-message=data -t,--template=read --author=data --date=data "
-                  "--fixup=data --squash=data --cleanup=data -a,--all --amend -q -v -s -n "
-                  "--no-verify --allow-empty --no-edit -e --edit -S=?data --trailer=data",
-        "add": "--chmod=data --pathspec-from-file=read -A,--all -u,--update -f,--force -n "
-               "--dry-run -v -p -i -N --intent-to-add --renormalize --ignore-errors "
-               "--ignore-missing --sparse",
-        "fetch": "--upload-pack=exec:unproven", "pull": "--upload-pack=exec:unproven",
-        "push": "--receive-pack=exec:unproven --exec=exec:unproven",
-        "ls-remote": "--upload-pack=exec:unproven", "clone": "--upload-pack=exec:unproven "
-                     "-u=exec:unproven --template=read --separate-git-dir=write "
-                     "-b,--branch=data --depth=data -o,--origin=data --reference=read",
-        "init": "--template=read --separate-git-dir=write -b,--initial-branch=data",
-        "bundle": "--progress",
-        "worktree": "-b=data -B=data --reason=data",
-    }.get(sub, "")
-    model = _GIT_READER_MODELS.get(sub)
-    if model is None:
-        model = _GIT_READER_MODELS[sub] = Model("read...", _GIT_READ_EXTRA + " " + extra_options)
-    parsed = read_options(model, rest)
-    items = [Item(it.index, it.text, READ if it.role == "" else it.role, it.whole) for it in parsed.items]
-    extra: list[Extra] = []
-    unproven = None
-    if "unproven" in parsed.effects:
-        unproven = "an option that runs a program"
-    operands = [rest[k].text for k in parsed.operands]
-    if sub == "config" and not any(a.text in ("--get", "--get-all", "--get-regexp", "--list", "-l",
-                                               "--get-urlmatch", "--show-origin", "--name-only")
-                                   for a in rest) and len(operands) >= 2:
-        # Setting a value writes the config file: `--file F` names it.
-        items = [Item(it.index, it.text, WRITE if it.role == READ and _option_of(rest, it) in ("-f", "--file") else
-                      (DATA if it.role == READ else it.role), it.whole) for it in items]
-        if any("alias." in op or "core.pager" in op or "diff." in op or "filter." in op or "core.hooks" in op
-               or "core.fsmonitor" in op or "core.sshcommand" in op.lower() for op in operands):
-            unproven = "this configuration can make git run a program"
-    if sub in ("format-patch",) and not any(a.text == "--stdout" for a in rest):
-        if not any(it.role == WRITE for it in items):
-            extra.append(Extra(WRITE, pattern="[0-9][0-9][0-9][0-9]-*.patch", rule="format-patch"))
-    if sub in ("init", "clone", "worktree", "submodule", "sparse-checkout", "mergetool", "difftool"):
-        return _git_other(sub, rest, items, extra, unproven)
-    if sub == "bundle" and operands[:1] == ["create"] and len(operands) >= 2:
-        items = [Item(it.index, it.text, WRITE if it.text == operands[1] and it.role == READ else it.role, it.whole)
-                 for it in items]
-    if sub in ("branch", "tag", "remote", "notes", "reflog", "bundle", "fetch", "push", "gc", "prune",
-               "repack", "maintenance", "ls-remote"):
-        items = [Item(it.index, it.text, DATA if it.role == READ else it.role, it.whole) for it in items]
-    if parsed.unknown:
-        # git has many harmless options; only the listed ones write or run programs. An unknown
-        # option of a reading subcommand is read as a flag (its operands stay reads).
-        pass
-    return Effects(tuple(items), tuple(extra), unproven)
-
-
-def _git_other(sub: str, rest: Sequence[Arg], items: list[Item], extra: list[Extra],
-               unproven: str | None) -> Effects:
-    operands = [(it.index, it.text) for it in items if it.role == READ and it.whole]
-    if sub == "init":
-        items = [Item(it.index, it.text, CREATE if it.role == READ else it.role, it.whole) for it in items]
-    elif sub == "clone":
-        # `git clone URL [DIR]`: the directory is created (the URL is data).
-        roles = {index: (DATA if k == 0 else CREATE) for k, (index, _) in enumerate(operands)}
-        items = [Item(it.index, it.text, roles.get(it.index, it.role) if it.role == READ else it.role, it.whole)
-                 for it in items]
-    elif sub == "worktree":
-        action = operands[0][1] if operands else ""
-        roles = {}
-        for k, (index, _) in enumerate(operands):
-            roles[index] = DATA if k == 0 else (CREATE if action == "add" and k == 1 else
-                                                DELETE if action in ("remove", "prune") and k == 1 else DATA)
-        items = [Item(it.index, it.text, roles.get(it.index, it.role) if it.role == READ else it.role, it.whole)
-                 for it in items]
-    else:
-        # submodule, sparse-checkout, mergetool, difftool: they check files out or run tools.
-        action = operands[0][1] if operands else ""
-        if sub == "submodule" and action in ("", "status", "summary", "foreach"):
-            if action == "foreach":
-                unproven = "git submodule foreach runs a command"
-            items = [Item(it.index, it.text, DATA if it.role == READ else it.role, it.whole) for it in items]
-            return Effects(tuple(items), tuple(extra), unproven)
-        if sub == "sparse-checkout" and action == "list":
-            return Effects(tuple(items), tuple(extra), unproven)
-        extra.append(Extra(WRITE, path=".", tree=True, rule="whole-tree"))
-        unproven = unproven or (f"git {sub} runs a tool" if sub in ("mergetool", "difftool") else None)
-    return Effects(tuple(items), tuple(extra), unproven)
-
-
-def _git_options(text: str) -> Model:
-    return Model("read...", text)
-
-
-_CHECKOUT = _git_options("-b=data -B=data --orphan=data -t,--track=?data --no-track -f,--force "
-                         "-m,--merge --ours --theirs -p,--patch --detach -q,--quiet --progress "
-                         "--no-progress --conflict=data --overlay --no-overlay "
-                         "--ignore-other-worktrees --recurse-submodules --no-recurse-submodules "
-                         "--pathspec-from-file=read --pathspec-file-nul --guess --no-guess "
-                         "-l --ignore-skip-worktree-bits")
-_SWITCH = _git_options("-c,--create=data -C,--force-create=data --orphan=data -d,--detach "
-                       "--discard-changes -f,--force -m,--merge -t,--track=?data --no-track "
-                       "--guess --no-guess -q,--quiet --progress --no-progress --conflict=data "
-                       "--ignore-other-worktrees --recurse-submodules --no-recurse-submodules")
-_RESTORE = _git_options("-s,--source=data -S,--staged -W,--worktree -p,--patch --ours --theirs "
-                        "-m,--merge --conflict=data --ignore-unmerged --overlay --no-overlay "
-                        "--pathspec-from-file=read --pathspec-file-nul -q,--quiet --progress "
-                        "--no-progress --recurse-submodules --no-recurse-submodules "
-                        "--ignore-skip-worktree-bits")
-_RESET = _git_options("--hard --merge --keep --soft --mixed -q,--quiet -p,--patch -N "
-                      "--pathspec-from-file=read --pathspec-file-nul --recurse-submodules "
-                      "--no-recurse-submodules --refresh --no-refresh")
-_GIT_RM = _git_options("--cached -f,--force -r -n,--dry-run:dry-run -q,--quiet "
-                       "--ignore-unmatch --sparse --pathspec-from-file=read --pathspec-file-nul")
-_GIT_MV = _git_options("-f,--force -k -n,--dry-run:dry-run -v,--verbose --sparse")
-_APPLY = _git_options("--stat --numstat --summary --check --index --intent-to-add -N --cached "
-                      "-3,--3way --ours --theirs --union --build-fake-ancestor=write -R,--reverse "
-                      "--reject -z -p=data -C=data --unidiff-zero --apply --no-add --binary "
-                      "--exclude=data --include=data --ignore-space-change --ignore-whitespace "
-                      "--whitespace=data --inaccurate-eof -v,--verbose -q,--quiet --recount "
-                      "--directory=data --unsafe-paths --allow-empty --allow-overlap")
-_AM = _git_options("-s,--signoff -k,--keep --keep-non-patch --keep-cr --no-keep-cr -c,--scissors "
-                   "--no-scissors --quoted-cr=data -m,--message-id --no-message-id -q,--quiet "
-                   "-u,--utf8 --no-utf8 -3,--3way --no-3way --rerere-autoupdate "
-                   "--no-rerere-autoupdate --ignore-space-change --ignore-whitespace "
-                   "--whitespace=data -C=data -p=data --directory=data --exclude=data "
-                   "--include=data --reject --patch-format=data -i,--interactive "
-                   "--committer-date-is-author-date --ignore-date --skip --continue -r,--resolved "
-                   "--resolvemsg=data --abort --quit --retry --show-current-patch=?data "
-                   "--allow-empty -S,--gpg-sign=?data --no-gpg-sign --empty=data")
-_STASH = _git_options("-p,--patch -S,--staged -k,--keep-index --no-keep-index "
-                      "-u,--include-untracked -a,--all -q,--quiet -m,--message=data "
-                      "--pathspec-from-file=read --pathspec-file-nul --index --only-untracked")
-_CLEAN = _git_options("-d -f,--force -i,--interactive -n,--dry-run:dry-run -q,--quiet "
-                      "-e,--exclude=data -x -X")
-
-
-def _operands_after(parsed: _Parsed, rest: Sequence[Arg]) -> tuple[list[int], list[int]]:
-    """Operand indexes before and after a `--` (pathspecs come after it)."""
-    dash = next((k for k, a in enumerate(rest) if a.text == "--"), None)
-    if dash is None:
-        return parsed.operands, []
-    return [k for k in parsed.operands if k < dash], [k for k in parsed.operands if k > dash]
-
-
-def _whole_tree(rule_dir: str) -> Extra:
-    return Extra(WRITE, path=rule_dir, tree=True, rule="whole-tree")
-
-
-def _roles(parsed: _Parsed, roles: dict[int, str], default: str = DATA) -> tuple[Item, ...]:
-    return tuple(Item(it.index, it.text, roles.get(it.index, default) if it.role == "" else it.role, it.whole)
-                 for it in parsed.items)
-
-
-def _git_checkout(rest: Sequence[Arg], env: Env, tree_dir: str) -> Effects:
-    parsed = read_options(_CHECKOUT, rest)
-    before, after = _operands_after(parsed, rest)
-    creates = any(a.text in ("-b", "-B", "--orphan") or a.text.startswith(("-b", "-B", "--orphan="))
-                  for a in rest)
-    roles: dict[int, str] = {}
-    extra: list[Extra] = []
-    if after:
-        roles.update({k: DATA for k in before})
-        roles.update({k: WRITE for k in after})
-    elif creates:
-        roles.update({k: DATA for k in before})
-        if before:
-            extra.append(_whole_tree(tree_dir))  # a new branch at another commit
-    elif len(before) == 1:
-        roles[before[0]] = WRITE  # a path to restore, or a branch to switch to
-        extra.append(_whole_tree(tree_dir))
-    elif before:
-        roles.update({k: WRITE for k in before})
-        extra.append(_whole_tree(tree_dir))
-    if any(a.text.startswith("--pathspec-from-file") for a in rest) or any(rest[k].opaque for k in before + after):
-        extra.append(_whole_tree(tree_dir))
-    if any(a.text in ("-p", "--patch") for a in rest) and not after:
-        extra.append(_whole_tree(tree_dir))
-    return Effects(_roles(parsed, roles), tuple(extra), _unknown(parsed))
-
-
-def _unknown(parsed: _Parsed) -> str | None:
+def unknown_reason(parsed: Parsed) -> str | None:
     if parsed.unknown:
         return f"option {parsed.unknown[0]} is not in the model"
     if parsed.opaque_option:
         return "a word of unknown value stands where an option may be"
     return None
-
-
-def _git_switch(rest: Sequence[Arg], env: Env, tree_dir: str) -> Effects:
-    parsed = read_options(_SWITCH, rest)
-    creates = any(a.text in ("-c", "-C", "--create", "--force-create", "--orphan") or
-                  a.text.startswith(("--create=", "--force-create=", "--orphan=")) for a in rest)
-    extra: list[Extra] = []
-    if not (creates and not parsed.operands):
-        extra.append(_whole_tree(tree_dir))
-    return Effects(_roles(parsed, {}), tuple(extra), _unknown(parsed))
-
-
-def _git_restore(rest: Sequence[Arg], env: Env, tree_dir: str) -> Effects:
-    parsed = read_options(_RESTORE, rest)
-    texts = [a.text for a in rest]
-    staged_only = any(t in ("-S", "--staged") for t in texts) and not any(t in ("-W", "--worktree") for t in texts)
-    role = DATA if staged_only else WRITE
-    roles = {k: role for k in parsed.operands}
-    extra = []
-    if not staged_only and (any(t.startswith("--pathspec-from-file") for t in texts)
-                            or any(rest[k].opaque for k in parsed.operands)):
-        extra.append(_whole_tree(tree_dir))
-    return Effects(_roles(parsed, roles), tuple(extra), _unknown(parsed))
-
-
-def _git_reset(rest: Sequence[Arg], env: Env, tree_dir: str) -> Effects:
-    parsed = read_options(_RESET, rest)
-    hard = any(a.text in ("--hard", "--merge", "--keep") for a in rest)
-    extra = [_whole_tree(tree_dir)] if hard else []
-    return Effects(_roles(parsed, {}), tuple(extra), _unknown(parsed))
-
-
-def _git_rm(rest: Sequence[Arg], env: Env, tree_dir: str) -> Effects:
-    parsed = read_options(_GIT_RM, rest)
-    harmless = any(a.text == "--cached" for a in rest) or "dry-run" in parsed.effects
-    roles = {k: DATA if harmless else DELETE for k in parsed.operands}
-    extra = []
-    if not harmless and any(a.text.startswith("--pathspec-from-file") for a in rest):
-        extra.append(Extra(DELETE, path=tree_dir, tree=True, rule="whole-tree"))
-    return Effects(_roles(parsed, roles), tuple(extra), _unknown(parsed))
-
-
-def _git_mv(rest: Sequence[Arg], env: Env, tree_dir: str) -> Effects:
-    parsed = read_options(_GIT_MV, rest)
-    if "dry-run" in parsed.effects:
-        return Effects(_roles(parsed, {k: READ for k in parsed.operands}), (), _unknown(parsed))
-    operands = parsed.operands
-    roles = {k: MOVE for k in operands[:-1]}
-    if operands:
-        roles[operands[-1]] = WRITE
-    extra = []
-    if len(operands) >= 2:
-        for k in operands[:-1]:
-            extra.extend(_into(rest[operands[-1]].text, rest[k], WRITE))
-    return Effects(_roles(parsed, roles), tuple(extra), _unknown(parsed))
-
-
-def _git_apply(rest: Sequence[Arg], env: Env, tree_dir: str) -> Effects:
-    parsed = read_options(_APPLY, rest)
-    texts = [a.text for a in rest]
-    index_only = "--cached" in texts
-    checking = any(t in ("--stat", "--numstat", "--summary", "--check") for t in texts) and "--apply" not in texts
-    roles = {k: READ for k in parsed.operands}
-    extra: list[Extra] = []
-    if not index_only and not checking:
-        strip = 1
-        prefix = ""
-        for it in parsed.items:
-            option = _option_of(rest, it)
-            if option == "-p" and it.role == DATA:
-                try:
-                    strip = int(it.text)
-                except ValueError:
-                    strip = 1
-            if option == "--directory" and it.role == DATA:
-                prefix = it.text
-        files = [rest[k].text for k in parsed.operands]
-        if files:
-            for path in files:
-                extra.append(Extra("patch", path=tree_dir, tree=True, rule="patch",
-                                   source=_patch_source(path, env, strip, prefix)))
-        else:
-            extra.append(Extra("patch", path=tree_dir, tree=True, rule="patch",
-                               source=_patch_source(None, env, strip, prefix)))
-    return Effects(_roles(parsed, roles), tuple(extra), _unknown(parsed))
-
-
-def _git_am(rest: Sequence[Arg], env: Env, tree_dir: str) -> Effects:
-    parsed = read_options(_AM, rest)
-    texts = [a.text for a in rest]
-    roles = {k: READ for k in parsed.operands}
-    extra: list[Extra] = []
-    if any(t in ("--quit",) or t.startswith("--show-current-patch") for t in texts):
-        return Effects(_roles(parsed, roles), (), _unknown(parsed))
-    if any(t in ("--abort", "--skip", "--continue", "-r", "--resolved", "--retry", "-i", "--interactive")
-           for t in texts):
-        extra.append(_whole_tree(tree_dir))
-    else:
-        files = [rest[k].text for k in parsed.operands]
-        for path in files or [None]:
-            extra.append(Extra("patch", path=tree_dir, tree=True, rule="patch",
-                               source=_patch_source(path, env, 1, "")))
-    return Effects(_roles(parsed, roles), tuple(extra), _unknown(parsed))
-
-
-def _git_stash(rest: Sequence[Arg], env: Env, tree_dir: str) -> Effects:
-    action = rest[0].text if rest and not rest[0].text.startswith("-") else "push"
-    args = rest[1:] if rest and not rest[0].text.startswith("-") else rest
-    offset = 1 if rest and not rest[0].text.startswith("-") else 0
-    parsed = read_options(_STASH, args)
-    items = tuple(Item(it.index + offset, it.text, DATA if it.role == "" else it.role, it.whole)
-                  for it in parsed.items)
-    if offset:
-        items = (Item(0, rest[0].text, DATA),) + items
-    if action in ("list", "show", "drop", "clear", "create", "store"):
-        return Effects(items, (), None)
-    if action in ("push", "save") and action == "push":
-        before, after = _operands_after(parsed, args)
-        paths = after or (before if action == "push" else [])
-        if paths and not any(args[k].opaque for k in paths):
-            items = tuple(Item(it.index, it.text, WRITE if it.index - offset in paths and it.role == DATA and it.whole
-                               else it.role, it.whole) for it in items)
-            return Effects(items, (), _unknown(parsed))
-    return Effects(items, (_whole_tree(tree_dir),), _unknown(parsed))
-
-
-def _git_clean(rest: Sequence[Arg], env: Env, tree_dir: str) -> Effects:
-    parsed = read_options(_CLEAN, rest)
-    if "dry-run" in parsed.effects:
-        return Effects(_roles(parsed, {}), (), _unknown(parsed))
-    extra: list[Extra] = []
-    roles = {k: DELETE for k in parsed.operands}
-    if not parsed.operands or any(a.text in ("-i", "--interactive") for a in rest):
-        extra.append(Extra(DELETE, path=".", tree=True, rule="whole-tree"))
-    return Effects(_roles(parsed, roles), tuple(extra), _unknown(parsed))
-
-
-def _git_rewrite(rest: Sequence[Arg], env: Env, tree_dir: str) -> Effects:
-    """merge, pull, rebase, cherry-pick, revert, bisect …: the whole tree may change."""
-    texts = [a.text for a in rest]
-    if texts[:1] in (["log"], ["view"], ["visualize"], ["terms"]):
-        return Effects(tuple(Item(k, t, DATA) for k, t in enumerate(texts)), (), None)
-    unproven = None
-    if any(t in ("-x", "--exec") or t.startswith("--exec=") for t in texts) or texts[:1] == ["run"]:
-        unproven = "the command runs a program"
-    items = tuple(Item(k, a.text, DATA if not a.opaque else UNKNOWN) for k, a in enumerate(rest))
-    return Effects(items, (_whole_tree(tree_dir),), unproven)
-
-
-_GIT_SUBCOMMANDS: dict[str, Callable[[Sequence[Arg], Env, str], Effects]] = {
-    "checkout": _git_checkout, "switch": _git_switch, "restore": _git_restore,
-    "reset": _git_reset, "rm": _git_rm, "mv": _git_mv, "apply": _git_apply, "am": _git_am,
-    "stash": _git_stash, "clean": _git_clean, "merge": _git_rewrite, "pull": _git_rewrite,
-    "rebase": _git_rewrite, "cherry-pick": _git_rewrite, "revert": _git_rewrite,
-    "bisect": _git_rewrite, "read-tree": _git_rewrite, "checkout-index": _git_rewrite,
-}
-
-
-HANDLERS: dict[str, Callable[[str, Sequence[Arg], Model, Env], Effects]] = {
-    "dd": _dd, "sed": _sed, "awk": _awk, "find": _find, "tar": _tar, "unzip": _unzip,
-    "compress": _compress, "git": _git, "patch": _patch, "interpreter": _interpreter,
-}
-
-UNMODELLED = "no model of this command"
 
 
 def effects_of(name: str, args: Sequence[Arg], env: Env = Env(), offset: int = 0) -> Effects | None:
@@ -1906,7 +664,7 @@ def effects_of(name: str, args: Sequence[Arg], env: Env = Env(), offset: int = 0
     found = _MEMO.get(key)
     if found is None:
         if model.handler is not None:
-            found = HANDLERS[model.handler](name, args, model, env)
+            found = _handlers()[model.handler](name, args, model, env)
         else:
             found = generic(model, args)
         if offset:
@@ -1919,3 +677,17 @@ def effects_of(name: str, args: Sequence[Arg], env: Env = Env(), offset: int = 0
 
 
 _MEMO: dict[tuple, Effects] = {}
+
+
+def _handlers() -> dict[str, Callable[[str, Sequence[Arg], Model, Env], Effects]]:
+    """The readers of the rows whose syntax is not options and operands (readers.py, git.py),
+    imported on first use: most command strings need none of them."""
+    if not _HANDLERS:
+        from polydeukes.stdlib.shell import git, readers
+
+        _HANDLERS.update(readers.HANDLERS)
+        _HANDLERS["git"] = git.git
+    return _HANDLERS
+
+
+_HANDLERS: dict[str, Callable[[str, Sequence[Arg], Model, Env], Effects]] = {}

@@ -32,7 +32,7 @@ from functools import lru_cache
 
 import msgspec
 
-from polydeukes.stdlib.shell.tokenizer import W_BRACE, W_GLOB, W_SUBST, W_VAR, Word
+from polydeukes.stdlib.shell.tokenizer import W_BRACE, W_GLOB, W_VAR, Word
 
 BRACE_LIMIT = 256  # words one brace expansion may produce; past it the word is unknown
 BRACE_BUDGET = 20_000  # characters the brace scanner may step over for one word
@@ -392,7 +392,6 @@ def _read_double_quoted(raw: str, i: int, out: list[_Piece]) -> int:
 
 
 def _read_dollar(raw: str, i: int, out: list[_Piece], *, quoted: bool) -> int:
-    n = len(raw)
     nxt = raw[i + 1 : i + 2]
     if nxt == "{":
         end = _past_braces(raw, i + 1)

@@ -43,7 +43,7 @@ from polydeukes.stdlib.shell.analysis import (
     basename,
     is_write_redirect,
 )
-from polydeukes.stdlib.shell.disk import Disk, Missing, Refused, patch_text_targets
+from polydeukes.stdlib.shell.disk import Missing, Refused, patch_text_targets
 from polydeukes.stdlib.shell.expansion import (
     compile_pattern,
     compile_segment,
