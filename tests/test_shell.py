@@ -205,6 +205,72 @@ def test_nesting_is_bounded_and_fails_closed() -> None:
     assert result.broken and result.subject == "src/core"
 
 
+def test_case_folding_is_one_switch() -> None:
+    """On a case-folding file system `.CLAUDE/hooks` is `.claude/hooks`: one keyword turns it on,
+    for literal spellings and globs alike."""
+    for command in ("rm -rf .CLAUDE/Hooks", "rm -rf .CL*/hooks", "echo x > .Claude/hooks/pre.sh"):
+        assert not judge_shell_mod(command, [".claude/hooks"], root=ROOT, home=HOME).broken, command
+        folded = judge_shell_mod(command, [".claude/hooks"], root=ROOT, home=HOME, fold_case=True)
+        assert folded.broken and folded.subject == ".claude/hooks", command
+
+
+def test_a_nul_byte_in_a_path_names_nothing_and_raises_nothing() -> None:
+    for command in ("echo x > a\x00b", "rm -f ci/\x00", "tar -xf x\x00.tar", "xargs rm < l\x00"):
+        judge_shell_mod(command, PROTECTED, root=ROOT, home=HOME)
+        shell_writes(command, root=ROOT, home=HOME, read_file=None)
+
+
+# -- the working tree is read within bounds -----------------------------------------------------
+
+
+def test_path_lookups_past_their_budget_are_refused(tmp_path: pathlib.Path) -> None:
+    from polydeukes.stdlib.shell.disk import Disk, Refused
+
+    (tmp_path / "a").mkdir()
+    segments = [s for s in str(tmp_path).split("/") if s]
+    assert Disk(str(tmp_path), lookups=2).resolve([*segments, "a", "b"]) == [*segments, "a", "b"]
+    refused = Disk(str(tmp_path), lookups=0).resolve([*segments, "a", "b"])
+    assert isinstance(refused, Refused) and "too many paths" in refused.reason
+    slow = Disk(str(tmp_path), seconds=-1).resolve([*segments, "a", "b"])
+    assert isinstance(slow, Refused) and "took longer than" in slow.reason
+
+
+def test_a_decompression_bomb_is_refused_not_unpacked(tmp_path: pathlib.Path) -> None:
+    """A small gzip archive that unpacks past the bound fails closed instead of filling memory."""
+    import gzip
+    import io
+    import tarfile
+
+    from polydeukes.stdlib.shell import disk as D
+
+    raw = io.BytesIO()
+    with tarfile.open(fileobj=raw, mode="w") as archive:
+        info = tarfile.TarInfo("ci/gate.sh")
+        info.size = 1 << 20
+        archive.addfile(info, io.BytesIO(bytes(1 << 20)))
+    (tmp_path / "bomb.tgz").write_bytes(gzip.compress(raw.getvalue(), compresslevel=1))
+    saved = D.UNPACKED_BYTES
+    D.UNPACKED_BYTES = 1 << 16  # the bound, scaled down so the test stays small
+    try:
+        found = D.Disk(str(tmp_path)).archive_members(str(tmp_path / "bomb.tgz"), "tar")
+    finally:
+        D.UNPACKED_BYTES = saved
+    assert isinstance(found, D.Refused) and "unpacks to more than" in found.reason
+
+
+def test_a_symlink_loop_is_refused(tmp_path: pathlib.Path) -> None:
+    import os
+
+    from polydeukes.stdlib.shell.disk import Disk, Refused
+
+    os.symlink("b", tmp_path / "a")
+    os.symlink("a", tmp_path / "b")
+    segments = [s for s in str(tmp_path).split("/") if s]
+    assert isinstance(Disk(str(tmp_path)).resolve([*segments, "a", "x"]), Refused)
+    result = judge_shell_mod("echo x > a/x", ["ci"], root=str(tmp_path), home=None)
+    assert result.broken and "symbolic links cannot be followed" in result.reason
+
+
 # -- evidence completion (§4.3) ------------------------------------------------------------------
 
 
