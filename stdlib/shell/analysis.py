@@ -54,6 +54,7 @@ from polydeukes.stdlib.shell.tokenizer import (
     SimpleCommand,
     UnreadSpan,
     Word,
+    group_end,
     is_assignment,
     plain_lines_pattern,
     scan,
@@ -1057,7 +1058,7 @@ def substitutions(raw: str) -> list[str]:
             i = n if j < 0 else j + 1
             continue
         if c in "$<>" and raw.startswith("(", i + 1) and not raw.startswith("((", i + 1):
-            end = _group_end(raw, i + 1)
+            end = group_end(raw, i + 1, "(", ")")
             out.append(raw[i + 2 : end - 1 if end <= n and raw[end - 1 : end] == ")" else end])
             i = end
             continue
@@ -1069,28 +1070,6 @@ def substitutions(raw: str) -> list[str]:
             continue
         i += 1
     return out
-
-
-def _group_end(raw: str, i: int) -> int:
-    depth = 0
-    n = len(raw)
-    while i < n:
-        c = raw[i]
-        if c == "\\":
-            i += 2
-            continue
-        if c == "'":
-            j = raw.find("'", i + 1)
-            i = n if j < 0 else j + 1
-            continue
-        if c == "(":
-            depth += 1
-        elif c == ")":
-            depth -= 1
-            if depth == 0:
-                return i + 1
-        i += 1
-    return n
 
 
 def stdout_content(cmd: SimpleCommand) -> tuple[str, str | None]:

@@ -204,16 +204,8 @@ class Disk:
             return refused
         try:
             data = safeio.read_regular(path, limit=limit)
-        except FileNotFoundError:
-            return MISSING
-        except NotADirectoryError:
-            return MISSING
-        except safeio.UnsafeFile as exc:
-            return Refused(str(exc))
-        except OSError as exc:
-            return Refused(f"cannot read '{path}': {exc.strerror or exc}")
-        except ValueError:
-            return MISSING  # a NUL byte in the path: no such file can exist
+        except (OSError, ValueError) as exc:
+            return _open_failure(exc, path)
         return data.decode("utf-8", errors="replace")
 
     def patch_targets(self, path: str) -> list[str] | Missing | Refused:
@@ -228,14 +220,8 @@ class Disk:
             return refused
         try:
             fd = safeio.open_regular(path, os.O_RDONLY)
-        except (FileNotFoundError, NotADirectoryError):
-            return MISSING
-        except safeio.UnsafeFile as exc:
-            return Refused(str(exc))
-        except OSError as exc:
-            return Refused(f"cannot read '{path}': {exc.strerror or exc}")
-        except ValueError:
-            return MISSING  # a NUL byte in the path: no such file can exist
+        except (OSError, ValueError) as exc:
+            return _open_failure(exc, path)
         try:
             if os.fstat(fd).st_size > ARCHIVE_BYTES:
                 return Refused(f"'{path}' is larger than {ARCHIVE_BYTES // safeio.MiB} MiB")
@@ -289,6 +275,16 @@ class Disk:
 
 class _Budget(Exception):
     pass
+
+
+def _open_failure(exc: Exception, path: str) -> Missing | Refused:
+    """Why a file could not be opened: absent (a missing file or directory, or a path with a
+    NUL byte, which names no file) or refused (not a regular file, too large, unreadable)."""
+    if isinstance(exc, (FileNotFoundError, NotADirectoryError, ValueError)):
+        return MISSING
+    if isinstance(exc, safeio.UnsafeFile):
+        return Refused(str(exc))
+    return Refused(f"cannot read '{path}': {getattr(exc, 'strerror', None) or exc}")
 
 
 class _Decompressing:

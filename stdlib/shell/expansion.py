@@ -32,7 +32,7 @@ from functools import lru_cache
 
 import msgspec
 
-from polydeukes.stdlib.shell.tokenizer import W_BRACE, W_GLOB, W_VAR, Word
+from polydeukes.stdlib.shell.tokenizer import W_BRACE, W_GLOB, W_VAR, Word, ansi_c_escape, group_end
 
 BRACE_LIMIT = 256  # words one brace expansion may produce; past it the word is unknown
 BRACE_BUDGET = 20_000  # characters the brace scanner may step over for one word
@@ -112,7 +112,7 @@ def _gobble(text: str, i: int, satisfy: str, budget: _Budget) -> int:
             if c == quoted:
                 quoted = ""
             elif quoted == '"' and c == "$" and text.startswith("(", i + 1):
-                i = _past_parens(text, i + 1)
+                i = group_end(text, i + 1, "(", ")")
                 continue
             i += 1
             continue
@@ -121,7 +121,7 @@ def _gobble(text: str, i: int, satisfy: str, budget: _Budget) -> int:
             i += 1
             continue
         if c in "$<>" and text.startswith("(", i + 1):
-            i = _past_parens(text, i + 1)
+            i = group_end(text, i + 1, "(", ")")
             continue
         if c == satisfy and level == 0 and separators > 0:
             # An open brace between blanks (or before a close brace) is not an expression.
@@ -140,29 +140,6 @@ def _gobble(text: str, i: int, satisfy: str, budget: _Budget) -> int:
     if budget.steps < 0:
         raise _Exhausted
     return i
-
-
-def _past_parens(text: str, i: int) -> int:
-    """Index past the `)` matching `text[i] == '('` (or the end)."""
-    depth = 0
-    n = len(text)
-    while i < n:
-        c = text[i]
-        if c == "\\":
-            i += 2
-            continue
-        if c == "'":
-            j = text.find("'", i + 1)
-            i = n if j < 0 else j + 1
-            continue
-        if c == "(":
-            depth += 1
-        elif c == ")":
-            depth -= 1
-            if depth == 0:
-                return i + 1
-        i += 1
-    return n
 
 
 def brace_expand(raw: str, limit: int = BRACE_LIMIT, budget: int = BRACE_BUDGET) -> list[str] | None:
@@ -351,7 +328,7 @@ def _read_pieces(raw: str) -> list[_Piece]:
             out.append(_Piece(_UNKNOWN, raw[i : j + 1]))
             i = j + 1
         elif c == "(" and i > 0 and raw[i - 1] in _EXTGLOB_PREFIX and out and out[-1].kind == _ACTIVE:
-            end = _past_parens(raw, i)
+            end = group_end(raw, i, "(", ")")
             out.append(_Piece(_ACTIVE, raw[i:end]))
             i = end
         else:
@@ -394,7 +371,7 @@ def _read_double_quoted(raw: str, i: int, out: list[_Piece]) -> int:
 def _read_dollar(raw: str, i: int, out: list[_Piece], *, quoted: bool) -> int:
     nxt = raw[i + 1 : i + 2]
     if nxt == "{":
-        end = _past_braces(raw, i + 1)
+        end = group_end(raw, i + 1, "{", "}")
         inner = raw[i + 2 : end - 1]
         if _NAME.fullmatch(inner):
             out.append(_Piece(_VAR, inner, quoted, raw[i:end]))
@@ -402,7 +379,7 @@ def _read_dollar(raw: str, i: int, out: list[_Piece], *, quoted: bool) -> int:
             out.append(_Piece(_UNKNOWN, raw[i:end], raw=raw[i:end]))
         return end
     if nxt == "(":
-        end = _past_parens(raw, i + 1)
+        end = group_end(raw, i + 1, "(", ")")
         out.append(_Piece(_UNKNOWN, raw[i:end]))
         return end
     if nxt == "'" and not quoted:
@@ -418,29 +395,6 @@ def _read_dollar(raw: str, i: int, out: list[_Piece], *, quoted: bool) -> int:
     return i + 1
 
 
-def _past_braces(raw: str, i: int) -> int:
-    depth = 0
-    n = len(raw)
-    while i < n:
-        c = raw[i]
-        if c == "\\":
-            i += 2
-            continue
-        if c == "{":
-            depth += 1
-        elif c == "}":
-            depth -= 1
-            if depth == 0:
-                return i + 1
-        i += 1
-    return n
-
-
-_ANSI_SIMPLE = {"n": "\n", "t": "\t", "'": "'", "\\": "\\", '"': '"', "?": "?", "a": "\a",
-                "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "r": "\r", "v": "\v"}
-_ANSI_NUMERIC = re.compile(r"x([0-9A-Fa-f]{1,2})|([0-7]{1,3})|u([0-9A-Fa-f]{1,4})|U([0-9A-Fa-f]{1,8})")
-
-
 def _read_ansi_c(raw: str, i: int, out: list[_Piece]) -> int:
     """`$'…'` from just after the opening quote: known escapes decode (as the tokenizer's)."""
     n = len(raw)
@@ -448,22 +402,15 @@ def _read_ansi_c(raw: str, i: int, out: list[_Piece]) -> int:
     while i < n and raw[i] != "'":
         c = raw[i]
         if c == "\\" and i + 1 < n:
-            simple = _ANSI_SIMPLE.get(raw[i + 1])
-            if simple is not None:
-                buf.append(simple)
-                i += 2
-                continue
-            m = _ANSI_NUMERIC.match(raw, i + 1)
-            code = int(next(g for g in m.groups() if g is not None), 8 if m.group(2) else 16) if m else 0
-            if m and 0 < code <= 0x10FFFF and not 0xD800 <= code <= 0xDFFF:
-                buf.append(chr(code))
-                i = m.end()
-                continue
-            if buf:
-                out.append(_Piece(_LIT, "".join(buf)))
-                buf = []
-            out.append(_Piece(_UNKNOWN, raw[i : i + 2]))
-            i += 2
+            decoded, end = ansi_c_escape(raw, i)
+            if decoded is not None:
+                buf.append(decoded)
+            else:
+                if buf:
+                    out.append(_Piece(_LIT, "".join(buf)))
+                    buf = []
+                out.append(_Piece(_UNKNOWN, raw[i:end], raw=raw[i:end]))
+            i = end
         else:
             buf.append(c)
             i += 1
@@ -675,9 +622,6 @@ class _Set(msgspec.Struct, frozen=True, gc=False):
             return True
         return any(_CLASSES[name](c) for name in self.classes)
 
-    def explicit_dot(self) -> bool:
-        return not self.negated and "." in self.chars
-
 
 class Segment(msgspec.Struct, frozen=True, gc=False):
     """One compiled path segment of a pattern: a literal name, `**`, or nodes to match."""
@@ -848,13 +792,11 @@ def segment_matches(segment: Segment, name: str, *, dotglob: bool = False, fold:
 
 
 def _explicit_dot(node: tuple) -> bool:
-    """Can this first node match a leading `.` explicitly (a literal dot, a bracket holding
-    one, or an extglob group one of whose alternatives begins so)?"""
+    """Can this first node match a leading `.` explicitly (a literal dot, or an extglob group
+    one of whose alternatives begins with one)? A bracket does not count, even `[.]` (bash)."""
     kind, value = node
     if kind == _N_CHAR:
         return value == "."
-    if kind == _N_SET:
-        return value.explicit_dot()
     if kind == _N_GROUP:
         op, alternatives = value
         return op != "!" and any(alt and _explicit_dot(alt[0]) for alt in alternatives)
@@ -880,10 +822,7 @@ def _run(nodes: Sequence, name: str, starts: set[int], guard: bool, fold: bool) 
             else:
                 positions = set(range(low, n + 1))
         elif kind == _N_SET:
-            positions = {
-                p + 1 for p in positions
-                if p < n and value.has(name[p], fold) and not (guard and p == 0 and not value.explicit_dot())
-            }
+            positions = {p + 1 for p in positions if p < n and value.has(name[p], fold) and not (guard and p == 0)}
         else:
             positions = _group(value, name, positions, guard, fold)
     return positions

@@ -183,6 +183,26 @@ def _skip_group(s: str, i: int, open_ch: str, close_ch: str) -> int:
     return -1
 
 
+def ansi_c_escape(s: str, j: int) -> tuple[str | None, int]:
+    """The bytes of the `$'…'` escape at `s[j] == '\\'` and the index past it; None when they
+    are unknown (the escape then spans two characters)."""
+    decoded = _ANSI_C.get(s[j + 1 : j + 2])
+    if decoded is not None:
+        return decoded, j + 2
+    m = _ANSI_C_NUMERIC.match(s, j + 1)
+    code = int(next(g for g in m.groups() if g is not None), 8 if m.group(2) else 16) if m else 0
+    if m and 0 < code <= 0x10FFFF and not 0xD800 <= code <= 0xDFFF:
+        return chr(code), m.end()
+    return None, j + 2
+
+
+def group_end(s: str, i: int, open_ch: str, close_ch: str) -> int:
+    """Index just past the group that opens at `s[i]` (quotes and escapes respected), or
+    `len(s)` when it is never closed."""
+    end = _skip_group(s, i, open_ch, close_ch)
+    return len(s) if end < 0 else end
+
+
 # `$'…'` escapes whose bytes are fixed. Numeric escapes (`\xHH`, `\NNN`, `\uHHHH`) are decoded
 # too: the bytes are as knowable as `\n`, and decoding them keeps `$'src\x2fcore'` from hiding a
 # path. `\cX`, a NUL, and unknown letters stay opaque (§8.1.2 makes every other escape opaque).
@@ -640,20 +660,12 @@ class _Tokenizer:
                 parts.append("".join(out))
                 return j + 1, opaque
             if c == "\\" and j + 1 < n:
-                decoded = _ANSI_C.get(s[j + 1])
-                if decoded is not None:
-                    out.append(decoded)
-                    j += 2
-                    continue
-                m = _ANSI_C_NUMERIC.match(s, j + 1)
-                code = int(next(g for g in m.groups() if g is not None), 8 if m.group(2) else 16) if m else 0
-                if m and 0 < code <= 0x10FFFF and not 0xD800 <= code <= 0xDFFF:
-                    out.append(chr(code))
-                    j = m.end()
-                else:
+                decoded, end = ansi_c_escape(s, j)
+                if decoded is None:
                     opaque = True
-                    out.append(s[j : j + 2])
-                    j += 2
+                    decoded = s[j:end]
+                out.append(decoded)
+                j = end
             else:
                 out.append(c)
                 j += 1
