@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
 from collections import defaultdict
 
 import pytest
@@ -229,3 +230,38 @@ def test_a_protected_write_through_a_wrapper_is_blocked_and_witnessable(project)
     opened = project.check(payload, "--enforce", "block")
     assert opened.code == 0
     assert ["witnessed", "shell-mod", ".claude/hooks"] in opened.rows
+
+
+_MODULES_AFTER_CHECK = """
+import json, sys
+from polydeukes.cli.check import run_check
+code = run_check(["--enforce", "block"], stdin=sys.stdin.buffer.read())
+print(json.dumps({"code": code, "modules": sorted(m for m in sys.modules if m.startswith("polydeukes.stdlib.shell"))}))
+"""
+
+
+def _modules_after(project, call: dict) -> dict:
+    payload = {"toolCalls": [call], "subagentSpawns": [], "userMessages": [], "tools": ROSTER}
+    done = subprocess.run([sys.executable, "-c", _MODULES_AFTER_CHECK], input=json.dumps(payload).encode(),
+                          cwd=project.root, capture_output=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.decode().strip().splitlines()[-1])
+
+
+def test_a_check_loads_only_the_shell_stages_it_runs(project):
+    """An Edit loads the tokenizer and path matching only (for routing); a plain shell command
+    loads the walk and the judges but not the readers of irregular commands; `git` loads its
+    reader."""
+    project.config("protectedPaths: ['.claude/hooks']\n")
+    edit = _modules_after(project, {"name": "Edit", "args": {"file_path": "src/a.py"},
+                                    "fileChange": {"kind": "modify", "path": "src/a.py", "pre": "a", "post": "b"}})
+    assert edit["code"] == 0
+    assert set(edit["modules"]) <= {"polydeukes.stdlib.shell", "polydeukes.stdlib.shell.tokenizer",
+                                    "polydeukes.stdlib.shell.paths"}
+    plain = _modules_after(project, _bash("cat .claude/hooks/pre.sh && echo done > notes.txt"))
+    assert plain["code"] == 0
+    assert "polydeukes.stdlib.shell.judgment" in plain["modules"]
+    assert not {"polydeukes.stdlib.shell.readers", "polydeukes.stdlib.shell.git"} & set(plain["modules"])
+    git = _modules_after(project, _bash("git checkout main"))
+    assert git["code"] == 2
+    assert "polydeukes.stdlib.shell.git" in git["modules"]

@@ -80,7 +80,7 @@ BUILTINS = frozenset({
     "false", "exit", "return", "let", "mapfile", "readarray", "getopts", "shift", "umask",
 })
 # Environment variables that make ordinary programs run code or read other files.
-_DANGEROUS_ENVIRONMENT = frozenset({
+DANGEROUS_ENVIRONMENT = frozenset({
     "LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "DYLD_INSERT_LIBRARIES", "BASH_ENV", "ENV",
     "PAGER", "GIT_PAGER", "MANPAGER", "LESSOPEN", "LESSCLOSE", "EDITOR", "VISUAL", "GIT_EDITOR",
     "GIT_EXTERNAL_DIFF", "GIT_SSH", "GIT_SSH_COMMAND", "GIT_EXEC_PATH", "GIT_CONFIG",

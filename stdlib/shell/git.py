@@ -134,9 +134,13 @@ def git(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
         found = Effects(tuple(Item(j, a.text, UNKNOWN) for j, a in enumerate(rest)), (),
                         f"git {sub} is not in the model")
     shifted = [Item(it.index + offset, it.text, it.role, it.whole) for it in found.items]
+    # Paths git writes are relative to `-C`, or to the work tree's top with `--work-tree`.
+    pathspec_base = work_tree if work_tree is not None else base
     extra = [
-        Extra(e.kind, path=_join(base, e.path) if e.path and not e.path.startswith("/") and e.rule != "whole-tree" else e.path,
-              pattern=e.pattern, tree=e.tree, rule=e.rule, source=e.source, argv=e.argv, names=e.names)
+        Extra(e.kind, path=_join(pathspec_base if e.rule == "pathspec" else base, e.path)
+              if e.path and not e.path.startswith("/") and e.rule != "whole-tree" else e.path,
+              pattern=_join(pathspec_base, e.pattern) if e.pattern is not None and e.rule == "pathspec" else e.pattern,
+              tree=e.tree, rule=e.rule, source=e.source, argv=e.argv, names=e.names)
         for e in found.extra
     ]
     return Effects(tuple(items) + tuple(shifted), tuple(extra), unproven or found.unproven)
@@ -209,10 +213,9 @@ def _git_reader(sub: str, rest: Sequence[Arg]) -> Effects:
     if sub in ("branch", "tag", "remote", "notes", "reflog", "bundle", "fetch", "push", "gc", "prune",
                "repack", "maintenance", "ls-remote"):
         items = [Item(it.index, it.text, DATA if it.role == READ else it.role, it.whole) for it in items]
-    if parsed.unknown:
-        # git has many harmless options; only the listed ones write or run programs. An unknown
-        # option of a reading subcommand is read as a flag (its operands stay reads).
-        pass
+    # git has many harmless options; only the listed ones write or run programs, so an unknown
+    # option of a reading subcommand is read as a flag (its operands stay reads). A listed one
+    # is found under any unambiguous abbreviation (`--out=` is `--output=`).
     return Effects(tuple(items), tuple(extra), unproven)
 
 
@@ -308,6 +311,22 @@ def _whole_tree(rule_dir: str) -> Extra:
     return Extra(WRITE, path=rule_dir, tree=True, rule="whole-tree")
 
 
+def _pathspecs(rest: Sequence[Arg], indexes: Sequence[int], kind: str, tree_dir: str) -> list[Extra]:
+    """A pathspec names everything below it (`git checkout -- .` restores the whole directory),
+    and git matches its own globs (`'ci/*'`); `:/` and other magic reach from the top."""
+    extra: list[Extra] = []
+    for k in indexes:
+        a = rest[k]
+        text = a.text
+        if a.opaque or text.startswith(":"):
+            extra.append(Extra(kind, path=tree_dir, tree=True, rule="whole-tree"))
+        elif any(c in text for c in "*?["):
+            extra.append(Extra(kind, pattern=text, rule="pathspec"))
+        else:
+            extra.append(Extra(kind, path=text, tree=True, rule="pathspec"))
+    return extra
+
+
 def _roles(parsed: Parsed, roles: dict[int, str], default: str = DATA) -> tuple[Item, ...]:
     return tuple(Item(it.index, it.text, roles.get(it.index, default) if it.role == "" else it.role, it.whole)
                  for it in parsed.items)
@@ -337,6 +356,7 @@ def _git_checkout(rest: Sequence[Arg], env: Env, tree_dir: str) -> Effects:
         extra.append(_whole_tree(tree_dir))
     if any(a.text in ("-p", "--patch") for a in rest) and not after:
         extra.append(_whole_tree(tree_dir))
+    extra.extend(_pathspecs(rest, [k for k, role in roles.items() if role == WRITE], WRITE, tree_dir))
     return Effects(_roles(parsed, roles), tuple(extra), unknown_reason(parsed))
 
 
@@ -356,7 +376,7 @@ def _git_restore(rest: Sequence[Arg], env: Env, tree_dir: str) -> Effects:
     staged_only = any(t in ("-S", "--staged") for t in texts) and not any(t in ("-W", "--worktree") for t in texts)
     role = DATA if staged_only else WRITE
     roles = {k: role for k in parsed.operands}
-    extra = []
+    extra = [] if staged_only else _pathspecs(rest, parsed.operands, WRITE, tree_dir)
     if not staged_only and (any(t.startswith("--pathspec-from-file") for t in texts)
                             or any(rest[k].opaque for k in parsed.operands)):
         extra.append(_whole_tree(tree_dir))
@@ -374,7 +394,7 @@ def _git_rm(rest: Sequence[Arg], env: Env, tree_dir: str) -> Effects:
     parsed = read_options(_GIT_RM, rest)
     harmless = any(a.text == "--cached" for a in rest) or "dry-run" in parsed.effects
     roles = {k: DATA if harmless else DELETE for k in parsed.operands}
-    extra = []
+    extra = [] if harmless else _pathspecs(rest, parsed.operands, DELETE, tree_dir)
     if not harmless and any(a.text.startswith("--pathspec-from-file") for a in rest):
         extra.append(Extra(DELETE, path=tree_dir, tree=True, rule="whole-tree"))
     return Effects(_roles(parsed, roles), tuple(extra), unknown_reason(parsed))
@@ -460,7 +480,7 @@ def _git_stash(rest: Sequence[Arg], env: Env, tree_dir: str) -> Effects:
         if paths and not any(args[k].opaque for k in paths):
             items = tuple(Item(it.index, it.text, WRITE if it.index - offset in paths and it.role == DATA and it.whole
                                else it.role, it.whole) for it in items)
-            return Effects(items, (), unknown_reason(parsed))
+            return Effects(items, tuple(_pathspecs(args, paths, WRITE, tree_dir)), unknown_reason(parsed))
     return Effects(items, (_whole_tree(tree_dir),), unknown_reason(parsed))
 
 
@@ -468,8 +488,8 @@ def _git_clean(rest: Sequence[Arg], env: Env, tree_dir: str) -> Effects:
     parsed = read_options(_CLEAN, rest)
     if "dry-run" in parsed.effects:
         return Effects(_roles(parsed, {}), (), unknown_reason(parsed))
-    extra: list[Extra] = []
     roles = {k: DELETE for k in parsed.operands}
+    extra = _pathspecs(rest, parsed.operands, DELETE, tree_dir)
     if not parsed.operands or any(a.text in ("-i", "--interactive") for a in rest):
         extra.append(Extra(DELETE, path=".", tree=True, rule="whole-tree"))
     return Effects(_roles(parsed, roles), tuple(extra), unknown_reason(parsed))

@@ -36,6 +36,7 @@ import msgspec
 from polydeukes.stdlib.shell import effects as E
 from polydeukes.stdlib.shell.analysis import (
     BUILTINS,
+    DANGEROUS_ENVIRONMENT,
     NESTED_SHELLS,
     Context,
     View,
@@ -414,9 +415,9 @@ def code_candidates(code: str) -> list[str]:
 
 
 class _Judge:
-    def __init__(self, protected: Protected, walk: Walk) -> None:
+    def __init__(self, protected: Protected, text: str, root: str, home: str | None) -> None:
         self.p = protected
-        self.walk = walk
+        self.walk = Walk(text, root=root, home=home, wants_run=self.wants_run)
         self.reached: set[int] = set()
         self.unknown_reach = False  # text was unread or a reach could not be determined
         self.reason: str | None = None
@@ -873,7 +874,7 @@ def proven_read(view: View, found: E.Effects | None, mentioned: Sequence[int],
             return False
         # `LESSOPEN=… less f`, `PAGER=… git log`: the environment makes the program run code.
         for a in view.args[: view.inner]:
-            if "=" in a.text and a.text.split("=", 1)[0] in _DANGEROUS_ENV:
+            if "=" in a.text and a.text.split("=", 1)[0] in DANGEROUS_ENVIRONMENT:
                 return False
     return all(_harmless(roles.get(k, ()), k, view) for k in mentioned)
 
@@ -910,13 +911,10 @@ def _harmless(roles: tuple[str, ...], k: int, view: View) -> bool:
         if view.inner >= len(view.args):
             return True
         model = view.model
-        return model is not None and model.pure and name not in _DANGEROUS_ENV
+        return model is not None and model.pure and name not in DANGEROUS_ENVIRONMENT
     if k == view.inner:
         return False  # the program itself: running it is no read
     return bool(roles) and all(role in E.HARMLESS for role in roles)
-
-
-from polydeukes.stdlib.shell.analysis import _DANGEROUS_ENVIRONMENT as _DANGEROUS_ENV  # noqa: E402
 
 
 def tee_targets(words: Sequence[Word]) -> list[Word]:
@@ -996,8 +994,7 @@ def judge_shell_mod(text: str, protected: Sequence[str], *, root: str, home: str
     p = Protected(protected, root, home, fold_case)
     if not p.entries:
         return ShellModResult(False, None, None, None)
-    judge = _Judge(p, None)  # type: ignore[arg-type]
-    judge.walk = Walk(text, root=root, home=home, wants_run=judge.wants_run)
+    judge = _Judge(p, text, root, home)
     judge.run()
     if judge.reached:
         subject: str | None = p.entries[min(judge.reached)]

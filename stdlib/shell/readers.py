@@ -196,8 +196,6 @@ def _sed_part(script: str, i: int, delim: str) -> int:
         if c == "\\":
             i += 2
             continue
-        if c == "\n" and delim != "\n":
-            pass
         if c == delim:
             return i + 1
         i += 1
@@ -330,7 +328,7 @@ def _find(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
         starts.append(args[k])
         k += 1
     if not starts:
-        starts = [Arg(".", None, False, ONE, args[0].word if args else None)]  # type: ignore[arg-type]
+        starts = [Arg(".", None, False, ONE, args[0].word)] if args else []  # `find` alone: the directory
     extra: list[Extra] = []
     unproven = None
     names: list[str] = []
