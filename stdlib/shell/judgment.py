@@ -58,6 +58,7 @@ from polydeukes.stdlib.shell.paths import (
     comparable,
     dot_resolve,
     path_candidates,
+    relative_parts,
     root_segments,
     segments,
     segments_match,
@@ -627,15 +628,22 @@ class _Judge:
         if key in self._resolved_targets:
             return  # judged once already (a break found then is kept; a clean target stays clean)
         self._resolved_targets.add(key)
-        absolute = absolute_segments(text, cwd, self.p.home)
-        if absolute is None:
+        parts = relative_parts(text)
+        if parts is not None:
+            # The usual target, a relative path: the directory's links are followed once.
+            resolved = disk.resolve_below(cwd, parts, follow_last=follow_last)
+        else:
+            absolute = absolute_segments(text, cwd, self.p.home)
+            if absolute is None:
+                return
+            resolved = disk.resolve(list(absolute), follow_last=follow_last)
+            if resolved == absolute:
+                resolved = None
+        if resolved is None:
             return
-        resolved = disk.resolve(list(absolute), follow_last=follow_last)
         if isinstance(resolved, Refused):
             self.unknown_reach = True
             self.found(BREAK_UNREADABLE, f"{view.head} writes {text}, whose symbolic links cannot be followed: {resolved.reason}")
-            return
-        if resolved == list(absolute):
             return
         hits = self.p.absolute_entry_hits(resolved)
         if hits:
