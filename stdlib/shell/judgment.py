@@ -245,8 +245,10 @@ class Protected:
         candidates = self.token_candidates.get(key)
         if candidates is None:
             candidates = self.token_candidates[key] = path_candidates(text, opaque)
+        # (Without case folding a candidate that is the whole text is spelled: checked above.)
+        whole = not self.fold
         for candidate in candidates:
-            index = self.match(candidate, cwd, cwd_spelled)
+            index = self.match(candidate, cwd, cwd_spelled or (whole and candidate == text))
             if index >= 0:
                 return index
         return -1
@@ -465,7 +467,6 @@ class _Judge:
         p = self.p
         cwd = view.cwd
         cwd_spelled = p.cwd_spelled(cwd)
-        head = view.head
         name = view.name
         model = view.model
         # A call of a name the line redefined proves nothing; a builtin or a modelled command
@@ -475,10 +476,10 @@ class _Judge:
             self.found(BREAK_REDEFINED, REDEFINED.format(name=name, how=view.redefined))
         if view.runs_written is not None:
             self.unknown_reach = True
-            self.found(BREAK_UNREADABLE, WRITTEN_SCRIPT.format(head=head, path=view.runs_written))
+            self.found(BREAK_UNREADABLE, WRITTEN_SCRIPT.format(head=view.head, path=view.runs_written))
         if view.items_refused is not None and (model is None or not model.pure):
             self.unknown_reach = True
-            self.found(BREAK_UNREADABLE, UNREADABLE_ITEMS.format(head=head, why=view.items_refused))
+            self.found(BREAK_UNREADABLE, UNREADABLE_ITEMS.format(head=view.head, why=view.items_refused))
         writer = model is not None and not model.pure
         mention = cwd_spelled or self._mention_possible(view)
         if not writer and not mention and not view.targets:
@@ -556,7 +557,7 @@ class _Judge:
                 self.found(BREAK_OPAQUE_MENTION, OPAQUE_MENTION.format(p=entry))
                 return
         # (d) an unknowable write target beside the mention
-        if any(is_write_redirect(r) and any(t.opaque for t in targets) for r, targets in view.targets):
+        if view.targets and any(is_write_redirect(r) and any(t.opaque for t in targets) for r, targets in view.targets):
             self.found(BREAK_OPAQUE_WRITE_TARGET, OPAQUE_TARGET.format(p=entry))
             return
         # (e) read-only proof
@@ -575,21 +576,21 @@ class _Judge:
     def _mention_possible(self, view: View) -> bool:
         """Can anything in the command name an entry: a word or target spelling an entry's
         first segment, a glob pattern, or code?"""
-        texts = [a.text for a in view.args]
+        # An interpreter's code may spell a path only once its string fragments are joined
+        # (`'.cl' + 'aude'`); stdin bodies are data, except a program an interpreter reads.
+        if view.written_code is not None or (view.model is not None and view.model.handler == "interpreter"):
+            return True
+        args = view.args
+        for a in args:  # (plain loops: a generator expression costs several times more here)
+            if a.pattern is not None:
+                return True
+        texts = [a.text for a in args]
         for _r, targets in view.targets:
             for t in targets:
                 if t.pattern is not None:
                     return True
                 texts.append(t.text)
-        if self.p.spelled_in(" ".join(texts)):
-            return True
-        if any(a.pattern is not None for a in view.args):
-            return True
-        # An interpreter's code may spell a path only once its string fragments are joined
-        # (`'.cl' + 'aude'`); stdin bodies are data, except a program an interpreter reads.
-        if view.model is not None and view.model.handler == "interpreter":
-            return True
-        return view.written_code is not None
+        return self.p.spelled_in(" ".join(texts))
 
     def precise(self, view: View, cwd: tuple[str, ...] | None, cwd_spelled: bool) -> None:
         """(a): redirect-write, tee and sed-in-place targets (§8.2) that reach an entry."""
@@ -854,13 +855,16 @@ class _Judge:
         """An interpreter's code (or stdin program, or a script the line wrote) that spells a
         protected path, string fragments joined."""
         codes: list[str] = []
-        if found is not None:
-            codes.extend(it.text for it in found.items if it.role == E.CODE)
+        reads_stdin = True  # no code or program operand other than `-`
+        for it in found.items if found is not None else ():
+            if it.role == E.CODE or it.role == E.EXEC:
+                if it.role == E.CODE:
+                    codes.append(it.text)
+                if it.text != "-":
+                    reads_stdin = False
         model = view.model
-        if model is not None and model.handler == "interpreter":
-            reads_stdin = not any(it.role in (E.CODE, E.EXEC) and it.text != "-" for it in (found.items if found else ()))
-            if reads_stdin:
-                codes.extend(view.env.heredocs)
+        if reads_stdin and model is not None and model.handler == "interpreter":
+            codes.extend(view.env.heredocs)
         if view.written_code is not None:
             codes.append(view.written_code)
         for code in codes:
@@ -884,7 +888,10 @@ def proven_read(view: View, found: E.Effects | None, mentioned: Sequence[int],
         for a in view.args[: view.inner]:
             if "=" in a.text and a.text.split("=", 1)[0] in DANGEROUS_ENVIRONMENT:
                 return False
-    return all(_harmless(roles.get(k, ()), k, view) for k in mentioned)
+    for k in mentioned:
+        if not _harmless(roles.get(k, ()), k, view):
+            return False
+    return True
 
 
 def _git_subcommand(view: View) -> str:
@@ -899,10 +906,11 @@ def _git_subcommand(view: View) -> str:
 
 
 def _roles_by_arg(found: E.Effects | None) -> dict[int, tuple[str, ...]]:
-    out: dict[int, list[str]] = {}
+    out: dict[int, tuple[str, ...]] = {}
     for it in found.items if found is not None else ():
-        out.setdefault(it.index, []).append(it.role)
-    return {k: tuple(v) for k, v in out.items()}
+        roles = out.get(it.index)
+        out[it.index] = (it.role,) if roles is None else (*roles, it.role)
+    return out
 
 
 def _harmless(roles: tuple[str, ...], k: int, view: View) -> bool:
