@@ -33,6 +33,10 @@ class ClaudeCode(Host):
     folder = ".claude"
     root_variable = "CLAUDE_PROJECT_DIR"
     registration = ".claude/settings.json"
+    # settings.local.json: a project file Claude Code reads hooks settings from as well, where
+    # `"disableAllHooks": true` would switch the judge off.
+    gate = (".claude/hooks", ".claude/settings.json", ".claude/settings.local.json")
+    detect = (".claude",)
     roster = {"mutating": ["Edit", "Write", "MultiEdit", "NotebookEdit"], "shell": ["Bash"],
               "commandArgs": ["command"]}
 

@@ -23,6 +23,8 @@ class Grok(Host):
     folder = ".grok"
     root_variable = "GROK_WORKSPACE_ROOT"
     registration = HOOK_FILE
+    gate = (".grok/hooks",)
+    detect = (".grok",)
     roster = {"mutating": ["write", "search_replace"], "shell": ["run_terminal_command"],
               "commandArgs": ["command"]}
 

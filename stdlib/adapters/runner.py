@@ -15,6 +15,12 @@ Fail-closed contract:
   `covenant hook failed closed: the judge exited with status <s> before a verdict`;
 - adapters write no telemetry rows themselves: every row comes from the judge.
 
+The judge's answer is then told in the host's own terms (`Host.deny_document`,
+`Host.deny_status`, `Host.allow_output`): most hosts read exit 2 and stderr, but GitHub Copilot
+CLI ignores any exit but 0 (a failing hook is skipped) and reads a JSON decision on stdout, and
+Cursor reads one as well. The reason in such a document is the judge's stderr, which still goes
+to stderr too.
+
 What happens before Python runs (finding an interpreter that can import polydeukes, a missing
 delegator) is the registered command's and the delegator's business (adapters/install.py).
 
@@ -49,6 +55,20 @@ class Host:
     root_variable = ""   # environment variable naming the project root when the host sets one
     registration = ""    # the file the installer registers the hook in (for messages)
     roster: dict = {}    # the IR's `tools`: mutating, shell and command-argument names
+    # Everything `init` writes that is part of the gate: `init` makes sure each is covered by
+    # protectedPaths, so an agent cannot edit its own hook away.
+    gate: tuple[str, ...] = ()
+    # Project paths whose presence shows the host is used here (`pdks init --host all-detected`).
+    detect: tuple[str, ...] = ()
+
+    # -- how the host is told the verdict -----------------------------------------------------
+    deny_status = 2      # the exit status of a blocked call
+    allow_output = ""    # stdout of a call that may run
+
+    def deny_document(self, reason: str) -> dict | None:
+        """The JSON object a blocked call writes on stdout, or None when exit 2 and stderr say
+        it all. `reason` is the judge's stderr."""
+        return None
 
     @property
     def command(self) -> str:
@@ -77,6 +97,12 @@ class Host:
     def notes(self) -> list[str]:
         """What the user must still do after a successful install (printed last)."""
         return []
+
+    def is_registered(self, root: str) -> bool:
+        """Whether the host's file names this adapter's command (`pdks init --list-hosts`)."""
+        from polydeukes.stdlib.adapters import install
+
+        return install.names_command(root, self.registration, install.registered_command(self))
 
     def entry_points(self):
         """(hook, main) for the host's module: `hook()` is what the delegator's bootstrap calls,
@@ -130,18 +156,39 @@ def judge_input(host: Host, raw: bytes, root: str) -> bytes:
 
 def run_hook(host: Host) -> int:
     """`pdks-<host> hook`: judge the payload on stdin with the working directory as the project
-    root (the delegator enters the root first). Returns 0 (allow) or 2 (block), nothing else."""
+    root (the delegator enters the root first). Returns 0 (allow) or `host.deny_status` (block)
+    after telling the host on stdout when it reads its decisions there; nothing else."""
     import gc
 
     gc.disable()  # one short-lived judgment: cyclic GC would only re-walk the plan's objects
+    stderr = _Tee(sys.stderr) if host.deny_document("") is not None else None
+    if stderr is not None:
+        sys.stderr = stderr  # the reason a stdout decision carries is what the judge said
+    try:
+        code = _judgment(host)
+    finally:
+        if stderr is not None:
+            sys.stderr = stderr.stream
+    # A hook's stdout is a decision channel for several hosts (Codex reads any output there as
+    # a decision document and proceeds when it is not one); the judge never speaks there. The
+    # host's own decision document is written to the stdout saved before it was silenced.
+    if code == 0:
+        _tell(host.allow_output)
+        return 0
+    document = host.deny_document(stderr.text().rstrip("\n") if stderr is not None else "")
+    if document is not None:
+        _tell(msgspec.json.encode(document).decode("utf-8") + "\n")
+    return host.deny_status
+
+
+def _judgment(host: Host) -> int:
+    """0 or 2 from the judge, whatever happens on the way."""
     try:
         raw = _read_stdin()
     except OSError as exc:
         stdin = failure_line(host, f"the payload could not be read ({exc.strerror or exc})")
     else:
         stdin = judge_input(host, raw, os.getcwd())
-    # A hook's stdout is a decision channel for several hosts (Codex reads any output there as
-    # a decision document and proceeds when it is not one); the judge never speaks there.
     _silence_stdout()
     try:
         from polydeukes.cli.check import run_check
@@ -158,14 +205,51 @@ def run_hook(host: Host) -> int:
     return code
 
 
+class _Tee:
+    """sys.stderr for one judgment: written through, and kept for the host's decision."""
+
+    def __init__(self, stream) -> None:
+        self.stream = stream
+        self._parts: list[str] = []
+
+    def write(self, text: str) -> int:
+        self._parts.append(text)
+        return self.stream.write(text)
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+    def text(self) -> str:
+        return "".join(self._parts)
+
+
+_saved_stdout: int | None = None
+
+
 def _silence_stdout() -> None:
+    global _saved_stdout
     try:
         sys.stdout.flush()
+        if _saved_stdout is None:
+            _saved_stdout = os.dup(1)
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, 1)
         os.close(devnull)
     except (OSError, ValueError, AttributeError):
         pass
+
+
+def _tell(text: str) -> None:
+    """Write the host's decision to the hook's real stdout."""
+    if not text:
+        return
+    data = text.encode("utf-8")
+    fd = _saved_stdout if _saved_stdout is not None else 1
+    try:
+        while data:
+            data = data[os.write(fd, data):]
+    except OSError:
+        pass  # the host stopped reading: it can no longer be told anything
 
 
 def main(host: Host, argv: list[str] | None = None) -> int:
