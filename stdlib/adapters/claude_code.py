@@ -37,6 +37,7 @@ class ClaudeCode(Host):
     # `"disableAllHooks": true` would switch the judge off.
     gate = (".claude/hooks", ".claude/settings.json", ".claude/settings.local.json")
     detect = (".claude",)
+    plugin = True
     roster = {"mutating": ["Edit", "Write", "MultiEdit", "NotebookEdit"], "shell": ["Bash"],
               "commandArgs": ["command"]}
 

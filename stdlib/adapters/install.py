@@ -218,7 +218,9 @@ pdks_json() {
 # -- the installer ------------------------------------------------------------------------------
 
 
-def install(host: Host) -> int:
+def install(host: Host, *, scaffold: bool = True) -> int:
+    """`pdks-<host> init` in the working directory (with `scaffold=False` when `pdks init`
+    has just written the scaffold itself)."""
     root = os.getcwd()
     lines: list[str] = []
     try:
@@ -231,7 +233,7 @@ def install(host: Host) -> int:
         from polydeukes.cli.scaffold import InitError, run_init
 
         try:
-            lines += run_init(root)
+            lines += run_init(root) if scaffold else []
         except InitError as exc:
             write_stderr(f"pdks init failed: {exc}\n")
             raise InstallError(f"'pdks init' failed in {root} (exit 2) \u2014 fix what it "
@@ -251,6 +253,134 @@ def install(host: Host) -> int:
         return 2
     _emit(host.notes())
     return 0
+
+
+# -- Claude Code: the same registration as a plugin ---------------------------------------------
+
+PLUGIN_MANIFEST = ".claude-plugin/plugin.json"
+PLUGIN_HOOKS = "hooks/hooks.json"
+PLUGIN_DELEGATOR = "hooks/covenant-pretooluse.sh"
+# A plugin's delegator lives in the plugin, not in the project: the project is the host's.
+PLUGIN_PROJECT = (
+    'cd -P -- "${CLAUDE_PROJECT_DIR:-$PWD}" 2>/dev/null ||\n'
+    '  pdks_deny "covenant hook failed closed: cannot enter the project ${CLAUDE_PROJECT_DIR:-$PWD}"')
+
+
+def plugin_command(host: Host) -> str:
+    """The plugin's registered command: its own delegator, found through CLAUDE_PLUGIN_ROOT
+    (which Claude Code both substitutes in the command and sets in the environment)."""
+    missing = _shell_denial(host, "covenant hook failed closed: no $f \u2014 reinstall the "
+                                  "polydeukes plugin",
+                            f"covenant hook failed closed: the plugin has no {PLUGIN_DELEGATOR}"
+                            " \u2014 reinstall the polydeukes plugin")
+    return _quoted_for_any_shell(
+        f'f="${{CLAUDE_PLUGIN_ROOT}}/{PLUGIN_DELEGATOR}"; [ -f "$f" ] || {{ {missing}; }}; '
+        '. "$f"; ' + _ended_without_verdict(host, PLUGIN_DELEGATOR))
+
+
+def package_plugin(host: Host, directory: str) -> int:
+    """`pdks-claude-code init --plugin DIR`: the registration as a Claude Code plugin layout in
+    DIR (each file only when absent). Nothing is installed into the project; but when DIR lies
+    inside it, protectedPaths is made to cover DIR, which is then part of the gate."""
+    from polydeukes.stdlib.adapters import protect
+    from polydeukes.vm import ENGINE_VERSION
+
+    root = os.getcwd()
+    inside = _inside(root, os.path.abspath(directory))
+    gate = [inside] if inside else []
+    matcher = "|".join(host.roster["mutating"] + host.roster["shell"])
+    manifest = {"name": "polydeukes", "version": ENGINE_VERSION,
+                "description": "Deterministic edit- and command-time covenants: every edit and "
+                               "shell command is judged by pdks against the project's "
+                               "polydeukes.config.yaml before it runs.",
+                "license": "MIT"}
+    hooks = {"description": f"polydeukes: {matcher.replace('|', ', ')} calls are judged before "
+                            "they run", "hooks": {"PreToolUse": [{"matcher": matcher, "hooks": [
+                                {"type": "command", "command": plugin_command(host),
+                                 "timeout": CLAUDE_TIMEOUT_SECONDS}]}]}}
+    try:
+        protect.preflight(root, gate, host.command)
+        _emit([write_new(root, os.path.join(directory, name), text) for name, text in (
+            (PLUGIN_MANIFEST, json_text(manifest)), (PLUGIN_HOOKS, json_text(hooks)),
+            (PLUGIN_DELEGATOR, delegator_text(host, enter_root=PLUGIN_PROJECT)))])
+        _emit(protect.apply(root, gate, host.command))
+    except InstallError as exc:
+        write_stderr(f"{host.command} init --plugin failed: {exc}\n")
+        return 2
+    except OSError as exc:
+        where = f" {_shown(root, exc.filename)}" if exc.filename else ""
+        write_stderr(f"{host.command} init --plugin failed: cannot write{where}: "
+                     f"{exc.strerror or exc}\n")
+        return 2
+    _emit(["next: add the plugin to a marketplace (or try it with `claude --plugin-dir "
+           f"{directory}`); `pdks docs claude-code` explains the plugin"])
+    return 0
+
+
+# -- every host, for `pdks init --host` -----------------------------------------------------------
+
+# name -> module under polydeukes.stdlib.adapters, in the order hosts are listed and installed.
+HOST_MODULES = {"claude-code": "claude_code", "codex": "codex", "grok": "grok",
+                "gemini": "gemini", "copilot": "copilot", "cursor": "cursor",
+                "opencode": "opencode"}
+ALL_DETECTED = "all-detected"
+
+
+def host_named(name: str) -> Host:
+    import importlib
+
+    return importlib.import_module(f"polydeukes.stdlib.adapters.{HOST_MODULES[name]}").HOST
+
+
+def detected(root: str) -> list[str]:
+    return [name for name in HOST_MODULES
+            if any(os.path.lexists(os.path.join(root, p)) for p in host_named(name).detect)]
+
+
+def unknown_host(names) -> str | None:
+    """The refusal for the first name that is no host, or None."""
+    unknown = [n for n in names if n != ALL_DETECTED and n not in HOST_MODULES]
+    if not unknown:
+        return None
+    return (f"unknown host '{unknown[0]}' \u2014 one of {', '.join(HOST_MODULES)}, or "
+            f"{ALL_DETECTED}")
+
+
+def install_hosts(root: str, names: list[str]) -> int:
+    """`pdks init --host <name>…` after the scaffold: each installer in turn, without its own
+    scaffold; the first failure ends the run (exit 2)."""
+    chosen: list[str] = []
+    for name in names:
+        found = detected(root) if name == ALL_DETECTED else [name]
+        if name == ALL_DETECTED and not found:
+            folders = ", ".join(p for n in HOST_MODULES for p in host_named(n).detect)
+            _emit([f"skipped --host {ALL_DETECTED} (no host folder here: {folders})"])
+        chosen += [n for n in found if n not in chosen]
+    for name in chosen:
+        code = install(host_named(name), scaffold=False)
+        if code != 0:
+            return code
+    return 0
+
+
+def list_hosts(root: str) -> str:
+    """`pdks init --list-hosts`: each host, whether it is installed here, and how to install."""
+    rows = []
+    for name in HOST_MODULES:
+        each = host_named(name)
+        registered = each.is_registered(root)
+        delegator = os.path.isfile(os.path.join(root, delegator_path(each)))
+        if registered and delegator:
+            state = "installed"
+        elif registered or delegator:
+            state = "incomplete (run its init again)"
+        elif any(os.path.lexists(os.path.join(root, p)) for p in each.detect):
+            state = "detected, not installed"
+        else:
+            state = "not installed"
+        rows.append((name, state, f"{each.command} init"))
+    widths = [max(len(row[i]) for row in rows) for i in range(2)]
+    return "".join(f"{n.ljust(widths[0])}  {s.ljust(widths[1])}  {how}\n" for n, s, how in rows)
 
 
 def gate_entries(host: Host, root: str, interpreter: str) -> list[str]:

@@ -60,6 +60,7 @@ class Host:
     gate: tuple[str, ...] = ()
     # Project paths whose presence shows the host is used here (`pdks init --host all-detected`).
     detect: tuple[str, ...] = ()
+    plugin = False  # `init --plugin DIR` packages the registration as a plugin (Claude Code)
 
     # -- how the host is told the verdict -----------------------------------------------------
     deny_status = 2      # the exit status of a blocked call
@@ -261,6 +262,10 @@ def main(host: Host, argv: list[str] | None = None) -> int:
         from polydeukes.stdlib.adapters.install import install
 
         code = install(host)
+    elif host.plugin and len(args) == 3 and args[:2] == ["init", "--plugin"]:
+        from polydeukes.stdlib.adapters.install import package_plugin
+
+        code = package_plugin(host, args[2])
     elif args in (["--help"], ["-h"]):
         sys.stdout.write(_help(host))
         code = 0
@@ -278,19 +283,30 @@ def main(host: Host, argv: list[str] | None = None) -> int:
 
 
 def usage(host: Host) -> str:
-    return f"usage: {host.command} init | {host.command} hook"
+    init = "init [--plugin DIR]" if host.plugin else "init"
+    return f"usage: {host.command} {init} | {host.command} hook"
 
 
 def _help(host: Host) -> str:
+    plugin = ("  init --plugin DIR\n"
+              f"         write the same registration as a {host.title} plugin into DIR, to\n"
+              "         distribute through a plugin marketplace.\n") if host.plugin else ""
+    if host.deny_document("") is None:
+        answer = (f"exit 0 allows the call, exit {host.deny_status} blocks it (the reason is on\n"
+                  "         stderr)")
+    else:
+        answer = (f"a block is a JSON decision on stdout and exit {host.deny_status} (the\n"
+                  "         reason is on stderr too)")
     return (
         f"{usage(host)}\n\n"
         f"Guards {host.title} with polydeukes: every tool call the host hands this hook is judged\n"
         f"against polydeukes.config.yaml before it runs.\n\n"
         f"  init   install into the project in the current directory: the pdks init scaffold,\n"
         f"         {host.folder}/hooks/covenant-pretooluse.sh and the hook registration in\n"
-        f"         {host.registration}. Idempotent; never overwrites what you wrote.\n"
+        f"         {host.registration}, with protectedPaths covering them.\n"
+        f"         Idempotent; never overwrites what you wrote.\n"
+        f"{plugin}"
         f"  hook   judge one {host.title} hook payload from stdin, with the current directory as\n"
-        f"         the project root: exit 0 allows the call, exit 2 blocks it (the reason is on\n"
-        f"         stderr). The registered command runs this for you.\n\n"
+        f"         the project root: {answer}. The registered command runs this for you.\n\n"
         f"Documentation: pdks docs {host.name}\n"
     )
