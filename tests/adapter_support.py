@@ -4,6 +4,8 @@ host's environment variable and working directory."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import re
@@ -57,6 +59,27 @@ def git_project(root: Path) -> Path:
     root.mkdir(parents=True, exist_ok=True)
     subprocess.run(["git", "init", "-q", str(root)], check=True)
     return root
+
+
+def installed_in_process(root: Path, host) -> tuple[int, str, str]:
+    """The installer in this process (the console script's `init`), in `root`."""
+    from polydeukes.stdlib.adapters.install import install as run_installer
+
+    out, err = io.StringIO(), io.StringIO()
+    previous = os.getcwd()
+    os.chdir(root)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = run_installer(host)
+    finally:
+        os.chdir(previous)
+    return code, out.getvalue(), err.getvalue()
+
+
+def tree(root: Path) -> dict[str, bytes]:
+    """Every file under root (but .git), with its bytes."""
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*"))
+            if p.is_file() and ".git" not in p.relative_to(root).parts}
 
 
 def install(host: str, root: Path, env: dict | None = None) -> Result:

@@ -117,7 +117,9 @@ function judge(call) {
   return new Promise((settle) => {
     let child
     try {
-      child = spawn("/bin/sh", ["-c", SCRIPT], { cwd: ROOT, stdio: ["pipe", "ignore", "pipe"] })
+      // detached: its own process group, so a hook that hangs is killed with all it started
+      child = spawn("/bin/sh", ["-c", SCRIPT],
+                    { cwd: ROOT, stdio: ["pipe", "ignore", "pipe"], detached: true })
     } catch (error) {
       settle(failed(`cannot start /bin/sh (${error.message})`))
       return
@@ -131,7 +133,7 @@ function judge(call) {
       settle(result)
     }
     const timer = setTimeout(() => {
-      child.kill("SIGKILL")
+      try { process.kill(-child.pid, "SIGKILL") } catch { child.kill("SIGKILL") }
       finish(failed(`the judge gave no verdict within ${TIMEOUT_MS / 1000} s`))
     }, TIMEOUT_MS)
     child.on("error", (error) => finish(failed(`cannot start the hook (${error.message})`)))

@@ -106,7 +106,10 @@ def extend(text: str, entries: list[str], *, json_style: bool = False,
     if not missing:
         return None, []
     edited = (_json_edit if json_style else _yaml_edit)(text, missing, command)
-    after = _parse(edited, json_style)
+    try:
+        after = _parse(edited, json_style)
+    except Unsafe:
+        after = None
     if after != {**before, KEY: current + missing}:
         raise Unsafe("reading it back did not give the list it should")
     return edited, missing
@@ -254,7 +257,7 @@ def _flow_edit(text: str, start: int, entries: list[str], style: str | None) -> 
         char = text[i]
         if char in "'\"":
             i = last = _string_end(text, i)
-            if style is None:
+            if style != "json":  # the quoting of the list's last quoted item
                 style = "double" if char == '"' else "single"
         elif char == "#" and style != "json" and text[i - 1] in " \t\n":
             i = text.find("\n", i)
