@@ -5,7 +5,6 @@ command string the installer registered, through `sh -c`, as the host does."""
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys

@@ -9,21 +9,16 @@ The laws are checked with an oracle of its own: PyYAML / json read the texts bac
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from adapter_support import (BIN, clean_env, git_project, installed_in_process, run, run_hook,
-                             tree)
+from adapter_support import BIN, git_project, installed_in_process, run, run_hook, tree
 
-from polydeukes.cli.scaffold import STARTER_CONFIG
 from polydeukes.stdlib.adapters import (claude_code, codex, copilot, cursor, gemini, grok,
                                         install as I, opencode)
 from polydeukes.stdlib.adapters.protect import Unsafe, extend

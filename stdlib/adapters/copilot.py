@@ -17,8 +17,7 @@ from __future__ import annotations
 import msgspec
 
 from polydeukes.stdlib.adapters import evidence
-from polydeukes.stdlib.adapters.runner import (
-    NOT_AN_ENVELOPE, Host, PreSpawnFailure, decode_payload)
+from polydeukes.stdlib.adapters.runner import Host, PreSpawnFailure, envelope, first_present
 
 EVENT = "preToolUse"
 TIMEOUT_SECONDS = 60  # the host's default is 30 s, and a timed-out hook lets the call through
@@ -55,15 +54,10 @@ class Copilot(Host):
         return {"permissionDecision": "deny", "permissionDecisionReason": reason}
 
     def translate(self, raw: bytes, root: str) -> dict:
-        payload = decode_payload(raw)
-        if not isinstance(payload, dict):
-            raise PreSpawnFailure(NOT_AN_ENVELOPE)
         # camelCase is what a `preToolUse` registration receives; the VS Code-compatible
-        # snake_case of a `PreToolUse` registration is read as well.
-        name = _first(payload, "toolName", "tool_name")
-        args = _first(payload, "toolArgs", "tool_input")
-        if not isinstance(name, str) or args is None:
-            raise PreSpawnFailure(NOT_AN_ENVELOPE)
+        # snake_case of a `PreToolUse` registration is read as well. toolArgs is a JSON string.
+        payload, name, args = envelope(raw, ("toolName", "tool_name"), ("toolArgs", "tool_input"),
+                                       (str, dict))
         cwd = payload.get("cwd") if isinstance(payload.get("cwd"), str) else None
         if name == PATCH_TOOL:
             calls = [{"name": PATCH_TOOL, "fileChange": change}
@@ -90,10 +84,6 @@ class Copilot(Host):
                 "new session in this repository; `pdks docs copilot` explains what is judged"]
 
 
-def _first(payload: dict, *names: str) -> object:
-    return next((payload[name] for name in names if name in payload), None)
-
-
 def _arguments(args: object) -> dict:
     """toolArgs as an object: documented as a JSON string, also accepted already parsed."""
     if isinstance(args, str):
@@ -111,7 +101,7 @@ def _patch_text(args: object) -> str:
     if isinstance(args, str) and args.lstrip().startswith("*** Begin Patch"):
         return args
     arguments = _arguments(args)
-    text = _first(arguments, *PATCH_KEYS)
+    text = first_present(arguments, *PATCH_KEYS)
     if not isinstance(text, str):
         raise PreSpawnFailure(NO_PATCH.format(keys=", ".join(PATCH_KEYS)))
     return text

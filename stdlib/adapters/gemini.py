@@ -12,8 +12,7 @@ The IR carries no session: Gemini's transcript is not the JSONL this project rea
 from __future__ import annotations
 
 from polydeukes.stdlib.adapters import evidence
-from polydeukes.stdlib.adapters.runner import (
-    NOT_AN_ENVELOPE, Host, PreSpawnFailure, decode_payload)
+from polydeukes.stdlib.adapters.runner import Host, PreSpawnFailure, envelope
 
 EVENT = "BeforeTool"
 WRONG_EVENT = "the payload's hook_event_name is {value!r}, not 'BeforeTool'"
@@ -41,12 +40,7 @@ class Gemini(Host):
     detect = (".gemini",)
 
     def translate(self, raw: bytes, root: str) -> dict:
-        payload = decode_payload(raw)
-        if not isinstance(payload, dict):
-            raise PreSpawnFailure(NOT_AN_ENVELOPE)
-        name, args = payload.get("tool_name"), payload.get("tool_input")
-        if not isinstance(name, str) or not isinstance(args, dict):
-            raise PreSpawnFailure(NOT_AN_ENVELOPE)
+        payload, name, args = envelope(raw)
         event = payload.get("hook_event_name", EVENT)
         if event != EVENT:
             raise PreSpawnFailure(WRONG_EVENT.format(value=event))

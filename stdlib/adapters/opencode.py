@@ -20,8 +20,7 @@ from __future__ import annotations
 import json
 
 from polydeukes.stdlib.adapters import evidence
-from polydeukes.stdlib.adapters.runner import (
-    NOT_AN_ENVELOPE, Host, PreSpawnFailure, decode_payload)
+from polydeukes.stdlib.adapters.runner import Host, PreSpawnFailure, envelope
 
 PLUGIN = ".opencode/plugins/polydeukes.js"
 PATCH_TOOL = "apply_patch"
@@ -53,12 +52,7 @@ class OpenCode(Host):
     detect = (".opencode", "opencode.json")
 
     def translate(self, raw: bytes, root: str) -> dict:
-        payload = decode_payload(raw)
-        if not isinstance(payload, dict):
-            raise PreSpawnFailure(NOT_AN_ENVELOPE)
-        name, args = payload.get("tool"), payload.get("args")
-        if not isinstance(name, str) or not isinstance(args, dict):
-            raise PreSpawnFailure(NOT_AN_ENVELOPE)
+        payload, name, args = envelope(raw, ("tool",), ("args",))
         directory = payload.get("directory")
         cwd = directory if isinstance(directory, str) and directory else None
         if name == PATCH_TOOL:

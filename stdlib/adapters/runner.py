@@ -126,6 +126,26 @@ def decode_payload(raw: bytes) -> object:
         raise PreSpawnFailure(f"the payload is not JSON ({exc})") from None
 
 
+def envelope(raw: bytes, names: tuple[str, ...] = ("tool_name",),
+             inputs: tuple[str, ...] = ("tool_input",),
+             input_types: tuple[type, ...] = (dict,)) -> tuple[dict, str, object]:
+    """(payload, tool name, tool input) of a hook payload, each read from the first of its
+    spellings present; NOT_AN_ENVELOPE unless the payload is an object with a string tool name
+    and a tool input of one of `input_types`."""
+    payload = decode_payload(raw)
+    if not isinstance(payload, dict):
+        raise PreSpawnFailure(NOT_AN_ENVELOPE)
+    name, args = first_present(payload, *names), first_present(payload, *inputs)
+    if not isinstance(name, str) or not isinstance(args, input_types):
+        raise PreSpawnFailure(NOT_AN_ENVELOPE)
+    return payload, name, args
+
+
+def first_present(payload: dict, *keys: str) -> object:
+    """The value under the first of `keys` the payload has, or None."""
+    return next((payload[key] for key in keys if key in payload), None)
+
+
 def _read_stdin() -> bytes:
     stream = sys.stdin.buffer if sys.stdin is not None else None
     if stream is None:
