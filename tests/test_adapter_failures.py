@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from adapter_support import clean_env, git_project, install, registered_command, run, run_hook
+from adapter_support import (ROOT_VARIABLES, clean_env, git_project, install, registered_command,
+                             run, run_hook)
 
 CANNOT_USE = ("covenant hook failed closed: cannot use 'polydeukes' from {root} — install or "
               "update it there, then try again")
@@ -392,3 +393,24 @@ def test_an_agent_cannot_point_the_delegator_at_another_judge(project):
     result = run_hook("claude-code", project, json.dumps(write).encode(),
                       env=clean_env(CLAUDE_PROJECT_DIR=str(project)))
     assert result.code == 2
+
+
+# A harmless call in each host's payload shape (Claude Code's and Codex's are above).
+HARMLESS = {
+    "claude-code": BASH_LS, "codex": CODEX_LS, "copilot": COPILOT_LS, "cursor": CURSOR_LS,
+    "grok": {"tool_name": "run_terminal_command", "tool_input": {"command": "ls"}},
+    "gemini": {"hook_event_name": "BeforeTool", "cwd": "", "tool_name": "run_shell_command",
+               "tool_input": {"command": "ls"}},
+    "opencode": {"tool": "bash", "sessionID": "s", "callID": "c", "args": {"command": "ls"}},
+}
+
+
+@pytest.mark.parametrize("host", HARMLESS)
+def test_every_registered_command_finds_the_project_from_a_subdirectory(project, host):
+    deep = project / "src" / "deep"
+    deep.mkdir(parents=True)
+    # A host that names a root names the directory it was started in, here a subdirectory.
+    variables = {ROOT_VARIABLES[host]: str(deep)} if host in ROOT_VARIABLES else {}
+    result = run_hook(host, project, payload(project, HARMLESS[host]), cwd=deep,
+                      env=clean_env(PATH=SYSTEM_PATH, **variables))
+    assert (result.code, result.rows) == (0, [["passed", "covenant-check", "-"]]), result.stderr

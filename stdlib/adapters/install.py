@@ -1,14 +1,16 @@
 """`pdks-<host> init`: install an adapter into the project in the working directory (cold path).
 
 Order (spec 07 §1, "Installer common behaviour"):
-1. preflight: read and check every host file the installer merges (nothing is written before
-   it clears);
+1. preflight: read and check every host file the installer merges, and whether the config's
+   protectedPaths can take what this install adds to it (nothing is written before it clears);
 2. the agent-neutral scaffold `pdks init` (config, .gitignore rule);
-3. `.polydeukes/hook-python`: the interpreter running this installer, one of the places the
+3. protectedPaths made to cover the host's gate and an in-project judge (adapters/protect.py),
+   before the gate exists: a registration that is not yet protected is a gate left open;
+4. `.polydeukes/hook-python`: the interpreter running this installer, one of the places the
    delegator looks for the judge (local state: git-ignored, and, as all of `.polydeukes/`, one
    of the judge's built-in protected entries, so an agent cannot point it elsewhere);
-4. the delegator `<folder>/hooks/covenant-pretooluse.sh`, written only if absent;
-5. the host's registration (merged into the host's file, never replacing it) and extras.
+5. the delegator `<folder>/hooks/covenant-pretooluse.sh`, written only if absent;
+6. the host's registration (merged into the host's file, never replacing it) and extras.
 Each artifact is reported `created <path>` or `skipped <path> (already present)`; a preflight
 failure exits 2 with nothing written; a later write failure exits 2 and may leave a partial tree.
 
@@ -21,8 +23,9 @@ Three pieces of shell, generated here, stand between the host and Python:
   trust hash);
 - the delegator, sourced by that command: enters the root, picks the judge, maps the status;
 - a tiny Python bootstrap, so an interpreter that cannot import polydeukes says so and blocks.
-Every path through them ends in exit 0 or 2 (a host such as Claude Code lets a call through on
-1 or 127), with the reason on stderr.
+Every path through them ends in the host's "allow" or "block" (exit 0 or 2, the reason on
+stderr, and for a host that reads its decision on stdout the JSON document there; a host such
+as Claude Code lets a call through on 1 or 127, Copilot CLI on anything but 0).
 """
 
 from __future__ import annotations
@@ -129,7 +132,7 @@ _DELEGATOR = """\
 #   1. the project's virtual environment, .venv/bin/python, when @COMMAND@ is installed there;
 #   2. the Python that last ran an adapter's `init` here (its path is in .polydeukes/hook-python);
 #   3. @COMMAND@ on PATH.
-# None found: the call is blocked with the reason on stderr.
+# None found: the call is blocked with the reason (on stderr, and in the host's decision).
 @DENY_FUNCTION@
 @ENTER_ROOT@
 pdks_boot='@BOOTSTRAP@'
