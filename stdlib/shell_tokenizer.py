@@ -405,12 +405,13 @@ class _Tokenizer:
                     return self.unclosed(-i - 1, UNCLOSED_QUOTE)
                 opaque = opaque or quoted_opaque
             elif c == "`":
+                # Consumed to the next backtick or to the end, opaque (§8.1.2). An unclosed one
+                # is no unread span: bash runs none of it, and its text stays a visible mention.
                 j = s.find("`", i + 1)
-                if j < 0:
-                    return self.unclosed(i, UNCLOSED_SUBSTITUTION)
-                parts.append(s[i : j + 1])
+                end = n if j < 0 else j + 1
+                parts.append(s[i:end])
                 opaque = True
-                i = j + 1
+                i = end
             elif c == "$":
                 nxt = s[i + 1 : i + 2]
                 if nxt == "'":
