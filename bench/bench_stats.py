@@ -165,8 +165,8 @@ PROBE = ("import atexit,sys,resource\n"
          "main()\n")
 
 
-def run(args: list[str], cwd: str) -> tuple[float, float, int, int]:
-    """(wall s, cpu s, peak RSS KiB, exit code) of one `pdks` process."""
+def run(args: list[str], cwd: str) -> tuple[float, float, int, str | None]:
+    """(wall s, cpu s, peak RSS KiB, None or why it failed) of one `pdks` process."""
     before = os.times()
     start = time.perf_counter()
     done = subprocess.run([sys.executable, "-c", PROBE, *args], cwd=cwd, capture_output=True,
@@ -179,7 +179,8 @@ def run(args: list[str], cwd: str) -> tuple[float, float, int, int]:
     for line in done.stderr.splitlines():
         if line.startswith("HWM "):
             hwm = int(line.split()[1])
-    return wall, cpu, hwm, done.returncode
+    failure = None if done.returncode == 0 else f"exit {done.returncode}: {done.stderr[-500:]}"
+    return wall, cpu, hwm, failure
 
 
 NAIVE = ("import sys\n"
@@ -213,9 +214,9 @@ def main() -> None:
                         ("pdks stats --json", ["stats", "--json", "--log", path])):
         walls, cpus, hwms = [], [], []
         for _ in range(options.runs):
-            wall, cpu, hwm, code = run(args, cwd)
-            if code != 0:
-                sys.exit(f"{label} exited {code}")
+            wall, cpu, hwm, failure = run(args, cwd)
+            if failure is not None:
+                sys.exit(f"{label}: {failure}")
             walls.append(wall)
             cpus.append(cpu)
             hwms.append(hwm)

@@ -11,6 +11,7 @@ import io
 import json
 import os
 import pty
+import re
 import shutil
 import subprocess
 import sys
@@ -31,6 +32,31 @@ EVENTS = ("passed", "advised", "blocked", "witnessed", "skipped", "unattributed"
 def stats(project, *args: str, env: dict | None = None):
     # The log under test holds torn lines on purpose: read no rows back through the fixture.
     return project.run(*args, env=env, log=project.root / "no-rows-read-back")
+
+
+@pytest.fixture
+def pdks(monkeypatch, capsys):
+    """`pdks` run in this process (for tables of flags; the process boundary has tests of its
+    own): returns (exit code, stdout, stderr) for argv run in `project`'s directory."""
+    from polydeukes.cli import main
+
+    def run(project, *args: str, env: dict | None = None):
+        monkeypatch.chdir(project.root)
+        monkeypatch.delenv("POLYDEUKES_TELEMETRY_PATH", raising=False)
+        for name, value in (env or {}).items():
+            monkeypatch.setenv(name, value)
+        capsys.readouterr()
+        code = main(list(args))
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return run
+
+
+def report_of(pdks, project, *args: str, env: dict | None = None) -> dict:
+    code, out, err = pdks(project, "stats", "--json", *args, env=env)
+    assert (code, err) == (0, ""), err
+    return json.loads(out)
 
 
 @pytest.fixture
@@ -71,7 +97,7 @@ def test_terminal_table_golden(team, request):
     assert all(cell_width(line) <= 80 for line in result.stdout.splitlines())
 
 
-def test_the_table_counts_what_the_spec_reader_counts(team):
+def test_the_table_counts_what_the_spec_reader_counts(team, pdks):
     """An independent count of team.log with spec 06 §11's reader (vm.telemetry)."""
     from polydeukes.vm.telemetry import parse_record_line
 
@@ -86,7 +112,7 @@ def test_the_table_counts_what_the_spec_reader_counts(team):
             continue
         by_event = expected.setdefault(record["label"], dict.fromkeys(EVENTS, 0))
         by_event[record["event"]] += 1
-    report = json.loads(stats(team, "stats", "--json").stdout)
+    report = report_of(pdks, team)
     assert report["unreadable"] == corrupt == 3
     assert {s["label"]: {e: s[e] for e in EVENTS} for s in report["labels"]} == expected
     assert report["rows"] == sum(sum(v.values()) for v in expected.values())
@@ -97,11 +123,11 @@ def _run_on_a_terminal(project, *args: str, env: dict) -> str:
     controller, terminal = pty.openpty()
     full_env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "TERM")}
     full_env.update(env)
-    done = subprocess.run([*PDKS, *args], cwd=project.root, stdout=terminal,
-                          stderr=subprocess.PIPE, env=full_env, timeout=60)
+    child = subprocess.Popen([*PDKS, *args], cwd=project.root, stdout=terminal,
+                             stderr=subprocess.DEVNULL, env=full_env)
     os.close(terminal)
     chunks = []
-    while True:
+    while True:  # read while it writes: a full terminal buffer would stall the child
         try:
             data = os.read(controller, 65536)
         except OSError:  # EIO: the terminal's other end is closed and drained
@@ -110,38 +136,36 @@ def _run_on_a_terminal(project, *args: str, env: dict) -> str:
             break
         chunks.append(data)
     os.close(controller)
-    assert done.returncode == 0, done.stderr
+    assert child.wait(timeout=60) == 0
     return b"".join(chunks).decode("utf-8").replace("\r\n", "\n")
 
 
-def test_colour_only_on_a_terminal_and_never_with_no_color(team, request):
+def test_colour_only_on_a_terminal_and_never_with_no_color(team):
     coloured = _run_on_a_terminal(team, "stats", env={"TERM": "xterm"})
     assert "\x1b[31m" in coloured and "\x1b[1m" in coloured
-    import re
-
     plain = re.sub(r"\x1b\[[0-9;]*m", "", coloured)
     assert plain == (GOLDEN / "team.txt").read_text(encoding="utf-8")  # colour only wraps
     assert "\x1b" not in _run_on_a_terminal(team, "stats", env={"TERM": "xterm", "NO_COLOR": "1"})
     assert "\x1b" not in _run_on_a_terminal(team, "stats", env={"TERM": "dumb"})
 
 
-def test_no_log_an_empty_log_and_a_log_of_torn_lines(project):
+def test_no_log_an_empty_log_and_a_log_of_torn_lines(project, pdks):
     project.config("disciplines: []\n")
     absent = stats(project, "stats")
     assert absent.code == 0 and absent.stderr == ""
     assert absent.stdout.splitlines()[:4] == [
         "pdks stats — .polydeukes/roi.log", "0 rows", "", "no telemetry collected"]
+    assert not project.log.exists()
     project.write("empty.log", "")
-    assert "no telemetry collected" in stats(project, "stats", "--log", "empty.log").stdout
+    assert "no telemetry collected" in pdks(project, "stats", "--log", "empty.log")[1]
     project.write("torn.log", "2026-11-01T09:00:00.000Z\tpassed\tx\n\n2026-11-01T09:00:00.000Z")
-    torn = stats(project, "stats", "--log", "torn.log")
-    assert torn.stdout.splitlines()[1] == "0 rows · 2 unreadable lines skipped"
-    assert "no telemetry collected" in torn.stdout
-    assert json.loads(stats(project, "stats", "--json", "--log", "torn.log").stdout)[
-        "unreadable"] == 2
+    torn = pdks(project, "stats", "--log", "torn.log")[1]
+    assert torn.splitlines()[1] == "0 rows · 2 unreadable lines skipped"
+    assert "no telemetry collected" in torn
+    assert report_of(pdks, project, "--log", "torn.log")["unreadable"] == 2
 
 
-def test_several_logs_and_globs(project):
+def test_several_logs_and_globs(project, pdks):
     """A team that collected logs from many machines: files, globs, a file named twice."""
     project.config("disciplines: []\n")
     a = "2026-11-01T09:00:00.000Z\tblocked\tself-mod\t.claude/settings.json\n"
@@ -149,20 +173,17 @@ def test_several_logs_and_globs(project):
     project.write("logs/alice/roi.log", a * 2)
     project.write("logs/bob/roi.log", b * 3)
     project.write("logs/bob/notes.txt", "not a log\n")
-    result = stats(project, "stats", "--json", "--log", "logs/*/roi.log", "--log",
-                   "logs/alice/roi.log")
-    report = json.loads(result.stdout)
+    report = report_of(pdks, project, "--log", "logs/*/roi.log", "--log", "logs/alice/roi.log")
     assert report["logs"] == ["logs/alice/roi.log", "logs/bob/roi.log"]
     assert (report["rows"], report["unreadable"]) == (5, 0)
     assert [(s["label"], s["blocked"], s["passed"]) for s in report["labels"]] == [
         ("self-mod", 2, 0), ("covenant-check", 0, 3)]
-    recursive = json.loads(stats(project, "stats", "--json", "--log", "logs/**/*").stdout)
+    recursive = report_of(pdks, project, "--log", "logs/**/*")
     assert (recursive["rows"], recursive["unreadable"]) == (5, 1)  # notes.txt: a foreign line
 
 
-def test_absolute_time_windows(team):
-    report = json.loads(stats(team, "stats", "--json", "--since", "2026-11-03", "--until",
-                              "2026-11-05").stdout)
+def test_absolute_time_windows(team, pdks):
+    report = report_of(pdks, team, "--since", "2026-11-03", "--until", "2026-11-05")
     # 32 hours of rows: at most 48 hours are shown hour by hour.
     assert (report["bucket"], report["first"], report["last"]) == (
         "hour", "2026-11-03T09:00Z", "2026-11-04T16:00Z")
@@ -170,15 +191,15 @@ def test_absolute_time_windows(team):
                                                   "2026-11-05T00:00:00.000Z")
     assert report["rows"] == 27  # the rows of days 3 and 4 in team.log (grep -c)
     # A window inside an hour keeps exactly the rows at or after --since and before --until.
-    inner = json.loads(stats(team, "stats", "--json", "--since", "2026-11-05T18:02",
-                             "--until", "2026-11-05T18:05:00.000Z").stdout)
+    inner = report_of(pdks, team, "--since", "2026-11-05T18:02", "--until",
+                      "2026-11-05T18:05:00.000Z")
     assert inner["rows"] == 3 and inner["bucket"] == "hour"
-    text = stats(team, "stats", "--since", "2026-11-03", "--until", "2026-11-05").stdout
+    text = pdks(team, "stats", "--since", "2026-11-03", "--until", "2026-11-05")[1]
     assert ("selection: since 2026-11-03T00:00:00.000Z · until 2026-11-05T00:00:00.000Z"
             in text.splitlines())
 
 
-def test_relative_windows_count_back_from_now(project):
+def test_relative_windows_count_back_from_now(project, pdks):
     project.config("disciplines: []\n")
     now = time.time_ns() // 1_000_000
     ages = {"10d": 10 * 86_400_000, "2d": 2 * 86_400_000, "3h": 3 * 3_600_000,
@@ -187,7 +208,7 @@ def test_relative_windows_count_back_from_now(project):
                                      for name, ms in ages.items()))
 
     def labels(*flags: str) -> list[str]:
-        report = json.loads(stats(project, "stats", "--json", "--log", "roi.log", *flags).stdout)
+        report = report_of(pdks, project, "--log", "roi.log", *flags)
         return sorted(s["label"] for s in report["labels"])
 
     assert labels("--since", "7d") == ["age-2d", "age-3h", "age-5m"]
@@ -198,9 +219,9 @@ def test_relative_windows_count_back_from_now(project):
     assert labels("--since", "3d", "--until", "1h") == ["age-2d", "age-3h"]
 
 
-def test_label_and_event_filters(team):
-    report = json.loads(stats(team, "stats", "--json", "--label", "self-mod", "--label",
-                              "changelog-has-heading", "--event", "witnessed").stdout)
+def test_label_and_event_filters(team, pdks):
+    report = report_of(pdks, team, "--label", "self-mod", "--label", "changelog-has-heading",
+                       "--event", "witnessed")
     assert report["rows"] == 2
     assert [(s["label"], s["witnessed"], s["total"]) for s in report["labels"]] == [
         ("self-mod", 2, 2)]
@@ -208,13 +229,13 @@ def test_label_and_event_filters(team):
     assert report["events_selected"] == ["witnessed"]
     # Dead rules are those of the selected labels that wrote no selected row.
     assert report["rules"]["dead"] == ["changelog-has-heading"]
-    blocked = json.loads(stats(team, "stats", "--json", "--event", "blocked").stdout)
+    blocked = report_of(pdks, team, "--event", "blocked")
     assert {s["label"] for s in blocked["labels"]} == {
         "no-todo-added", "self-mod", "no-focused-tests", "shell-mod",
         "a-discipline-with-a-very-long-identifier"}
     assert blocked["rules"]["dead"] == ["changelog-has-heading"]
-    nothing = stats(team, "stats", "--label", "nobody")
-    assert nothing.code == 0 and "no rows in this selection" in nothing.stdout
+    code, out, _ = pdks(team, "stats", "--label", "nobody")
+    assert code == 0 and "no rows in this selection" in out
 
 
 @pytest.mark.parametrize(("args", "message"), [
@@ -230,9 +251,8 @@ def test_label_and_event_filters(team):
     (["--log", "logs/*.log"], "pdks stats: no file matches 'logs/*.log'\n"),
     (["--log", ".polydeukes"], "pdks stats: will not read .polydeukes: it is a directory\n"),
 ])
-def test_bad_values_exit_2_with_one_line_and_no_output(team, args, message):
-    result = stats(team, "stats", *args)
-    assert (result.code, result.stdout, result.stderr) == (2, "", message)
+def test_bad_values_exit_2_with_one_line_and_no_output(team, pdks, args, message):
+    assert pdks(team, "stats", *args) == (2, "", message)
 
 
 def test_an_unknown_flag_is_a_usage_error(team):
@@ -251,42 +271,41 @@ def test_a_fifo_is_refused_without_hanging(project):
         assert result.stderr.endswith("will not read pipe.log: it is a FIFO\n")
 
 
-def test_the_configured_log_path_and_the_environment(project):
+def test_the_configured_log_path_and_the_environment(project, pdks):
     project.config("telemetry: { logPath: 'var/judgments.log' }\ndisciplines: []\n")
     project.write("var/judgments.log", "2026-11-01T09:00:00.000Z\tpassed\tfrom-config\t-\n")
     project.write("env.log", "2026-11-01T09:00:00.000Z\tpassed\tfrom-env\t-\n")
-    configured = json.loads(stats(project, "stats", "--json").stdout)
+    configured = report_of(pdks, project)
     assert configured["logs"] == ["var/judgments.log"]
     assert [s["label"] for s in configured["labels"]] == ["from-config"]
-    from_env = json.loads(stats(project, "stats", "--json",
-                                env={"POLYDEUKES_TELEMETRY_PATH": "env.log"}).stdout)
+    from_env = report_of(pdks, project, env={"POLYDEUKES_TELEMETRY_PATH": "env.log"})
     assert [s["label"] for s in from_env["labels"]] == ["from-env"]
 
 
-def test_a_broken_config_still_reports_the_log(team):
+def test_a_broken_config_still_reports_the_log(team, pdks):
     team.config("disciplines: [\n")
-    result = stats(team, "stats")
-    assert result.code == 0 and result.stderr == ""
-    assert "Rules: not shown — failed to parse polydeukes.config.yaml" in result.stdout
-    assert "72 rows" in result.stdout
-    assert all(cell_width(line) <= 80 for line in result.stdout.splitlines())
-    assert json.loads(stats(team, "stats", "--json").stdout)["rules"] is None
+    code, out, err = pdks(team, "stats")
+    assert (code, err) == (0, "")
+    assert "Rules: not shown — failed to parse polydeukes.config.yaml" in out
+    assert "72 rows" in out
+    assert all(cell_width(line) <= 80 for line in out.splitlines())
+    assert report_of(pdks, team)["rules"] is None
 
 
-def test_stats_writes_nothing_into_the_project(team):
-    """Never modify the log; no plan.bin either (a stale plan is compiled in memory)."""
+def test_the_log_is_never_modified(team):
+    """Read-only: the log keeps its bytes, its inode and its times; nothing else appears but
+    the report asked for and the plan cache (refreshed as `pdks explain` refreshes it)."""
     def snapshot():
-        return {p: (p.read_bytes(), p.stat().st_mtime_ns) for p in team.root.rglob("*")
-                if p.is_file()}
+        return {p: (p.read_bytes(), p.stat().st_ino, p.stat().st_mtime_ns)
+                for p in team.root.rglob("*") if p.is_file()}
 
     before = snapshot()
-    for args in (["stats"], ["stats", "--json"], ["log", "export"],
-                 ["log", "export", "--format", "csv"]):
+    for args in (["stats"], ["log", "export", "--format", "csv"],
+                 ["stats", "--html", "report.html"]):
         assert stats(team, *args).code == 0
-    assert snapshot() == before
-    assert stats(team, "stats", "--html", "report.html").code == 0
     after = snapshot()
-    assert set(after) - set(before) == {team.root / "report.html"}
+    assert set(after) - set(before) == {team.root / "report.html",
+                                        team.root / ".polydeukes" / "plan.bin"}
     assert all(after[p] == before[p] for p in before)
 
 
@@ -535,14 +554,14 @@ def _oracle(text: str, since: str | None, until: str | None):
     """Spec 06 §11's parse_record_line, plus what a summary needs that it does not check: a
     timestamp in toISOString shape naming a real hour, strict JSON (as JS reads it), and the
     window (a stamped line outside it is left out before it is read further)."""
-    import re
     from datetime import datetime, timezone
 
     cells, unreadable, numbers = Counter(), 0, []
     for number, line in enumerate(text.split("\n"), 1):
         if not line:
             continue
-        if re.match(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z\t", line) is None:
+        if re.match(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}Z\t",
+                    line) is None:
             unreadable += 1
             continue
         if (since and line[:24] < since) or (until and line[:24] >= until):

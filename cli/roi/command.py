@@ -55,12 +55,13 @@ def selection_of(choice: Choice, now_ms: int) -> tuple[Window, Selection]:
 def project_rules(root: str):
     """(plan or None, (config name, discipline ids, draft ids) or None, note when None).
 
-    The plan is compiled in memory when plan.bin is stale, never written: stats changes nothing.
+    A stale plan.bin is refreshed as `pdks explain` refreshes it (best effort); the log is
+    never written.
     """
     from polydeukes.cli.planning import PlanUnavailable, obtain_plan
 
     try:
-        plan = obtain_plan(root, refresh=False)
+        plan = obtain_plan(root)
     except PlanUnavailable as exc:
         return None, None, str(exc)
     disciplines = list(dict.fromkeys(entry.label for entry in plan.entries))
@@ -121,10 +122,26 @@ def wants_color(stream) -> bool:
         return False
 
 
+class _NoCyclicGC:
+    """Millions of short-lived objects and no cycles among them: the cyclic collector would
+    only re-walk them (measured: a third of the run on a large log). Restored on exit, so an
+    in-process caller keeps its collector."""
+
+    def __enter__(self) -> None:
+        self.was_enabled = gc.isenabled()
+        gc.disable()
+
+    def __exit__(self, *exc) -> None:
+        if self.was_enabled:
+            gc.enable()
+
+
 def run_stats(choice: Choice, *, as_json: bool = False, html_path: str | None = None) -> int:
-    # Millions of short-lived objects and no cycles among them: the cyclic collector would only
-    # re-walk them (measured: a third of the run on a large log).
-    gc.disable()
+    with _NoCyclicGC():
+        return _stats(choice, as_json, html_path)
+
+
+def _stats(choice: Choice, as_json: bool, html_path: str | None) -> int:
     try:
         report = collect(choice, time.time_ns() // 1_000_000)
         if html_path is not None:
@@ -188,9 +205,13 @@ def write_report(path: str, text: str) -> None:
 def run_export(choice: Choice, fmt: str) -> int:
     """Every selected row to stdout as JSON lines or CSV, streamed; a count of unreadable lines
     on stderr. Errors found before the first row exit 2 with nothing printed."""
+    with _NoCyclicGC():
+        return _export(choice, fmt)
+
+
+def _export(choice: Choice, fmt: str) -> int:
     from polydeukes.cli.roi.export import writer_for
 
-    gc.disable()
     root = os.getcwd()
     try:
         window, selection = selection_of(choice, time.time_ns() // 1_000_000)

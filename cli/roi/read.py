@@ -11,10 +11,10 @@ counted (spec 06 §11).
 
 Speed: `pdks stats` must summarize a 1 GB log in seconds, which a Python loop over ten million
 lines cannot do. `count_rows` therefore works on a whole chunk with C-level operations only
-(split, translate, slicing maps, a Counter keyed by (hour, the fields after the timestamp)),
-and each *distinct* key is parsed once afterwards (`parse_fields`, memoized by the caller).
-`rows` is the plain per-line reader `pdks log export` uses; both share `parse_fields` and the
-timestamp check, and a property test holds both to the spec's reader.
+(split, translate, slicing maps, Counters of the fields after the timestamp, hour by hour), and
+the caller reads each *distinct* fields text once (`split_fields`, `event_of`, `extra_of`).
+`read_rows` is the plain per-line reader `pdks log export` uses (`parse_fields`, built from the
+same three pieces); a property test holds both readers to the spec's.
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ _json_decode = msgspec.json.Decoder().decode
 
 
 class LogError(Exception):
-    """A named log cannot be read, a glob names nothing, or a selection flag is malformed."""
+    """A named log cannot be read, or a glob names no file."""
 
 
 class Row(msgspec.Struct, frozen=True):

@@ -10,7 +10,9 @@ from __future__ import annotations
 import time
 from html import escape
 
-from polydeukes.cli.roi.summary import EVENT_ORDER, Count, Report
+from polydeukes.cli.roi.summary import (
+    EVENT_ORDER, Count, Report, headline, plural, selection_text,
+)
 from polydeukes.cli.roi.terminal import resample
 
 COLORS = {
@@ -38,10 +40,6 @@ footer{margin-top:32px;font-size:12px}
 """
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n:,} {word}" + ("" if n == 1 else "s")
-
-
 def _names(counts: list[Count]) -> str:
     return ", ".join(f"{escape(c.name)} {c.count:,}" for c in counts)
 
@@ -59,7 +57,7 @@ def render_html(report: Report, *, generator: str, now: float | None = None) -> 
         f'<p class="muted">{escape(_facts(report))} · generated {made}</p>',
     ]
     if report.rows == 0:
-        parts.append("<p>" + ("no rows in this selection" if _selection(report)
+        parts.append("<p>" + ("no rows in this selection" if selection_text(report)
                               else "no telemetry collected") + "</p>")
     else:
         parts += _cards(report)
@@ -77,28 +75,8 @@ def render_html(report: Report, *, generator: str, now: float | None = None) -> 
     return "\n".join(parts) + "\n"
 
 
-def _selection(report: Report) -> list[str]:
-    chosen = []
-    if report.since:
-        chosen.append(f"since {report.since}")
-    if report.until:
-        chosen.append(f"until {report.until}")
-    if report.labels_selected is not None:
-        chosen.append("labels " + ", ".join(report.labels_selected))
-    if report.events_selected is not None:
-        chosen.append("events " + ", ".join(report.events_selected))
-    return chosen
-
-
 def _facts(report: Report) -> str:
-    facts = [_plural(report.rows, "row")]
-    if report.first is not None:
-        facts.append(f"{report.first} → {report.last} "
-                     f"({_plural(len(report.buckets), report.bucket)}, UTC)")
-    if report.unreadable:
-        facts.append(f"{_plural(report.unreadable, 'unreadable line')} skipped")
-    facts += _selection(report)
-    return " · ".join(facts)
+    return " · ".join(headline(report) + selection_text(report))
 
 
 def _cards(report: Report) -> list[str]:
@@ -228,7 +206,7 @@ def _witness(report: Report) -> list[str]:
         return ["<h2>Witness valve</h2>", '<p id="witness" data-opened="0">never opened</p>']
     return ["<h2>Witness valve</h2>",
             f'<p id="witness" data-opened="{report.witnessed}">opened '
-            f"{_plural(report.witnessed, 'time')}: {_names(report.witnessed_by)}</p>"]
+            f"{plural(report.witnessed, 'time')}: {_names(report.witnessed_by)}</p>"]
 
 
 def _most_blocked(report: Report) -> list[str]:
@@ -253,7 +231,7 @@ def _rules(report: Report) -> list[str]:
                       f"{escape(report.config_note or 'no config')}</p>"]
     rules = report.rules
     if rules.dead:
-        out.append(f'<p class="muted">{len(rules.dead)} of {_plural(rules.disciplines, "discipline")}'
+        out.append(f'<p class="muted">{len(rules.dead)} of {plural(rules.disciplines, "discipline")}'
                    f" in {escape(rules.config)} wrote no row in this selection.</p>")
         out.append('<ul id="dead-rules" class="names">'
                    + "".join(f"<li>{escape(d)}</li>" for d in rules.dead) + "</ul>")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+
 import msgspec
 
 from polydeukes.cli.roi.read import NOT_A_ROW, event_of, extra_of, hour_index, split_fields
@@ -87,19 +88,22 @@ class Summary:
         parts = split_fields(fields)
         if parts is None:
             return None
-        head = self._heads.get((parts[0], parts[1]), False)
+        heads = self._heads
+        head = heads.get((parts[0], parts[1]), False)
         if head is False:
-            head = self._heads[parts[0], parts[1]] = self._head(parts[0], parts[1])
+            if len(heads) > _MEMO_LIMIT:  # a log of ever-new labels must not grow it forever
+                heads.clear()
+            head = heads[parts[0], parts[1]] = self._head(parts[0], parts[1])
         if head is None or head is _SKIP:
             return head
         event, label, by_hour = head
         reason = ""
         if len(parts) == 4:
             extras = self._extras
-            if len(extras) > _MEMO_LIMIT:
-                extras.clear()
             extra = extras.get((event == SKIPPED, parts[3]), False)
             if extra is False:
+                if len(extras) > _MEMO_LIMIT:
+                    extras.clear()
                 extra = extras[event == SKIPPED, parts[3]] = extra_of(event, parts[3])
             if extra is NOT_A_ROW:
                 return None
@@ -188,6 +192,45 @@ class Report(msgspec.Struct):
     config_note: str | None  # why `rules` is missing, when it is
 
 
+def _by_first(pairs: Counter[tuple[str, str]]) -> dict[str, Counter[str]]:
+    """(reason or subject, label) -> rows, regrouped as reason or subject -> label -> rows."""
+    grouped: dict[str, Counter[str]] = {}
+    for (first, label), n in pairs.items():
+        if first not in grouped:
+            grouped[first] = Counter()
+        grouped[first][label] += n
+    return grouped
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n:,} {word}" + ("" if n == 1 else "s")
+
+
+def headline(report: Report) -> list[str]:
+    """The facts every rendering opens with: rows, span, unreadable lines."""
+    facts = [plural(report.rows, "row")]
+    if report.first is not None:
+        facts.append(f"{report.first} → {report.last} "
+                     f"({plural(len(report.buckets), report.bucket)}, UTC)")
+    if report.unreadable:
+        facts.append(f"{plural(report.unreadable, 'unreadable line')} skipped")
+    return facts
+
+
+def selection_text(report: Report) -> list[str]:
+    """The filters in force, as the renderings show them (empty when there are none)."""
+    chosen = []
+    if report.since:
+        chosen.append(f"since {report.since}")
+    if report.until:
+        chosen.append(f"until {report.until}")
+    if report.labels_selected is not None:
+        chosen.append("labels " + ", ".join(report.labels_selected))
+    if report.events_selected is not None:
+        chosen.append("events " + ", ".join(report.events_selected))
+    return chosen
+
+
 def _counts(counter: Counter[str]) -> list[Count]:
     return [Count(name, n) for name, n in sorted(counter.items(), key=lambda kv: (-kv[1], kv[0]))]
 
@@ -241,20 +284,11 @@ def build_report(summary: Summary, *, logs: list[str], since: str | None, until:
             round(100 * total / rows, 1), series(label_hours[label])))
     labels.sort(key=lambda s: (-s.blocked, -s.total, s.label))
 
-    reasons: dict[str, Counter[str]] = {}
-    for (reason, label), n in summary.skips.items():
-        if reason not in reasons:
-            reasons[reason] = Counter()
-        reasons[reason][label] += n
     skip_reasons = sorted((Reason(reason, sum(c.values()), _counts(c)) for reason, c in
-                           reasons.items()), key=lambda r: (-r.count, r.reason))
-    subjects: dict[str, Counter[str]] = {}
-    for (subject, label), n in summary.blocked.items():
-        if subject not in subjects:
-            subjects[subject] = Counter()
-        subjects[subject][label] += n
+                           _by_first(summary.skips).items()), key=lambda r: (-r.count, r.reason))
     most_blocked = sorted((Subject(subject, sum(c.values()), _counts(c)) for subject, c in
-                           subjects.items()), key=lambda s: (-s.count, s.subject))
+                           _by_first(summary.blocked).items()),
+                          key=lambda s: (-s.count, s.subject))
     witnessed = Counter({s.label: s.witnessed for s in labels if s.witnessed})
 
     selection = summary.selection

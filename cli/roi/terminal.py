@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 import unicodedata
 
-from polydeukes.cli.roi.summary import Count, Report
+from polydeukes.cli.roi.summary import Count, Report, headline, plural, selection_text
 
 WIDTH = 80
 LABEL_WIDTH = 20
@@ -98,38 +98,15 @@ def sparkline(values: list[int]) -> str:
                    for v in values)
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n:,} {word}" + ("" if n == 1 else "s")
-
-
 def _counts_text(counts: list[Count]) -> str:
     return DOT.join(f"{c.name} {c.count:,}" for c in counts)
-
-
-def _span_text(report: Report) -> str:
-    if report.first is None:
-        return ""
-    return f"{report.first} → {report.last} ({_plural(len(report.buckets), report.bucket)}, UTC)"
 
 
 def render(report: Report, *, color: bool = False) -> str:
     paint = _Paint(color)
     out = [paint(_BOLD, f"pdks stats — {', '.join(report.logs) or 'no log'}")]
-    facts = [_plural(report.rows, "row")]
-    if report.first is not None:
-        facts.append(_span_text(report))
-    if report.unreadable:
-        facts.append(f"{_plural(report.unreadable, 'unreadable line')} skipped")
-    out.append(DOT.join(facts))
-    selection = []
-    if report.since:
-        selection.append(f"since {report.since}")
-    if report.until:
-        selection.append(f"until {report.until}")
-    if report.labels_selected is not None:
-        selection.append("labels " + ", ".join(report.labels_selected))
-    if report.events_selected is not None:
-        selection.append("events " + ", ".join(report.events_selected))
+    out.append(DOT.join(headline(report)))
+    selection = selection_text(report)
     if selection:
         out.append("selection: " + DOT.join(selection))
     if report.rows == 0:
@@ -194,7 +171,7 @@ def _rules(report: Report, paint: _Paint) -> list[str]:
     lines = [""]
     title = paint(_BOLD, "Dead rules")
     if rules.dead:
-        lines.append(f"{title}: {len(rules.dead)} of {_plural(rules.disciplines, 'discipline')} "
+        lines.append(f"{title}: {len(rules.dead)} of {plural(rules.disciplines, 'discipline')} "
                      f"in {rules.config} wrote no row")
         lines += _wrapped(rules.dead)
     else:
@@ -232,8 +209,8 @@ def _witness(report: Report, paint: _Paint) -> list[str]:
     title = paint(_BOLD, "Witness valve")
     if not report.witnessed:
         return [f"{title}: never opened"]
-    head = f"{title}: opened {_plural(report.witnessed, 'time')} — "
-    plain = f"Witness valve: opened {_plural(report.witnessed, 'time')} — "
+    head = f"{title}: opened {plural(report.witnessed, 'time')} — "
+    plain = f"Witness valve: opened {plural(report.witnessed, 'time')} — "
     return [head + fit(_counts_text(report.witnessed_by), WIDTH - len(plain)).rstrip()]
 
 
