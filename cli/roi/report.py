@@ -32,16 +32,22 @@ padding-bottom:4px}.muted{color:#5f6b73}.cards{display:flex;flex-wrap:wrap;gap:1
 .card b{display:block;font-size:20px}table{border-collapse:collapse;width:100%}
 table{font-size:13px}th,td{padding:3px 6px;border-bottom:1px solid #eceff1;text-align:right;
 white-space:nowrap}th{background:#f5f7f8;font-weight:600;white-space:normal}
-.scroll{overflow-x:auto}td.name,th.name{text-align:left;max-width:260px;
-overflow:hidden;text-overflow:ellipsis}.legend span{display:inline-block;margin-right:14px}
+.cut{display:inline-block;max-width:190px;overflow:hidden;text-overflow:ellipsis;
+vertical-align:bottom}.cut.wide{max-width:330px}
+.scroll{overflow-x:auto}td.name,th.name{text-align:left}.legend span{display:inline-block;margin-right:14px}
 .legend i{display:inline-block;width:11px;height:11px;margin-right:5px;vertical-align:-1px}
 svg text{font:11px system-ui,sans-serif;fill:#5f6b73}ul.names{columns:3;margin:6px 0}
 footer{margin-top:32px;font-size:12px}
 """
 
 
+def _cut(text: str, css: str = "cut") -> str:
+    """A name that may be long, cut with an ellipsis on screen; whole in its tooltip."""
+    return f'<span class="{css}" title="{escape(text)}">{escape(text)}</span>'
+
+
 def _names(counts: list[Count]) -> str:
-    return ", ".join(f"{escape(c.name)} {c.count:,}" for c in counts)
+    return _cut(", ".join(f"{c.name} {c.count:,}" for c in counts), "cut wide")
 
 
 def render_html(report: Report, *, generator: str, now: float | None = None) -> str:
@@ -149,7 +155,7 @@ def _stacked(report: Report, events: tuple[str, ...] = EVENT_ORDER,
 def _spark(values: list[int], label: str) -> str:
     sums, _ = resample(values, 60)
     peak = max(sums, default=0) or 1
-    w, h = 100, 22
+    w, h = 90, 22
     step = w / max(len(sums) - 1, 1)
     points = " ".join(f"{i * step:.1f},{h - 2 - (h - 4) * v / peak:.1f}"
                       for i, v in enumerate(sums))
@@ -178,7 +184,7 @@ def _label_table(report: Report) -> list[str]:
     for s in report.labels:
         cells = "".join(f'<td data-event="{event}">{getattr(s, event):,}</td>'
                         for event in EVENT_ORDER)
-        rows.append(f'<tr data-label="{escape(s.label)}"><td class="name">{escape(s.label)}</td>'
+        rows.append(f'<tr data-label="{escape(s.label)}"><td class="name">{_cut(s.label)}</td>'
                     f'{cells}<td data-total="{s.total}">{s.total:,}</td><td>{s.share:.1f}%</td>'
                     f"<td>{_hbar(s.blocked, peak, COLORS['blocked'], s.label)}</td>"
                     f"<td>{_spark(s.series, s.label)}</td></tr>")
@@ -195,7 +201,7 @@ def _skips(report: Report) -> list[str]:
                '<th class="name">labels</th></tr>')
     for r in report.skip_reasons:
         name = r.reason or "(no reason)"
-        out.append(f'<tr data-reason="{escape(r.reason)}"><td class="name">{escape(name)}</td>'
+        out.append(f'<tr data-reason="{escape(r.reason)}"><td class="name">{_cut(name)}</td>'
                    f"<td>{r.count:,}</td><td>{_hbar(r.count, peak, COLORS['skipped'], name)}</td>"
                    f'<td class="name">{_names(r.labels)}</td></tr>')
     return out + ["</table>"]
@@ -218,7 +224,7 @@ def _most_blocked(report: Report) -> list[str]:
                '<th></th><th class="name">by</th></tr>')
     for s in report.most_blocked:
         out.append(f'<tr data-subject="{escape(s.subject)}"><td class="name">'
-                   f"{escape(s.subject)}</td><td>{s.count:,}</td>"
+                   f"{_cut(s.subject)}</td><td>{s.count:,}</td>"
                    f"<td>{_hbar(s.count, peak, COLORS['blocked'], s.subject)}</td>"
                    f'<td class="name">{_names(s.labels)}</td></tr>')
     return out + ["</table>"]
