@@ -390,6 +390,13 @@ def test_html_report_carries_the_numbers_in_svg(team):
         assert label in words
 
 
+def test_json_and_html_together(team, pdks):
+    code, out, err = pdks(team, "stats", "--json", "--html", "both.html")
+    assert (code, err) == (0, "")
+    assert json.loads(out)["rows"] == 72  # stdout stays JSON; no "wrote" line
+    assert '<meta name="generator" content="pdks stats">' in (team.root / "both.html").read_text()
+
+
 def test_html_report_of_an_empty_selection(team):
     tree, report, _ = _html(team, "--label", "nobody")
     assert report["rows"] == 0 and not tree.find("svg")
