@@ -2,8 +2,9 @@
 
 It only reads text: nothing is executed, expanded or evaluated. Bash syntax it does not model is
 read as flat word sequences (loops, `case`, groups), so branch and loop bodies stay visible as
-commands; text it cannot finish (an unclosed quote or substitution) becomes an `UnreadSpan`,
-which the judges treat as unprovable.
+commands; text it cannot finish (an unclosed quote, `$(…)` or `<(…)`) becomes an `UnreadSpan`,
+which the judges treat as unprovable. An unclosed backtick is read to the end as one opaque
+word instead, as spec 04 §8.1.2 reads it.
 
 Result types (msgspec Structs, frozen):
 

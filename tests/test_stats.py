@@ -293,7 +293,7 @@ def test_a_broken_config_still_reports_the_log(team, pdks):
 
 
 def test_the_log_is_never_modified(team):
-    """Read-only: the log keeps its bytes, its inode and its times; nothing else appears but
+    """Read-only: the log keeps its bytes, its inode and its mtime; nothing else appears but
     the report asked for and the plan cache (refreshed as `pdks explain` refreshes it)."""
     def snapshot():
         return {p: (p.read_bytes(), p.stat().st_ino, p.stat().st_mtime_ns)
@@ -313,7 +313,7 @@ def test_the_log_is_never_modified(team):
 
 
 class _Tree(HTMLParser):
-    """Every start tag with its attributes, and the text inside each element id."""
+    """Every start tag with its attributes, and all the text."""
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
@@ -469,6 +469,18 @@ def test_export_jsonl_every_row_with_named_fields(team):
         assert lines[row["line"] - 1].startswith(row["timestamp"])
         assert row["epoch_ms"] == int(time.mktime(time.strptime(row["timestamp"][:19],
                                       "%Y-%m-%dT%H:%M:%S")) - time.timezone) * 1000
+
+
+def test_export_to_a_reader_that_stops_early_exits_2_quietly(project):
+    """`pdks log export | head -1`: the broken pipe ends the export with exit 2, no traceback."""
+    project.config("disciplines: []\n")
+    project.write("big.log", "2026-11-01T09:00:00.000Z\tpassed\tcovenant-check\tsrc/a.ts\n" * 20000)
+    child = subprocess.Popen([*PDKS, "log", "export", "--log", "big.log"], cwd=project.root,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert json.loads(child.stdout.readline())["line"] == 1
+    child.stdout.close()
+    assert child.wait(timeout=60) == 2
+    assert child.stderr.read() == b""
 
 
 def test_export_csv(team):

@@ -138,7 +138,21 @@ class _NoCyclicGC:
 
 def run_stats(choice: Choice, *, as_json: bool = False, html_path: str | None = None) -> int:
     with _NoCyclicGC():
-        return _stats(choice, as_json, html_path)
+        try:
+            return _stats(choice, as_json, html_path)
+        except BrokenPipeError:
+            return _reader_gone()
+
+
+def _reader_gone() -> int:
+    """stdout's reader went away (`| head`): exit 2 as every answering command does, with
+    stdout pointed at /dev/null so that the exit flush cannot fail again. (click itself would
+    turn the broken pipe into exit 1.)"""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    return 2
 
 
 def _stats(choice: Choice, as_json: bool, html_path: str | None) -> int:
@@ -206,7 +220,10 @@ def run_export(choice: Choice, fmt: str) -> int:
     """Every selected row to stdout as JSON lines or CSV, streamed; a count of unreadable lines
     on stderr. Errors found before the first row exit 2 with nothing printed."""
     with _NoCyclicGC():
-        return _export(choice, fmt)
+        try:
+            return _export(choice, fmt)
+        except BrokenPipeError:
+            return _reader_gone()
 
 
 def _export(choice: Choice, fmt: str) -> int:

@@ -343,7 +343,10 @@ def read_rows(log: LogFile, window: Window, tally: list[int]) -> Iterator[Line]:
     before its fields are read: only lines that could be in the selection count as unreadable.
     """
     number = 0
+    parsed: dict[bytes, Row | None] = {}  # rows repeat: read each fields text once
     for chunk in log.chunks():
+        if len(parsed) > 100_000:
+            parsed.clear()
         for raw in chunk.split(b"\n"):
             number += 1
             if not raw:
@@ -354,7 +357,10 @@ def read_rows(log: LogFile, window: Window, tally: list[int]) -> Iterator[Line]:
                 if not window.admits(stamp):
                     continue  # outside the window: left out before it is read further
                 if hour_index(raw[:HOUR_WIDTH]) is not None:
-                    row = parse_fields(raw[FIELDS_AT:])
+                    fields = raw[FIELDS_AT:]
+                    row = parsed.get(fields, False)
+                    if row is False:
+                        row = parsed[fields] = parse_fields(fields)
             if row is None:
                 tally[0] += 1
                 continue
