@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 import reference
 import strategies_judge as sj
-from algebra_support import strict
+from algebra_support import from_reference, strict, to_reference
 from polydeukes.compiler import compile_config
 from polydeukes.compiler.config import load_config
 from polydeukes.compiler.resolve import resolve_declaration
@@ -64,9 +64,9 @@ def vm_judgment(compiled: Compiled, entry, world: dict):
 
 
 def reference_judgment(decl, world: dict):
-    judgment, evaluator = reference.judge(decl, world)
+    judgment, evaluator = reference.judge(decl, to_reference(world))
     opens = reference.witness_opens(decl, evaluator) if judgment.status == reference.BROKEN else None
-    breaks = [(b.id, b.message, strict(b.witnesses)) for b in judgment.breaks]
+    breaks = [(b.id, b.message, strict(from_reference(b.witnesses))) for b in judgment.breaks]
     return judgment.status, breaks, judgment.source, judgment.reason, opens
 
 
