@@ -355,3 +355,17 @@ def test_json_parse_agrees(text):
         ref = "refused"
     assert vm == ref
     event("parsed" if vm != "refused" else "refused")
+
+
+def test_the_reference_shares_no_code_with_the_vm() -> None:
+    """The oracle stays independent: tests/reference.py imports nothing from vm/ (or stdlib/)."""
+    import ast
+    from pathlib import Path
+
+    tree = ast.parse(Path(R.__file__).read_text(encoding="utf-8"))
+    imported = [alias.name for node in ast.walk(tree) if isinstance(node, ast.Import)
+                for alias in node.names]
+    imported += [f"{node.module}.{alias.name}" for node in ast.walk(tree)
+                 if isinstance(node, ast.ImportFrom) for alias in node.names]
+    ours = [name for name in imported if name.startswith("polydeukes")]
+    assert ours == ["polydeukes.compiler.nodes"], ours  # the resolved AST, and nothing else
