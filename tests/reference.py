@@ -425,7 +425,7 @@ def step_age_ms(items: list) -> list:
         stamp, clock = v.get("timestampMs"), v.get("observedAtMs")
         if not (_number(stamp) and _number(clock)):
             continue
-        age = clock - stamp
+        age = _double(clock) - _double(stamp)  # JavaScript subtracts doubles
         if age >= 0:  # a message stamped after the clock is not fresh (NaN fails too)
             out.append((k, {**v, "ageMs": age}))
     return out

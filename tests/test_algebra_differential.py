@@ -283,8 +283,9 @@ def test_filter_predicates_agree(values, operator, data):
     constants = st.sampled_from(held_values) | _constants if held_values else _constants
     if operator == "notIn":
         constant = data.draw(st.lists(constants, max_size=3))
-    elif operator in ("size", "lte", "gte"):
-        constant = data.draw(st.sampled_from([0, 1, 2, 1.5, -1, 1e21]))  # a number, or a fault
+    elif operator in ("size", "lte", "gte"):  # a number (the compiler refuses anything else)
+        numbers = [v for v in held_values if type(v) in (int, float)]
+        constant = data.draw(st.sampled_from(numbers + [0, 1, 2, 1.5, -1, 1e21, 2**53]))
     else:
         constant = data.draw(constants)
     node = predicate_node(field, operator, to_reference(constant))
