@@ -35,13 +35,14 @@ COMPONENTS = ("cli", "compiler", "grammar", "stdlib", "vm")
 # functions, then each mutant runs only the tests that reached its function, so a generous
 # selection costs one slow run, not one per mutant.
 MODULE_TESTS: dict[str, list[str]] = {
-    "vm/algebra.py": ["tests/test_algebra.py", "tests/test_laws.py",
-                      "tests/test_algebra_differential.py", "tests/test_differential.py"],
-    "vm/values.py": ["tests/test_values.py", "tests/test_laws.py", "tests/test_algebra.py",
-                     "tests/test_algebra_differential.py", "tests/test_telemetry.py"],
-    "compiler/regex.py": ["tests/test_regex.py", "tests/test_regex_js.py"],
+    "vm/algebra.py": ["tests/test_algebra.py", "tests/test_algebra_differential.py"],
+    "vm/values.py": ["tests/test_values.py", "tests/test_algebra.py",
+                     "tests/test_algebra_differential.py", "tests/test_laws.py"],
+    # The table holds JavaScript's recorded answers; the live node property would only add time.
+    "compiler/regex.py": ["tests/test_regex.py", "tests/test_regex_js.py", "-k",
+                          "not generated_cases"],
     "compiler/lower.py": ["tests/test_differential.py", "tests/test_plan_properties.py",
-                          "tests/test_compile_explain.py", "tests/test_lazy_plan.py"],
+                          "tests/test_lazy_plan.py"],
     "vm/machine.py": ["tests/test_differential.py", "tests/test_verdict.py",
                       "tests/test_judge_cases.py"],
     "vm/planfile.py": ["tests/test_lazy_plan.py", "tests/test_plan_properties.py",
@@ -131,7 +132,8 @@ def main() -> int:
         tests = args.tests or MODULE_TESTS.get(module)
         if tests is None:
             parser.error(f"no test selection for {module}: pass --tests")
-        tests = [t for t in tests if (REPO / t.split("::")[0]).exists()]
+        # Files not in this checkout are left out; other pytest arguments (-k …) stay.
+        tests = [t for t in tests if not t.startswith("tests/") or (REPO / t.split("::")[0]).exists()]
         root = args.workdir / module.replace("/", "_").removesuffix(".py")
         if args.survivors:
             print(f"== {module}")
