@@ -119,6 +119,7 @@ def test_message(case: dict) -> None:
 def test_witnesses_default_before_is_missing() -> None:
     # Every relation but unchanged reports MISSING, which renders `{before}` as nothing.
     assert algebra.subset([("k", 1)], [])[0][3] is MISSING
+    assert repr(MISSING) == "MISSING"  # how a witness prints in a failing test
     assert algebra.equal([("k", 1)], [])[0][2:] == ("left", MISSING)
 
 
@@ -127,7 +128,7 @@ def test_state_pair() -> None:
     for bad in ({"pre": "a"}, {"post": "b"}, ["a", "b"], "a", None):
         with pytest.raises(SupplyFailure) as info:
             state_pair(bad)
-        assert info.value.reason == NOT_A_PAIR
+        assert info.value.reason == str(info.value) == NOT_A_PAIR
 
 
 def test_supply_reason_texts_are_the_specs() -> None:
