@@ -123,6 +123,12 @@ def test_witnesses_default_before_is_missing() -> None:
     assert algebra.equal([("k", 1)], [])[0][2:] == ("left", MISSING)
 
 
+def test_an_unknown_operator_is_a_named_error_not_a_silent_answer() -> None:
+    # The compiler refuses it first (spec 03 §9); reaching the VM is a bug, named as such.
+    with pytest.raises(ValueError, match="unknown filter operator 'lt'"):
+        algebra.predicate_holds({"x": 1}, ("x", "lt", 2))
+
+
 def test_state_pair() -> None:
     assert state_pair({"pre": "a", "post": "b"}) == ("a", "b")
     for bad in ({"pre": "a"}, {"post": "b"}, ["a", "b"], "a", None):
