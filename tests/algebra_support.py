@@ -94,6 +94,13 @@ def from_reference(v: Any) -> Any:
     return v
 
 
+def case_steps(case: dict) -> list[tuple[str, dict]]:
+    """A steps.yaml case's steps as (op, arguments): one `step`, or a whole `pipeline`."""
+    if "pipeline" in case:
+        return [(s["op"], {k: v for k, v in s.items() if k != "op"}) for s in case["pipeline"]]
+    return [(case["step"], case.get("args", {}))]
+
+
 def items_of(pairs: list) -> list[tuple[str, Any]]:
     """Case-file items `[[key, value], ...]` as the algebra's item tuples."""
     return [(key, value) for key, value in pairs]

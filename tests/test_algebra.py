@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from algebra_support import items_of, load_cases, regex, strict
+from algebra_support import case_steps, items_of, load_cases, regex, strict
 from polydeukes.vm import algebra, messages
 from polydeukes.vm.algebra import MISSING, NOT_A_PAIR, NOT_JSON, SupplyFailure, state_pair
 
@@ -50,10 +50,7 @@ def run_step(op: str, items: list, args: dict) -> list:
 
 @pytest.mark.parametrize("case", load_cases("steps"))
 def test_step(case: dict) -> None:
-    if "pipeline" in case:
-        steps = [(s["op"], {k: v for k, v in s.items() if k != "op"}) for s in case["pipeline"]]
-    else:
-        steps = [(case["step"], case.get("args", {}))]
+    steps = case_steps(case)
     items = items_of(case["in"])
     frozen = strict(items)
 

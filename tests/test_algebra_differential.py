@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 import reference as R
 import strategies_values as sv
-from algebra_support import from_reference, items_of, load_cases, strict, to_reference
+from algebra_support import case_steps, from_reference, items_of, load_cases, strict, to_reference
 from polydeukes.compiler import nodes
 from polydeukes.compiler.regex import translate
 from polydeukes.vm import algebra as A
@@ -75,13 +75,9 @@ def reference_step(op: str, items: list, args: dict) -> list:
 
 @pytest.mark.parametrize("case", load_cases("steps"))
 def test_reference_step_cases(case: dict) -> None:
-    if "pipeline" in case:
-        steps = [(s["op"], {k: v for k, v in s.items() if k != "op"}) for s in case["pipeline"]]
-    else:
-        steps = [(case["step"], case.get("args", {}))]
     items = to_reference(items_of(case["in"]))
     try:
-        for op, args in steps:
+        for op, args in case_steps(case):
             items = reference_step(op, items, args)
     except R.Unreadable as failure:
         assert failure.reason == case.get("raises"), case
