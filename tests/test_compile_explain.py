@@ -11,6 +11,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
+import golden
 from conftest import EMPTY_INPUT, PDKS
 
 from polydeukes.cli.scaffold import STARTER_CONFIG
@@ -42,13 +43,6 @@ input: --diff (change set, stdin) · disciplines 0 · changeSetDisciplines 0 · 
 """
 
 
-def _golden(request, name: str, produced: str) -> None:
-    path = GOLDEN / name
-    if request.config.getoption("--update-golden"):
-        path.write_text(produced, encoding="utf-8")
-    assert produced == path.read_text(encoding="utf-8")
-
-
 def test_starter_config_explains_exactly_as_the_spec_shows(project):
     project.run("init")
     result = project.run("explain")
@@ -56,22 +50,22 @@ def test_starter_config_explains_exactly_as_the_spec_shows(project):
     assert result.stdout == STARTER_EXPLAIN
 
 
-def test_explain_of_every_mechanism(project, request):
+def test_explain_of_every_mechanism(project):
     project.config(EVERY)
     result = project.run("explain")
     assert result.code == 0
-    _golden(request, "every-mechanism.txt", result.stdout)
-    _golden(request, "every-mechanism.stderr.txt", result.stderr)
+    golden.check(GOLDEN / "every-mechanism.txt", result.stdout)
+    golden.check(GOLDEN / "every-mechanism.stderr.txt", result.stderr)
     # A `disciplines` fault is named once per assembled surface.
     assert result.stderr.count("discipline 'uses-an-unknown-step': ") == 2
     assert "skipped" not in result.stdout
 
 
-def test_explain_code_listing(project, request):
+def test_explain_code_listing(project):
     project.config(EVERY)
     result = project.run("explain", "--code")
     assert result.code == 0 and result.stderr == ""
-    _golden(request, "every-mechanism.code.txt", result.stdout)
+    golden.check(GOLDEN / "every-mechanism.code.txt", result.stdout)
 
 
 def test_explain_json_is_the_plan(project):
@@ -224,7 +218,8 @@ def test_the_fresh_plan_path_imports_neither_lark_nor_yaml_nor_click(project):
         "sys.stdin = types.SimpleNamespace(buffer=io.BytesIO(sys.argv[1].encode()))\n"
         "from polydeukes.cli import main\n"
         "code = main(['covenant', 'check'])\n"
-        "print(code, sorted(m for m in ('lark', 'yaml', 'click', 'polydeukes.compiler')\n"
+        "print(code, sorted(m for m in ('lark', 'yaml', 'click', 'polydeukes.compiler',\n"
+        "                               'polydeukes.cli.roi')\n"
         "                   if m in sys.modules))\n"
     )
     done = subprocess.run([sys.executable, "-c", probe, json.dumps(EMPTY_INPUT)],
