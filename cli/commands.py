@@ -176,8 +176,9 @@ def init_cmd(with_git: bool, hosts: tuple[str, ...], list_hosts: bool) -> None:
     if hosts:
         from polydeukes.stdlib.adapters.install import unknown_host
 
-        if unknown_host(hosts):  # checked before anything is written
-            write_stderr(f"pdks init failed: {unknown_host(hosts)}\n")
+        refusal = unknown_host(hosts)  # checked before anything is written
+        if refusal:
+            write_stderr(f"pdks init failed: {refusal}\n")
             raise SystemExit(2)
     try:
         if with_git:
