@@ -18,6 +18,7 @@ from polydeukes.stdlib.shell_tokenizer import executed_text
 from polydeukes.vm import machine as M
 from polydeukes.vm import plan as P
 from polydeukes.vm.ir import UNSET, Create, Modify, ToolCall
+from polydeukes.vm.safeio import PROJECT_FILE_LIMIT, read_regular
 from polydeukes.vm.verdict import NO_OBSERVATION
 
 # Imported where first needed rather than here, so a call that routes to no meta-covenant and
@@ -227,10 +228,12 @@ def disk_reader(root: str) -> Callable[[str], str | None]:
     """The pre-state channel: the session hook runs before the tool, so disk is the pre-state."""
 
     def read(relative: str) -> str | None:
+        # Any other refusal (a FIFO, a device, a file past the limit) propagates: the shell
+        # layer then answers unjudgeable rather than judging an unknown pre-state.
         try:
-            with open(os.path.join(root, relative), "rb") as handle:
-                return handle.read().decode("utf-8", errors="replace")
+            data = read_regular(os.path.join(root, relative), limit=PROJECT_FILE_LIMIT)
         except FileNotFoundError:
             return None
+        return data.decode("utf-8", errors="replace")
 
     return read
