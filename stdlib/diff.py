@@ -269,12 +269,15 @@ def _split_pair(rest: str, separator: str) -> tuple[str, str] | None:
             return None
         return rest[:quoted[1]], rest[quoted[1] + width:]
     if rest.endswith('"'):
-        at = rest.find(separator + '"')
-        while at >= 0:
+        # Only the last `separator"` whose quote is not the final character can open a quoted
+        # side that runs to the end: the quote after any earlier one is unescaped (a separator
+        # precedes it), so a side opened earlier closes there. One candidate, one read: linear
+        # in the line, where trying each candidate was quadratic.
+        at = rest.rfind(separator + '"', 0, len(rest) - 1)
+        if at >= 0:
             quoted = _read_quoted(rest[at + width:])
             if quoted is not None and at + width + quoted[1] == len(rest):
                 return rest[:at], rest[at + width:]
-            at = rest.find(separator + '"', at + 1)
     if (len(rest) - width) % 2 == 0:
         middle = (len(rest) - width) // 2
         if middle > 0 and rest.startswith(separator, middle):
@@ -307,7 +310,9 @@ def _range(line: str, at: int) -> tuple[int | None, int]:
     end = _digits_end(line, start + 1)
     if end == start + 1:
         return None, at
-    return int(line[start + 1:end]), end
+    # A count past any input's line count only says "to the end of the input": read no more
+    # than 18 digits of it (int() of a long digit run is slow, and refused past 4,300 digits).
+    return int(line[start + 1:min(end, start + 19)]), end
 
 
 def _digits_end(line: str, at: int) -> int:
