@@ -6,7 +6,6 @@ command goes through the click group in cli/commands.py.
 
 from __future__ import annotations
 
-import os
 import sys
 
 USAGE = (
@@ -31,29 +30,9 @@ def write_stderr(text: str) -> None:
         pass  # a closed or broken stderr must not turn a verdict into a traceback
 
 
-def open_standard_descriptors() -> None:
-    """Give a closed stdin, stdout or stderr (`2>&-`) a /dev/null descriptor.
-
-    Otherwise the next file the judge opens takes the free number: the log opened as fd 2
-    would receive stderr text, and a config opened as fd 0 would be read as the input. Python
-    already set the matching `sys` stream to None; it stays so (writes to it are no-ops)."""
-    for fd in (0, 1, 2):
-        try:
-            os.fstat(fd)
-        except OSError:
-            try:
-                opened = os.open(os.devnull, os.O_RDWR)
-            except OSError:
-                return
-            if opened != fd:  # a lower number was free too: it is filled in its own turn
-                os.dup2(opened, fd)
-                os.close(opened)
-
-
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else list(argv)
     if args[:2] == ["covenant", "check"]:
-        open_standard_descriptors()
         import gc
 
         # A check is one short-lived process that builds a plan's worth of objects and exits:
