@@ -581,3 +581,48 @@ def test_a_hunk_count_past_any_input_reads_to_the_end():
     """A count of 5,000 digits is "the rest of the input" (int() would refuse it)."""
     text = "--- a/x\n+++ b/x\n@@ -1," + "9" * 5000 + " +1 @@\n-a\n"
     assert parse_unified_diff(text)[0].removed == ["a"]
+
+
+# -- hunk bodies: runs taken whole agree with reading line by line --------------------------------
+
+
+def _reference_hunk(lines: list[str], index: int, counts: tuple[int, int]):
+    """Spec 05 §3.6, one line at a time: (added, removed, next index) or the error text."""
+    old_left, new_left = counts
+    added, removed = [], []
+    while (old_left or new_left) and index < len(lines):
+        body = lines[index]
+        index += 1
+        if body.startswith("+") and new_left:
+            added.append(body[1:])
+            new_left -= 1
+        elif body.startswith("-") and old_left:
+            removed.append(body[1:])
+            old_left -= 1
+        elif (body.startswith(" ") or body == "") and old_left and new_left:
+            old_left -= 1
+            new_left -= 1
+        elif not body.startswith("\\"):
+            return f"unified diff: unknown hunk line: {body}"
+    return added, removed, index
+
+
+_RUNS = st.lists(st.tuples(st.sampled_from(["+", "-", " ", "", "\\", "x"]),
+                           st.integers(1, 40), st.sampled_from(["a", "", "é", "+", "-"])),
+                 max_size=8)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_RUNS, st.integers(0, 120), st.integers(0, 120))
+def test_a_hunk_read_in_runs_equals_one_read_line_by_line(runs, old_count, new_count):
+    """`_read_hunk` takes a long run of one mark at once; the result is the line-by-line one."""
+    from polydeukes.stdlib.diff import _Draft, _read_hunk
+
+    lines = [mark + text if mark else "" for mark, length, text in runs for _ in range(length)]
+    lines += ["--- a/next", "+++ b/next"]
+    draft = _Draft()
+    try:
+        result = (draft.added, draft.removed, _read_hunk(lines, 0, (old_count, new_count), draft))
+    except DiffError as error:
+        result = str(error)
+    assert result == _reference_hunk(lines, 0, (old_count, new_count))
