@@ -702,18 +702,20 @@ def _prescan(src: str) -> tuple[int, bool]:
 # Analyses over the tree.
 
 
-def _nullable(node: Node) -> bool:
+def _nullable(node: Node, *, assertions_hold: bool = True) -> bool:
+    """True when the node can match empty. With `assertions_hold=False`, only when it matches
+    empty wherever it is tried: a look-around, an anchor or a back-reference may then fail."""
     if isinstance(node, CharSet):
         return False
     if isinstance(node, Seq):
-        return all(_nullable(n) for n in node.items)
+        return all(_nullable(n, assertions_hold=assertions_hold) for n in node.items)
     if isinstance(node, Alt):
-        return any(_nullable(n) for n in node.alts)
+        return any(_nullable(n, assertions_hold=assertions_hold) for n in node.alts)
     if isinstance(node, Group):
-        return _nullable(node.body)
+        return _nullable(node.body, assertions_hold=assertions_hold)
     if isinstance(node, Repeat):
-        return node.min == 0 or _nullable(node.body)
-    return True  # Look, Anchor, BackRef (a reference can match empty)
+        return node.min == 0 or _nullable(node.body, assertions_hold=assertions_hold)
+    return assertions_hold  # Look, Anchor, BackRef (a reference can match empty)
 
 
 def _width(node: Node) -> tuple[int, int | None]:
@@ -875,14 +877,14 @@ def _check_search_shapes(root: Node, units: str) -> None:
     def construct(node: Repeat) -> str:
         return from_code_units(units[node.start:node.end])
 
-    def visit(node: Node, tail_always_matches: bool) -> None:
+    def visit(node: Node, tail_cannot_fail: bool) -> None:
         if isinstance(node, Seq):
             items = node.items
-            tails = [False] * len(items)  # tails[i]: everything after item i always matches
-            ok = tail_always_matches
+            tails = [False] * len(items)  # tails[i]: nothing after item i can fail
+            ok = tail_cannot_fail
             for i in range(len(items) - 1, -1, -1):
                 tails[i] = ok
-                ok = ok and _always_matches(items[i])
+                ok = ok and _nullable(items[i], assertions_hold=False)  # it cannot fail
             for i, a in enumerate(items):
                 first = _variable_repeat(a)
                 if first is None:
@@ -901,13 +903,13 @@ def _check_search_shapes(root: Node, units: str) -> None:
                 visit(item, tail)
         elif isinstance(node, Alt):
             for alt in node.alts:
-                visit(alt, tail_always_matches)
+                visit(alt, tail_cannot_fail)
         elif isinstance(node, Group):
-            visit(node.body, tail_always_matches)
+            visit(node.body, tail_cannot_fail)
         elif isinstance(node, Look):
             visit(node.body, True)  # the assertion ends where its body does
         elif isinstance(node, Repeat):
-            if (not tail_always_matches and node.max is None
+            if (not tail_cannot_fail and node.max is None
                     and not isinstance(node.body, CharSet) and id(node) not in anchored
                     and any(isinstance(n, Repeat) and n.max is None
                             for n in _walk(node.body, into_looks=False))):
@@ -940,19 +942,6 @@ def _variable_repeat(node: Node) -> Repeat | None:
     if isinstance(node, Repeat) and node.min != node.max:
         return node
     return None
-
-
-def _always_matches(node: Node) -> bool:
-    """True when the node matches (empty) wherever it is tried: it can never fail."""
-    if isinstance(node, Repeat):
-        return node.min == 0 or _always_matches(node.body)
-    if isinstance(node, Seq):
-        return all(_always_matches(n) for n in node.items)
-    if isinstance(node, Alt):
-        return any(_always_matches(n) for n in node.alts)
-    if isinstance(node, Group):
-        return _always_matches(node.body)
-    return False  # a unit, an anchor, a look-around or a back-reference can fail
 
 
 def _anchored_repeats(root: Node) -> set[int]:
