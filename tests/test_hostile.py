@@ -216,20 +216,8 @@ def test_a_stdin_that_never_ends_meets_the_deadline(project):
 def test_a_quadratic_rule_on_a_long_line_meets_the_deadline(project):
     """The live config's `git reset` rule is quadratic on a line of `git reset ` repeated
     (docs/security.md); the compiler accepts it, the deadline bounds it."""
-    project.config(
-        "deadlineSeconds: 0.5\n"
-        "sessionDisciplines:\n"
-        "  - id: destructive-git\n"
-        "    enforce: block\n"
-        "    declare:\n"
-        "      mechanism: forbidden-command\n"
-        "      scope: {source: command}\n"
-        "      extract:\n"
-        "        hits: [{op: source, of: command}, {op: lines},\n"
-        "               {op: matches, re: 'git reset\\b.*--hard'}]\n"
-        "      relate:\n"
-        "        - {id: recoverable, relation: {op: empty, of: hits}, message: 'destroys {value}'}\n"
-    )
+    project.config((Path(__file__).parent / "cases" / "hostile" / "git-reset-rule.config.yaml")
+                   .read_text(encoding="utf-8"))
     command = "git reset " * 40_000
     payload = {"toolCalls": [{"name": "Bash", "args": {"command": command}}],
                "subagentSpawns": [], "userMessages": [], "tools": ROSTER}
