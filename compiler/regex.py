@@ -860,12 +860,14 @@ def _check_search_shapes(root: Node, units: str) -> None:
     A search tries the pattern at every position, so a single unbounded quantifier that ends
     in a failure is already quadratic (`.*x`, the deadline's business); these add a degree:
 
-    1. two variable-length quantifiers of one sequence that can match the same text, with
-       only optional items between them, when something after them can still fail: the
-       input splits between them in every way (`.*.*=.*`, `a*a*b`, `\\s*\\s*x`, and the
-       exponential `a?a?…aa…`). When nothing after them can fail (`\\d+\\.?\\d*` at the end),
-       the first split succeeds and the pair is harmless; when every round of one consumes
-       a unit the other cannot match, the split is unique (`_ambiguous`);
+    1. two unbounded quantifiers of one sequence that can match the same text, with only
+       optional items between them, when something after them can still fail: the input
+       splits between them in every way (`.*.*=.*`, `a*a*b`, `\\s*\\s*x`). When nothing
+       after them can fail (`\\d+\\.?\\d*` at the end), the first split succeeds and the pair
+       is harmless; when every round of one consumes a unit the other cannot match, the
+       split is unique (`_ambiguous`). A bounded one (`x?`, `x{1,3}`) splits the text in a
+       fixed number of ways, which only multiplies the cost, unless a chain of them does so
+       more than CHAIN_WAYS times (the exponential `a?a?…a?aa…a`);
     2. an unbounded repetition of a group that holds an unbounded quantifier of its own,
        where a search can start it anywhere and something after it can fail
        (`(?:[^/]+/)*x`, `(a+b)+$`): each start re-runs the loop over the rest of the input
@@ -889,14 +891,24 @@ def _check_search_shapes(root: Node, units: str) -> None:
                 first = _variable_repeat(a)
                 if first is None:
                     continue
+                ways = _ways(first)
                 for j in range(i + 1, len(items)):
                     second = _variable_repeat(items[j])
                     if second is not None and not tails[j] and _ambiguous(first, second):
-                        raise RegexRefused(
-                            f"the expression repeats '{construct(first)}' and then "
-                            f"'{construct(second)}' with nothing required between them, so "
-                            "both can match the same text (polynomial backtracking) at offset "
-                            f"{first.start}")
+                        if first.max is None and second.max is None:
+                            raise RegexRefused(
+                                f"the expression repeats '{construct(first)}' and then "
+                                f"'{construct(second)}' with nothing required between them, "
+                                "so both can match the same text (polynomial backtracking) at "
+                                f"offset {first.start}")
+                        ways *= _ways(second)
+                        if ways > CHAIN_WAYS:
+                            raise RegexRefused(
+                                f"the expression repeats '{construct(first)}' and then "
+                                "optional quantifiers up to "
+                                f"'{from_code_units(units[first.start:second.end])}' that can "
+                                f"match the same text in more than {CHAIN_WAYS} ways "
+                                f"(exponential backtracking) at offset {first.start}")
                     if not _nullable(items[j]):
                         break
             for item, tail in zip(items, tails):
@@ -933,6 +945,15 @@ def _ambiguous(first: Repeat, second: Repeat) -> bool:
     fenced = (any(not _intersects(m, b) for m in _mandatory_sets(first.body, second))
               or any(not _intersects(m, a) for m in _mandatory_sets(second.body, first)))
     return not fenced
+
+
+CHAIN_WAYS = 1024  # splits of one text among bounded quantifiers, beyond which a chain is refused
+
+
+def _ways(node: Repeat) -> int:
+    """How many lengths a quantifier can take (unbounded counts as one: its degree is judged
+    on its own)."""
+    return 1 if node.max is None else node.max - node.min + 1
 
 
 def _variable_repeat(node: Node) -> Repeat | None:
