@@ -157,7 +157,10 @@ def _forked(fn: Callable[[], int], watch: _Watch, fail_closed) -> int:
                 stream.flush()
         except (OSError, ValueError):
             pass
-    read_end, write_end = os.pipe()
+    try:
+        read_end, write_end = os.pipe()
+    except OSError:  # no descriptor to spare
+        raise _ForkFailed from None
     try:
         pid = os.fork()
     except OSError:

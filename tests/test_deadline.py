@@ -79,9 +79,7 @@ def test_a_judgment_inside_an_adapter_fn_is_bounded_with_it(project, capsys, mon
         time.sleep(60)  # a translation of the answer that never ends
         return code
 
-    started = time.monotonic()
-    assert run_with_deadline(adapter) == 2
-    assert time.monotonic() - started < 30
+    assert run_with_deadline(adapter) == 2  # long before the minute the adapter sleeps
     assert capsys.readouterr().err == (
         "Edit would modify protected path .claude/hooks\n" + TOO_LONG.format("2"))
     assert rows_of(project / "logs" / "rows.log") == [
@@ -147,9 +145,7 @@ def test_without_fork_a_regex_match_is_interrupted_by_the_timer(project, no_fork
                                                                  capsys):
     """CPython's regex engine checks for signals: the in-process timer stops even a match."""
     monkeypatch.setenv("POLYDEUKES_DEADLINE_SECONDS", "0.3")
-    started = time.monotonic()
-    assert run_with_deadline(lambda: bool(re.match(r"(a*)*b", "a" * 40))) == 2
-    assert time.monotonic() - started < 5
+    assert run_with_deadline(lambda: bool(re.match(r"(a*)*b", "a" * 40))) == 2  # 2**40 steps
     assert capsys.readouterr().err == TOO_LONG.format("0.3")
 
 
@@ -167,7 +163,7 @@ def test_a_fork_that_fails_falls_back_in_process(project, monkeypatch, capsys):
 
     monkeypatch.setattr(os, "fork", refuse)
     monkeypatch.setenv("POLYDEUKES_DEADLINE_SECONDS", "0.3")
-    assert run_with_deadline(lambda: _sleep_past(3)) == 2
+    assert run_with_deadline(lambda: _sleep_past(60)) == 2
     assert capsys.readouterr().err == TOO_LONG.format("0.3")
 
 
@@ -176,10 +172,9 @@ def test_off_the_main_thread_without_fork_the_answer_is_still_bounded(project, n
     monkeypatch.setenv("POLYDEUKES_DEADLINE_SECONDS", "0.3")
     answers = []
     caller = threading.Thread(target=lambda: answers.append(
-        run_with_deadline(lambda: _sleep_past(3))))
-    started = time.monotonic()
+        run_with_deadline(lambda: _sleep_past(60))))
     caller.start()
-    caller.join(10)
-    assert answers == [2] and time.monotonic() - started < 2.5
+    caller.join(30)  # the worker sleeps a minute: an answer now is the deadline's
+    assert answers == [2]
     assert rows_of(Path(project) / ".polydeukes" / "roi.log") == [
         ["blocked", "covenant-check", "-"]]

@@ -77,9 +77,7 @@ def test_a_plan_that_is_not_a_regular_file_is_rebuilt_in_memory(plant, project):
             handle.truncate(planfile.PLAN_LIMIT + 1)
     else:
         plan.symlink_to(plant)
-    started = time.monotonic()
-    result = project.check(HOOK_EDIT, *BLOCK)
-    assert time.monotonic() - started < 30  # the timeout of `project.run` is the real bound
+    result = project.check(HOOK_EDIT, *BLOCK)  # within the harness's timeout: no hang
     _blocked_hook_edit(result)
     if plant != "directory":  # replaced by the rebuilt plan (a directory cannot be replaced)
         assert plan.is_file() and not plan.is_symlink()
@@ -192,7 +190,6 @@ def test_a_stdin_that_never_ends_meets_the_deadline(project):
     command = [*_pdks(), "covenant", "check", *BLOCK]
     env = {**os.environ, "POLYDEUKES_DEADLINE_SECONDS": "0.5"}
     env.pop("POLYDEUKES_TELEMETRY_PATH", None)
-    started = time.monotonic()
     proc = subprocess.Popen(command, cwd=project.root, env=env, stdin=subprocess.PIPE,
                             stderr=subprocess.PIPE)
     try:
@@ -205,7 +202,6 @@ def test_a_stdin_that_never_ends_meets_the_deadline(project):
         proc.wait()
         proc.stdin.close()
         proc.stderr.close()
-    assert time.monotonic() - started < 20
     assert (code, stderr) == (2, "covenant check failed closed: judging took longer than 0.5 s\n")
     assert rows_of(project.log) == [["blocked", "covenant-check", "-"]]
 
@@ -221,9 +217,7 @@ def test_a_quadratic_rule_on_a_long_line_meets_the_deadline(project):
     command = "git reset " * 40_000
     payload = {"toolCalls": [{"name": "Bash", "args": {"command": command}}],
                "subagentSpawns": [], "userMessages": [], "tools": ROSTER}
-    started = time.monotonic()
     result = project.check(payload, *BLOCK)
-    assert time.monotonic() - started < 20
     assert result.code == 2
     assert result.stderr.splitlines()[-1] == (
         "covenant check failed closed: judging took longer than 0.5 s")
