@@ -45,8 +45,12 @@ ENV_DEADLINE = "POLYDEUKES_DEADLINE_SECONDS"
 TOOK_TOO_LONG = "judging took longer than {seconds} s"
 BAD_SECONDS = "{name} must be a number of seconds greater than 0 and at most 3600, not {value!r}"
 
+COMPILING_HINT = (" \u2014 it was {phase}: run `pdks compile` once (it judges nothing and has no "
+                  "deadline), and checks read the compiled plan")
+
 # Records from the child to the parent: a kind byte, a 4-byte length, the payload.
-_STDERR, _STDOUT, _LOG_PATH, _SECONDS, _EXIT, _FAILURE = b"E", b"O", b"T", b"D", b"X", b"F"
+_STDERR, _STDOUT, _LOG_PATH, _SECONDS, _EXIT, _FAILURE, _PHASE = (
+    b"E", b"O", b"T", b"D", b"X", b"F", b"P")
 _HEAD = struct.Struct(">cI")
 
 
@@ -89,6 +93,7 @@ class _Watch:
         self.log_path = log_path
         self.pipe: int | None = None  # the child's end of the pipe to the parent
         self.timer = False  # True while an ITIMER_REAL timer enforces the deadline
+        self.phase: str | None = None  # a step worth naming when the deadline meets it
 
     def remaining(self) -> float:
         return self.start + self.seconds - time.monotonic()
@@ -106,6 +111,19 @@ def settle_log_path(path: str | None) -> None:
     if _active is not None:
         _active.log_path = path
         _active.send(_LOG_PATH, _encode(path or ""))
+
+
+def settle_phase(phase: str | None) -> None:
+    """Name the step the judgment is in (None: none worth naming), for the deadline message."""
+    if _active is not None:
+        _active.phase = phase
+        _active.send(_PHASE, _encode(phase or ""))
+
+
+def took_too_long(watch: _Watch) -> str:
+    """The deadline's message: `judging took longer than N s`, and the step it met, if named."""
+    text = TOOK_TOO_LONG.format(seconds=seconds_text(watch.seconds))
+    return text + COMPILING_HINT.format(phase=watch.phase) if watch.phase else text
 
 
 def settle_configured_seconds(seconds: float | None) -> None:
@@ -277,6 +295,8 @@ def _parent(pid: int, read_end: int, watch: _Watch, fail_closed) -> int:
                     code = int(payload)
                 elif kind == _FAILURE:
                     failure = _decode(payload)
+                elif kind == _PHASE:
+                    watch.phase = _decode(payload) or None
     except KeyboardInterrupt:
         _kill(pid)
         os.close(read_end)
@@ -292,8 +312,7 @@ def _parent(pid: int, read_end: int, watch: _Watch, fail_closed) -> int:
     if status is not None and os.WIFSIGNALED(status):
         signal_number = os.WTERMSIG(status)
         if signal_number == _signal.SIGALRM:
-            return fail_closed(TOOK_TOO_LONG.format(seconds=seconds_text(watch.seconds)),
-                               watch.log_path)
+            return fail_closed(took_too_long(watch), watch.log_path)
         return fail_closed(f"judging ended abnormally (killed by signal {signal_number})",
                            watch.log_path)
     exit_status = os.WEXITSTATUS(status) if status is not None else "unknown"
@@ -343,8 +362,7 @@ def _in_process(fn: Callable[[], int], watch: _Watch, fail_closed) -> int:
             _arm_alarm(watch.seconds)
             return fn()
         except DeadlineExceeded:
-            return fail_closed(TOOK_TOO_LONG.format(seconds=seconds_text(watch.seconds)),
-                               watch.log_path)
+            return fail_closed(took_too_long(watch), watch.log_path)
         finally:
             _signal.setitimer(_signal.ITIMER_REAL, 0)
             _signal.signal(_signal.SIGALRM, previous)
@@ -372,8 +390,7 @@ def _in_thread(fn: Callable[[], int], watch: _Watch, fail_closed) -> int:
     while worker.is_alive():
         remaining = watch.remaining()  # re-read: the config may have moved the deadline
         if remaining <= 0:
-            return fail_closed(TOOK_TOO_LONG.format(seconds=seconds_text(watch.seconds)),
-                               watch.log_path)
+            return fail_closed(took_too_long(watch), watch.log_path)
         worker.join(remaining)
     if "failure" in outcome:
         return fail_closed(str(outcome["failure"]), watch.log_path)

@@ -235,6 +235,27 @@ def test_a_slow_shell_input_meets_the_deadline(project):
     assert result.rows == [["blocked", "covenant-check", "-"]]
 
 
+def test_a_compile_that_outlasts_the_deadline_says_how_to_get_past_it(project):
+    """The plan is written only once compiled: a config whose compile alone outlasts the
+    deadline would block every check. The message names the way out, and it works."""
+    entry = ("  - id: no-todo-{n}\n    declare:\n      mechanism: added-only\n"
+             "      scope: {{source: target.path, include: ['^src/{n}/']}}\n"
+             "      extract: {{added: [{{op: source, of: post}}, {{op: lines}}, "
+             "{{op: matches, re: TODO}}]}}\n"
+             "      relate: [{{id: none, relation: {{op: empty, of: added}}, message: m}}]\n")
+    project.config(CONFIG + "disciplines:\n" + "".join(entry.format(n=n) for n in range(300)))
+    env = {"POLYDEUKES_DEADLINE_SECONDS": "0.3"}
+    result = project.check(HOOK_EDIT, *BLOCK, env=env)
+    assert (result.code, result.rows) == (2, [["blocked", "covenant-check", "-"]])
+    assert result.stderr == (
+        "covenant check failed closed: judging took longer than 0.3 s \u2014 it was compiling "
+        "polydeukes.config.yaml: run `pdks compile` once (it judges nothing and has no "
+        "deadline), and checks read the compiled plan\n")
+    assert project.run("compile").code == 0
+    result = project.check(HOOK_EDIT, *BLOCK, env={"POLYDEUKES_DEADLINE_SECONDS": "5"})
+    assert (result.code, result.stderr.splitlines()) == (2, [HOOK_EDIT_LINE])
+
+
 def test_the_environment_deadline_wins_over_the_config(project):
     project.config("deadlineSeconds: 3600\n" + CONFIG)
     payload = {"toolCalls": [{"name": "Bash", "args": {"command": "echo a\n" * 1_500_000}}],
