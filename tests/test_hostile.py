@@ -520,7 +520,7 @@ def test_any_bytes_as_the_plan_judge_like_a_fresh_compile(tmp_path):
     strategy, valid, damaged = _plan_bytes()
     valid_bytes = valid(tmp_path)
 
-    @settings(max_examples=50, deadline=None, suppress_health_check=list(HealthCheck))
+    @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
     @given(strategy)
     def prop(choice) -> None:
         if isinstance(choice, tuple) and choice[0] == "valid":
