@@ -11,8 +11,10 @@ import sys
 USAGE = (
     "usage: pdks covenant check [--diff] [--enforce advise|block] [--unattended] "
     "[--config-layer <path>] [--telemetry-path <path>] | pdks compile | pdks explain | "
-    "pdks init | pdks demo | pdks docs [topic | search <query> | show <document-id>] | "
-    "pdks memory <subcommand> [args…]"
+    "pdks init | pdks demo | pdks stats [--log <file>…] [--since <when>] [--until <when>] "
+    "[--label <label>…] [--event <event>…] [--json] [--html <file>] | "
+    "pdks log export [--format jsonl|csv] [the same selection flags] | "
+    "pdks docs [topic | search <query> | show <document-id>] | pdks memory <subcommand> [args…]"
 )
 
 
@@ -26,8 +28,8 @@ def write_stderr(text: str) -> None:
     try:
         sys.stderr.write(text)
         sys.stderr.flush()
-    except (OSError, ValueError):
-        pass  # a closed stderr must not turn a verdict into a traceback
+    except (OSError, ValueError, AttributeError):
+        pass  # a closed or broken stderr must not turn a verdict into a traceback
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -20,9 +20,9 @@ import bisect
 import re
 from typing import Iterable
 
-from polydeukes.vm.jsregex import JsRegex, TranslatedPattern, to_code_units
+from polydeukes.vm.jsregex import JsRegex, TranslatedPattern, from_code_units, to_code_units
 
-__all__ = ["RegexRefused", "TranslatedPattern", "JsRegex", "translate", "compile_js"]
+__all__ = ["RegexRefused", "TranslatedPattern", "JsRegex", "translate", "compile_js", "reset_groups"]
 
 
 class RegexRefused(Exception):
@@ -139,6 +139,35 @@ def _fold_table() -> dict[int, tuple[int, ...]]:
     return _fold_classes
 
 
+_reference_misfolds: dict[str, Ranges] = {}
+
+
+def _reference_misfold(mode: str) -> Ranges:
+    """Code units whose case-insensitive back-reference class under the `re` inline flags
+    `mode` differs from JavaScript's (Canonicalize, above).
+
+    `re` compares a back-reference under `(?i:…)` by its simple lowercase (`_sre`'s
+    `unicode_tolower`, the very function it calls): the Kelvin sign then equals `k`, `İ`
+    equals `i`, `ẞ` equals `ß`, while `σ` and `ς` stay apart — all the other way round in
+    JavaScript. Under `(?ai:…)` only ASCII letters fold, which is JavaScript's answer for
+    every unit whose JavaScript class is itself alone or ASCII.
+    """
+    if mode not in _reference_misfolds:
+        table = _fold_table()
+        if mode == "ai":
+            wrong = [u for u in table if u >= 128]
+        else:
+            import _sre
+
+            by_lower: dict[int, set[int]] = {}
+            for unit in range(_MAX_UNIT + 1):
+                by_lower.setdefault(_sre.unicode_tolower(unit), set()).add(unit)
+            wrong = [u for u in range(_MAX_UNIT + 1)
+                     if by_lower[_sre.unicode_tolower(u)] != set(table.get(u, (u,)))]
+        _reference_misfolds[mode] = _normalize((u, u) for u in wrong)
+    return _reference_misfolds[mode]
+
+
 def _case_closure(r: Ranges) -> Ranges:
     """Every code unit that matches some member of `r` case-insensitively."""
     table = _fold_table()
@@ -202,13 +231,15 @@ class Look(Node):
 
 
 class Repeat(Node):
-    __slots__ = ("body", "min", "max", "greedy")
+    __slots__ = ("body", "min", "max", "greedy", "start", "end")
 
-    def __init__(self, body: Node, lo: int, hi: int | None, greedy: bool) -> None:
+    def __init__(self, body: Node, lo: int, hi: int | None, greedy: bool, start: int = 0,
+                 end: int = 0) -> None:
         self.body = body
         self.min = lo
         self.max = hi  # None: unbounded
         self.greedy = greedy
+        self.start, self.end = start, end  # code-unit offsets of the construct in the pattern
 
 
 class Anchor(Node):
@@ -369,8 +400,8 @@ class _Parser:
             body = self.disjunction()
             self.close_paren(start)
             # Annex B: a look-ahead may carry a quantifier.
-            return self.quantified(Look(body, behind=False, negative=negative))
-        return self.quantified(self.atom())
+            return self.quantified(Look(body, behind=False, negative=negative), start)
+        return self.quantified(self.atom(), start)
 
     def close_paren(self, start: int) -> None:
         if not self.eat(")"):
@@ -389,7 +420,7 @@ class _Parser:
         hi = lo if m.group(2) is None else (None if m.group(3) == "" else int(m.group(3)))
         return lo, hi, m.end() - m.start()
 
-    def quantified(self, atom: Node) -> Node:
+    def quantified(self, atom: Node, start: int) -> Node:
         c = self.peek()
         if c == "*":
             lo, hi, size = 0, None, 1
@@ -407,7 +438,7 @@ class _Parser:
         greedy = not self.eat("?")
         if hi is not None and hi >= _BIG:
             hi = None
-        return Repeat(atom, min(lo, _BIG), hi, greedy)
+        return Repeat(atom, min(lo, _BIG), hi, greedy, start, self.pos)
 
     def atom(self) -> Node:
         c = self.peek()
@@ -700,18 +731,20 @@ def _prescan(src: str) -> tuple[int, bool]:
 # Analyses over the tree.
 
 
-def _nullable(node: Node) -> bool:
+def _nullable(node: Node, *, assertions_hold: bool = True) -> bool:
+    """True when the node can match empty. With `assertions_hold=False`, only when it matches
+    empty wherever it is tried: a look-around, an anchor or a back-reference may then fail."""
     if isinstance(node, CharSet):
         return False
     if isinstance(node, Seq):
-        return all(_nullable(n) for n in node.items)
+        return all(_nullable(n, assertions_hold=assertions_hold) for n in node.items)
     if isinstance(node, Alt):
-        return any(_nullable(n) for n in node.alts)
+        return any(_nullable(n, assertions_hold=assertions_hold) for n in node.alts)
     if isinstance(node, Group):
-        return _nullable(node.body)
+        return _nullable(node.body, assertions_hold=assertions_hold)
     if isinstance(node, Repeat):
-        return node.min == 0 or _nullable(node.body)
-    return True  # Look, Anchor, BackRef (a reference can match empty)
+        return node.min == 0 or _nullable(node.body, assertions_hold=assertions_hold)
+    return assertions_hold  # Look, Anchor, BackRef (a reference can match empty)
 
 
 def _width(node: Node) -> tuple[int, int | None]:
@@ -850,6 +883,134 @@ def _check_backtracking(root: Node) -> None:
                                 "repeats a group whose alternatives can match the same text")
 
 
+def _check_search_shapes(root: Node, units: str) -> None:
+    """Refuse the shapes a *search* makes polynomial of degree three or more (issue 15).
+
+    A search tries the pattern at every position, so a single unbounded quantifier that ends
+    in a failure is already quadratic (`.*x`, the deadline's business); these add a degree:
+
+    1. two unbounded quantifiers of one sequence that can match the same text, with only
+       optional items between them, when something after them can still fail: the input
+       splits between them in every way (`.*.*=.*`, `a*a*b`, `\\s*\\s*x`). When nothing
+       after them can fail (`\\d+\\.?\\d*` at the end), the first split succeeds and the pair
+       is harmless; when every round of one consumes a unit the other cannot match, the
+       split is unique (`_ambiguous`). A bounded one (`x?`, `x{1,3}`) splits the text in a
+       fixed number of ways, which only multiplies the cost, unless a chain of them does so
+       more than CHAIN_WAYS times (the exponential `a?a?…a?aa…a`);
+    2. an unbounded repetition of a group that holds an unbounded quantifier of its own,
+       where a search can start it anywhere and something after it can fail
+       (`(?:[^/]+/)*x`, `(a+b)+$`): each start re-runs the loop over the rest of the input
+       and gives it back round by round. Anchored behind a leading `^` and fixed-width items
+       (`^src/(?:[^/]+/)*x`) it is tried once; with nothing after it that can fail
+       (`(?:\\s*,\\s*\\w+)+`) its first run succeeds.
+    """
+
+    def construct(node: Repeat) -> str:
+        return from_code_units(units[node.start:node.end])
+
+    def visit(node: Node, tail_cannot_fail: bool) -> None:
+        if isinstance(node, Seq):
+            items = node.items
+            tails = [False] * len(items)  # tails[i]: nothing after item i can fail
+            ok = tail_cannot_fail
+            for i in range(len(items) - 1, -1, -1):
+                tails[i] = ok
+                ok = ok and _nullable(items[i], assertions_hold=False)  # it cannot fail
+            for i, a in enumerate(items):
+                first = _variable_repeat(a)
+                if first is None:
+                    continue
+                ways = _ways(first)
+                for j in range(i + 1, len(items)):
+                    second = _variable_repeat(items[j])
+                    if second is not None and not tails[j] and _ambiguous(first, second):
+                        if first.max is None and second.max is None:
+                            raise RegexRefused(
+                                f"the expression repeats '{construct(first)}' and then "
+                                f"'{construct(second)}' with nothing required between them, "
+                                "so both can match the same text (polynomial backtracking) at "
+                                f"offset {first.start}")
+                        ways *= _ways(second)
+                        if ways > CHAIN_WAYS:
+                            raise RegexRefused(
+                                f"the expression repeats '{construct(first)}' and then "
+                                "optional quantifiers up to "
+                                f"'{from_code_units(units[first.start:second.end])}' that can "
+                                f"match the same text in more than {CHAIN_WAYS} ways "
+                                f"(exponential backtracking) at offset {first.start}")
+                    if not _nullable(items[j]):
+                        break
+            for item, tail in zip(items, tails):
+                visit(item, tail)
+        elif isinstance(node, Alt):
+            for alt in node.alts:
+                visit(alt, tail_cannot_fail)
+        elif isinstance(node, Group):
+            visit(node.body, tail_cannot_fail)
+        elif isinstance(node, Look):
+            visit(node.body, True)  # the assertion ends where its body does
+        elif isinstance(node, Repeat):
+            if (not tail_cannot_fail and node.max is None
+                    and not isinstance(node.body, CharSet) and id(node) not in anchored
+                    and any(isinstance(n, Repeat) and n.max is None
+                            for n in _walk(node.body, into_looks=False))):
+                raise RegexRefused(
+                    f"the expression repeats '{construct(node)}', which holds an unbounded "
+                    "quantifier of its own, from every position a search starts at (polynomial "
+                    f"backtracking; anchor the pattern with ^) at offset {node.start}")
+            visit(node.body, False)  # another round may follow, and it can fail
+
+    anchored = _anchored_repeats(root)
+    visit(root, True)
+
+
+def _ambiguous(first: Repeat, second: Repeat) -> bool:
+    """Can text move between two neighbouring quantifiers? Not when either one's every round
+    consumes a unit the other can never match (`(?:[^/]+/)*` then `[^/]+`: every round ends
+    in `/`, so the boundary is the last `/`)."""
+    a, b = _consumed(first.body), _consumed(second.body)
+    if not _intersects(a, b):
+        return False
+    fenced = (any(not _intersects(m, b) for m in _mandatory_sets(first.body, second))
+              or any(not _intersects(m, a) for m in _mandatory_sets(second.body, first)))
+    return not fenced
+
+
+CHAIN_WAYS = 1024  # splits of one text among bounded quantifiers, beyond which a chain is refused
+
+
+def _ways(node: Repeat) -> int:
+    """How many lengths a quantifier can take (unbounded counts as one: its degree is judged
+    on its own)."""
+    return 1 if node.max is None else node.max - node.min + 1
+
+
+def _variable_repeat(node: Node) -> Repeat | None:
+    """The variable-length quantifier an item is, through capture groups; else None."""
+    while isinstance(node, Group):
+        node = node.body
+    if isinstance(node, Repeat) and node.min != node.max:
+        return node
+    return None
+
+
+def _anchored_repeats(root: Node) -> set[int]:
+    """Repeats a search tries only at the start: top-level items behind a leading `^` (not
+    the multiline kind) and fixed-width items, in each top-level alternative."""
+    found: set[int] = set()
+    for alt in root.alts if isinstance(root, Alt) else [root]:
+        items = alt.items if isinstance(alt, Seq) else [alt]
+        if not items or not (isinstance(items[0], Anchor) and items[0].kind == "start"):
+            continue
+        for item in items[1:]:
+            if isinstance(item, Repeat):
+                found.add(id(item))
+            lo, hi = _width(item)
+            if lo != hi:
+                break
+    return found
+
+
 def _check_adjacent(items: list[Node]) -> None:
     for i, a in enumerate(items):
         if not _variable(a):
@@ -950,8 +1111,9 @@ def _class_body(r: Ranges) -> str:
 
 
 class _Emitter:
-    def __init__(self) -> None:
+    def __init__(self, reference_folds: dict[int, str]) -> None:
         self.touches_surrogates = False
+        self.reference_folds = reference_folds  # group -> `re` inline flags (_reference_folds)
 
     def emit(self, node: Node) -> str:
         if isinstance(node, CharSet):
@@ -969,9 +1131,14 @@ class _Emitter:
         if isinstance(node, Anchor):
             return _ANCHORS[node.kind]
         assert isinstance(node, BackRef)
-        ref = "(?P=g{})" if not node.ignore_case else "(?i:(?P=g{}))"
-        # A group that did not take part matches empty in JavaScript; in `re` it fails.
-        return "".join(f"(?(g{n}){ref.format(n)})" for n in node.groups)
+        refs = []
+        for n in node.groups:
+            ref = f"(?P=g{n})"
+            if node.ignore_case:
+                ref = f"(?{self.reference_folds[n]}:{ref})"
+            # A group that did not take part matches empty in JavaScript; in `re` it fails.
+            refs.append(f"(?(g{n}){ref})")
+        return "".join(refs)
 
     def wrapped(self, node: Node) -> str:
         return f"(?:{self.emit(node)})"
@@ -1034,6 +1201,28 @@ class _Emitter:
         return atom + q + ("" if node.greedy else "?")
 
 
+def _reference_folds(root: Node) -> dict[int, str]:
+    """For each group a case-insensitive back-reference names, the `re` inline flags under
+    which comparing with it agrees with JavaScript for every unit the group can capture:
+    `ai` (ASCII folding) when that suffices, else `i`; neither exact is refused."""
+    groups = {n.index: n for n in _walk(root) if isinstance(n, Group)}
+    folds: dict[int, str] = {}
+    for ref in _walk(root):
+        if not isinstance(ref, BackRef) or not ref.ignore_case:
+            continue
+        for index in ref.groups:
+            captured = _consumed(groups[index].body)
+            for mode in ("ai", "i"):
+                if not _intersects(captured, _reference_misfold(mode)):
+                    folds[index] = mode
+                    break
+            else:
+                raise _unsupported("a case-insensitive back-reference to a group that can "
+                                   "capture a letter whose case Python folds differently "
+                                   "(such as the Kelvin sign or final sigma)")
+    return folds
+
+
 def _has_middle_sensitive_assertion(root: Node) -> bool:
     """Negative look-arounds and \\B can hold between the two halves of an astral character."""
     return any((isinstance(n, Look) and n.negative) or (isinstance(n, Anchor) and n.kind == "B")
@@ -1054,6 +1243,7 @@ def translate(pattern: str, ignore_case: bool = False, *, reads_group1: bool = T
     parser = _Parser(pattern, ignore_case)
     tree = parser.parse()
     _check_backtracking(tree)
+    _check_search_shapes(tree, parser.src)
     _check_empty_rounds(tree)
     unstable = _unstable_groups(tree)
     reset = "a capture in a repeated group whose value JavaScript resets between repetitions"
@@ -1062,7 +1252,7 @@ def translate(pattern: str, ignore_case: bool = False, *, reads_group1: bool = T
     for n in _walk(tree):
         if isinstance(n, BackRef) and unstable.intersection(n.groups):
             raise _unsupported(f"a back-reference to {reset}")
-    emitter = _Emitter()
+    emitter = _Emitter(_reference_folds(tree))
     source = emitter.emit(tree)
     needs_utf16 = emitter.touches_surrogates or (
         _nullable(tree) and _has_middle_sensitive_assertion(tree)
@@ -1072,6 +1262,16 @@ def translate(pattern: str, ignore_case: bool = False, *, reads_group1: bool = T
     except (re.error, OverflowError, RecursionError) as e:  # a gap in the translation itself
         raise _unsupported(f"a construct Python cannot compile ({e})") from None
     return TranslatedPattern(source, 0, len(parser.groups), needs_utf16)
+
+
+def reset_groups(pattern: str, ignore_case: bool = False) -> frozenset[int]:
+    """The capture groups whose value may differ from JavaScript's after a match: the groups
+    JavaScript resets at each round of an enclosing repetition (spec 03 §19.2 row 18).
+
+    `translate` refuses to read group 1 or to back-reference any of them, so they never decide
+    a verdict; the regex differential test leaves exactly these out of its comparison.
+    """
+    return frozenset(_unstable_groups(_Parser(pattern, ignore_case).parse()))
 
 
 def compile_js(pattern: str, ignore_case: bool = False, *, reads_group1: bool = True) -> JsRegex:

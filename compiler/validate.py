@@ -21,8 +21,9 @@ BACKSTOP_LABEL = "shell-unjudgeable"
 LIST_NAMES = ("disciplines", "sessionDisciplines", "changeSetDisciplines")
 TOP_LEVEL_KEYS = (
     "$schema", "languages", "protectedPaths", "adapters", "memory", "telemetry", "witness",
-    *LIST_NAMES,
+    "deadlineSeconds", *LIST_NAMES,
 )
+MAX_DEADLINE_SECONDS = 3600
 DEFAULT_LOG_PATH = ".polydeukes/roi.log"
 SESSION_CHANNELS = ("transcript", "channel", "command", "actor")
 CHANNEL_ORDER = ("transcript", "channel", "command", "actor", "changes")
@@ -66,6 +67,7 @@ class ResolvedConfig(msgspec.Struct, frozen=True):
     adapters: dict[str, Any] | None
     memory: dict[str, Any] | None
     witness: Witness | None
+    deadline_seconds: float | None  # None: the environment's or the default deadline
     # Absent lists stay None: presence is observable in explain and in layer merging.
     disciplines: list[Entry] | None
     session_disciplines: list[Entry] | None
@@ -123,6 +125,7 @@ def define_config(data: object, source_map: SourceMap, config_name: str) -> Reso
     lists, drafts = _discipline_lists(v, data)
     log_path = _telemetry(v, data)
     witness = _witness(v, data)
+    deadline_seconds = _deadline_seconds(v, data)
     return ResolvedConfig(
         config_name=config_name,
         protected_paths=protected,
@@ -131,6 +134,7 @@ def define_config(data: object, source_map: SourceMap, config_name: str) -> Reso
         adapters=adapters,
         memory=memory,
         witness=witness,
+        deadline_seconds=deadline_seconds,
         disciplines=lists["disciplines"],
         session_disciplines=lists["sessionDisciplines"],
         change_set_disciplines=lists["changeSetDisciplines"],
@@ -233,6 +237,16 @@ def _witness(v: _Validator, data: dict) -> Witness | None:
 _MEMORY_KEYS = ("include", "exclude", "typeMap", "ticket", "weights", "obligations", "supersedes")
 _TICKET_FROM = ("title", "frontmatter", "path")
 _DIRECTIONS = ("supersedes", "superseded-by")
+
+
+def _deadline_seconds(v: _Validator, data: dict) -> float | None:
+    """(Python design) The hard deadline of every check, in seconds (docs/security.md)."""
+    if "deadlineSeconds" not in data:
+        return None
+    value = data["deadlineSeconds"]
+    if not (_is_number(value) and math.isfinite(value) and 0 < value <= MAX_DEADLINE_SECONDS):
+        raise v.fail(M.DEADLINE_SECONDS, ("deadlineSeconds",))
+    return float(value)
 
 
 def _compilable(pattern: str) -> bool:

@@ -40,14 +40,22 @@ Choices where the spec is silent (also in docs/change-set.md):
   differ` lines between and after its text blocks, and marking the previous text file binary
   would silently drop its evidence. The two paths of such a line are read like a `diff --git`
   header's, split at ` and ` instead of a space.
-* A `---` line after a binary marker opens a new block (git prints no `---`/`+++` pair for a
-  binary file), as does one after a hunk even when the block had no `---` line.
+* A `---` line opens a new header-less block only when the current block already had a `---`
+  line, as the original reads "already has one" (issue 14). After a `diff --git` header, a
+  binary marker or a hunk without one, the `---`/`+++` pair belongs to the same block and its
+  paths replace the header's (the block stays binary when a marker said so). The one
+  exception is a block opened by a header-less `Binary files … differ` line (plain `diff -r`
+  output): it names its own file, so a `---` line after it opens the next block, and no file
+  disappears from path judgments.
 * A line starting `@@ -` that is not a well-formed hunk header is an ordinary line, ignored.
 * `GIT binary patch` and the `… and /dev/null differ` suffix are recognised with or without a
   trailing `\\r`, so a CRLF copy of a binary diff is not misread as an empty text change.
 """
 
 from __future__ import annotations
+
+import re
+from operator import itemgetter
 
 STAGED_WRITE = "staged-write"
 STAGED_DELETE = "staged-delete"
@@ -269,12 +277,15 @@ def _split_pair(rest: str, separator: str) -> tuple[str, str] | None:
             return None
         return rest[:quoted[1]], rest[quoted[1] + width:]
     if rest.endswith('"'):
-        at = rest.find(separator + '"')
-        while at >= 0:
+        # Only the last `separator"` whose quote is not the final character can open a quoted
+        # side that runs to the end: the quote after any earlier one is unescaped (a separator
+        # precedes it), so a side opened earlier closes there. One candidate, one read: linear
+        # in the line, where trying each candidate was quadratic.
+        at = rest.rfind(separator + '"', 0, len(rest) - 1)
+        if at >= 0:
             quoted = _read_quoted(rest[at + width:])
             if quoted is not None and at + width + quoted[1] == len(rest):
                 return rest[:at], rest[at + width:]
-            at = rest.find(separator + '"', at + 1)
     if (len(rest) - width) % 2 == 0:
         middle = (len(rest) - width) // 2
         if middle > 0 and rest.startswith(separator, middle):
@@ -307,7 +318,9 @@ def _range(line: str, at: int) -> tuple[int | None, int]:
     end = _digits_end(line, start + 1)
     if end == start + 1:
         return None, at
-    return int(line[start + 1:end]), end
+    # A count past any input's line count only says "to the end of the input": read no more
+    # than 18 digits of it (int() of a long digit run is slow, and refused past 4,300 digits).
+    return int(line[start + 1:min(end, start + 19)]), end
 
 
 def _digits_end(line: str, at: int) -> int:
@@ -348,8 +361,11 @@ def parse_unified_diff(text: str) -> list[FileBlock]:
                 raise DiffError(COMBINED_DIFF.format(line=line))
             continue
         if line.startswith("--- "):
-            # git prints no `---`/`+++` for a binary block, so after one this is a new file.
-            if draft is None or draft.in_body() or draft.binary:
+            # A new header-less block only when this one already had a `---` line (as the
+            # original reads spec §3.6): a `diff --git` header, a binary marker or a hunk does
+            # not count, so a `---`/`+++` pair after them names this same block. A header-less
+            # `Binary files` line names its own file (plain `diff -r`), so it is complete.
+            if draft is None or draft.saw_minus or (draft.binary and not draft.git_header):
                 draft = _Draft()
                 drafts.append(draft)
             draft.saw_minus = True
@@ -384,15 +400,63 @@ def parse_unified_diff(text: str) -> list[FileBlock]:
     return [d.finish() for d in drafts]
 
 
+# A line that does not continue a run of lines with one mark, in the joined text of a slice.
+_RUN_BREAK = {mark: re.compile("\n(?!" + re.escape(mark) + ")") for mark in "+- "}
+_AFTER_MARK = itemgetter(slice(1, None))
+
+
+def _run_length(lines: list[str], index: int, limit: int, mark: str) -> int:
+    """How many lines from `index` on (at most `limit`) start with `mark`, tested in C on the
+    joined text of a slice: a creation's whole text is one run, and it is read without a
+    bytecode per line. Slices double while they match whole, so a run costs its length and a
+    short run a short slice."""
+    length, width = 0, 16
+    while length < limit:
+        chunk = lines[index + length:index + length + min(width, limit - length)]
+        joined = "\n".join(chunk)
+        if not chunk or not joined.startswith(mark):
+            return length
+        found = _RUN_BREAK[mark].search(joined)
+        if found is not None:
+            return length + joined.count("\n", 0, found.start()) + 1
+        length += len(chunk)
+        width *= 2
+    return length
+
+
+_RUN_FROM = 8  # lines in a row with one mark after which the rest of the run is taken whole
+
+
 def _read_hunk(lines: list[str], index: int, counts: tuple[int, int], draft: _Draft) -> int:
-    """Consume a hunk body by its declared counts; returns the index of the next line."""
+    """Consume a hunk body by its declared counts; returns the index of the next line.
+
+    Lines are read one by one; once `_RUN_FROM` in a row carry the same mark, the rest of
+    that run (a creation's whole text, a block of added lines) is taken at once by
+    `_run_length`, which tests the lines in C. A mixed hunk never pays for a run's setup.
+    """
     old_left, new_left = counts
     added, removed = draft.added, draft.removed
     count = len(lines)
+    previous, streak = "", 0
     while (old_left or new_left) and index < count:
         body = lines[index]
-        index += 1
         head = body[:1]
+        if head != previous:
+            previous, streak = head, 0
+        elif streak < _RUN_FROM:
+            streak += 1
+        else:
+            limit = {"+": new_left, "-": old_left, " ": min(old_left, new_left)}.get(head, 0)
+            if limit:
+                run = _run_length(lines, index, limit, head)
+                if head != " ":
+                    kept = added if head == "+" else removed
+                    kept.extend(map(_AFTER_MARK, lines[index:index + run]))
+                old_left -= 0 if head == "+" else run
+                new_left -= 0 if head == "-" else run
+                index += run
+                continue
+        index += 1
         if head == "+" and new_left:
             added.append(body[1:])
             new_left -= 1

@@ -11,6 +11,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
+import golden
 from conftest import EMPTY_INPUT, PDKS
 
 from polydeukes.cli.scaffold import STARTER_CONFIG
@@ -25,28 +26,22 @@ from polydeukes.vm.plan import Declare, Plan
 GOLDEN = Path(__file__).parent / "golden" / "explain"
 EVERY = (GOLDEN / "every-mechanism.config.yaml").read_text(encoding="utf-8")
 
-# Spec 05 §4.3, with N = 5 for the 0.8.0 scaffold's four gate paths plus the config file.
+# Spec 05 §4.3, with N = 6 for the 0.8.0 scaffold's four gate paths, the config file and the
+# guard's own state `.polydeukes` (built in, beyond 0.8: docs/security.md).
 STARTER_EXPLAIN = """\
 pdks explain — polydeukes.config.yaml
 
 input: call IR (one call, stdin) · disciplines 0 · sessionDisciplines 0 · disciplines: advise unless enforce: block · meta: block
   registrations 3 · declare 0 · skip 1 · meta 2 · draft 0
-  meta     self-mod          paths 5 (common; includes the config file itself)
+  meta     self-mod          paths 6 (common; includes the config file itself)
   meta     transcript-mod    content predicate · conditional: session.evidencePath
   skip     shell-unjudgeable a shell command whose write target this layer cannot determine
 
 input: --diff (change set, stdin) · disciplines 0 · changeSetDisciplines 0 · disciplines: advise unless enforce: block
   registrations 2 · declare 0 · skip 1 · meta 1 · draft 0
-  meta     self-mod          paths 5 (common; includes the config file itself)
+  meta     self-mod          paths 6 (common; includes the config file itself)
   skip     shell-unjudgeable a shell command whose write target this layer cannot determine
 """
-
-
-def _golden(request, name: str, produced: str) -> None:
-    path = GOLDEN / name
-    if request.config.getoption("--update-golden"):
-        path.write_text(produced, encoding="utf-8")
-    assert produced == path.read_text(encoding="utf-8")
 
 
 def test_starter_config_explains_exactly_as_the_spec_shows(project):
@@ -56,22 +51,22 @@ def test_starter_config_explains_exactly_as_the_spec_shows(project):
     assert result.stdout == STARTER_EXPLAIN
 
 
-def test_explain_of_every_mechanism(project, request):
+def test_explain_of_every_mechanism(project):
     project.config(EVERY)
     result = project.run("explain")
     assert result.code == 0
-    _golden(request, "every-mechanism.txt", result.stdout)
-    _golden(request, "every-mechanism.stderr.txt", result.stderr)
+    golden.check(GOLDEN / "every-mechanism.txt", result.stdout)
+    golden.check(GOLDEN / "every-mechanism.stderr.txt", result.stderr)
     # A `disciplines` fault is named once per assembled surface.
     assert result.stderr.count("discipline 'uses-an-unknown-step': ") == 2
     assert "skipped" not in result.stdout
 
 
-def test_explain_code_listing(project, request):
+def test_explain_code_listing(project):
     project.config(EVERY)
     result = project.run("explain", "--code")
     assert result.code == 0 and result.stderr == ""
-    _golden(request, "every-mechanism.code.txt", result.stdout)
+    golden.check(GOLDEN / "every-mechanism.code.txt", result.stdout)
 
 
 def test_explain_json_is_the_plan(project):
@@ -219,17 +214,25 @@ def test_an_unwritable_plan_directory_still_judges(project):
 def test_the_fresh_plan_path_imports_neither_lark_nor_yaml_nor_click(project):
     project.run("init")
     project.run("compile")
+    # The judgment runs in a forked child (cli/deadline.py): the probe reports the modules
+    # from inside it, once it has judged (its stdout reaches this process through the relay).
     probe = (
         "import io, sys, types\n"
         "sys.stdin = types.SimpleNamespace(buffer=io.BytesIO(sys.argv[1].encode()))\n"
-        "from polydeukes.cli import main\n"
-        "code = main(['covenant', 'check'])\n"
-        "print(code, sorted(m for m in ('lark', 'yaml', 'click', 'polydeukes.compiler')\n"
-        "                   if m in sys.modules))\n"
+        "from polydeukes.cli import check, main\n"
+        "MODULES = ('lark', 'yaml', 'click', 'polydeukes.compiler', 'polydeukes.cli.roi')\n"
+        "judge = check._judge_observation\n"
+        "def probed(*args):\n"
+        "    code = judge(*args)\n"
+        "    print(code, sorted(m for m in MODULES if m in sys.modules), end='')\n"
+        "    return code\n"
+        "check._judge_observation = probed\n"
+        "main(['covenant', 'check'])\n"
+        "print('', sorted(m for m in MODULES if m in sys.modules))\n"
     )
     done = subprocess.run([sys.executable, "-c", probe, json.dumps(EMPTY_INPUT)],
                           cwd=project.root, capture_output=True, text=True, check=True)
-    assert done.stdout == "0 []\n"
+    assert done.stdout == "0 [] []\n"  # the judging child, then the waiting parent
     # A judged call (meta-covenants, shell analysis) stays on the hot path too.
     edit = {"toolCalls": [
         {"name": "Edit", "args": {"file_path": ".claude/hooks/a.sh"},
@@ -239,12 +242,12 @@ def test_the_fresh_plan_path_imports_neither_lark_nor_yaml_nor_click(project):
         "tools": {"mutating": ["Edit"], "shell": ["Bash"], "commandArgs": ["command"]}}
     done = subprocess.run([sys.executable, "-c", probe, json.dumps(edit)],
                           cwd=project.root, capture_output=True, text=True, check=True)
-    assert done.stdout == "0 []\n"  # advised under the default posture, imports unchanged
+    assert done.stdout == "0 [] []\n"  # advised under the default posture, imports unchanged
     # ...and a stale plan is what pays for the compiler.
     project.config(STARTER_CONFIG + "\n# changed\n")
     done = subprocess.run([sys.executable, "-c", probe, json.dumps(EMPTY_INPUT)],
                           cwd=project.root, capture_output=True, text=True, check=True)
-    assert done.stdout == "0 ['polydeukes.compiler', 'yaml']\n"
+    assert done.stdout == "0 ['polydeukes.compiler', 'yaml'] []\n"
 
 
 def test_layers_compile_in_memory_and_never_touch_the_plan(project):
