@@ -146,7 +146,11 @@ class Disk:
         if isinstance(walked, Refused):
             return walked
         if walked.missing:
-            # Nothing exists at some segment of the directory, so nothing below it is a link.
+            # Nothing exists at some segment of the directory, so nothing below it is a link:
+            # without a link above, the path resolves to itself (answered without building the
+            # path: that costs the directory's depth, for every target).
+            if not walked.followed:
+                return None
             found = _Walked(walked.done + parts, walked.hops, walked.followed, True)
         else:
             found = self._walk(list(walked.done), list(parts), walked.hops, follow_last)
