@@ -80,6 +80,8 @@ class Disk:
         self._lstat: dict[str, os.stat_result | None] = {}
         self._resolved: dict[tuple[tuple[str, ...], bool], list[str] | Refused] = {}
         self._directories: dict[tuple[str, ...], _Walked | Refused] = {}
+        self._last_directory: tuple[str, ...] | None = None
+        self._last_walked: _Walked | Refused | object = None
         self._real_root: list[str] | None = None
 
     # -- budget -----------------------------------------------------------------------------
@@ -132,9 +134,13 @@ class Disk:
         many commands in one directory, and walking its segments again for every write target
         made the cost of each grow with the directory's depth (measured: about 60,000
         instructions per target 50 levels down)."""
-        walked = self._directories.get(directory)
-        if walked is None:
-            walked = self._directories[directory] = self._walk_directory(directory)
+        if directory is self._last_directory:  # (the walk hands the same tuple until a `cd`:
+            walked = self._last_walked        # no hashing of the whole directory per target)
+        else:
+            walked = self._directories.get(directory)
+            if walked is None:
+                walked = self._directories[directory] = self._walk_directory(directory)
+            self._last_directory, self._last_walked = directory, walked
         if walked is _OUTSIDE:
             return None  # nothing outside the root is followed
         if walked is _UNUSUAL:

@@ -129,6 +129,16 @@ class ShellModResult(msgspec.Struct, frozen=True):
 # -- matching against the protected entries ----------------------------------------------------
 
 
+def _on_branch(cwd: tuple[str, ...], target: list[str]) -> bool:
+    """Is the directory `cwd` above, at or inside the absolute entry `target`?"""
+    n = min(len(cwd), len(target))
+    # The last shared segment first: most directories differ there, and it spares copying a
+    # deep directory per entry (a script that keeps `cd`-ing down paid for its whole depth).
+    if n and cwd[n - 1] != target[n - 1]:
+        return False
+    return list(cwd[:n]) == target[:n]
+
+
 class Protected:
     """The protected entries with their segments precomputed, plus the matching context.
 
@@ -172,8 +182,7 @@ class Protected:
         if cwd is not self._last_cwd:  # the walk hands the same tuple until the next `cd`
             self._last_cwd = cwd
             self._last_cwd_spelled = self.spelled_in("/".join(cwd[len(self.root_segs) :]))
-            self._last_cwd_off_branch = not any(
-                target[: len(cwd)] == list(cwd) or list(cwd[: len(target)]) == target for target in self.absolute)
+            self._last_cwd_off_branch = not any(_on_branch(cwd, target) for target in self.absolute)
         return self._last_cwd_spelled
 
     def off_branch(self, cwd: tuple[str, ...] | None) -> bool:
@@ -425,7 +434,8 @@ class _Judge:
         self.unknown_reach = False  # text was unread or a reach could not be determined
         self.reason: str | None = None
         self.kind: str | None = None
-        self._resolved_targets: set[tuple] = set()
+        self._targets_cwd: tuple[str, ...] | None = None
+        self._targets_judged: set[tuple[str, bool]] = set()
 
     def found(self, kind: str, reason: str) -> None:
         if self.reason is None:
@@ -625,10 +635,16 @@ class _Judge:
         disk = self.walk.disk
         if disk is None or cwd is None:
             return
-        key = (text, cwd, follow_last)
-        if key in self._resolved_targets:
-            return  # judged once already (a break found then is kept; a clean target stays clean)
-        self._resolved_targets.add(key)
+        # Judged once per directory already: a break found then is kept, a clean target stays
+        # clean. Kept per directory tuple (the walk hands the same one until the next `cd`), so
+        # the key is not hashed with the whole directory for every target.
+        if cwd is not self._targets_cwd:
+            self._targets_cwd = cwd
+            self._targets_judged = set()
+        key = (text, follow_last)
+        if key in self._targets_judged:
+            return
+        self._targets_judged.add(key)
         parts = relative_parts(text)
         if parts is not None:
             # The usual target, a relative path: the directory's links are followed once.
