@@ -161,9 +161,10 @@ class Protected:
         self.root_segs: tuple[str, ...] | None = tuple(comparable(s, fold_case) for s in root_segs) if root_segs is not None else None
         self.home = home if _valid_home(home) else None
         self.absolute = ([[*self.root_segs, *r] for r in self.resolved] if self.root_segs is not None else None)
-        # Memos for one judged command string (see `segment_match`, `first_in_token`).
+        # Memos for one judged command string (see `segment_match`, `first_in_text`).
         self.segment_matches: dict[str, int] = {}
-        self.token_candidates: dict[tuple[str, bool], list[str]] = {}
+        # (word text, opaque) -> [spells an entry's first segment, its path candidates or None]
+        self.tokens: dict[tuple[str, bool], list] = {}
         self._last_cwd: tuple[str, ...] | None = None
         self._last_cwd_spelled = False
         self._last_cwd_off_branch = False
@@ -248,12 +249,17 @@ class Protected:
 
     def first_in_text(self, text: str, opaque: bool, cwd: tuple[str, ...] | None, cwd_spelled: bool) -> int:
         """Index of the first entry a path candidate of a word's text names, or -1."""
-        if not cwd_spelled and not self.spelled_in(text):
-            return -1  # candidates are pieces of the text: none of them spells an entry either
+        # Memoised per word like the candidates: scripts repeat their words, and a dict lookup
+        # costs less than the regular expression it saves.
         key = (text, opaque)
-        candidates = self.token_candidates.get(key)
+        token = self.tokens.get(key)
+        if token is None:
+            token = self.tokens[key] = [self.spelled_in(text), None]
+        if not cwd_spelled and not token[0]:
+            return -1  # candidates are pieces of the text: none of them spells an entry either
+        candidates = token[1]
         if candidates is None:
-            candidates = self.token_candidates[key] = path_candidates(text, opaque)
+            candidates = token[1] = path_candidates(text, opaque)
         # (Without case folding a candidate that is the whole text is spelled: checked above.)
         whole = not self.fold
         for candidate in candidates:
@@ -442,14 +448,11 @@ class _Judge:
             self.kind = kind
             self.reason = reason
 
-    def settled(self) -> bool:
-        # The first break is kept and the subject is the lowest entry reached, so once entry
-        # 0 is reached after a break nothing later can change the result.
-        return self.reason is not None and 0 in self.reached
-
     def run(self) -> None:
         for event in self.walk.events():
-            if self.settled():
+            # The first break is kept and the subject is the lowest entry reached, so once entry
+            # 0 is reached after a break nothing later can change the result.
+            if self.reason is not None and 0 in self.reached:
                 return
             if type(event) is UnreadSpan:
                 self.unread(event)
