@@ -228,6 +228,7 @@ def test_a_quadratic_rule_on_a_long_line_meets_the_deadline(project):
 def test_a_slow_shell_input_meets_the_deadline(project):
     """10 MB of short lines through the shell analyzer, with a deadline far below its cost."""
     project.config(CONFIG)
+    assert project.run("compile").code == 0  # 0.05 s is about judging, not compiling
     payload = {"toolCalls": [{"name": "Bash", "args": {"command": "echo a\n" * 1_500_000}}],
                "subagentSpawns": [], "userMessages": [], "tools": ROSTER}
     result = project.check(payload, *BLOCK, env={"POLYDEUKES_DEADLINE_SECONDS": "0.05"})
