@@ -21,7 +21,8 @@
    times; the same child with N = 0 is subtracted, and the difference divided by N. The targets
    in instructions are the baseline's count scaled by its quiet-machine times (05048a7: 9.4 ms
    for the script, 0.027 ms for the line): script <= baseline x 10 / 9.4, line <= baseline x
-   0.05 / 0.027.
+   0.05 / 0.027. The figures measured, with what they leave out, are in docs/shell-axis.md
+   ("Cost").
 """
 
 from __future__ import annotations
