@@ -169,6 +169,8 @@ class Protected:
         self._last_cwd_spelled = False
         self._last_cwd_off_branch = False
         self._pattern_hits: dict[tuple, list[int]] = {}
+        self._matches_cwd: tuple[str, ...] | None = None
+        self._matches: dict[tuple[str, bool], int] = {}
 
     def spelled_in(self, text: str) -> bool:
         """Cheap pre-filter: any literal match needs some entry's first segment spelled in the
@@ -198,7 +200,22 @@ class Protected:
         """Index of the first entry `candidate` names (list order), or -1.
 
         `cwd` is the absolute directory the command runs in, or None when unknown (relative
-        candidates are then not resolved against the root)."""
+        candidates are then not resolved against the root).
+
+        Memoised per directory (the walk hands the same tuple until the next `cd`, so the key
+        is not hashed with the whole directory): scripts repeat their paths, and resolving one
+        against the root builds lists per call (the benchmark's `for f in src/*.py` loop: 16%
+        of its instructions)."""
+        if cwd is not self._matches_cwd:
+            self._matches_cwd = cwd
+            self._matches = {}
+        key = (candidate, cwd_spelled)
+        index = self._matches.get(key)
+        if index is None:
+            index = self._matches[key] = self._match(candidate, cwd, cwd_spelled)
+        return index
+
+    def _match(self, candidate: str, cwd: tuple[str, ...] | None, cwd_spelled: bool) -> int:
         candidate = comparable(candidate, self.fold)
         if not cwd_spelled and not self.spelled_in(candidate):
             return -1
