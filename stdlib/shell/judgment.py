@@ -244,7 +244,7 @@ class Protected:
             if parts and "." not in parts and ".." not in parts:
                 # The path's first segment is known before the path is built, and building it
                 # copies the whole directory (the benchmark's script `cd`s a level deeper in
-                # every block: 100 levels, ~4% of its instructions went here).
+                # every block, up to 100 levels; with escape_pattern's regex: 126.6M -> 125.7M).
                 if (cwd[len(root)] if len(cwd) > len(root) else parts[0]) not in self.resolved_firsts:
                     return None
                 return [*cwd[len(root) :], *parts]
