@@ -43,19 +43,43 @@ MODULE_TESTS: dict[str, list[str]] = {
                           "not generated_cases"],
     "compiler/lower.py": ["tests/test_differential.py", "tests/test_plan_properties.py",
                           "tests/test_lazy_plan.py"],
-    "vm/machine.py": ["tests/test_differential.py", "tests/test_verdict.py",
-                      "tests/test_judge_cases.py"],
-    "vm/planfile.py": ["tests/test_lazy_plan.py", "tests/test_plan_properties.py",
-                       "tests/test_compile_explain.py"],
-    "stdlib/shell.py": ["tests/test_shell.py", "tests/test_shell_check.py", "tests/test_meta.py"],
-    "stdlib/shell_tokenizer.py": ["tests/test_shell.py", "tests/test_shell_check.py"],
-    "stdlib/shell_paths.py": ["tests/test_shell.py", "tests/test_shell_check.py"],
-    "stdlib/shell_transcript.py": ["tests/test_shell.py", "tests/test_meta.py"],
-    "stdlib/diff.py": ["tests/test_diff.py", "tests/test_change_set.py"],
-    "cli/check.py": ["tests/test_cli.py", "tests/test_fail_closed.py",
-                     "tests/test_properties_foundation.py", "tests/test_judge_cases.py"],
+    # Only tests that run the module in the pytest process can kill its mutants (see
+    # IN_PROCESS_JUDGING): test_lazy_plan runs every judge case through run_check in-process,
+    # while test_judge_cases and test_cli spawn `pdks` and are left out.
+    "vm/machine.py": ["tests/test_lazy_plan.py", "tests/test_machine.py",
+                      "tests/test_verdict.py", "tests/test_differential.py"],
+    "vm/planfile.py": ["tests/test_planfile.py", "tests/test_lazy_plan.py",
+                       "tests/test_plan_properties.py"],
+    "cli/check.py": ["tests/test_check_in_process.py", "tests/test_fail_closed.py",
+                     "tests/test_lazy_plan.py"],
+    "stdlib/diff.py": ["tests/test_diff.py"],
 }
+# The shell package (stdlib/shell/): every file is judged by the same in-process tables.
+SHELL_TESTS = ["tests/test_shell.py", "tests/test_shell_bash.py", "tests/test_meta.py"]
+MODULE_TESTS.update({f"stdlib/shell/{name}.py": SHELL_TESTS for name in (
+    "judgment", "effects", "paths", "analysis", "disk", "evidence", "expansion", "git",
+    "readers", "tokenizer", "transcript")})
 STABLE = ["vm/algebra.py", "vm/values.py", "compiler/regex.py", "compiler/lower.py"]
+
+
+# Appended to the scratch copy's tests/conftest.py. `run_check` judges in a forked child (the
+# hard deadline, cli/deadline.py), and mutmut only sees the functions called in its own process
+# when it maps tests to functions: every judgment would map to nothing, and its mutants would
+# never be tested. In the copy, judgments take the path a platform without fork takes (the
+# same judgment, in this process, under a SIGALRM deadline); test_deadline.py's tests of the
+# fork itself are the only ones that tell the paths apart.
+IN_PROCESS_JUDGING = """
+
+# -- added by bench/mutation.py: judge in the pytest process, so mutmut sees the calls --------
+from polydeukes.cli import deadline as _deadline
+
+
+def _judge_in_this_process(fn, watch, fail_closed):
+    raise _deadline._ForkFailed
+
+
+_deadline._forked = _judge_in_this_process
+"""
 
 
 def stage(module: str, tests: list[str], workdir: Path) -> Path:
@@ -79,6 +103,8 @@ def stage(module: str, tests: list[str], workdir: Path) -> Path:
               f"pytest_add_cli_args_test_selection = {json.dumps(tests)}",
               'pytest_add_cli_args = ["-p", "no:cacheprovider"]', ""]
     (root / "pyproject.toml").write_text("\n".join(lines))
+    with open(root / "tests" / "conftest.py", "a", encoding="utf-8") as conftest:
+        conftest.write(IN_PROCESS_JUDGING)
     # mutmut writes the mutated copy here. It must exist before Python starts: a PYTHONPATH
     # entry that is missing at start-up stays unusable for the whole process, and mutmut's
     # test-to-function map would silently come out empty.
