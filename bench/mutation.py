@@ -43,16 +43,16 @@ MODULE_TESTS: dict[str, list[str]] = {
                           "not generated_cases"],
     "compiler/lower.py": ["tests/test_differential.py", "tests/test_plan_properties.py",
                           "tests/test_lazy_plan.py"],
-    # Only tests that run the module in the pytest process can kill its mutants (see
-    # IN_PROCESS_JUDGING): test_lazy_plan runs every judge case through run_check in-process,
-    # while test_judge_cases and test_cli spawn `pdks` and are left out.
-    "vm/machine.py": ["tests/test_lazy_plan.py", "tests/test_machine.py",
-                      "tests/test_verdict.py", "tests/test_differential.py"],
-    "vm/planfile.py": ["tests/test_planfile.py", "tests/test_lazy_plan.py",
-                       "tests/test_plan_properties.py"],
-    "cli/check.py": ["tests/test_check_in_process.py", "tests/test_fail_closed.py",
-                     "tests/test_lazy_plan.py"],
-    "stdlib/diff.py": ["tests/test_diff.py"],
+    # Tests that spawn `pdks` other than through `project.check` map to nothing (see
+    # IN_PROCESS_JUDGING), so they are left out; test_lazy_plan's pass over the judge cases
+    # repeats test_judge_cases.
+    "vm/machine.py": ["tests/test_judge_cases.py", "tests/test_machine.py",
+                      "tests/test_verdict.py", "tests/test_lazy_plan.py", "-k",
+                      "not test_judge_case_through_a_lazily_read_plan"],
+    "vm/planfile.py": ["tests/test_planfile.py", "tests/test_plan_properties.py"],
+    "cli/check.py": ["tests/test_cli.py", "tests/test_fail_closed.py", "tests/test_check.py",
+                     "tests/test_judge_cases.py", "tests/test_change_set.py"],
+    "stdlib/diff.py": ["tests/test_diff.py", "tests/test_change_set.py"],
 }
 # The shell package (stdlib/shell/): every file is judged by the same in-process tables.
 SHELL_TESTS = ["tests/test_shell.py", "tests/test_shell_bash.py", "tests/test_meta.py"]
@@ -62,15 +62,21 @@ MODULE_TESTS.update({f"stdlib/shell/{name}.py": SHELL_TESTS for name in (
 STABLE = ["vm/algebra.py", "vm/values.py", "compiler/regex.py", "compiler/lower.py"]
 
 
-# Appended to the scratch copy's tests/conftest.py. `run_check` judges in a forked child (the
-# hard deadline, cli/deadline.py), and mutmut only sees the functions called in its own process
-# when it maps tests to functions: every judgment would map to nothing, and its mutants would
-# never be tested. In the copy, judgments take the path a platform without fork takes (the
-# same judgment, in this process, under a SIGALRM deadline); test_deadline.py's tests of the
-# fork itself are the only ones that tell the paths apart.
+# Appended to the scratch copy's tests/conftest.py. mutmut maps tests to functions by what runs
+# in its own process, so a judgment it cannot see maps to nothing and its mutants are never
+# tested. Two things hide judgments from it, and in the copy (never in the repository) both
+# are brought into the pytest process:
+# * `run_check` judges in a forked child (the hard deadline, cli/deadline.py). In the copy it
+#   takes the path a platform without fork takes: the same judgment, in this process, under a
+#   SIGALRM deadline. Only test_deadline.py's tests of the fork itself tell the two apart.
+# * `Project.check` (tests/conftest.py) spawns `pdks covenant check`. In the copy it calls
+#   `run_check` with the same argv, stdin, environment and working directory, and collects
+#   the same exit code, stdout, stderr and rows. Every other command still spawns `pdks`.
 IN_PROCESS_JUDGING = """
 
-# -- added by bench/mutation.py: judge in the pytest process, so mutmut sees the calls --------
+# -- added by bench/mutation.py: judgments in the pytest process, where mutmut sees them ------
+import io as _io
+
 from polydeukes.cli import deadline as _deadline
 
 
@@ -79,6 +85,39 @@ def _judge_in_this_process(fn, watch, fail_closed):
 
 
 _deadline._forked = _judge_in_this_process
+_spawn_pdks = Project.run
+
+
+def _check_in_this_process(self, *args, stdin=b"", env=None, log=None):
+    if args[:2] != ("covenant", "check"):
+        return _spawn_pdks(self, *args, stdin=stdin, env=env, log=log)
+    from polydeukes.cli.check import run_check
+
+    if isinstance(stdin, dict):
+        stdin = json.dumps(stdin)
+    if isinstance(stdin, str):
+        stdin = stdin.encode("utf-8")
+    environment = {k: v for k, v in os.environ.items() if k != "POLYDEUKES_TELEMETRY_PATH"}
+    environment.update(env or {})
+    saved = dict(os.environ), os.getcwd(), sys.stdin, sys.stdout, sys.stderr
+    stdout, stderr = _io.StringIO(), _io.StringIO()
+    try:
+        os.environ.clear()
+        os.environ.update(environment)
+        os.chdir(self.root)
+        sys.stdin = _io.TextIOWrapper(_io.BytesIO(stdin or b""), encoding="utf-8")
+        sys.stdout, sys.stderr = stdout, stderr
+        code = run_check(list(args[2:]))
+    finally:
+        os.environ.clear()
+        os.environ.update(saved[0])
+        os.chdir(saved[1])
+        sys.stdin, sys.stdout, sys.stderr = saved[2:]
+    assert "Traceback" not in stderr.getvalue(), stderr.getvalue()
+    return Result(code, stdout.getvalue(), stderr.getvalue(), rows_of(log or self.log))
+
+
+Project.run = _check_in_this_process
 """
 
 

@@ -1,0 +1,134 @@
+"""`pdks covenant check`'s own edges (cli/check.py), judged in-process through `run_check`.
+
+What the judge tables cannot reach: the input size bound on both ways in (stdin, and the bytes
+an adapter hands over), every kind of failure inside judging ending in exit 2 with its own
+line and a `blocked` row, a working directory that cannot be read, and where the rows of a
+run go when no flag or variable says so.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+
+import pytest
+
+from conftest import rows_of
+from polydeukes.cli import check
+from polydeukes.cli.check import run_check, run_with_deadline
+
+EDIT = {"toolCalls": [{"name": "Edit", "fileChange": {"kind": "modify", "path": "src/a.ts",
+                                                      "pre": "a", "post": "b"}}],
+        "subagentSpawns": [], "userMessages": []}
+EDIT_BYTES = json.dumps(EDIT).encode("utf-8")
+BLOCKED_ROW = ["blocked", "covenant-check", "-"]
+
+
+@pytest.fixture
+def here(tmp_path, monkeypatch):
+    """A loading config in the working directory, no telemetry variable."""
+    (tmp_path / "polydeukes.config.yaml").write_text("languages: {}\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("POLYDEUKES_TELEMETRY_PATH", raising=False)
+    return tmp_path
+
+
+def _stdin(monkeypatch, data: bytes) -> None:
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
+
+
+@pytest.mark.parametrize("way", ["stdin", "argument"])
+def test_input_up_to_the_limit_is_judged_and_one_byte_more_blocks(here, monkeypatch, capsys,
+                                                                   way):
+    padded = EDIT_BYTES + b" " * 100
+    monkeypatch.setattr(check, "INPUT_LIMIT", len(padded))
+
+    def judge(data: bytes) -> int:
+        if way == "stdin":
+            _stdin(monkeypatch, data)
+            return run_check([])
+        return run_check([], stdin=data)
+
+    assert judge(padded) == 0 and capsys.readouterr().err == ""
+    assert judge(padded + b" ") == 2
+    assert capsys.readouterr().err == (
+        f"covenant check failed closed: the input is larger than {len(padded)} bytes\n")
+    assert rows_of(here / ".polydeukes" / "roi.log")[-1] == BLOCKED_ROW
+
+
+def test_stdin_is_read_to_its_end_across_many_reads(here, monkeypatch, capsys):
+    # Far more than one read's worth (64 KiB): a truncated read would not be a JSON object.
+    _stdin(monkeypatch, EDIT_BYTES[:-1] + b" " * 300_000 + b"}")
+    assert run_check(["--enforce", "block"]) == 0
+    assert capsys.readouterr().err == ""
+
+
+def test_without_a_stdin_the_input_is_empty_and_refused(here, monkeypatch, capsys):
+    monkeypatch.setattr("sys.stdin", None)
+    assert run_check([]) == 2
+    assert capsys.readouterr().err == "covenant check failed closed: input is not a JSON object\n"
+
+
+@pytest.mark.parametrize("raised, line", [
+    (RuntimeError("boom"), "internal error: RuntimeError: boom"),
+    (KeyboardInterrupt(), "interrupted"),
+    (MemoryError(), "out of memory while judging"),
+])
+def test_every_failure_inside_judging_blocks_with_its_own_line(here, monkeypatch, capsys,
+                                                               raised, line):
+    def fail(*args, **kwargs):
+        raise raised
+
+    monkeypatch.setattr("polydeukes.vm.machine.dispatch", fail)
+    assert run_check(["--enforce", "block"], stdin=EDIT_BYTES) == 2
+    assert capsys.readouterr().err == f"covenant check failed closed: {line}\n"
+    assert rows_of(here / ".polydeukes" / "roi.log") == [BLOCKED_ROW]
+
+
+def test_a_working_directory_that_cannot_be_read_blocks(here, monkeypatch, capsys, tmp_path):
+    def gone():
+        raise FileNotFoundError(2, "No such file or directory")
+
+    log = tmp_path / "env.log"
+    monkeypatch.setenv("POLYDEUKES_TELEMETRY_PATH", str(log))
+    monkeypatch.setattr(check.os, "getcwd", gone)
+    assert run_check([], stdin=EDIT_BYTES) == 2
+    assert capsys.readouterr().err == (
+        "covenant check failed closed: the working directory cannot be read: "
+        "No such file or directory\n")
+    assert rows_of(log) == [BLOCKED_ROW]
+
+
+def test_an_empty_telemetry_variable_is_unset(here, monkeypatch):
+    monkeypatch.setenv("POLYDEUKES_TELEMETRY_PATH", "")
+    assert run_check([], stdin=b"[]") == 2
+    assert rows_of(here / ".polydeukes" / "roi.log") == [BLOCKED_ROW]
+
+
+def test_the_settled_path_is_flag_then_variable_then_config_then_default(monkeypatch):
+    flags = check.CheckFlags()
+    monkeypatch.delenv("POLYDEUKES_TELEMETRY_PATH", raising=False)
+    assert check.settle_telemetry_path(flags, "/r", None) == "/r/.polydeukes/roi.log"
+    assert check.settle_telemetry_path(flags, "/r", "logs/x.log") == "/r/logs/x.log"
+    assert check.settle_telemetry_path(flags, None, "logs/x.log") is None
+    monkeypatch.setenv("POLYDEUKES_TELEMETRY_PATH", "/env.log")
+    assert check.settle_telemetry_path(flags, "/r", "logs/x.log") == "/env.log"
+    flags.telemetry_path = "flag.log"
+    assert check.settle_telemetry_path(flags, None, "logs/x.log") == "flag.log"
+
+
+def test_a_function_that_fails_under_run_with_deadline_blocks_with_a_row_where_asked(
+        here, capsys, tmp_path):
+    def fail() -> int:
+        raise ValueError("bad payload")
+
+    log = tmp_path / "adapter.log"
+    assert run_with_deadline(fail, log_path=str(log)) == 2
+    assert capsys.readouterr().err == (
+        "covenant check failed closed: internal error: ValueError: bad payload\n")
+    assert rows_of(log) == [BLOCKED_ROW]
+    # Without a log path the row goes to the default log under the working directory.
+    assert run_with_deadline(fail) == 2
+    assert rows_of(here / ".polydeukes" / "roi.log") == [BLOCKED_ROW]
+    assert os.getcwd() == str(here)
