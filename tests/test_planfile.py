@@ -215,3 +215,23 @@ def test_a_plan_file_that_cannot_be_read_safely_is_no_plan(tmp_path, plan, key, 
     if shape == "too-large":
         monkeypatch.setattr(planfile, "PLAN_LIMIT", len(good))
         assert planfile.read_plan(str(tmp_path), key) == plan
+
+
+def test_the_plan_is_written_beside_itself_under_a_recognisable_temporary_name(
+        tmp_path, plan, key, monkeypatch):
+    # In the same directory, so the rename is atomic (one filesystem); named .plan-*.tmp, so a
+    # write cut short by a crash leaves a hidden file that is plainly not the plan.
+    renames = []
+    real_replace = os.replace
+
+    def replace(source, target):
+        renames.append((source, target, open(source, "rb").read()))
+        real_replace(source, target)
+
+    monkeypatch.setattr(planfile.os, "replace", replace)
+    planfile.write_plan(str(tmp_path), plan, key)
+    ((source, target, data),) = renames
+    directory, name = os.path.split(source)
+    assert directory == str(tmp_path / ".polydeukes") and target == planfile.plan_path(str(tmp_path))
+    assert name.startswith(".plan-") and name.endswith(".tmp")
+    assert data == planfile.encode_plan(plan, key)
