@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import sys
 
 import pytest
 
@@ -118,8 +119,15 @@ def test_the_settled_path_is_flag_then_variable_then_config_then_default(monkeyp
     assert check.settle_telemetry_path(flags, None, "logs/x.log") == "flag.log"
 
 
+@pytest.fixture(params=["fork", "no fork"])
+def fork_or_not(request, monkeypatch):
+    """Both ways a judgment runs: in a forked child, and in this process (no fork: Windows)."""
+    if request.param == "no fork":
+        monkeypatch.delattr(os, "fork")
+
+
 def test_a_function_that_fails_under_run_with_deadline_blocks_with_a_row_where_asked(
-        here, capsys, tmp_path):
+        here, capsys, tmp_path, fork_or_not):
     def fail() -> int:
         raise ValueError("bad payload")
 
@@ -132,3 +140,15 @@ def test_a_function_that_fails_under_run_with_deadline_blocks_with_a_row_where_a
     assert run_with_deadline(fail) == 2
     assert rows_of(here / ".polydeukes" / "roi.log") == [BLOCKED_ROW]
     assert os.getcwd() == str(here)
+
+
+def test_a_function_that_exits_under_run_with_deadline_keeps_its_exit_code(here, fork_or_not):
+    def leave(code):
+        def fn() -> int:
+            sys.exit(code)
+        return fn
+
+    assert run_with_deadline(leave(3)) == 3
+    assert run_with_deadline(leave("not a number")) == 2
+    assert run_with_deadline(lambda: "not a number") == 2
+    assert rows_of(here / ".polydeukes" / "roi.log") == []
