@@ -152,3 +152,98 @@ def test_a_function_that_exits_under_run_with_deadline_keeps_its_exit_code(here,
     assert run_with_deadline(leave("not a number")) == 2
     assert run_with_deadline(lambda: "not a number") == 2
     assert rows_of(here / ".polydeukes" / "roi.log") == []
+
+
+# -- the config repair (spec 05 §3.8) -------------------------------------------------------------
+BROKEN = b"languages: {}\nprotectedPath: []\n"
+FIXED = "languages: {}\nprotectedPaths: []\ntelemetry: {logPath: logs/fixed.log}\n"
+BROKEN_LINE = ("polydeukes.config.yaml does not load (invalid config in polydeukes.config.yaml: "
+               "unknown key 'protectedPath' in config (at polydeukes.config.yaml:2:1))")
+ADVISED = (f"covenant check: {BROKEN_LINE} \u2014 this call rewrites it into one that does; "
+           "advised, not judged\n")
+STILL_BLOCKED = ("covenant check failed closed: invalid config in polydeukes.config.yaml: "
+                 "unknown key 'protectedPath' in config (at polydeukes.config.yaml:2:1) \u2014 fix "
+                 "polydeukes.config.yaml in one Edit or Write whose result loads; every other call "
+                 "stays blocked until it does")
+LAYER = "disciplines:\n  - {id: d, why: prose, draft: true}\n"
+
+
+def _repairing(path: str, pre: str, post: str) -> bytes:
+    call = {"name": "Edit", "args": {"file_path": path},
+            "fileChange": {"kind": "modify", "path": path, "pre": pre, "post": post}}
+    return json.dumps({"toolCalls": [call], "subagentSpawns": [], "userMessages": []}).encode()
+
+
+@pytest.mark.parametrize("case", [
+    # The config named by absolute path is the same file.
+    dict(path="{root}/polydeukes.config.yaml", post=FIXED, want=(0, ADVISED)),
+    dict(path="./polydeukes.config.yaml", post=FIXED, want=(0, ADVISED)),
+    dict(path="{root}/other/polydeukes.config.yaml", post=FIXED, want=(2, STILL_BLOCKED + "\n")),
+    # A repair that loads with the layer too is advised.
+    dict(path="polydeukes.config.yaml", post=FIXED, layer="disciplines: []\n",
+         want=(0, ADVISED)),
+    # A result that does not load even alone says nothing of the layer.
+    dict(path="polydeukes.config.yaml", post="languages: 1\n", layer=LAYER,
+         want=(2, STILL_BLOCKED + "\n")),
+    # A result that loads alone but not with the layer says so.
+    dict(path="polydeukes.config.yaml", post=FIXED + LAYER, layer=LAYER,
+         want=(2, STILL_BLOCKED + " (this call's result does not load with layer "
+               "{root}/layer.yaml: invalid config in polydeukes.config.yaml with layer "
+               "{root}/layer.yaml: disciplines[1] ('d') duplicates the id of an earlier entry "
+               "(at {root}/layer.yaml:2:10))\n")),
+], ids=lambda case: f"{case['path']} {case['want'][0]} layer={'layer' in case}")
+def test_one_edit_that_repairs_the_config(here, capsys, case):
+    root = str(here)
+    (here / "polydeukes.config.yaml").write_bytes(BROKEN)
+    flags = []
+    if "layer" in case:
+        (here / "layer.yaml").write_text(case["layer"], encoding="utf-8")
+        flags = ["--config-layer", "layer.yaml"]
+    stdin = _repairing(case["path"].format(root=root), BROKEN.decode(), case["post"])
+    code = run_check(["--enforce", "block", *flags], stdin=stdin)
+    want_code, want_stderr = case["want"]
+    assert (code, capsys.readouterr().err) == (want_code, want_stderr.format(root=root))
+    if want_code == 0:
+        assert rows_of(here / "logs" / "fixed.log") == [
+            ["advised", "covenant-check", "polydeukes.config.yaml"]]
+        assert not (here / ".polydeukes" / "roi.log").exists()
+    else:
+        assert rows_of(here / ".polydeukes" / "roi.log") == [BLOCKED_ROW]
+
+
+def test_a_config_that_is_not_utf8_is_repaired_from_the_text_the_host_shows(here, capsys):
+    # Hosts show a file's undecodable bytes as U+FFFD; the repair's `pre` is compared with that.
+    broken = b"# caf\xe9\n" + BROKEN
+    (here / "polydeukes.config.yaml").write_bytes(broken)
+    shown = broken.decode("utf-8", errors="replace")
+    assert "\ufffd" in shown
+    code = run_check([], stdin=_repairing("polydeukes.config.yaml", shown, FIXED))
+    assert code == 0
+    assert capsys.readouterr().err.endswith("advised, not judged\n")
+
+
+def test_a_layer_beside_a_config_that_fails_only_with_it_is_not_repairable(here, capsys):
+    # The config loads alone; only the pair fails, so no single edit of the config is the fix.
+    (here / "polydeukes.config.yaml").write_text("languages: {}\n" + LAYER, encoding="utf-8")
+    (here / "layer.yaml").write_text(LAYER, encoding="utf-8")
+    stdin = _repairing("polydeukes.config.yaml", "languages: {}\n" + LAYER, FIXED)
+    assert run_check(["--config-layer", "layer.yaml"], stdin=stdin) == 2
+    assert capsys.readouterr().err == (
+        f"covenant check failed closed: invalid config in polydeukes.config.yaml with layer "
+        f"{here}/layer.yaml: disciplines[1] ('d') duplicates the id of an earlier entry "
+        f"(at {here}/layer.yaml:2:10)\n")
+
+
+def test_without_a_working_directory_an_adapter_row_goes_to_the_variable(monkeypatch, capsys,
+                                                                         tmp_path):
+    def gone():
+        raise FileNotFoundError(2, "No such file or directory")
+
+    def fail() -> int:
+        raise ValueError("bad payload")
+
+    log = tmp_path / "env.log"
+    monkeypatch.setenv("POLYDEUKES_TELEMETRY_PATH", str(log))
+    monkeypatch.setattr(check.os, "getcwd", gone)
+    assert run_with_deadline(fail) == 2
+    assert rows_of(log) == [BLOCKED_ROW]
