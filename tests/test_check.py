@@ -247,3 +247,75 @@ def test_without_a_working_directory_an_adapter_row_goes_to_the_variable(monkeyp
     monkeypatch.setattr(check.os, "getcwd", gone)
     assert run_with_deadline(fail) == 2
     assert rows_of(log) == [BLOCKED_ROW]
+
+
+# -- flags, stdin, the environment ------------------------------------------------------------------
+USAGE = "usage: pdks covenant check [--diff] [--enforce advise|block] [--unattended]"
+
+
+@pytest.mark.parametrize("flags, accepted", [
+    (["--enforce", "advise"], True),
+    (["--enforce", "block"], True),
+    (["--enforce", "ADVISE"], False),
+    (["--telemetry-path", "", "--diff"], False),  # an empty value is a missing one
+    (["--telemetry-path", "--diff"], False),
+    (["--config-layer", ""], False),
+    (["--unattended", "--unattended"], False),
+])
+def test_the_check_flags(here, capsys, flags, accepted):
+    code = run_check(flags, stdin=EDIT_BYTES)
+    err = capsys.readouterr().err
+    if accepted:
+        assert (code, err) == (0, "")
+    else:
+        assert code == 2 and err.startswith(USAGE) and err.count("\n") == 1
+        assert not (here / ".polydeukes" / "roi.log").exists()  # a usage error has no row
+
+
+class _EndlessStdin:
+    """A stdin that never ends: only bounded reads may be asked of it."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.buffer = self
+
+    def read(self, size=-1):
+        assert size is not None and size > 0, "an unbounded read of stdin"
+        return (self.data * (size // len(self.data) + 1))[:size]
+
+
+def test_a_stdin_that_never_ends_is_refused_at_the_limit(here, monkeypatch, capsys):
+    monkeypatch.setattr(check, "INPUT_LIMIT", 200_000)  # three reads and a bit
+    monkeypatch.setattr("sys.stdin", _EndlessStdin(b" "))
+    assert run_check([]) == 2
+    assert capsys.readouterr().err == (
+        "covenant check failed closed: the input is larger than 200000 bytes\n")
+
+
+def test_an_unreadable_deadline_variable_blocks_with_a_row_in_the_default_log(here, monkeypatch,
+                                                                              capsys):
+    monkeypatch.setenv("POLYDEUKES_DEADLINE_SECONDS", "soon")
+    assert run_check([], stdin=EDIT_BYTES) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("covenant check failed closed: POLYDEUKES_DEADLINE_SECONDS")
+    assert "soon" in err and err.count("\n") == 1
+    assert rows_of(here / ".polydeukes" / "roi.log") == [BLOCKED_ROW]
+
+
+def test_a_shell_write_under_home_is_judged_with_the_user_s_home(tmp_path, monkeypatch, capsys):
+    # `~` in a command is the user's home: a write through it into the project is a known
+    # write target, so shell-mod blocks it with no unjudgeable row.
+    project = tmp_path / "u" / "proj"
+    project.mkdir(parents=True)
+    (project / "polydeukes.config.yaml").write_text("protectedPaths: ['.claude/hooks']\n")
+    monkeypatch.chdir(project)
+    monkeypatch.delenv("POLYDEUKES_TELEMETRY_PATH", raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path / "u"))
+    call = {"name": "Bash", "args": {"command": "echo x > ~/proj/.claude/hooks/a"}}
+    stdin = json.dumps({"toolCalls": [call], "subagentSpawns": [], "userMessages": [],
+                        "tools": {"mutating": ["Edit"], "shell": ["Bash"],
+                                  "commandArgs": ["command"]}}).encode()
+    assert run_check(["--enforce", "block"], stdin=stdin) == 2
+    assert capsys.readouterr().err == "redirect-write targets protected path .claude/hooks\n"
+    assert rows_of(project / ".polydeukes" / "roi.log") == [
+        ["passed", "self-mod", ".claude/hooks"], ["blocked", "shell-mod", ".claude/hooks"]]
