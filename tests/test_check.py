@@ -302,20 +302,29 @@ def test_an_unreadable_deadline_variable_blocks_with_a_row_in_the_default_log(he
     assert rows_of(here / ".polydeukes" / "roi.log") == [BLOCKED_ROW]
 
 
-def test_a_shell_write_under_home_is_judged_with_the_user_s_home(tmp_path, monkeypatch, capsys):
-    # `~` in a command is the user's home: a write through it into the project is a known
-    # write target, so shell-mod blocks it with no unjudgeable row.
+@pytest.mark.parametrize("command, reason, shell_mod_row", [
+    # A write through `~` into the project is a known write target: shell-mod blocks it with
+    # no unjudgeable row (the computable-write layer resolved it too).
+    ("echo x > ~/proj/.claude/hooks/a", "redirect-write targets protected path .claude/hooks",
+     ["blocked", "shell-mod", ".claude/hooks"]),
+    # The home directory holds the project: removing it removes the protected path.
+    ("rm -rf ~", "rm removes or moves a directory that contains protected path .claude/hooks",
+     ["blocked", "shell-mod", ".claude/hooks"]),
+])
+def test_a_shell_command_through_home_is_judged_with_the_user_s_home(
+        tmp_path, monkeypatch, capsys, command, reason, shell_mod_row):
     project = tmp_path / "u" / "proj"
     project.mkdir(parents=True)
     (project / "polydeukes.config.yaml").write_text("protectedPaths: ['.claude/hooks']\n")
     monkeypatch.chdir(project)
     monkeypatch.delenv("POLYDEUKES_TELEMETRY_PATH", raising=False)
     monkeypatch.setenv("HOME", str(tmp_path / "u"))
-    call = {"name": "Bash", "args": {"command": "echo x > ~/proj/.claude/hooks/a"}}
+    call = {"name": "Bash", "args": {"command": command}}
     stdin = json.dumps({"toolCalls": [call], "subagentSpawns": [], "userMessages": [],
                         "tools": {"mutating": ["Edit"], "shell": ["Bash"],
                                   "commandArgs": ["command"]}}).encode()
     assert run_check(["--enforce", "block"], stdin=stdin) == 2
-    assert capsys.readouterr().err == "redirect-write targets protected path .claude/hooks\n"
-    assert rows_of(project / ".polydeukes" / "roi.log") == [
-        ["passed", "self-mod", ".claude/hooks"], ["blocked", "shell-mod", ".claude/hooks"]]
+    assert capsys.readouterr().err == reason + "\n"
+    rows = rows_of(project / ".polydeukes" / "roi.log")
+    assert shell_mod_row in rows
+    assert [row for row in rows if row[0] == "skipped"] == []
