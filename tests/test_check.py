@@ -328,3 +328,42 @@ def test_a_shell_command_through_home_is_judged_with_the_user_s_home(
     rows = rows_of(project / ".polydeukes" / "roi.log")
     assert shell_mod_row in rows
     assert [row for row in rows if row[0] == "skipped"] == []
+
+
+# -- the baseline comparison around a session call (spec 06 §8) ----------------------------------
+def _session_call(*calls: dict) -> bytes:
+    return json.dumps({"toolCalls": list(calls), "subagentSpawns": [], "userMessages": [],
+                       "tools": {"mutating": ["Edit", "Write"], "shell": [],
+                                 "commandArgs": []},
+                       "session": {"userMessages": [], "toolCalls": []}}).encode()
+
+
+def test_a_session_call_compares_then_re_establishes_the_baseline(here, capsys):
+    (here / "polydeukes.config.yaml").write_text("protectedPaths: ['.claude/hooks']\n")
+    hook = here / ".claude" / "hooks" / "pre.sh"
+    hook.parent.mkdir(parents=True)
+    hook.write_text("echo 1\n")
+    log = here / ".polydeukes" / "roi.log"
+    baseline_file = str(here / ".polydeukes" / "baseline.json")
+
+    assert run_check([], stdin=_session_call()) == 0  # no baseline yet: one row names it
+    assert rows_of(log) == [["unattributed", "baseline", baseline_file]]
+    assert run_check([], stdin=_session_call()) == 0  # nothing changed since
+    assert len(rows_of(log)) == 1
+
+    hook.write_text("echo 2\n")  # changed behind the guard's back
+    assert run_check([], stdin=_session_call()) == 0
+    assert rows_of(log)[1:] == [["unattributed", "baseline", ".claude/hooks"]]
+    assert run_check([], stdin=_session_call()) == 0  # reported once, then the new baseline
+    assert len(rows_of(log)) == 2
+
+    # A change this run's own verdict let through (advised) is not reported by the next call.
+    edit = {"name": "Edit", "args": {"file_path": ".claude/hooks/pre.sh"},
+            "fileChange": {"kind": "modify", "path": ".claude/hooks/pre.sh",
+                           "pre": "echo 2\n", "post": "echo 3\n"}}
+    assert run_check([], stdin=_session_call(edit)) == 0
+    assert rows_of(log)[2:] == [["advised", "self-mod", ".claude/hooks"]]
+    hook.write_text("echo 3\n")  # the host applies the edit it was advised about
+    assert run_check([], stdin=_session_call()) == 0
+    assert len(rows_of(log)) == 3
+    capsys.readouterr()
