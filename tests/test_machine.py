@@ -1,0 +1,116 @@
+"""The dispatcher's edges the judge tables cannot reach (vm/machine.py), in-process.
+
+The tables judge through the real clock, so a witness message can only be "a minute old" or
+"an hour old"; here the TTL valve gets a fixed clock and is held to its exact bounds. A valve
+that raises, and a declaration's own witness that raises, keep the call blocked.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from conftest import rows_of
+from polydeukes.cli.check import run_check
+from polydeukes.vm import machine
+from polydeukes.vm.ir import UNSET, SessionMessage
+
+NOW = 1_800_000_000_000
+MINUTE = 60_000
+
+
+def _opens(messages: list, *, token: str = "pdks witness", ttl_minutes: float = 1) -> bool:
+    return machine.ttl_witness(token, ttl_minutes, messages, lambda: NOW)()
+
+
+@pytest.mark.parametrize("text, age_ms, opens", [
+    ("pdks witness", 0, True),  # this very millisecond
+    ("pdks witness", MINUTE, True),  # exactly the TTL old
+    ("pdks witness", MINUTE + 1, False),  # a millisecond past it
+    ("pdks witness", -1, False),  # from the future
+    ("  pdks witness \t", 1000, True),  # trimmed as JavaScript trims
+    ("pdks witness\nand more", 1000, True),  # the first line alone counts
+    ("pdks witness\nsecond\nthird", 1000, True),
+    ("first\npdks witness", 1000, False),
+    ("pdks witness, please", 1000, False),
+])
+def test_the_ttl_valve_opens_on_a_fresh_token_alone_on_the_first_line(text, age_ms, opens):
+    assert _opens([SessionMessage(text=text, timestampMs=NOW - age_ms)]) is opens
+
+
+def test_a_message_without_a_timestamp_is_passed_over_not_the_end():
+    fresh = SessionMessage(text="pdks witness", timestampMs=NOW - 1000)
+    unstamped = SessionMessage(text="pdks witness")
+    assert unstamped.timestampMs is UNSET
+    assert _opens([unstamped]) is False
+    assert _opens([unstamped, fresh]) is True
+
+
+def test_the_ttl_is_in_minutes_and_may_be_fractional():
+    message = [SessionMessage(text="pdks witness", timestampMs=NOW - 30_001)]
+    assert _opens(message, ttl_minutes=0.5) is False
+    assert _opens(message, ttl_minutes=30_001 / MINUTE) is True
+
+
+def test_the_clock_is_read_at_each_consultation():
+    now = [NOW]
+    opens = machine.ttl_witness("t", 1, [SessionMessage(text="t", timestampMs=NOW)],
+                                lambda: now[0])
+    assert opens() is True
+    now[0] += MINUTE + 1
+    assert opens() is False
+
+
+@pytest.mark.parametrize("token, message", [
+    ("", "ttlWitness: token must not be empty"),
+    (" \t", "ttlWitness: token must not be empty"),
+    ("pdks\nwitness", "ttlWitness: token must not contain line breaks"),
+    ("pdks\rwitness", "ttlWitness: token must not contain line breaks"),
+])
+def test_a_token_that_cannot_be_typed_alone_on_a_line_fails_the_run(token, message):
+    with pytest.raises(machine.RunFailed) as raised:
+        machine.ttl_witness(token, 1, [], lambda: NOW)
+    assert str(raised.value) == message
+
+
+# -- valves that raise ---------------------------------------------------------------------------
+VALVE_CONFIG = """\
+protectedPaths: ['.claude/settings.json']
+witness: { token: 'pdks witness', ttlMinutes: 10 }
+"""
+
+
+def _settings_edit(now_ms: int) -> bytes:
+    return json.dumps({
+        "toolCalls": [{"name": "Edit", "args": {"file_path": ".claude/settings.json"},
+                       "fileChange": {"kind": "modify", "path": ".claude/settings.json",
+                                      "pre": "{}\n", "post": "{\"hooks\": {}}\n"}}],
+        "subagentSpawns": [], "userMessages": [],
+        "tools": {"mutating": ["Edit"], "shell": [], "commandArgs": []},
+        "session": {"userMessages": [{"text": "pdks witness", "timestampMs": now_ms - 1000}],
+                    "toolCalls": []},
+    }).encode()
+
+
+def test_a_valve_that_raises_stays_shut(tmp_path, monkeypatch, capsys):
+    (tmp_path / "polydeukes.config.yaml").write_text(VALVE_CONFIG)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("POLYDEUKES_TELEMETRY_PATH", raising=False)
+    stdin = _settings_edit(machine.now_ms())
+    assert run_check(["--enforce", "block"], stdin=stdin) == 0  # the control: it opens
+    assert ["witnessed", "self-mod", ".claude/settings.json"] in rows_of(
+        tmp_path / ".polydeukes" / "roi.log")
+
+    def broken_valve(*args, **kwargs):
+        def opens() -> bool:
+            raise RuntimeError("clock unreadable")
+        return opens
+
+    monkeypatch.setattr(machine, "ttl_witness", broken_valve)
+    (tmp_path / ".polydeukes" / "roi.log").unlink()
+    assert run_check(["--enforce", "block"], stdin=stdin) == 2
+    assert capsys.readouterr().err.endswith(
+        "Edit would modify protected path .claude/settings.json\n")
+    assert ["blocked", "self-mod", ".claude/settings.json"] in rows_of(
+        tmp_path / ".polydeukes" / "roi.log")
