@@ -114,3 +114,45 @@ def test_a_valve_that_raises_stays_shut(tmp_path, monkeypatch, capsys):
         "Edit would modify protected path .claude/settings.json\n")
     assert ["blocked", "self-mod", ".claude/settings.json"] in rows_of(
         tmp_path / ".polydeukes" / "roi.log")
+
+
+# -- paths outside the project ----------------------------------------------------------------------
+UNSCOPED = """\
+disciplines:
+  - id: 'no-todo'
+    declare:
+      mechanism: 'added-only'
+      supply: { pre: 'empty', post: 'empty' }
+      extract:
+        hits: [{ op: 'source', of: 'post' }, { op: 'lines' }, { op: 'matches', re: 'TODO' }]
+      relate:
+        - { id: 'h', relation: { op: 'empty', of: 'hits' }, message: '{value}' }
+"""
+
+
+@pytest.mark.parametrize("path, judged_as", [
+    ("src/a.ts", "src/a.ts"),
+    ("./src/../a.ts", "a.ts"),
+    ("{root}/src/a.ts", "src/a.ts"),
+    (".", None),  # the root itself is no file of the project
+    ("..", None),
+    ("../a.ts", None),
+    ("{root}", None),
+    ("{root}/../a.ts", None),
+])
+def test_a_file_change_is_judged_only_at_a_path_inside_the_project(tmp_path, monkeypatch, capsys,
+                                                                    path, judged_as):
+    (tmp_path / "polydeukes.config.yaml").write_text(UNSCOPED)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("POLYDEUKES_TELEMETRY_PATH", raising=False)
+    path = path.format(root=tmp_path)
+    call = {"name": "Write", "args": {"file_path": path},
+            "fileChange": {"kind": "create", "path": path, "post": "TODO\n"}}
+    stdin = json.dumps({"toolCalls": [call], "subagentSpawns": [], "userMessages": []}).encode()
+    assert run_check([], stdin=stdin) == 0
+    rows = rows_of(tmp_path / ".polydeukes" / "roi.log")
+    if judged_as is None:
+        assert rows == [["passed", "covenant-check", path]]
+        assert capsys.readouterr().err == ""
+    else:
+        assert [row[:3] for row in rows] == [["advised", "no-todo", judged_as]]
