@@ -156,3 +156,34 @@ def test_a_file_change_is_judged_only_at_a_path_inside_the_project(tmp_path, mon
         assert capsys.readouterr().err == ""
     else:
         assert [row[:3] for row in rows] == [["advised", "no-todo", judged_as]]
+
+
+# -- one world, with the programs bound once or bound on the spot ----------------------------------
+WITNESSED = UNSCOPED + """\
+      witness:
+        relate:
+          - { id: 'w', relation: { op: 'nonEmpty', of: 'hits' }, message: 'w' }
+"""
+
+
+def test_a_world_and_its_witness_judge_the_same_with_or_without_a_bound_program():
+    from polydeukes.compiler import compile_config
+    from polydeukes.vm.jsregex import JsRegex
+    from polydeukes.vm.ops import bind
+
+    def regex(index: int) -> JsRegex:
+        pattern = plan.patterns[index]
+        return JsRegex(pattern.source, pattern.flags, pattern.needs_utf16)
+
+    witnessed = compile_config("/p", "polydeukes.config.yaml", WITNESSED.encode()).plan
+    unwitnessed = compile_config("/p", "polydeukes.config.yaml", UNSCOPED.encode()).plan
+    world = {"changes": ["a.ts"], "target.path": "a.ts", "post": "ok\nTODO\n"}
+    for plan, opens in ((witnessed, True), (unwitnessed, False)):
+        (entry,) = plan.entries
+        on_the_spot = machine.evaluate_world(plan, entry, world, regex)
+        bound = machine.evaluate_world(plan, entry, world, regex, bind(entry.body.code))
+        assert on_the_spot.status == bound.status == machine.BROKEN
+        assert on_the_spot.breaks == bound.breaks == [("h", "TODO", bound.breaks[0][2])]
+        assert machine.evaluate_witness(entry, on_the_spot.frame) is opens
+        program = bind(entry.witness.code) if entry.witness is not None else None
+        assert machine.evaluate_witness(entry, bound.frame, program) is opens
