@@ -100,19 +100,14 @@ def _check_in_this_process(self, *args, stdin=b"", env=None, log=None):
         return _spawn_pdks(self, *args, stdin=stdin, env=env, log=log)
     from polydeukes.cli.check import run_check
 
-    if isinstance(stdin, dict):
-        stdin = json.dumps(stdin)
-    if isinstance(stdin, str):
-        stdin = stdin.encode("utf-8")
-    environment = {k: v for k, v in os.environ.items() if k != "POLYDEUKES_TELEMETRY_PATH"}
-    environment.update(env or {})
+    environment = pdks_environment(env)
     saved = dict(os.environ), os.getcwd(), sys.stdin, sys.stdout, sys.stderr
     stdout, stderr = _io.StringIO(), _io.StringIO()
     try:
         os.environ.clear()
         os.environ.update(environment)
         os.chdir(self.root)
-        sys.stdin = _io.TextIOWrapper(_io.BytesIO(stdin or b""), encoding="utf-8")
+        sys.stdin = _io.TextIOWrapper(_io.BytesIO(stdin_bytes(stdin) or b""), encoding="utf-8")
         sys.stdout, sys.stderr = stdout, stderr
         code = run_check(list(args[2:]))
     finally:

@@ -41,6 +41,22 @@ def rows_of(log: Path) -> list[list[str]]:
     return rows
 
 
+def stdin_bytes(stdin: bytes | str | dict | None) -> bytes | None:
+    """What `pdks` reads: a dict as JSON, text as UTF-8."""
+    if isinstance(stdin, dict):
+        stdin = json.dumps(stdin)
+    if isinstance(stdin, str):
+        stdin = stdin.encode("utf-8")
+    return stdin
+
+
+def pdks_environment(env: dict | None) -> dict:
+    """This process's environment without a telemetry path, plus `env`."""
+    full_env = {k: v for k, v in os.environ.items() if k != "POLYDEUKES_TELEMETRY_PATH"}
+    full_env.update(env or {})
+    return full_env
+
+
 class Project:
     def __init__(self, root: Path) -> None:
         self.root = root
@@ -60,15 +76,9 @@ class Project:
 
     def run(self, *args: str, stdin: bytes | str | dict | None = b"", env: dict | None = None,
             log: Path | None = None) -> Result:
-        if isinstance(stdin, dict):
-            stdin = json.dumps(stdin)
-        if isinstance(stdin, str):
-            stdin = stdin.encode("utf-8")
-        full_env = {k: v for k, v in os.environ.items() if k != "POLYDEUKES_TELEMETRY_PATH"}
-        full_env.update(env or {})
         done = subprocess.run(
-            [*PDKS, *args], input=stdin, cwd=self.root, env=full_env, capture_output=True,
-            timeout=60,
+            [*PDKS, *args], input=stdin_bytes(stdin), cwd=self.root, env=pdks_environment(env),
+            capture_output=True, timeout=60,
         )
         stderr = done.stderr.decode("utf-8")
         assert "Traceback" not in stderr, stderr
