@@ -2,7 +2,8 @@
 
     pip install -e '.[dev]'
     nice -n 19 python bench/mutation.py                       # the stable modules
-    nice -n 19 python bench/mutation.py vm/machine.py cli/check.py --max-children 2
+    nice -n 10 python bench/mutation.py vm/machine.py cli/check.py --max-children 2
+    nice -n 10 python bench/mutation.py stdlib/shell/paths.py  # one file of the shell package
     python bench/mutation.py --survivors vm/algebra.py         # list what survived last time
 
 For each module given (a repository path), the script lays a scratch copy of the repository out

@@ -249,7 +249,7 @@ def test_without_a_working_directory_an_adapter_row_goes_to_the_variable(monkeyp
     assert rows_of(log) == [BLOCKED_ROW]
 
 
-# -- flags, stdin, the environment ------------------------------------------------------------------
+# -- flags, stdin, the environment ----------------------------------------------------------------
 USAGE = "usage: pdks covenant check [--diff] [--enforce advise|block] [--unattended]"
 
 

@@ -116,7 +116,7 @@ def test_a_valve_that_raises_stays_shut(tmp_path, monkeypatch, capsys):
         tmp_path / ".polydeukes" / "roi.log")
 
 
-# -- paths outside the project ----------------------------------------------------------------------
+# -- paths outside the project --------------------------------------------------------------------
 UNSCOPED = """\
 disciplines:
   - id: 'no-todo'

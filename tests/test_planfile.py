@@ -232,6 +232,7 @@ def test_the_plan_is_written_beside_itself_under_a_recognisable_temporary_name(
     planfile.write_plan(str(tmp_path), plan, key)
     ((source, target, data),) = renames
     directory, name = os.path.split(source)
-    assert directory == str(tmp_path / ".polydeukes") and target == planfile.plan_path(str(tmp_path))
+    assert directory == str(tmp_path / ".polydeukes")
+    assert target == planfile.plan_path(str(tmp_path))
     assert name.startswith(".plan-") and name.endswith(".tmp")
     assert data == planfile.encode_plan(plan, key)
