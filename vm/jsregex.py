@@ -99,11 +99,13 @@ class JsRegex:
 
     __slots__ = ("source", "flags", "needs_utf16", "_re")
 
-    def __init__(self, source: str, flags: int = 0, needs_utf16: bool = False) -> None:
+    def __init__(self, source: str, flags: int = 0, needs_utf16: bool = False,
+                 compiled: re.Pattern[str] | None = None) -> None:
+        """`compiled`: `source` already compiled with `flags` (from the plan, vm/sre.py)."""
         self.source = source
         self.flags = flags
         self.needs_utf16 = needs_utf16
-        self._re = re.compile(source, flags)
+        self._re = re.compile(source, flags) if compiled is None else compiled
 
     @classmethod
     def from_translated(cls, t: TranslatedPattern) -> JsRegex:

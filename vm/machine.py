@@ -16,6 +16,7 @@ from typing import Any, Callable, Iterable, Iterator
 import msgspec
 
 from polydeukes.vm import plan as P
+from polydeukes.vm import sre
 from polydeukes.vm.ir import UNSET, CovenantInput, Create, Delete, Modify, ToolCall
 from polydeukes.vm.jsregex import JsRegex
 from polydeukes.vm.messages import break_line, render_break, unjudgeable_line
@@ -221,8 +222,11 @@ class Run:
     def regex(self, index: int) -> JsRegex:
         found = self._regexes.get(index)
         if found is None:
-            pattern = self.plan.patterns[index]
-            found = JsRegex(pattern.source, pattern.flags, pattern.needs_utf16)
+            plan = self.plan
+            pattern = plan.patterns[index]
+            found = JsRegex(pattern.source, pattern.flags, pattern.needs_utf16,
+                            sre.pattern(pattern.source, pattern.flags, plan.compiled[index],
+                                        plan.sre_key))
             self._regexes[index] = found
         return found
 

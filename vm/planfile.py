@@ -21,15 +21,17 @@ from __future__ import annotations
 import os
 import struct
 from collections.abc import Sequence
+from typing import Union
 
 import msgspec
 
 from polydeukes.vm import ENGINE_VERSION
 from polydeukes.vm.plan import Entry, Plan, SourceSpan
+from polydeukes.vm.sre import CompiledPattern
 from polydeukes.vm.safeio import MiB, read_regular
 
 MAGIC = b"PDKSPLAN"
-FORMAT = 3  # bump whenever what plan bytes mean changes (a field, its order, an opcode)
+FORMAT = 4  # bump whenever what plan bytes mean changes (a field, its order, an opcode)
 PLAN_DIR = ".polydeukes"
 PLAN_FILE = "plan.bin"
 _LENGTH = struct.Struct(">I")
@@ -115,21 +117,36 @@ def _enc_hook(value: object) -> object:
     raise NotImplementedError(f"cannot encode {type(value).__name__}")
 
 
-# Plan as stored, but with the entries and spans kept undecoded (see LazyList, LazyWhole).
-_LAZY_FIELDS = {"entries": list[msgspec.Raw], "spans": msgspec.Raw}
-_StoredPlan = msgspec.defstruct(
-    "_StoredPlan",
-    [(name, _LAZY_FIELDS.get(name, Plan.__annotations__[name])) for name in Plan.__struct_fields__],
-    array_like=True,
-)
-
 LAZY_FROM = 1 << 16  # body bytes from which a plan is decoded lazily
 _HEADER_DECODER = msgspec.msgpack.Decoder(PlanHeader)
-_PLAN_DECODER = msgspec.msgpack.Decoder(Plan)
-_LAZY_PLAN_DECODER = msgspec.msgpack.Decoder(_StoredPlan)
-_ENTRY_DECODER = msgspec.msgpack.Decoder(Entry)
-_SPANS_DECODER = msgspec.msgpack.Decoder(list[SourceSpan])
 _ENCODER = msgspec.msgpack.Encoder(enc_hook=_enc_hook)
+# Plan as stored, but with the entries, their compiled patterns and the spans kept undecoded
+# (see LazyList, LazyWhole).
+_LAZY_FIELDS = {"entries": list[msgspec.Raw], "compiled": list[msgspec.Raw], "spans": msgspec.Raw}
+
+
+class _Decoders:
+    """Each decoder is built on first use: building one walks its whole type, and a check
+    needs either the whole-plan decoder or the lazy ones, never both."""
+
+    def __getattr__(self, name: str) -> msgspec.msgpack.Decoder:
+        if name == "lazy_plan":
+            stored = msgspec.defstruct(
+                "_StoredPlan",
+                [(field, _LAZY_FIELDS.get(field, Plan.__annotations__[field]))
+                 for field in Plan.__struct_fields__],
+                array_like=True,
+            )
+            made = msgspec.msgpack.Decoder(stored)
+        else:
+            made = msgspec.msgpack.Decoder(_DECODED[name])
+        setattr(self, name, made)
+        return made
+
+
+_DECODED = {"plan": Plan, "entry": Entry, "compiled": Union[CompiledPattern, None],
+            "spans": list[SourceSpan]}
+_decoders = _Decoders()
 
 
 try:  # the builtin module: importing hashlib costs OpenSSL's start-up on every check
@@ -178,13 +195,14 @@ def decode_plan(data: bytes, key: str) -> Plan | None:
         if _crc32(body) != header.body_crc:
             return None
         if len(body) < LAZY_FROM:
-            return _PLAN_DECODER.decode(body)
-        stored = _LAZY_PLAN_DECODER.decode(body)
+            return _decoders.plan.decode(body)
+        stored = _decoders.lazy_plan.decode(body)
     except (msgspec.DecodeError, msgspec.ValidationError, ValueError, TypeError):
         return None
     fields = {name: getattr(stored, name) for name in Plan.__struct_fields__}
-    fields["entries"] = LazyList(stored.entries, _ENTRY_DECODER.decode)
-    fields["spans"] = LazyWhole(stored.spans, _SPANS_DECODER.decode)
+    fields["entries"] = LazyList(stored.entries, _decoders.entry.decode)
+    fields["compiled"] = LazyList(stored.compiled, _decoders.compiled.decode)
+    fields["spans"] = LazyWhole(stored.spans, _decoders.spans.decode)
     return Plan(**fields)
 
 
