@@ -76,3 +76,26 @@ def pattern(source: str, flags: int, form: CompiledPattern | None, key: str):
 def usable(key: str) -> bool:
     """Whether a plan whose patterns were compiled under `key` runs them without `re.compile`."""
     return key == KEY
+
+
+class LazyPattern:
+    """A module-level regular expression compiled on its first use, not at import: a check
+    imports many modules whose patterns only some calls run. `PATTERN()` is the `re.Pattern`."""
+
+    __slots__ = ("source", "flags", "_compiled")
+
+    def __init__(self, source: str, flags: int = 0) -> None:
+        self.source = source
+        self.flags = flags
+        self._compiled = None
+
+    def __call__(self):
+        compiled = self._compiled
+        if compiled is None:
+            import re
+
+            compiled = self._compiled = re.compile(self.source, self.flags)
+        return compiled
+
+    def __repr__(self) -> str:
+        return f"LazyPattern({self.source!r}, {self.flags})"
