@@ -9,12 +9,16 @@ alike; every ratio is the median of the per-round ratios (paired), not a ratio o
   python -c pass                 the bare interpreter of the same environment
   python -c "import msgspec"     the floor of the mandated stack (spec README decision 14)
   scaffold, Edit                 the `pdks init` config
-  live, Edit                     the 54-discipline live config, an Edit of packages/core/src/index.ts
+  live, Edit                     the 54-discipline live config, an Edit of
+                                 packages/core/src/index.ts
   live, Bash mentioning a path   `cat .claude/settings.json | head -5`: routes shell-mod, which
                                  proves it read-only (the shell analyzer runs)
   live + 1,000 unrouted, Edit    1,000 more disciplines scoped to paths the Edit never touches
   live, Edit, stale plan         plan.bin removed before each run: compile + judge + plan write
   pdks compile (live)            the compile alone
+  scaffold, Edit, python -c      the check started by `python -c` instead of the console script,
+  ... judged in process          ... and with `os.fork` removed: the paired difference is what
+                                 the hard deadline's fork costs (cli/deadline.py)
 
 The project is installed into a new virtual environment as a user's `pip install` does (not
 editable: no editable finder at start-up, bytecode compiled at install), unless `--python`
@@ -54,6 +58,8 @@ EDIT = {
 }
 BASH = {"toolCalls": [{"name": "Bash", "args": {"command": "cat .claude/settings.json | head -5"}}],
         "subagentSpawns": [], "userMessages": [], "tools": ROSTER}
+# The check through `python -c`, with the judging fork or without (the deadline's fallback).
+IN_PROCESS = "import os, sys; {fork}from polydeukes.cli import main; main()"
 EXAMPLES = REPO / "tests" / "cases" / "declare" / "forms" / "worked_examples.yaml"
 
 # Peak RSS, read as VmHWM at exit: the kernel's ru_maxrss for a spawned child also counts the
@@ -78,9 +84,9 @@ PROBE = (
 )
 
 
-def unrouted_disciplines(count: int) -> str:
-    """`count` entries from the spec's `disciplines` worked examples, each scoped to a path the
-    benchmark's calls never touch."""
+def disciplines(count: int, *, routing: bool) -> str:
+    """`count` entries taken round-robin from the spec's `disciplines` worked examples; with
+    `routing=False` each is scoped to a path the benchmark's calls never touch."""
     import yaml
 
     entries = []
@@ -89,8 +95,9 @@ def unrouted_disciplines(count: int) -> str:
     chosen = []
     for i in range(count):
         entry = json.loads(json.dumps(entries[i % len(entries)]))
-        entry["id"] = f"{entry['id']}-n{i}"
-        entry["declare"]["scope"] = {"source": "target.path", "include": [f"^never/{i}/"]}
+        entry["id"] = f"{entry['id']}-{'r' if routing else 'n'}{i}"
+        if not routing:
+            entry["declare"]["scope"] = {"source": "target.path", "include": [f"^never/{i}/"]}
         chosen.append(entry)
     return yaml.safe_dump(chosen, sort_keys=False)
 
@@ -193,7 +200,7 @@ def main() -> None:
         live_text = live.read_text(encoding="utf-8")
         for name, config in (("scaffold", None), ("live", live_text),
                              ("live+1000", with_disciplines(live_text,
-                                                            unrouted_disciplines(1000))),
+                                                            disciplines(1000, routing=False))),
                              ("stale", live_text)):
             root = base / name
             root.mkdir()
@@ -218,6 +225,11 @@ def main() -> None:
             Row("live, Edit, stale plan", check, projects["stale"], edit,
                 before=lambda: stale_plan.unlink(missing_ok=True)),
             Row("pdks compile (live)", [*pdks, "compile"], projects["live"]),
+            Row("scaffold, Edit, python -c", [str(python), "-c", IN_PROCESS.format(fork=""),
+                                              *check[1:]], projects["scaffold"], edit),
+            Row("scaffold, Edit, judged in process",
+                [str(python), "-c", IN_PROCESS.format(fork="del os.fork; "), *check[1:]],
+                projects["scaffold"], edit),
         ]
         for round_ in range(args.warmup + args.runs):  # in turns; warm-up rounds fill caches
             for row in rows:
@@ -226,7 +238,8 @@ def main() -> None:
                     row.walls.append(wall)
         probe_args = {"python -c pass": [], "python -c 'import msgspec'": ["msgspec"]}
         for row in rows:
-            row.peak = max(peak_mib(row, python, probe_args.get(row.label, row.argv[1:]), env)
+            args_after = row.argv[3:] if row.argv[1] == "-c" else row.argv[1:]
+            row.peak = max(peak_mib(row, python, probe_args.get(row.label, args_after), env)
                            for _ in range(3))
             if args.instructions:
                 row.instructions = instructions(row, env)
@@ -247,6 +260,10 @@ def main() -> None:
         added = statistics.median(a - b for a, b in zip(unrouted.walls, live_edit.walls))
         print(f"1,000 unrouted disciplines add {added * 1000:.1f} ms "
               "(median of paired differences)")
+        forked, in_process = rows[8], rows[9]
+        fork = statistics.median(a - b for a, b in zip(forked.walls, in_process.walls))
+        print(f"judging in a forked child costs {fork * 1000:.1f} ms (scaffold, median of "
+              "paired differences)")
 
 
 if __name__ == "__main__":

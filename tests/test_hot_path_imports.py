@@ -45,7 +45,8 @@ CASES = [
     ("a break: its message", _input(dict(EDIT, args={"file_path": "src/x.py"}, fileChange={
         "kind": "modify", "path": "src/x.py", "pre": "", "post": "TODO\n"})), [], {MESSAGES}),
     ("--diff: the diff parser",
-     "diff --git a/src/app.py b/src/app.py\n--- a/src/app.py\n+++ b/src/app.py\n@@ -1 +1 @@\n-a\n+b\n",
+     "diff --git a/src/app.py b/src/app.py\n--- a/src/app.py\n+++ b/src/app.py\n"
+     "@@ -1 +1 @@\n-a\n+b\n",
      ["--diff"], {DIFF}),
 ]
 CONFIG = """\

@@ -8,9 +8,9 @@ not check out reads as "no plan", and a plan problem is never a verdict.
 A large plan's entries, compiled patterns and spans are decoded lazily (`LazyList`,
 `LazyWhole`): a check decodes only the entries its surface's route index lets through, which is
 what a large config's start-up is made of; and no plan's instructions are decoded through
-msgspec's types (see `_Decoders`). The header carries a CRC-32 of the body, checked whatever the plan's size
-before any byte of the body is trusted: a damaged body reads as "no plan" (a flipped bit that
-still decodes would otherwise judge with `.chaude/hooks` for `.claude/hooks`).
+msgspec's types (see `_Decoders`). The header carries a CRC-32 of the body, checked whatever
+the plan's size before any byte of the body is trusted: a damaged body reads as "no plan" (a
+flipped bit that still decodes would otherwise judge with `.chaude/hooks` for `.claude/hooks`).
 
 The file itself is read like every file of the guard's own state (vm/safeio.py): never through
 a final symlink, never a FIFO or a device, at most PLAN_LIMIT bytes. Anything else is "no plan"
@@ -37,8 +37,8 @@ from polydeukes.vm.plan import (
     Program,
     SourceSpan,
 )
-from polydeukes.vm.sre import CompiledPattern
 from polydeukes.vm.safeio import MiB, read_regular
+from polydeukes.vm.sre import CompiledPattern
 
 MAGIC = b"PDKSPLAN"
 FORMAT = 4  # bump whenever what plan bytes mean changes (a field, its order, an opcode)
@@ -160,8 +160,10 @@ class _Decoders:
             stored = Union[declare, Fault]
         elif name == "compiled":
             stored = Union[CompiledPattern, None]
-        else:
+        elif name == "spans":
             stored = list[SourceSpan]
+        else:
+            raise AttributeError(name)
         made = msgspec.msgpack.Decoder(stored)
         setattr(self, name, made)
         return made

@@ -52,8 +52,9 @@ def compiled_form(source: str, flags: int) -> CompiledPattern | None:
 
     parsed = _parser.parse(source, flags)
     words = _compiler._code(parsed, flags)
-    return CompiledPattern(int(flags | parsed.state.flags), struct.pack(f"={len(words)}{_WORD}", *words),
-                           parsed.state.groups - 1, dict(parsed.state.groupdict))
+    code = struct.pack(f"={len(words)}{_WORD}", *words)
+    return CompiledPattern(int(flags | parsed.state.flags), code, parsed.state.groups - 1,
+                           dict(parsed.state.groupdict))
 
 
 def pattern(source: str, flags: int, form: CompiledPattern | None, key: str):
