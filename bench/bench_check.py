@@ -43,6 +43,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from callgrind import instructions as count_instructions  # bench/ is the script's path
+
 REPO = Path(__file__).resolve().parent.parent
 LIVE_NAMES = [REPO.parent / "shared" / "bench" / "live.polydeukes.config.yaml",
               REPO.parent.parent / "shared" / "bench" / "live.polydeukes.config.yaml"]
@@ -158,22 +160,9 @@ def peak_mib(row: Row, python: Path, probe_args: list[str], env: dict) -> float:
 
 
 def instructions(row: Row, env: dict) -> int:
-    """Instructions of the whole call, every process included. A forked child's count starts
-    as a copy of its parent's: `--zero-before=PyOS_AfterFork_Child` zeroes it in the child."""
     if row.before:
         row.before()
-    with tempfile.TemporaryDirectory() as out:
-        subprocess.run(["valgrind", "--tool=callgrind", "--trace-children=yes",
-                        "--zero-before=PyOS_AfterFork_Child", f"--callgrind-out-file={out}/%p",
-                        *row.argv], cwd=row.cwd, input=row.stdin,
-                       env=dict(env, PYTHONHASHSEED="0", POLYDEUKES_DEADLINE_SECONDS="3600"),
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
-        total = 0
-        for name in os.listdir(out):
-            for line in Path(out, name).read_text(errors="replace").splitlines():
-                if line.startswith("summary:"):
-                    total += int(line.split()[1])
-        return total
+    return count_instructions(row.argv, row.cwd, row.stdin, env)
 
 
 def main() -> None:
