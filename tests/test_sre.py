@@ -99,6 +99,10 @@ def test_words_that_sre_refuses_fall_back_to_the_source():
     for code in (b"", form.code[:-1], form.code[:8], b"\xff" * len(form.code)):
         damaged = msgspec.structs.replace(form, code=code)
         assert sre.pattern("(a)+b", 0, damaged, sre.KEY).search("xaab").span() == (1, 4)
+    named = sre.compiled_form("(?P<a>x)", 0)
+    for groups, groupindex in ((1, {"a": 9}), (-5, {"a": 1})):
+        damaged = msgspec.structs.replace(named, groups=groups, groupindex=groupindex)
+        assert sre.pattern("(?P<a>x)", 0, damaged, sre.KEY) == re.compile("(?P<a>x)")
 
 
 # -- the plan carries the forms; a check compiles none of them -----------------------------------

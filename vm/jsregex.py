@@ -15,6 +15,7 @@ returned, so callers only ever see ordinary Python strings.
 from __future__ import annotations
 
 import re
+
 import msgspec
 
 from polydeukes.vm.sre import LazyPattern

@@ -61,10 +61,10 @@ def pattern(source: str, flags: int, form: CompiledPattern | None, key: str):
     """The `re.Pattern` for `source`: rebuilt from `form` when it was compiled under this
     interpreter's `KEY`, else (or if `_sre` refuses the form) `re.compile(source, flags)`."""
     if form is not None and key == KEY:
-        indexgroup = [None] * (form.groups + 1)
-        for name, number in form.groupindex.items():
-            indexgroup[number] = name
         try:
+            indexgroup = [None] * (form.groups + 1)
+            for name, number in form.groupindex.items():
+                indexgroup[number] = name
             return _sre.compile(source, form.flags, memoryview(form.code).cast(_WORD).tolist(),
                                 form.groups, form.groupindex, tuple(indexgroup))
         except (RuntimeError, TypeError, ValueError, OverflowError, IndexError):
