@@ -232,11 +232,19 @@ def test_a_protected_write_through_a_wrapper_is_blocked_and_witnessable(project)
     assert ["witnessed", "shell-mod", ".claude/hooks"] in opened.rows
 
 
+# The judgment runs in a forked child (cli/deadline.py): the probe reports the modules from
+# inside it, once it has judged (its stdout reaches the parent through the deadline's relay).
 _MODULES_AFTER_CHECK = """
 import json, sys
-from polydeukes.cli.check import run_check
-code = run_check(["--enforce", "block"], stdin=sys.stdin.buffer.read())
-print(json.dumps({"code": code, "modules": sorted(m for m in sys.modules if m.startswith("polydeukes.stdlib.shell"))}))
+from polydeukes.cli import check
+judge = check._judge_observation
+def probed(*args):
+    code = judge(*args)
+    shell = sorted(m for m in sys.modules if m.startswith("polydeukes.stdlib.shell"))
+    print(json.dumps({"code": code, "modules": shell}))
+    return code
+check._judge_observation = probed
+check.run_check(["--enforce", "block"], stdin=sys.stdin.buffer.read())
 """
 
 

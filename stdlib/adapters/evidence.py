@@ -45,6 +45,8 @@ def read_text(path: str, *, limit: int = PRE_STATE_LIMIT) -> str | None:
 
 
 def _reason(exc: OSError) -> str:
+    if isinstance(exc, IsADirectoryError) and exc.filename:
+        return f"'{exc.filename}' is a directory"  # as the refusals of vm/safeio name a FIFO
     if exc.strerror and exc.filename:
         return f"{exc.strerror}: '{exc.filename}'"
     return exc.strerror or str(exc)
