@@ -97,6 +97,25 @@ def explain_cmd(code: bool, as_json: bool, source: bool) -> None:
     sys.stdout.flush()
 
 
+@cli.command("schema")
+@click.argument("name", required=False, default="config",
+                type=click.Choice(["config", "tests", "input"]))
+@click.option("--path", "as_path", is_flag=True, help="Print the shipped file's path instead.")
+def schema_cmd(name: str, as_path: bool) -> None:
+    """Print a JSON Schema: the config (default), covenant test files, or the CovenantInput."""
+    from polydeukes.stdlib import schema_path
+
+    path = schema_path(name)
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except OSError as exc:
+        write_stderr(f"pdks schema: cannot read {path}: {exc.strerror or exc}\n")
+        raise SystemExit(2) from None
+    sys.stdout.buffer.write(path.encode() + b"\n" if as_path else data)
+    sys.stdout.flush()
+
+
 @cli.command("demo")
 def demo_cmd() -> None:
     """Run a built-in demo: a throw-away project, one upheld and one blocked call."""

@@ -98,6 +98,19 @@ class InitError(Exception):
     pass
 
 
+def schema_directive(root: str) -> str:
+    """The editor line naming the shipped config schema, relative to the config file (spec 02
+    §9) — or nothing when the schema lies outside the project (a global or pipx install):
+    the config is committed, and a path out of the project names nothing on another machine."""
+    from polydeukes.stdlib import schema_path
+
+    schema = os.path.realpath(schema_path("config"))
+    relative = os.path.relpath(schema, os.path.realpath(root))
+    if not os.path.isfile(schema) or relative == ".." or relative.startswith(".." + os.sep):
+        return ""
+    return f"# yaml-language-server: $schema={relative.replace(os.sep, '/')}\n"
+
+
 def run_init(root: str) -> list[str]:
     """Create what is missing; returns the report lines (created first, then skipped)."""
     found = present_config_names(root)
@@ -112,7 +125,7 @@ def run_init(root: str) -> list[str]:
     if found:
         skipped.append(found[0])  # presence, never parse success: a broken config is kept
     else:
-        _create_exclusive(os.path.join(root, config_name), STARTER_CONFIG)
+        _create_exclusive(os.path.join(root, config_name), schema_directive(root) + STARTER_CONFIG)
         created.append(config_name)
 
     if _ignores_state(os.path.join(root, GITIGNORE)):
