@@ -52,16 +52,16 @@ def covenant_check() -> None:
 def compile_cmd() -> None:
     """Compile the config into .polydeukes/plan.bin (done automatically when stale)."""
     from polydeukes.cli.planning import PlanUnavailable, compile_to_disk
-    from polydeukes.vm.explain import fault_line, surface_rows
+    from polydeukes.vm.explain import located_faults, surface_rows
 
     try:
         plan, path = compile_to_disk(os.getcwd())
     except PlanUnavailable as exc:
         write_stderr(f"pdks compile: {exc}\n")
         raise SystemExit(2) from None
-    faults = [entry for entry in plan.entries if entry.__struct_config__.tag == "fault"]
-    for fault in faults:
-        write_stderr(f"pdks compile: {fault_line(fault)}\n")
+    faults = located_faults(plan)
+    for line in faults:
+        write_stderr(f"pdks compile: {line}\n")
     session = len(surface_rows(plan, plan.session, session=True))
     change_set = len(surface_rows(plan, plan.change_set, session=False))
     click.echo(
@@ -88,7 +88,7 @@ def explain_cmd(code: bool, as_json: bool, source: bool) -> None:
         write_stderr(f"pdks explain: {exc}\n")
         raise SystemExit(2) from None
     if form is None:
-        for line in explain.surface_faults(plan):
+        for line in explain.located_faults(plan):
             write_stderr(line + "\n")
     render = {None: explain.render, "code": explain.render_code, "json": explain.render_json,
               "source": explain.render_source}[form]
