@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import sys
 import time
-from typing import Any
+from typing import Any, Callable
 
 from polydeukes.vm.values import js_json_stringify
 from polydeukes.vm.verdict import EVENTS, SKIP_REASONS, SKIPPED
@@ -108,8 +108,13 @@ class TelemetryWriter:
     should learn that rows are missing, while the verdict and exit code stay untouched.
     """
 
-    def __init__(self, path: str | None) -> None:
+    def __init__(self, path: str | None, *, keep: bool = False,
+                 report: Callable[[str], None] | None = None) -> None:
         self.path = path
+        # With `keep`, every row is also kept here as its formatted line (polydeukes.Judge
+        # returns the rows a check wrote, byte for byte, whether or not they reach a file).
+        self.kept: list[str] | None = [] if keep else None
+        self._report_line = report  # where the one failure line goes; default sys.stderr
         self._reported = False
         self._dir_ready = False
 
@@ -124,6 +129,8 @@ class TelemetryWriter:
     ) -> None:
         # A malformed row is a programming error and must surface, so format outside the guard.
         line = format_record(timestamp(), event, label, subject, reason=reason, witnesses=witnesses)
+        if self.kept is not None:
+            self.kept.append(line)
         if self.path is None:
             return
         try:
@@ -143,11 +150,12 @@ class TelemetryWriter:
             return
         self._reported = True
         detail = error.strerror or str(error)
+        line = f"pdks: telemetry could not be written to {self.path}: {detail} — verdicts are unaffected"
+        if self._report_line is not None:
+            self._report_line(line)
+            return
         try:
-            sys.stderr.write(
-                f"pdks: telemetry could not be written to {self.path}: {detail} "
-                "— verdicts are unaffected\n"
-            )
+            sys.stderr.write(line + "\n")
         except (OSError, ValueError):
             pass
 
