@@ -23,7 +23,7 @@ from polydeukes.cli.planning import PlanUnavailable, obtain_plan, plan_from_file
 from polydeukes.vm.project import ProjectError, discover_config
 from polydeukes.vm.telemetry import TelemetryWriter
 
-__all__ = ["Judge", "Row", "Verdict"]
+__all__ = ["Judge", "Row", "Verdict", "judge_in_process"]
 
 # The events whose row a body's reason line explains (written just before the row).
 _EXPLAINED = frozenset({"advised", "blocked", "witnessed"})
@@ -144,23 +144,35 @@ class Judge:
         raw = diff.encode("utf-8") if isinstance(diff, str) else bytes(diff)
         return self._run(raw, enforce, diff=True, unattended=False)
 
-    def _run(self, raw: bytes, enforce: str, *, diff: bool, unattended: bool,
-             clock: Callable[[], int] | None = None) -> Verdict:
-        if enforce not in ("advise", "block"):
-            raise ValueError(f"enforce must be 'advise' or 'block', not {enforce!r}")
-        flags = CheckFlags()
-        flags.diff, flags.enforce, flags.unattended = diff, enforce, unattended
-        if isinstance(self.telemetry, str):
-            flags.telemetry_path = self.telemetry
-        writes = self.telemetry is not False
-        sink = _Sink(writes)
-        if writes:
-            from polydeukes.cli.check import settle_telemetry_path
+    def _run(self, raw: bytes, enforce: str, *, diff: bool, unattended: bool) -> Verdict:
+        return judge_in_process(
+            self.root, raw, plan_source=self._plan_source, enforce=enforce, diff=diff,
+            unattended=unattended, writes=self.telemetry is not False,
+            telemetry_path=self.telemetry if isinstance(self.telemetry, str) else None)
 
-            sink.telemetry.path = settle_telemetry_path(flags, self.root, None)
-        code = check(flags, self.root, lambda: raw, stderr=sink.stderr, telemetry=sink.telemetry,
-                     plan_source=self._plan_source, clock=clock, baseline=writes)
-        return sink.verdict(code)
+
+def judge_in_process(root: str, raw: bytes, *, plan_source: Callable, enforce: str = "block",
+                     diff: bool = False, unattended: bool = False, writes: bool = False,
+                     telemetry_path: str | None = None,
+                     clock: Callable[[], int] | None = None) -> Verdict:
+    """One `pdks covenant check` run on `raw` in `root`, its stderr and rows captured.
+
+    `writes=False` writes nothing (no rows to a log, no baseline); `telemetry_path` is
+    `--telemetry-path`; `clock` replaces the wall clock (pdks test, pdks replay).
+    """
+    if enforce not in ("advise", "block"):
+        raise ValueError(f"enforce must be 'advise' or 'block', not {enforce!r}")
+    flags = CheckFlags()
+    flags.diff, flags.enforce, flags.unattended = diff, enforce, unattended
+    flags.telemetry_path = telemetry_path
+    sink = _Sink(writes)
+    if writes:
+        from polydeukes.cli.check import settle_telemetry_path
+
+        sink.telemetry.path = settle_telemetry_path(flags, root, None)
+    code = check(flags, root, lambda: raw, stderr=sink.stderr, telemetry=sink.telemetry,
+                 plan_source=plan_source, clock=clock, baseline=writes)
+    return sink.verdict(code)
 
 
 class _Sink:

@@ -116,6 +116,34 @@ def schema_cmd(name: str, as_path: bool) -> None:
     sys.stdout.flush()
 
 
+@cli.command("test")
+@click.argument("paths", nargs=-1)
+@click.option("--config", "config", metavar="FILE", help="Judge with this config file.")
+@click.option("-k", "pattern", metavar="PATTERN", help="Only cases whose name contains it.")
+@click.option("--junit-xml", "junit", metavar="FILE", help="Also write a JUnit XML report.")
+@click.option("--update", is_flag=True,
+              help="Rewrite failing cases' expectations from their results (asks first).")
+def test_cmd(paths: tuple[str, ...], config: str | None, pattern: str | None,
+             junit: str | None, update: bool) -> None:
+    """Run covenant test cases (polydeukes.tests.yaml, tests/covenants/*.yaml) in-process.
+
+    Exit 0: every case passed. 1: a case failed. 2: a test file or the config is broken.
+    """
+    from polydeukes.testing import main
+
+    raise SystemExit(main(os.getcwd(), list(paths), config=config, pattern=pattern,
+                          junit=junit, update=update, out=click.echo,
+                          err=lambda line: write_stderr(line + "\n"), ask=_ask))
+
+
+def _ask(question: str) -> bool | None:
+    """A yes/no answer from the terminal; None when nobody can answer (stdin is no terminal)."""
+    if not sys.stdin.isatty():
+        return None
+    write_stderr(question)
+    return sys.stdin.readline().strip().lower() in ("y", "yes")
+
+
 @cli.command("demo")
 def demo_cmd() -> None:
     """Run a built-in demo: a throw-away project, one upheld and one blocked call."""
