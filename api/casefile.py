@@ -205,6 +205,8 @@ def load_file(root: str, path: str) -> LoadedFile:
         decoded = msgspec.convert(data, CaseFile)
     except msgspec.ValidationError as exc:
         raise _located(str(exc), data, source_map, path) from None
+    except UnicodeEncodeError:  # a `\ud800`-style escape: a lone surrogate is no text
+        raise CaseFileError(f"{path} carries an escaped lone surrogate, which is not text") from None
     cases = []
     seen: dict[str, int] = {}
     for index, case in enumerate(decoded.cases):

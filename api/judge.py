@@ -76,6 +76,8 @@ class Judge:
                   sources and protected paths are read there).
     config        None: the project's own config, discovered as the command does; or a path
                   (relative to project_root) to judge with another config file.
+                  A config that is missing or does not load never raises: every check then
+                  fails closed (exit 2, `covenant check failed closed: …`), as the command does.
     telemetry     True: append rows where the command would (POLYDEUKES_TELEMETRY_PATH, the
                   config's telemetry.logPath, .polydeukes/roi.log), and keep the baseline
                   comparison; False: write nothing (no rows, no baseline); a path: append there.
@@ -91,7 +93,10 @@ class Judge:
             self.telemetry = os.fspath(telemetry)
         self._stamp: tuple | None = None
         self._plan = None
-        self.load()
+        try:
+            self.load()  # early, so the first check pays nothing
+        except Exception:  # noqa: BLE001 - each check answers an unusable config, failing closed
+            pass
 
     # -- the plan ---------------------------------------------------------------------------
     def load(self):

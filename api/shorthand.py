@@ -90,7 +90,9 @@ def replacement(before: str, after: str) -> tuple[str, str]:
     old_end, new_end = len(before) - end, len(after) - end
     while True:
         old = before[start:old_end]
-        if old and before.count(old) == 1:
+        # The host counts non-overlapping occurrences and replaces the first: the one at
+        # `start` must be the only one it sees.
+        if old and before.count(old) == 1 and before.find(old) == start:
             return old, after[start:new_end]
         if start > 0:
             start -= 1

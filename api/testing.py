@@ -146,6 +146,13 @@ def label_holds(rows: list[Row], expected: Any, root: str) -> bool:
 def differences(case: Case, verdict: Verdict, root: str) -> list[str]:
     """The expectations the verdict breaks, as `-` (expected) / `+` (actual) lines; [] = pass."""
     lines: list[str] = []
+    if not case.expect and case.exit is None:
+        # A case that expects nothing would pass whatever happened: it fails, showing what
+        # did happen (`--update` records it).
+        lines.append("- (nothing expected)")
+        lines.extend(f"+ {row.label}: {render_row(row, root)}" for row in verdict.rows)
+        lines.append(f"+ exit: {verdict.exit_code}")
+        return lines
     for label, expected in case.expect.items():
         rows = verdict.of(label)
         if label_holds(rows, expected, root):

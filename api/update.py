@@ -105,7 +105,9 @@ def rewritten(text: str, results: list[CaseResult]) -> str:
                 else:
                     edits.append((at, at, "\n" + " " * column + f"{key}: "
                                   + _render(value, None, indent=column + 2)))
-    for start, end, replacement in sorted(edits, reverse=True):
+    # From the end backwards; two insertions at one point keep their order (expect, then exit).
+    ordered = sorted(enumerate(edits), key=lambda item: (item[1][0], item[0]), reverse=True)
+    for _, (start, end, replacement) in ordered:
         text = text[:start] + replacement + text[end:]
     return text
 
