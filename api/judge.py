@@ -93,6 +93,7 @@ class Judge:
             self.telemetry = os.fspath(telemetry)
         self._stamp: tuple | None = None
         self._plan = None
+        self._memo = None  # machine.Memo of self._plan: regexes and bound programs
         try:
             self.load()  # early, so the first check pays nothing
         except Exception:  # noqa: BLE001 - each check answers an unusable config, failing closed
@@ -111,8 +112,17 @@ class Judge:
             plan = obtain_plan(self.root)
         else:
             plan = plan_from_file(self.root, self.config)
-        self._plan, self._stamp = plan, stamp
+        self._plan, self._stamp, self._memo = plan, stamp, None
         return plan
+
+    def _memo_for(self, plan):
+        from polydeukes.vm.machine import Memo
+
+        if plan is not self._plan:
+            return Memo()
+        if self._memo is None:
+            self._memo = Memo()
+        return self._memo
 
     def _config_stamp(self) -> tuple | None:
         """What identifies the config file's content cheaply; None when it cannot be told."""
@@ -153,13 +163,15 @@ class Judge:
         return judge_in_process(
             self.root, raw, plan_source=self._plan_source, enforce=enforce, diff=diff,
             unattended=unattended, writes=self.telemetry is not False,
-            telemetry_path=self.telemetry if isinstance(self.telemetry, str) else None)
+            telemetry_path=self.telemetry if isinstance(self.telemetry, str) else None,
+            memo=self._memo_for)
 
 
 def judge_in_process(root: str, raw: bytes, *, plan_source: Callable, enforce: str = "block",
                      diff: bool = False, unattended: bool = False, writes: bool = False,
                      telemetry_path: str | None = None,
-                     clock: Callable[[], int] | None = None) -> Verdict:
+                     clock: Callable[[], int] | None = None,
+                     memo: Callable | None = None) -> Verdict:
     """One `pdks covenant check` run on `raw` in `root`, its stderr and rows captured.
 
     `writes=False` writes nothing (no rows to a log, no baseline); `telemetry_path` is
@@ -176,7 +188,7 @@ def judge_in_process(root: str, raw: bytes, *, plan_source: Callable, enforce: s
 
         sink.telemetry.path = settle_telemetry_path(flags, root, None)
     code = check(flags, root, lambda: raw, stderr=sink.stderr, telemetry=sink.telemetry,
-                 plan_source=plan_source, clock=clock, baseline=writes)
+                 plan_source=plan_source, clock=clock, baseline=writes, memo=memo)
     return sink.verdict(code)
 
 

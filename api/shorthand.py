@@ -8,8 +8,8 @@ transcript from disk as the hook does. So a case is judged on the IR the host wo
 absolute paths and session included. `delete` and `diff` are the change-set surface: a diff text,
 translated by `pdks covenant check --diff` itself. `ir` is passed through as written.
 
-`translate` below is the one place that knows Claude Code; it follows spec 07 §2.2–§2.4 until
-the Claude Code adapter (stdlib/adapters/claude_code.py) is on main, and is then that adapter's.
+Claude Code's own rules (the payload, the post-states, the transcript) come from
+polydeukes.claude_code, the one place the author tools know that host.
 """
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ import json
 import os
 import time
 
-from polydeukes.casefile import Case, Said, age_ms
+from polydeukes.casefile import Case, age_ms
+from polydeukes.claude_code import translate
 
 SESSION_ID = "covenant-test"  # the transcript is <root>/.session/<id>.jsonl
 
@@ -165,103 +166,3 @@ def _write(root: str, path: str, text: str) -> None:
     os.makedirs(os.path.dirname(full) or root, exist_ok=True)
     with open(full, "w", encoding="utf-8", newline="") as handle:
         handle.write(text)
-
-
-# -- Claude Code (spec 07 §2.2–§2.4), until stdlib/adapters/claude_code.py is on main -----------
-
-ROSTER = {"mutating": ["Edit", "Write", "MultiEdit", "NotebookEdit"], "shell": ["Bash"],
-          "commandArgs": ["command"]}
-
-
-def translate(raw: bytes, root: str) -> dict:
-    """A PreToolUse payload -> the IR Claude Code's hook sends (the shapes this module writes:
-    Edit, Write, Bash; a transcript of human messages, tool uses and results; the sidecar)."""
-    payload = json.loads(raw)
-    name, args = payload["tool_name"], payload["tool_input"]
-    call = {"name": name, "args": args}
-    change = _file_change(name, args)
-    if change is not None:
-        call["fileChange"] = change
-    agent_type = payload.get("agent_type")
-    ir = {"toolCalls": [call], "subagentSpawns": [], "userMessages": [],
-          "actor": {"agentType": agent_type} if isinstance(agent_type, str) and agent_type else {},
-          "tools": ROSTER}
-    if isinstance(payload.get("transcript_path"), str):
-        ir["session"] = _session(payload["transcript_path"])
-    return ir
-
-
-def _file_change(name: str, args: dict) -> dict | None:
-    if name not in ("Edit", "Write"):
-        return None
-    path = args["file_path"]
-    try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            pre = handle.read()
-    except FileNotFoundError:
-        pre = None
-    if name == "Write":
-        post = args["content"]
-    else:
-        post = edit_post(pre, args)
-        if post is None:
-            return None  # the tool would reject the edit: no evidence
-    if pre is None:
-        return {"kind": "create", "path": path, "post": post}
-    return {"kind": "modify", "path": path, "pre": pre, "post": post}
-
-
-def edit_post(pre: str | None, args: dict) -> str | None:
-    old, new = args.get("old_string"), args.get("new_string")
-    replace_all = args.get("replace_all", False)
-    if pre is None or not isinstance(old, str) or not isinstance(new, str) or not old:
-        return None
-    if old == new or not isinstance(replace_all, bool):
-        return None
-    count = pre.count(old)
-    if count == 0 or (count > 1 and not replace_all):
-        return None
-    return pre.replace(old, new) if replace_all else pre.replace(old, new, 1)
-
-
-def _session(transcript_path: str) -> dict:
-    session: dict = {"evidencePath": transcript_path, "userMessages": [], "toolCalls": []}
-    outcomes: dict[str, bool] = {}
-    calls = []
-    with open(transcript_path, encoding="utf-8") as handle:
-        for line in handle:
-            entry = json.loads(line)
-            content = entry["message"]["content"]
-            if entry["type"] == "user" and isinstance(content, str):
-                message = {"text": content}
-                stamp = _epoch_ms(entry.get("timestamp"))
-                if stamp is not None:
-                    message["timestampMs"] = stamp
-                session["userMessages"].append(message)
-            elif entry["type"] == "user":
-                for block in content:
-                    outcomes.setdefault(block["tool_use_id"], block.get("is_error", False) is False)
-            else:
-                for block in content:
-                    calls.append((block["id"], {"name": block["name"], "args": block["input"]}))
-    for use_id, call in calls:
-        call["succeeded"] = outcomes.get(use_id, False)
-        session["toolCalls"].append(call)
-    sidecar = os.path.join(transcript_path[:-len(".jsonl")], "subagents")
-    if os.path.isdir(sidecar):
-        records = []
-        for name in sorted(os.listdir(sidecar)):
-            with open(os.path.join(sidecar, name), encoding="utf-8") as handle:
-                records.append(json.load(handle))
-        session["channels"] = {"sidecar": json.dumps(records, separators=(",", ":"),
-                                                     ensure_ascii=False)}
-    return session
-
-
-def _epoch_ms(value: str | None) -> int | None:
-    from datetime import datetime, timedelta, timezone
-
-    if not isinstance(value, str):
-        return None
-    parsed = datetime.fromisoformat(value)
-    return (parsed - datetime(1970, 1, 1, tzinfo=timezone.utc)) // timedelta(milliseconds=1)

@@ -114,15 +114,17 @@ def _stderr_line(line: str) -> None:
 
 def check(flags: CheckFlags, root: str, reader: Callable[[], bytes], *, stderr: Stderr,
           telemetry: TelemetryWriter, plan_source: Callable | None = None,
-          clock: Callable[[], int] | None = None, baseline: bool = True) -> int:
+          clock: Callable[[], int] | None = None, baseline: bool = True,
+          memo: Callable | None = None) -> int:
     """Judge one observation (spec 05 §3.4) and return the exit code; never raises.
 
     `telemetry.path` is settled here once the config names its log; `plan_source(root, layer)`
     returns the plan or raises PlanUnavailable (default: the plan cache, spec 05 §8.2); `clock`
     is the wall clock in milliseconds the witness valve and the transcript snapshot read;
-    `baseline=False` skips the protected-state comparison (an observation, never a verdict).
+    `baseline=False` skips the protected-state comparison (an observation, never a verdict);
+    `memo(plan)` returns the machine.Memo a long-lived caller keeps for that plan.
     """
-    run = _Context(stderr, plan_source, clock, baseline)
+    run = _Context(stderr, plan_source, clock, baseline, memo)
     try:
         return _check(flags, root, telemetry, reader, run)
     except FailClosed as exc:
@@ -136,14 +138,15 @@ def check(flags: CheckFlags, root: str, reader: Callable[[], bytes], *, stderr: 
 class _Context:
     """What a caller of `check` injects, handed down the pipeline as one value."""
 
-    __slots__ = ("stderr", "plan_source", "clock", "baseline")
+    __slots__ = ("stderr", "plan_source", "clock", "baseline", "memo")
 
     def __init__(self, stderr: Stderr, plan_source: Callable | None,
-                 clock: Callable[[], int] | None, baseline: bool) -> None:
+                 clock: Callable[[], int] | None, baseline: bool, memo: Callable | None) -> None:
         self.stderr = stderr
         self.plan_source = plan_source
         self.clock = clock
         self.baseline = baseline
+        self.memo = memo
 
 
 def _fail_closed(message: str, telemetry: TelemetryWriter, stderr: Stderr) -> int:
@@ -214,6 +217,7 @@ def _judge(flags: CheckFlags, root: str, telemetry: TelemetryWriter, plan, value
             posture=flags.enforce, unattended=flags.unattended, telemetry=telemetry,
             stderr=run.stderr, shell=shell,
             witness_open=witness_open, snapshot=M.transcript_snapshot(value, clock()),
+            memo=run.memo(plan) if run.memo is not None else None,
         )
         surface = plan.change_set if flags.diff else plan.session
         return M.dispatch(machine, assemble(machine, surface, home=home))

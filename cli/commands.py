@@ -136,6 +136,21 @@ def test_cmd(paths: tuple[str, ...], config: str | None, pattern: str | None,
                           err=lambda line: write_stderr(line + "\n"), ask=_ask))
 
 
+@cli.command("replay")
+@click.argument("recordings", nargs=-1, required=True)
+@click.option("--config", "config", metavar="FILE", help="Judge with this config file.")
+@click.option("--discipline", "only", metavar="ID", help="Only this discipline (or meta label).")
+@click.option("--json", "as_json", is_flag=True, help="The summary as JSON.")
+def replay_cmd(recordings: tuple[str, ...], config: str | None, only: str | None,
+               as_json: bool) -> None:
+    """Judge recorded sessions (Claude Code transcripts, IR JSON lines) without writing anything."""
+    from polydeukes.replay import main
+
+    raise SystemExit(main(os.getcwd(), list(recordings), config=config, only=only,
+                          as_json=as_json, out=click.echo,
+                          err=lambda line: write_stderr(line + "\n")))
+
+
 def _ask(question: str) -> bool | None:
     """A yes/no answer from the terminal; None when nobody can answer (stdin is no terminal)."""
     if not sys.stdin.isatty():

@@ -23,7 +23,8 @@ from conftest import PDKS
 
 from polydeukes.casefile import CaseFileError, load_file
 from polydeukes.cli.scaffold import STARTER_CONFIG, STARTER_TESTS
-from polydeukes.shorthand import ROSTER, deletion_diff, edit_post, expand, replacement
+from polydeukes.claude_code import ROSTER, edit_post
+from polydeukes.shorthand import deletion_diff, expand, replacement
 from polydeukes.testing import main
 
 REPO = Path(__file__).parent.parent
