@@ -11,7 +11,8 @@ import sys
 USAGE = (
     "usage: pdks covenant check [--diff] [--enforce advise|block] [--unattended] "
     "[--config-layer <path>] [--telemetry-path <path>] | pdks compile | pdks explain | "
-    "pdks init | pdks demo | pdks docs [topic | search <query> | show <document-id>] | "
+    "pdks init | pdks demo | pdks test [PATH…] | pdks replay <recording>… | "
+    "pdks schema [config|tests|input] | pdks docs [topic | search <query> | show <document-id>] | "
     "pdks memory <subcommand> [args…]"
 )
 
