@@ -19,27 +19,20 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import PDKS
+from conftest import PDKS, RUNGS, uncommented
 
 from polydeukes.casefile import CaseFileError, load_file
-from polydeukes.cli.scaffold import STARTER_CONFIG, STARTER_TESTS
+from polydeukes.cli.scaffold import STARTER_TESTS
 from polydeukes.claude_code import ROSTER, edit_post
 from polydeukes.shorthand import deletion_diff, expand, replacement
 from polydeukes.testing import main
 
 REPO = Path(__file__).parent.parent
 
-# Two rungs of the starter's commented example, adopted (block and advise levels).
-RUNGS = STARTER_CONFIG[:STARTER_CONFIG.index("# disciplines:")] + "\n".join(
-    line[2:] if line.startswith("# ") else "" if line == "#" else line
-    for line in STARTER_CONFIG[STARTER_CONFIG.index("# disciplines:"):].split("\n"))
 
 
 def uncommented_tests() -> str:
-    marker = STARTER_TESTS.index("#   - name: an added focused")
-    tail = STARTER_TESTS[marker:].split("\n")
-    return STARTER_TESTS[:marker] + "\n".join(
-        line[2:] if line.startswith("# ") else "" if line == "#" else line for line in tail)
+    return uncommented(STARTER_TESTS, "#   - name: an added focused")
 
 
 class Run:

@@ -7,11 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from polydeukes.cli.scaffold import STARTER_CONFIG, STARTER_TESTS
+from conftest import RUNGS as CONFIG
 
-CONFIG = STARTER_CONFIG[:STARTER_CONFIG.index("# disciplines:")] + "\n".join(
-    line[2:] if line.startswith("# ") else "" if line == "#" else line
-    for line in STARTER_CONFIG[STARTER_CONFIG.index("# disciplines:"):].split("\n"))
+from polydeukes.cli.scaffold import STARTER_TESTS
+
 
 
 @pytest.fixture

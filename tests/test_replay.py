@@ -15,13 +15,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import RUNGS
+
 from polydeukes.claude_code import edit_post, multi_edit_post
-from polydeukes.cli.scaffold import STARTER_CONFIG
 from polydeukes.replay import UNKNOWN, _invert, _timeline
 
-RUNGS = STARTER_CONFIG[:STARTER_CONFIG.index("# disciplines:")] + "\n".join(
-    line[2:] if line.startswith("# ") else "" if line == "#" else line
-    for line in STARTER_CONFIG[STARTER_CONFIG.index("# disciplines:"):].split("\n"))
 
 
 class Session:

@@ -19,6 +19,8 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 
+from conftest import RUNGS
+
 from polydeukes.cli.scaffold import STARTER_CONFIG
 from polydeukes.compiler import config_schema
 from polydeukes.compiler.config import load_config
@@ -113,7 +115,7 @@ def _configs() -> list:
     for path in sorted((REPO / "tests" / "golden").rglob("*.config.yaml")):
         found.append((str(path.relative_to(REPO)), path.read_text(encoding="utf-8")))
     found.append(("starter", STARTER_CONFIG))
-    found.append(("starter, rungs uncommented", _uncommented_starter()))
+    found.append(("starter, rungs uncommented", RUNGS))
     for path in sorted((REPO / "docs").glob("*.md")):
         blocks = re.findall(r"```yaml\n(.*?)```", path.read_text(encoding="utf-8"), re.S)
         for index, block in enumerate(blocks):
@@ -121,13 +123,6 @@ def _configs() -> list:
     if LIVE.exists():
         found.append(("live config", LIVE.read_text(encoding="utf-8")))
     return found
-
-
-def _uncommented_starter() -> str:
-    lines = STARTER_CONFIG.split("\n")
-    start = lines.index("# disciplines:")
-    body = [line[2:] if line.startswith("# ") else line for line in lines[start:]]
-    return "\n".join(lines[:start] + body)
 
 
 def _verdicts(text: str):
@@ -239,13 +234,17 @@ def test_init_names_a_schema_inside_the_project(tmp_path, monkeypatch):
     from polydeukes import stdlib
     from polydeukes.cli.scaffold import run_init
 
-    inside = tmp_path / ".venv" / "site" / "polydeukes.schema.json"
+    inside = tmp_path / ".venv" / "site" / "config"
     inside.parent.mkdir(parents=True)
     inside.write_text("{}", encoding="utf-8")
-    monkeypatch.setattr(stdlib, "schema_path", lambda name: str(inside))
-    assert run_init(str(tmp_path)) == ["created polydeukes.config.yaml", "created .gitignore"]
+    monkeypatch.setattr(stdlib, "schema_path", lambda name: str(inside.with_name(name)))
+    inside.with_name("tests").write_text("{}", encoding="utf-8")
+    assert run_init(str(tmp_path)) == ["created polydeukes.config.yaml", "created .gitignore",
+                                       "created polydeukes.tests.yaml"]
     text = (tmp_path / NAME).read_text(encoding="utf-8")
-    assert text == "# yaml-language-server: $schema=.venv/site/polydeukes.schema.json\n" + STARTER_CONFIG
+    assert text == "# yaml-language-server: $schema=.venv/site/config\n" + STARTER_CONFIG
+    assert (tmp_path / "polydeukes.tests.yaml").read_text(encoding="utf-8").startswith(
+        "# yaml-language-server: $schema=.venv/site/tests\n# Covenant test cases")
 
 
 def test_init_writes_no_directive_to_a_schema_outside_the_project(project):
