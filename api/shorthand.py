@@ -21,7 +21,6 @@ import time
 from polydeukes.casefile import Case, age_ms
 from polydeukes.claude_code import translate
 
-SESSION_ID = "covenant-test"  # the transcript is <root>/.session/<id>.jsonl
 
 
 class Expanded:
@@ -33,8 +32,10 @@ class Expanded:
         self.root = root
 
 
-def expand(case: Case, root: str, now_ms: int | None = None) -> Expanded:
-    """Materialize the case under `root` (an empty scratch directory) and build its input."""
+def expand(case: Case, root: str, now_ms: int | None = None, *, sessions: str,
+           session_id: str = "covenant-test") -> Expanded:
+    """Materialize the case under `root` (an empty scratch directory) and build its input; its
+    transcript is `<sessions>/<session_id>.jsonl`, outside the project as Claude Code keeps it."""
     now_ms = time.time_ns() // 1_000_000 if now_ms is None else now_ms
     for path, text in case.files.items():
         _write(root, path, text)
@@ -46,8 +47,8 @@ def expand(case: Case, root: str, now_ms: int | None = None) -> Expanded:
                         True, root)
     if form == "ir":
         return Expanded(json.dumps(case.ir, ensure_ascii=False).encode("utf-8"), False, root)
-    payload = {"hook_event_name": "PreToolUse", "session_id": SESSION_ID, "cwd": root,
-               "transcript_path": write_session(case, root, now_ms)}
+    payload = {"hook_event_name": "PreToolUse", "session_id": session_id, "cwd": root,
+               "transcript_path": write_session(case, sessions, session_id, now_ms)}
     if case.actor is not None:
         payload["agent_type"] = case.actor
     if form == "bash":
@@ -118,11 +119,10 @@ def deletion_diff(path: str, before: str) -> str:
             f"+++ /dev/null\n{hunk}{body}")
 
 
-def write_session(case: Case, root: str, now_ms: int) -> str:
+def write_session(case: Case, directory: str, session_id: str, now_ms: int) -> str:
     """The case's session as Claude Code records it; returns the transcript's absolute path."""
-    directory = os.path.join(root, ".session")
     os.makedirs(directory, exist_ok=True)
-    transcript = os.path.join(directory, SESSION_ID + ".jsonl")
+    transcript = os.path.join(directory, session_id + ".jsonl")
     entries = []
     for said in case.user_says:
         text, ago = (said, 0) if isinstance(said, str) else (said.text, age_ms(said.ago))
@@ -145,7 +145,7 @@ def write_session(case: Case, root: str, now_ms: int) -> str:
     with open(transcript, "w", encoding="utf-8") as handle:
         handle.write("".join(json.dumps(entry, ensure_ascii=False) + "\n" for entry in entries))
     if case.spawns:
-        agents = os.path.join(directory, SESSION_ID, "subagents")
+        agents = os.path.join(directory, session_id, "subagents")
         os.makedirs(agents, exist_ok=True)
         for index, spawn in enumerate(case.spawns):
             record = {"agentType": spawn} if isinstance(spawn, str) else spawn

@@ -41,7 +41,8 @@ class Suite:
         self.default_config = default_config
         self._plans: dict[str | None, Any] = {}
         self.faults: list[str] = []  # located config-fault lines, once per config
-        self._scratch = tempfile.mkdtemp(prefix="pdks-test-")
+        self._scratch = os.path.realpath(tempfile.mkdtemp(prefix="pdks-test-"))
+        self._sessions = os.path.join(self._scratch, "sessions")  # beside the trees, not in them
         self._count = 0
 
     def close(self) -> None:
@@ -88,15 +89,16 @@ class Suite:
     def scratch(self) -> str:
         self._count += 1
         root = os.path.join(self._scratch, f"case-{self._count}")
-        os.makedirs(root)
-        return os.path.realpath(root)
+        os.mkdir(root)
+        return root
 
     def judge(self, case: Case, config: Any = None) -> tuple[Verdict, str]:
         """Judge one case; returns its verdict and the scratch root it ran in."""
         plan = self.plan(config)
         root = self.scratch()
         now = time.time_ns() // 1_000_000
-        expanded = expand(case, root, now)
+        expanded = expand(case, root, now, sessions=self._sessions,
+                          session_id=os.path.basename(root))
         verdict = judge_in_process(
             root, expanded.raw, plan_source=lambda _root, _layer: plan, enforce=case.enforce,
             diff=expanded.diff, unattended=case.unattended, clock=lambda: now)

@@ -499,9 +499,11 @@ def test_session_shorthands_expand_to_the_claude_code_ir(tmp_path):
         "user_says": [{"text": "pdks witness", "ago": "2m"}],
         "prior_calls": [{"name": "Bash", "args": {"command": "npm test"}}],
         "spawns": ["reviewer"], "actor": "implementer"}, Case)
-    root = str(tmp_path)
-    ir = json.loads(expand(case, root, now_ms=1_760_000_000_000).raw)
-    transcript = os.path.join(root, ".session", "covenant-test.jsonl")
+    root = str(tmp_path / "tree")
+    os.mkdir(root)
+    ir = json.loads(expand(case, root, now_ms=1_760_000_000_000,
+                           sessions=str(tmp_path / "sessions")).raw)
+    transcript = str(tmp_path / "sessions" / "covenant-test.jsonl")
     assert ir == {
         "toolCalls": [{"name": "Edit", "args": {
             "file_path": f"{root}/src/a.ts", "old_string": "b", "new_string": "c"},
