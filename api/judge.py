@@ -16,6 +16,7 @@ Judge keeps between calls is the compiled plan, reloaded when the config file ch
 from __future__ import annotations
 
 import os
+import time
 from typing import Any, Callable, NamedTuple
 
 from polydeukes.cli.check import CheckFlags, check
@@ -25,6 +26,7 @@ from polydeukes.vm.telemetry import TelemetryWriter
 
 __all__ = ["Judge", "Row", "Verdict", "judge_in_process"]
 
+_RACY_NS = 2_000_000_000  # how recent a directory mtime is too recent to trust (2 s)
 # The events whose row a body's reason line explains (written just before the row).
 _EXPLAINED = frozenset({"advised", "blocked", "witnessed"})
 
@@ -92,6 +94,7 @@ class Judge:
         else:
             self.telemetry = os.fspath(telemetry)
         self._stamp: tuple | None = None
+        self._discovered: tuple[int, str] | None = None  # (root mtime, config name)
         self._plan = None
         self._memo = None  # machine.Memo of self._plan: regexes and bound programs
         try:
@@ -125,11 +128,24 @@ class Judge:
         return self._memo
 
     def _config_stamp(self) -> tuple | None:
-        """What identifies the config file's content cheaply; None when it cannot be told."""
+        """What identifies the config cheaply: which file it is and that file's inode, size and
+        times; None when it cannot be told. Discovery (which of the three names exist) is
+        redone only when the root directory's own mtime moved — the mark of an entry created,
+        removed or renamed there."""
         try:
-            name = self.config if self.config is not None else discover_config(self.root)
+            if self.config is not None:
+                name = self.config
+            else:
+                listed = os.stat(self.root).st_mtime_ns
+                # A directory changed within the file system's timestamp granularity of the
+                # last look could change again unseen: recent mtimes are never trusted.
+                if (self._discovered is None or self._discovered[0] != listed
+                        or time.time_ns() - listed < _RACY_NS):
+                    self._discovered = (listed, discover_config(self.root))
+                name = self._discovered[1]
             info = os.stat(os.path.join(self.root, name))
         except (OSError, ProjectError):
+            self._discovered = None
             return None
         return (name, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
 

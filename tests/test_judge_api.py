@@ -210,8 +210,10 @@ def test_a_missing_config_fails_closed_without_raising(tmp_path):
         f"covenant check failed closed: no Polydeukes config found in {tmp_path} — expected "
         "one of: polydeukes.config.yaml, polydeukes.config.yml, polydeukes.config.json\n")
     (tmp_path / "polydeukes.config.yaml").write_text(CONFIG)
+    os.utime(tmp_path, ns=(10**18, 10**18))  # an old directory: its discovery is trusted
     judge = Judge(tmp_path, telemetry=False)
-    (tmp_path / "polydeukes.config.yml").write_text(CONFIG)
+    assert judge.check(edit("src/a.ts", "", "TODO\n")).exit_code == 2
+    (tmp_path / "polydeukes.config.yml").write_text(CONFIG)  # the directory's mtime moves
     verdict = judge.check(edit("src/a.ts", "", "TODO\n"))
     assert verdict.exit_code == 2 and verdict.stderr.startswith(
         "covenant check failed closed: ambiguous Polydeukes config")
