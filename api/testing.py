@@ -27,6 +27,7 @@ from polydeukes.casefile import (
 )
 from polydeukes.judge import Row, Verdict, judge_in_process
 from polydeukes.shorthand import expand
+from polydeukes.vm.machine import Memo
 
 
 class ConfigUnusable(Exception):
@@ -39,7 +40,8 @@ class Suite:
     def __init__(self, root: str, default_config: str | None = None) -> None:
         self.root = os.path.abspath(root)
         self.default_config = default_config
-        self._plans: dict[str | None, Any] = {}
+        self._plans: dict[Any, Any] = {}
+        self._memos: dict[int, Memo] = {}  # by id() of a plan, which _plans keeps alive
         self.faults: list[str] = []  # located config-fault lines, once per config
         self._scratch = os.path.realpath(tempfile.mkdtemp(prefix="pdks-test-"))
         self._sessions = os.path.join(self._scratch, "sessions")  # beside the trees, not in them
@@ -95,13 +97,15 @@ class Suite:
     def judge(self, case: Case, config: Any = None) -> tuple[Verdict, str]:
         """Judge one case; returns its verdict and the scratch root it ran in."""
         plan = self.plan(config)
+        memo = self._memos.setdefault(id(plan), Memo())  # the plan's regexes, bound programs
         root = self.scratch()
         now = time.time_ns() // 1_000_000
         expanded = expand(case, root, now, sessions=self._sessions,
                           session_id=os.path.basename(root))
         verdict = judge_in_process(
             root, expanded.raw, plan_source=lambda _root, _layer: plan, enforce=case.enforce,
-            diff=expanded.diff, unattended=case.unattended, clock=lambda: now)
+            diff=expanded.diff, unattended=case.unattended, clock=lambda: now,
+            memo=lambda _plan: memo)
         return verdict, root
 
 
