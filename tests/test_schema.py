@@ -10,6 +10,7 @@ reason is one JSON Schema cannot state (BEYOND_SCHEMA, each with its reason).
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from pathlib import Path
@@ -125,6 +126,7 @@ def _configs() -> list:
     return found
 
 
+@functools.lru_cache(maxsize=None)  # the corpus test and the parametrized one share the work
 def _verdicts(text: str):
     """(data, validator message or None, compile fault reasons); None when not a config."""
     try:
@@ -188,7 +190,7 @@ def _list_for(channels: list[str]) -> str | None:
         "changeSetDisciplines" if "changes" in channels else "disciplines")
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(declarations())
 def test_generated_declarations_schema_iff_they_compile(validator, declaration):
     """Load-valid declarations (mapping form): the schema accepts exactly those that compile,
