@@ -232,13 +232,10 @@ def hook_git(enforce: str) -> None:
 @cli.command("docs", context_settings={"ignore_unknown_options": True})
 @click.argument("args", nargs=-1, type=click.UNPROCESSED)
 def docs_cmd(args: tuple[str, ...]) -> None:
-    """Read the bundled documentation offline (no bundle ships in this release)."""
-    # Spec 05 §7 (Python design): without a bundle every form fails; never an empty answer.
-    write_stderr(
-        "pdks docs: this release bundles no documentation — read docs/ in the polydeukes "
-        "repository\n"
-    )
-    raise SystemExit(2)
+    """Read the bundled documentation offline (`pdks docs` lists the topics)."""
+    from polydeukes.cli.docs import run_docs
+
+    raise SystemExit(run_docs(list(args)))
 
 
 @cli.command(

@@ -190,7 +190,7 @@ def test_init_refuses_an_ambiguous_project_and_writes_nothing(project):
 
 
 def test_docs_and_memory_fail_closed_without_their_parts(project):
-    docs = project.run("docs", "search", "witness")
+    docs = project.run("docs", "show", "no-such-page")  # the bundle's own tests: test_docs_command
     assert docs.code == 2 and docs.stdout == "" and docs.stderr.startswith("pdks docs: ")
     memory = project.run("memory", "lint", env={"PATH": "/nonexistent"})
     assert memory.code == 2
