@@ -112,7 +112,10 @@ def transcript_calls(path: str, data: bytes, root: str) -> list[Call]:
     recorded = CC.parse_transcript(data).tool_calls()
     pre_states = _pre_states(recorded, root)
     transcript_path = os.path.abspath(path)
-    sidecar = CC.read_sidecar(transcript_path)
+    try:
+        sidecar = CC.read_sidecar(transcript_path)
+    except CC.SidecarUnreadable as exc:
+        raise ReplayError(f"cannot read the sidecar channel of {path}: {exc}") from None
     before: dict[int, CC.Transcript] = {}
     calls = []
     for index, ((number, stamp), call) in enumerate(zip(located, recorded)):
@@ -150,12 +153,16 @@ def _tool_call(call: dict, pre: Any, root: str) -> tuple[dict, str | None]:
     if name == "Bash":
         return entry, None
     if name == "NotebookEdit":
-        path = args.get("notebook_path")
         if pre is UNKNOWN:
             return entry, "the notebook changed later in the session"
-        change = CC.notebook_change(args, pre)
+        # Known only where no later call of the session touched it: it is the disk's, which
+        # the adapter reads itself.
+        change = CC.notebook_change(args, root)
     else:
         path = args.get("file_path")
+        if not isinstance(path, str) or not path:
+            return entry, None
+        path = CC.judged_spelling(path, root)
         if pre is UNKNOWN:
             if name == "Write" and isinstance(args.get("content"), str):
                 # Known result, unknown past: a world without `pre` (supply policies decide).
@@ -186,12 +193,10 @@ def _pre_states(calls: list[dict], root: str) -> dict[int, Any]:
 
 
 def _read(path: str) -> Any:
+    """The file's text now, as the hook reads a pre-state (None: absent; UNKNOWN: unreadable)."""
     try:
-        with open(path, "rb") as handle:
-            return handle.read().decode("utf-8", errors="replace")
-    except FileNotFoundError:
-        return None
-    except OSError:
+        return CC.read_text(path)
+    except CC.Unreadable:
         return UNKNOWN
 
 

@@ -19,7 +19,7 @@ import os
 import time
 
 from polydeukes.casefile import Case, age_ms
-from polydeukes.claude_code import translate
+from polydeukes.claude_code import ADAPTER, PreSpawnFailure, translate
 
 
 
@@ -64,7 +64,12 @@ def expand(case: Case, root: str, now_ms: int | None = None, *, sessions: str,
         if call.before is not None:
             _write(root, call.path, call.before)
         payload.update(tool_name="Edit", tool_input=_edit_input(call, root))
-    ir = translate(json.dumps(payload).encode("utf-8"), root)
+    try:
+        ir = translate(json.dumps(payload).encode("utf-8"), root)
+    except PreSpawnFailure as exc:
+        # What the hook pipes instead of an IR (stdlib/adapters/runner.py): the judge fails
+        # closed on it.
+        return Expanded(f"{ADAPTER} failed before spawn: {exc}\n".encode("utf-8"), False, root)
     return Expanded(json.dumps(ir, ensure_ascii=False).encode("utf-8"), False, root)
 
 

@@ -247,7 +247,8 @@ def test_importing_polydeukes_costs_the_hot_path_nothing(project):
 def test_a_real_install(tmp_path):
     """A wheel built from this tree, installed (not editable) into a virtualenv inside a project:
     the top-level `polydeukes` package and its subpackages, the shipped schemas, the editor
-    directive `pdks init` writes, `pdks test`, and the pytest plugin by its entry point."""
+    directive `pdks init` writes, `pdks test`, the pytest plugin by its entry point, and the
+    bundled docs."""
     repo = Path(__file__).parent.parent
     wheels = tmp_path / "wheels"
     built = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w",
@@ -289,6 +290,8 @@ def test_a_real_install(tmp_path):
     assert tested.returncode == 0 and "6 passed" in tested.stdout, tested.stdout + tested.stderr
     plugin = run(str(python), "-m", "pytest", "-q", "-p", "no:cacheprovider", "polydeukes.tests.yaml")
     assert plugin.returncode == 0 and "6 passed" in plugin.stdout, plugin.stdout + plugin.stderr
+    docs = run(str(venv / "bin" / "pdks"), "docs", "testing-disciplines")
+    assert docs.returncode == 0 and docs.stdout.startswith("# Testing disciplines"), docs.stderr
     verdict = run(str(python), "-c", "from polydeukes import Judge; print(Judge('.').check("
                   + repr(json.dumps(edit(".claude/hooks/x", "a", "b"))) + ").exit_code)")
     assert verdict.stdout == "2\n", verdict.stderr
