@@ -22,7 +22,7 @@ from typing import Any, Callable, NamedTuple
 from polydeukes.cli.check import CheckFlags, check
 from polydeukes.cli.planning import PlanUnavailable, obtain_plan, plan_from_file
 from polydeukes.vm.project import ProjectError, discover_config
-from polydeukes.vm.telemetry import TelemetryWriter
+from polydeukes.vm.telemetry import TelemetryWriter, format_record
 
 __all__ = ["Judge", "Row", "Verdict", "judge_in_process"]
 
@@ -255,7 +255,10 @@ class _RowLog(TelemetryWriter):
         self._path = value if self._writes else None
 
     def record(self, event: str, label: str, subject: str, **extra: Any) -> None:
-        super().record(event, label, subject, **extra)
+        if self._writes:
+            super().record(event, label, subject, **extra)
+        else:  # the same line, but no file will hold it: its timestamp is never read
+            self.kept.append(format_record("", event, label, subject, **extra))
         self._sink.row_written(event)
 
 

@@ -1,6 +1,6 @@
 """The in-process API and `pdks test`, beside the hook process they stand in for, in one run.
 
-    python bench/bench_judge.py [--calls 3000] [--runs 15] [--config PATH]
+    python bench/bench_judge.py [--calls 3000] [--runs 15] [--config PATH] [--instructions]
 
 1. `Judge.check` per call, after load, on the live config (../shared/bench/) with its typical
    call: an Edit of packages/core/src/index.ts under the Claude Code roster. Median, min and
@@ -11,6 +11,10 @@
 3. `pdks test` on 200 cases against the live config (edits, writes, shell commands, protected
    paths, deletions, diffs; each expecting its actual exit code), as a whole process, median
    over --runs; then per case.
+
+`--instructions` adds counts load does not move (valgrind's callgrind): the instructions of one
+`Judge.check` (a child doing 50 + 200 calls, minus one doing 50) beside those of every process
+of one `pdks covenant check` run.
 
 Not a test: quote the medians and ratios of one run (the machine is shared and noisy).
 """
@@ -118,6 +122,26 @@ def write_cases(root: str, count: int) -> str:
     return path
 
 
+CHILD = (
+    "import sys\n"
+    "from polydeukes import Judge\n"
+    "judge = Judge(sys.argv[1], telemetry=False)\n"
+    "raw = sys.stdin.buffer.read()\n"
+    "for _ in range(50 + int(sys.argv[2])):\n"
+    "    judge.check(raw)\n"
+)
+
+
+def instructions(argv: list[str], cwd: str, stdin: bytes) -> int:
+    """Instructions executed by every process of `argv`, as callgrind counts them."""
+    done = subprocess.run(["valgrind", "--tool=callgrind", "--trace-children=yes",
+                           "--callgrind-out-file=/dev/null", *argv], cwd=cwd, input=stdin,
+                          capture_output=True, text=False)
+    counts = [int(line.split(b":")[-1].replace(b",", b"").strip())
+              for line in done.stderr.splitlines() if b"Collected :" in line]
+    return sum(counts)
+
+
 def stats(label: str, seconds: list[float], unit: float = 1000.0, suffix: str = "ms") -> float:
     median = statistics.median(seconds)
     print(f"{label:52s} median {median * unit:8.3f} {suffix}  "
@@ -131,6 +155,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--cases", type=int, default=200)
     parser.add_argument("--config", default=LIVE)
+    parser.add_argument("--instructions", action="store_true")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as base:
         root = project(base, args.config)
@@ -146,6 +171,15 @@ def main() -> None:
         print(f"  a hook process costs {hook / quiet:.0f} in-process calls "
               f"({hook / logged:.0f} with telemetry); the interpreter floor alone "
               f"{floor / quiet:.0f}")
+        if args.instructions:
+            raw = json.dumps(EDIT).encode()
+            child = [sys.executable, "-c", CHILD, root]
+            each = (instructions(child + ["200"], root, raw)
+                        - instructions(child + ["0"], root, raw)) / 200
+            whole = instructions([*PDKS, "covenant", "check", "--enforce", "block",
+                                  "--telemetry-path", os.path.join(base, "i.log")], root, raw)
+            print(f"instructions: Judge.check {each / 1e6:.2f} M per call; one hook process "
+                  f"{whole / 1e6:.1f} M = {whole / each:.0f} calls")
         write_cases(root, args.cases)
         times, code = process([*PDKS, "test"], root, args.runs)
         whole = stats(f"pdks test, {args.cases} cases (a process, exit {code})", times,
