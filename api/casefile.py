@@ -25,11 +25,9 @@ from polydeukes.compiler.source import SourceMap
 
 DEFAULT_FILES = ("polydeukes.tests.yaml",)
 DEFAULT_FOLDER = os.path.join("tests", "covenants")
-# The call forms, exactly one per case. Session forms become the IR Claude Code's hook would
-# send; `delete` and `diff` are the change-set surface (`pdks covenant check --diff`).
+# The call forms, exactly one per case. `edit`, `write`, `bash` become the IR Claude Code's hook
+# would send; `delete` and `diff` are the change-set surface (`pdks covenant check --diff`).
 CALL_FORMS = ("edit", "write", "delete", "bash", "diff", "ir")
-SESSION_FORMS = ("edit", "write", "bash", "ir")
-EVENTS = ("passed", "advised", "blocked", "witnessed", "skipped", "not-routed")
 
 Event = Annotated[Literal["passed", "advised", "blocked", "witnessed", "skipped", "not-routed"],
                   Meta(description="not-routed: the registration wrote no row for this call.")]
@@ -151,7 +149,6 @@ class LoadedFile(msgspec.Struct):
     text: str
     config: str | None  # the `config:` key resolved against the file's directory
     cases: list[LoadedCase]
-    source_map: Any = None
 
 
 def schema() -> dict[str, Any]:
@@ -236,7 +233,7 @@ def load_file(root: str, path: str) -> LoadedFile:
     config = None
     if decoded.config is not None:
         config = os.path.normpath(os.path.join(os.path.dirname(path), decoded.config))
-    return LoadedFile(path, text, config, cases, source_map)
+    return LoadedFile(path, text, config, cases)
 
 
 def _event_of(item: Any) -> str:

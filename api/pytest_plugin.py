@@ -24,11 +24,14 @@ from typing import Any
 import pytest
 
 _SUITE = pytest.StashKey[Any]()
+# polydeukes.casefile's default places, spelled again here so that loading the plugin (in every
+# pytest run where polydeukes is installed) imports nothing; a test holds the two together.
 CASES_FILE = "polydeukes.tests.yaml"
+CASES_FOLDER = "tests/covenants"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    parser.addini("polydeukes_tests", type="linelist", default=["tests/covenants"],
+    parser.addini("polydeukes_tests", type="linelist", default=[CASES_FOLDER],
                   help="folders (relative to rootdir) whose *.yaml files are covenant test files")
     parser.addini("polydeukes_config", default="",
                   help="the config covenant cases judge (default: the project's own)")

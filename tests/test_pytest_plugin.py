@@ -30,6 +30,15 @@ def test_the_plugin_is_registered_by_its_entry_point():
     assert found.value == "polydeukes.pytest_plugin"
 
 
+def test_the_plugin_collects_where_pdks_test_looks():
+    import os
+
+    from polydeukes import casefile, pytest_plugin
+
+    assert (pytest_plugin.CASES_FILE,) == casefile.DEFAULT_FILES
+    assert pytest_plugin.CASES_FOLDER == casefile.DEFAULT_FOLDER.replace(os.sep, "/")
+
+
 def test_each_case_is_one_item_with_its_id(scratch):
     _cases(scratch, STARTER_TESTS)
     result = scratch.runpytest_subprocess("-v")
