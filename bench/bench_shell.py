@@ -1,15 +1,38 @@
-"""Micro-benchmark of the shell analyzer (not a test): prints per-call timings.
+"""Benchmarks of the shell analysis (not a test): prints figures and the targets beside them.
 
-Targets (issue 5): a 1,000-line script analysed in at most 10 ms; a one-line command well under
-a millisecond. Run: python bench/bench_shell.py
+    python bench/bench_shell.py [--baseline REV] [--size BYTES] [--skip-process]
+
+1. In process, CPU time (best of several runs, so other load on a shared machine counts less):
+   tokenize, the shell-mod judge, the evidence derivation and the transcript judge on a
+   1,000-line script and on one typical line. Targets (issue 11): the 1,000-line script <= 10 ms,
+   one typical line <= 0.05 ms (judge_shell_mod). With `--baseline REV` the shell modules of that
+   revision (the allowlist analyzer before the effect model, e.g. 05048a7) are loaded beside the
+   current ones and timed in the same run, alternately, so the ratio holds when the machine's
+   speed drifts.
+2. Whole process, `pdks covenant check --enforce block` on one Bash call whose command is 10 MB
+   (default) of short lines, of single words, or of quoted words, with a session (so the
+   transcript judge and the baseline run too). Target (issue 15): each <= 2 s. Wall time and
+   the child's CPU time are printed; on a shared machine quote the CPU time. A fourth shape,
+   lines of a writing command (`rm -f build/N.o`), is printed for information: every line is
+   then a command the model must judge, and it costs the per-command figure times the count.
 """
 
 from __future__ import annotations
 
+import argparse
+import importlib.util
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
 import time
 
-from polydeukes.stdlib.shell import judge_shell_mod, shell_writes, tokenize
-from polydeukes.stdlib.shell_transcript import TranscriptTarget, judge_transcript_line
+from polydeukes.stdlib.shell.evidence import shell_writes
+from polydeukes.stdlib.shell.judgment import judge_shell_mod
+from polydeukes.stdlib.shell.tokenizer import tokenize
+from polydeukes.stdlib.shell.transcript import TranscriptTarget, judge_transcript_line
 
 PROTECTED = ["packages/core/dist", ".claude/settings.json", "src/core", "polydeukes.config.yaml"]
 ROOT = "/home/u/proj"
@@ -33,30 +56,140 @@ _BLOCK = [
 SCRIPT = "\n".join(_BLOCK[k % len(_BLOCK)] for k in range(1000))
 ONE_LINE = "grep -rn 'needle' packages/core/dist/index.js | head -n 20 > /tmp/hits.txt"
 
+SCRIPT_TARGET_MS = 10.0
+LINE_TARGET_MS = 0.05
+PROCESS_TARGET_S = 2.0
 
-def best_of(fn, repeat: int) -> float:
+
+def cpu_best(fn, repeat: int) -> float:
     best = float("inf")
     for _ in range(repeat):
-        start = time.perf_counter()
+        start = time.process_time()
         fn()
-        best = min(best, time.perf_counter() - start)
+        best = min(best, time.process_time() - start)
     return best
 
 
-def main() -> None:
-    figures = [
-        ("tokenize, 1,000-line script", lambda: tokenize(SCRIPT), 20),
-        ("judge_shell_mod, 1,000-line script", lambda: judge_shell_mod(SCRIPT, PROTECTED, root=ROOT, home=HOME), 20),
-        ("shell_writes, 1,000-line script", lambda: shell_writes(SCRIPT, root=ROOT, home=HOME, read_file=None), 20),
-        ("judge_shell_mod, one line", lambda: judge_shell_mod(ONE_LINE, PROTECTED, root=ROOT, home=HOME), 2000),
-        ("shell_writes, one line", lambda: shell_writes(ONE_LINE, root=ROOT, home=HOME, read_file=None), 2000),
-        ("judge_transcript_line, 1,000-line script", lambda: judge_transcript_line(SCRIPT, TRANSCRIPT), 20),
-        ("judge_transcript_line, one line", lambda: judge_transcript_line(ONE_LINE, TRANSCRIPT), 2000),
+def _load_baseline(revision: str):
+    """The shell modules of `revision` (single-module layout), imported from a scratch dir."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    repo = os.path.dirname(here)
+    scratch = tempfile.mkdtemp(prefix="bench-shell-baseline-")
+    names = {"shell.py": "base_shell", "shell_tokenizer.py": "base_shell_tokenizer",
+             "shell_paths.py": "base_shell_paths"}
+    for path, module in names.items():
+        text = subprocess.run(["git", "-C", repo, "show", f"{revision}:stdlib/{path}"],
+                              capture_output=True, text=True, check=True).stdout
+        for other_path, other in names.items():
+            text = text.replace(f"polydeukes.stdlib.{other_path[:-3]}", other)
+        with open(os.path.join(scratch, module + ".py"), "w", encoding="utf-8") as handle:
+            handle.write(text)
+    sys.path.insert(0, scratch)
+    spec = importlib.util.find_spec("base_shell")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def in_process(baseline) -> None:
+    cases = [
+        ("tokenize", "1,000-line script", lambda: tokenize(SCRIPT), None, 20),
+        ("judge_shell_mod", "1,000-line script",
+         lambda: judge_shell_mod(SCRIPT, PROTECTED, root=ROOT, home=HOME), SCRIPT_TARGET_MS, 20),
+        ("shell_writes", "1,000-line script",
+         lambda: shell_writes(SCRIPT, root=ROOT, home=HOME, read_file=None), None, 20),
+        ("judge_transcript_line", "1,000-line script", lambda: judge_transcript_line(SCRIPT, TRANSCRIPT), None, 20),
+        ("judge_shell_mod", "one line",
+         lambda: judge_shell_mod(ONE_LINE, PROTECTED, root=ROOT, home=HOME), LINE_TARGET_MS, 2000),
+        ("shell_writes", "one line",
+         lambda: shell_writes(ONE_LINE, root=ROOT, home=HOME, read_file=None), None, 2000),
+        ("judge_transcript_line", "one line", lambda: judge_transcript_line(ONE_LINE, TRANSCRIPT), None, 2000),
     ]
-    print(f"script: {len(SCRIPT.splitlines())} lines, {len(SCRIPT)} chars")
-    for label, fn, repeat in figures:
-        seconds = best_of(fn, repeat)
-        print(f"{label:40s} {seconds * 1e3:9.3f} ms (best of {repeat})")
+    old = {}
+    if baseline is not None:
+        old = {
+            ("tokenize", "1,000-line script"): lambda: baseline.tokenize(SCRIPT),
+            ("judge_shell_mod", "1,000-line script"): lambda: baseline.judge_shell_mod(SCRIPT, PROTECTED, root=ROOT, home=HOME),
+            ("shell_writes", "1,000-line script"): lambda: baseline.shell_writes(SCRIPT, root=ROOT, home=HOME, read_file=None),
+            ("judge_shell_mod", "one line"): lambda: baseline.judge_shell_mod(ONE_LINE, PROTECTED, root=ROOT, home=HOME),
+            ("shell_writes", "one line"): lambda: baseline.shell_writes(ONE_LINE, root=ROOT, home=HOME, read_file=None),
+        }
+    print(f"in process, CPU time, best of N ({len(SCRIPT.splitlines())} lines, {len(SCRIPT)} chars)")
+    for name, what, fn, target, repeat in cases:
+        baseline_fn = old.get((name, what))
+        ours = base = float("inf")
+        for _ in range(3):  # alternate, so both see the same machine
+            ours = min(ours, cpu_best(fn, max(1, repeat // 3)))
+            if baseline_fn is not None:
+                base = min(base, cpu_best(baseline_fn, max(1, repeat // 3)))
+        line = f"  {name:22s} {what:18s} {ours * 1e3:9.3f} ms"
+        if target is not None:
+            line += f"   target <= {target:g} ms {'met' if ours * 1e3 <= target else 'MISSED'}"
+        if baseline_fn is not None:
+            line += f"   baseline {base * 1e3:8.3f} ms  ratio {ours / base:5.2f}"
+        print(line)
+
+
+SHAPES = {
+    # One plain command a line, each line different.
+    "short lines": lambda size: "".join(f"cat src/file{k}.txt\n" if k % 3 == 0 else
+                                        f"echo line {k}\n" if k % 3 == 1 else f"ls -la d{k}\n"
+                                        for k in range(size // 12))[:size],
+    "single words": lambda size: ("a " * (size // 2))[:size],
+    "quoted words": lambda size: ("'a' " * (size // 4))[:size],
+}
+INFO_SHAPES = {
+    "writer lines (info)": lambda size: "".join(f"rm -f build/{k}.o\n" for k in range(size // 16))[:size],
+}
+
+
+def whole_process(size: int, info_size: int) -> None:
+    scratch = tempfile.mkdtemp(prefix="bench-shell-")
+    with open(os.path.join(scratch, "polydeukes.config.yaml"), "w", encoding="utf-8") as handle:
+        handle.write("protectedPaths: ['.claude/hooks', 'ci/gate.sh']\n")
+    command = [sys.executable, "-m", "polydeukes.cli", "covenant", "check", "--enforce", "block"]
+    print(f"whole process, pdks covenant check on one Bash call (target <= {PROCESS_TARGET_S:g} s)")
+    subprocess.run(command, input=b'{"toolCalls":[],"subagentSpawns":[],"userMessages":[]}',
+                   cwd=scratch, capture_output=True)  # compile the plan once
+    for shapes, bytes_ in ((SHAPES, size), (INFO_SHAPES, info_size)):
+        for name, make in shapes.items():
+            text = make(bytes_)
+            payload = {
+                "toolCalls": [{"name": "Bash", "args": {"command": text}}],
+                "subagentSpawns": [], "userMessages": [],
+                "tools": {"mutating": ["Edit", "Write"], "shell": ["Bash"], "commandArgs": ["command"]},
+                "session": {"userMessages": [], "toolCalls": []},
+            }
+            data = json.dumps(payload).encode()
+            best_wall = best_cpu = float("inf")
+            code = None
+            for _ in range(3):
+                before = resource.getrusage(resource.RUSAGE_CHILDREN)
+                start = time.perf_counter()
+                done = subprocess.run(command, input=data, cwd=scratch, capture_output=True)
+                wall = time.perf_counter() - start
+                after = resource.getrusage(resource.RUSAGE_CHILDREN)
+                cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+                best_wall, best_cpu = min(best_wall, wall), min(best_cpu, cpu)
+                code = done.returncode
+            verdict = ""
+            if shapes is SHAPES:
+                verdict = f"   {'met' if best_cpu <= PROCESS_TARGET_S else 'MISSED'} (CPU)"
+            print(f"  {name:20s} {len(text) / 1e6:6.1f} MB   wall {best_wall:6.2f} s   cpu {best_cpu:6.2f} s"
+                  f"   exit {code}{verdict}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--baseline", help="a revision whose stdlib/shell.py to time beside")
+    parser.add_argument("--size", type=int, default=10_000_000)
+    parser.add_argument("--info-size", type=int, default=1_000_000)
+    parser.add_argument("--skip-process", action="store_true")
+    args = parser.parse_args()
+    baseline = _load_baseline(args.baseline) if args.baseline else None
+    in_process(baseline)
+    if not args.skip_process:
+        whole_process(args.size, args.info_size)
 
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@ from functools import cache
 from typing import Callable
 
 from polydeukes.stdlib import routing
-from polydeukes.stdlib.shell_tokenizer import executed_text
+from polydeukes.stdlib.shell.tokenizer import executed_text
 from polydeukes.vm import machine as M
 from polydeukes.vm import plan as P
 from polydeukes.vm.ir import UNSET, Create, Modify, ToolCall
@@ -22,7 +22,7 @@ from polydeukes.vm.verdict import NO_OBSERVATION
 
 # Imported where first needed rather than here, so a call that routes to no meta-covenant and
 # writes nothing through a shell never loads them (about 1 ms of every check's start-up):
-# stdlib.meta (the judges), stdlib.shell (write analysis), vm.explain (a config-fault's line).
+# stdlib.meta (the judges), stdlib.shell.evidence (write analysis), vm.explain (a config-fault's line).
 
 STAGED_NAMES = ["staged-write", "staged-delete"]  # the change-set surface's synthetic tools
 BACKSTOP = "shell-unjudgeable"
@@ -56,7 +56,7 @@ class RosterShellFacts(M.ShellFacts):
             found = []
             texts = self.command_strings(call)
             if texts:  # only a shell call loads the analyzer
-                from polydeukes.stdlib.shell import shell_writes
+                from polydeukes.stdlib.shell.evidence import shell_writes
 
                 found = [shell_writes(text, root=self.root, home=self.home,
                                       read_file=self.read_file) for text in texts]

@@ -31,9 +31,10 @@ from polydeukes.stdlib.routing import (  # resolve_home: re-exported, see __all_
     route_by_paths,
     string_candidates,
 )
-from polydeukes.stdlib.shell import ShellWrites, judge_shell_mod, shell_writes
-from polydeukes.stdlib.shell_paths import path_candidates, path_matches, segments
-from polydeukes.stdlib.shell_transcript import TranscriptTarget, judge_transcript_line
+from polydeukes.stdlib.shell.evidence import ShellWrites, shell_writes
+from polydeukes.stdlib.shell.judgment import judge_shell_mod
+from polydeukes.stdlib.shell.paths import path_candidates, path_matches, segments
+from polydeukes.stdlib.shell.transcript import TranscriptTarget, judge_transcript_line
 from polydeukes.vm.ir import UNSET, ToolCall
 
 __all__ = [
@@ -50,8 +51,8 @@ __all__ = [
     "transcript_mod_matches",
 ]
 
-# Break messages, verbatim from spec 04 §7 (the shell ladder's own live in shell.py and
-# shell_transcript.py).
+# Break messages, verbatim from spec 04 §7 (the shell ladder's own live in shell/judgment.py
+# and shell/transcript.py).
 SELF_MOD_BREAK = "{tool} would modify protected path {path}"
 SHELL_NO_COMMAND = "unjudgeable shell call {tool}: no command string under any command-arg name"
 TRANSCRIPT_CHANGE = "{tool} would modify the session transcript {path}"

@@ -2,7 +2,7 @@
 
 Pure and hot-path safe. A registration with protected paths routes a call when some *path
 candidate* of the call matches one of its entries under the segment rule (§8.4, implemented once
-in `shell_paths.path_matches`). The candidates of a call are:
+in `shell.paths.path_matches`). The candidates of a call are:
 
 - every string value at any depth of `args` (keys are never scanned, non-strings never match),
   tokenized like a shell line so quote and escape splits collapse to the word the shell would
@@ -25,8 +25,8 @@ from typing import Any
 
 import msgspec
 
-from polydeukes.stdlib.shell_paths import dot_resolve, path_candidates, path_matches, segments
-from polydeukes.stdlib.shell_tokenizer import tokenize
+from polydeukes.stdlib.shell.paths import dot_resolve, path_candidates, path_matches, segments
+from polydeukes.stdlib.shell.tokenizer import PlainRun, tokenize
 from polydeukes.vm.ir import UNSET, ToolCall
 
 __all__ = [
@@ -47,6 +47,7 @@ __all__ = [
 class Candidates(msgspec.Struct, frozen=True):
     paths: tuple[str, ...]  # distinct, in first-seen order
     failed: bool  # some args string left an unread span
+    runs: tuple[str, ...] = ()  # runs of plain lines: their candidates come only when needed
 
 
 def arg_strings(value: Any) -> Iterator[str]:
@@ -65,16 +66,55 @@ def arg_strings(value: Any) -> Iterator[str]:
             stack.extend(reversed(item))
 
 
+# A string this long is scanned with runs of plain lines kept whole (`shell.tokenizer.PlainRun`):
+# their candidates are only worked out when a run spells a protected entry's first segment.
+LARGE_STRING = 1 << 16
+
+
 def string_candidates(text: str) -> tuple[list[str], bool]:
-    """The path candidates of one string read as a shell line, and whether it was fully read."""
-    script = tokenize(text)
+    """The path candidates of one string read as a shell line, and whether it was fully read.
+
+    (For a large string, see `string_candidate_parts`: this expands every plain run.)"""
+    found, fully_read, runs = string_candidate_parts(text)
+    for run in runs:
+        found.extend(_run_candidates(run))
+    return found, fully_read
+
+
+def _run_candidates(run: str) -> list[str]:
+    """The candidates of a run of plain lines, word by word."""
     found: list[str] = []
+    for cmd in tokenize(run).commands:
+        for word in cmd.words:
+            found.extend(path_candidates(word.text, word.opaque))
+    return found
+
+
+@lru_cache(maxsize=8)
+def _scanned(text: str):
+    """One read of a string per process: routing asks for several registrations."""
+    if len(text) < LARGE_STRING:
+        return tokenize(text)
+    from polydeukes.stdlib.shell.analysis import scanned  # loads the command table
+
+    return scanned(text)
+
+
+def string_candidate_parts(text: str) -> tuple[list[str], bool, list[str]]:
+    """The path candidates of one string read as a shell line, whether it was fully read, and
+    the texts of its runs of plain lines, whose candidates are left to the caller."""
+    script = _scanned(text)
+    found: list[str] = []
+    runs: list[str] = []
     for cmd in script.commands:
+        if type(cmd) is PlainRun:
+            runs.append(text[cmd.start : cmd.end])
+            continue
         for word in cmd.words:
             found.extend(path_candidates(word.text, word.opaque))
         for redirect in cmd.redirects:
             found.extend(path_candidates(redirect.target.text, redirect.target.opaque))
-    return found, script.fully_read
+    return found, script.fully_read, runs
 
 
 def change_path(call: ToolCall) -> str | None:
@@ -100,16 +140,18 @@ def gather_candidates(call: ToolCall, *, root: str) -> Candidates:
     """
     del root  # candidates are root-independent; see the docstring
     found: list[str] = []
+    runs: list[str] = []
     failed = False
     if call.args is not UNSET:
         for text in arg_strings(call.args):
-            words, fully_read = string_candidates(text)
+            words, fully_read, plain = string_candidate_parts(text)
             found.extend(words)
+            runs.extend(plain)
             failed = failed or not fully_read
     path = change_path(call)
     if path is not None:
         found.append(path)
-    return Candidates(tuple(dict.fromkeys(found)), failed)
+    return Candidates(tuple(dict.fromkeys(found)), failed, tuple(runs))
 
 
 class _Entries(msgspec.Struct, frozen=True):
@@ -142,8 +184,16 @@ def route_by_paths(
     # at the root) needs the entry's first segment spelled inside the candidate, so a
     # substring test discards almost every candidate of a long file body before the
     # segment-wise comparison runs.
+    paths = candidates.paths
+    if candidates.runs:
+        # A run of plain lines can only name an entry it spells: read only those runs.
+        firsts_all = {f for firsts in table.firsts for f in firsts}
+        for run in candidates.runs:
+            dequoted = run.replace("'", "").replace('"', "")
+            if any(f in dequoted for f in firsts_all):
+                paths = paths + tuple(_run_candidates(run))
     for entry, firsts in zip(table.entries, table.firsts):
-        for candidate in candidates.paths:
+        for candidate in paths:
             if any(f in candidate for f in firsts) and path_matches(candidate, entry, root=root):
                 return entry, False
     if candidates.failed:
@@ -183,7 +233,7 @@ def route_shell_mod(
     if subject is not None or call.name not in shell:
         return subject, failed
     # Imported here: only a shell call needs the analyzer, and most checks judge none.
-    from polydeukes.stdlib.shell import judge_shell_mod
+    from polydeukes.stdlib.shell.judgment import judge_shell_mod
 
     for text in command_strings(call, command_args):
         reached = judge_shell_mod(text, protected, root=root, home=home).subject

@@ -6,6 +6,8 @@ Case schema (one YAML file = `root`, `home`, `cases`; each case is self-describi
     command: the command string a host sends (may be multi-line)
     protected: the normalized protected entries, in config order
     root / home: optional per-case overrides of the file's values
+    tree: files, links and archives the project holds (see shell_tree.py); such a case is
+          judged in a scratch directory with the table's root and home rebased onto it
     want:
       verdict: block | pass          # judge_shell_mod(...).broken
       subject: <entry> | null        # the protected entry reached (telemetry subject)
@@ -18,7 +20,9 @@ Case schema (one YAML file = `root`, `home`, `cases`; each case is self-describi
 from __future__ import annotations
 
 import pathlib
+import re
 import sys
+import time
 
 import pytest
 import yaml
@@ -28,17 +32,22 @@ from hypothesis import strategies as st
 from polydeukes.stdlib.shell import (
     BREAK_UNPROVEN_MENTION,
     ShellFileChange,
+    ShellModResult,
+    TranscriptTarget,
     judge_shell_mod,
+    judge_transcript_line,
     path_matches,
     shell_writes,
     tokenize,
 )
-from polydeukes.stdlib.shell_tokenizer import executed_text
+from polydeukes.stdlib.shell.tokenizer import executed_text
+from shell_tree import make_tree, rebase
 
 CASES_DIR = pathlib.Path(__file__).parent / "cases" / "shell"
 ROOT = "/home/u/proj"
 HOME = "/home/u"
 PROTECTED = ["packages/core/dist", ".claude/settings.json", "src/core", "polydeukes.config.yaml"]
+TRANSCRIPT = TranscriptTarget("/home/u/.claude/projects/-home-u-proj/session.jsonl", root=ROOT, home=HOME)
 
 
 def _load_cases() -> list:
@@ -58,12 +67,18 @@ CASES = _load_cases()
 def test_the_table_is_large_enough() -> None:
     assert len(CASES) >= 200
     notes = [p.values[0]["note"] for p in CASES]
-    spec_rows = {n.split(";")[0].split(" was ")[0] for n in notes if n.startswith("§8.7 #")}
+    spec_rows = {re.match(r"§8\.7 #\d+", n).group() for n in notes if n.startswith("§8.7 #")}
     assert spec_rows == {f"§8.7 #{k}" for k in range(1, 70)}
 
 
 @pytest.mark.parametrize("case", CASES)
-def test_case(case: dict) -> None:
+def test_case(case: dict, tmp_path: pathlib.Path) -> None:
+    if case.get("tree"):
+        home = tmp_path / "u"
+        root = home / "proj"
+        root.mkdir(parents=True)
+        make_tree(root, case["tree"])
+        case = rebase({k: v for k, v in case.items() if k != "tree"}, str(root), str(home))
     command, want = case["command"], case["want"]
     result = judge_shell_mod(command, case["protected"], root=case["root"], home=case["home"])
     assert ("block" if result.broken else "pass") == want["verdict"], result
@@ -190,6 +205,72 @@ def test_nesting_is_bounded_and_fails_closed() -> None:
     assert result.broken and result.subject == "src/core"
 
 
+def test_case_folding_is_one_switch() -> None:
+    """On a case-folding file system `.CLAUDE/hooks` is `.claude/hooks`: one keyword turns it on,
+    for literal spellings and globs alike."""
+    for command in ("rm -rf .CLAUDE/Hooks", "rm -rf .CL*/hooks", "echo x > .Claude/hooks/pre.sh"):
+        assert not judge_shell_mod(command, [".claude/hooks"], root=ROOT, home=HOME).broken, command
+        folded = judge_shell_mod(command, [".claude/hooks"], root=ROOT, home=HOME, fold_case=True)
+        assert folded.broken and folded.subject == ".claude/hooks", command
+
+
+def test_a_nul_byte_in_a_path_names_nothing_and_raises_nothing() -> None:
+    for command in ("echo x > a\x00b", "rm -f ci/\x00", "tar -xf x\x00.tar", "xargs rm < l\x00"):
+        judge_shell_mod(command, PROTECTED, root=ROOT, home=HOME)
+        shell_writes(command, root=ROOT, home=HOME, read_file=None)
+
+
+# -- the working tree is read within bounds -----------------------------------------------------
+
+
+def test_path_lookups_past_their_budget_are_refused(tmp_path: pathlib.Path) -> None:
+    from polydeukes.stdlib.shell.disk import Disk, Refused
+
+    (tmp_path / "a").mkdir()
+    segments = [s for s in str(tmp_path).split("/") if s]
+    assert Disk(str(tmp_path), lookups=2).resolve([*segments, "a", "b"]) == [*segments, "a", "b"]
+    refused = Disk(str(tmp_path), lookups=0).resolve([*segments, "a", "b"])
+    assert isinstance(refused, Refused) and "too many paths" in refused.reason
+    slow = Disk(str(tmp_path), seconds=-1).resolve([*segments, "a", "b"])
+    assert isinstance(slow, Refused) and "took longer than" in slow.reason
+
+
+def test_a_decompression_bomb_is_refused_not_unpacked(tmp_path: pathlib.Path) -> None:
+    """A small gzip archive that unpacks past the bound fails closed instead of filling memory."""
+    import gzip
+    import io
+    import tarfile
+
+    from polydeukes.stdlib.shell import disk as D
+
+    raw = io.BytesIO()
+    with tarfile.open(fileobj=raw, mode="w") as archive:
+        info = tarfile.TarInfo("ci/gate.sh")
+        info.size = 1 << 20
+        archive.addfile(info, io.BytesIO(bytes(1 << 20)))
+    (tmp_path / "bomb.tgz").write_bytes(gzip.compress(raw.getvalue(), compresslevel=1))
+    saved = D.UNPACKED_BYTES
+    D.UNPACKED_BYTES = 1 << 16  # the bound, scaled down so the test stays small
+    try:
+        found = D.Disk(str(tmp_path)).archive_members(str(tmp_path / "bomb.tgz"), "tar")
+    finally:
+        D.UNPACKED_BYTES = saved
+    assert isinstance(found, D.Refused) and "unpacks to more than" in found.reason
+
+
+def test_a_symlink_loop_is_refused(tmp_path: pathlib.Path) -> None:
+    import os
+
+    from polydeukes.stdlib.shell.disk import Disk, Refused
+
+    os.symlink("b", tmp_path / "a")
+    os.symlink("a", tmp_path / "b")
+    segments = [s for s in str(tmp_path).split("/") if s]
+    assert isinstance(Disk(str(tmp_path)).resolve([*segments, "a", "x"]), Refused)
+    result = judge_shell_mod("echo x > a/x", ["ci"], root=str(tmp_path), home=None)
+    assert result.broken and "symbolic links cannot be followed" in result.reason
+
+
 # -- evidence completion (§4.3) ------------------------------------------------------------------
 
 
@@ -229,16 +310,52 @@ def test_no_pre_state_channel_leaves_changes_absent() -> None:
     assert shell_writes("echo a > f.ts", root=ROOT, home=HOME, read_file=None).changes is None
 
 
-def test_hot_path_imports() -> None:
-    import polydeukes.stdlib.shell  # noqa: F401 - already imported; the check is on sys.modules
+_FORBIDDEN_CALLS = {
+    "open", "os.open", "os.system", "os.popen", "os.execv", "os.execvp", "os.spawnv", "os.fork",
+    "os.remove", "os.unlink", "os.rename", "os.replace", "os.mkdir", "os.makedirs", "os.rmdir",
+    "os.chmod", "os.chown", "os.symlink", "os.link", "os.truncate", "os.write", "os.utime",
+}
+_FORBIDDEN_METHODS = {"write", "write_text", "write_bytes", "extract", "extractall", "unlink", "touch"}
+_FORBIDDEN_FLAGS = {"O_WRONLY", "O_RDWR", "O_CREAT", "O_TRUNC", "O_APPEND"}
 
-    assert "yaml" not in polydeukes.stdlib.shell.__dict__
-    heavy = {"lark", "click", "subprocess", "glob"}
-    source = pathlib.Path(polydeukes.stdlib.shell.__file__).read_text()
-    source += pathlib.Path(sys.modules["polydeukes.stdlib.shell_tokenizer"].__file__).read_text()
-    source += pathlib.Path(sys.modules["polydeukes.stdlib.shell_paths"].__file__).read_text()
-    for name in heavy | {"yaml", "os"}:
-        assert f"import {name}" not in source, name
+
+def _dotted(node) -> str:
+    import ast
+
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return _dotted(node.value) + "." + node.attr
+    return ""
+
+
+def test_the_analysis_imports_no_heavy_module_and_never_runs_or_writes() -> None:
+    """Every stage of the shell package: no yaml, lark, click, subprocess; no call that runs a
+    program or writes a file (the working tree is only looked at, through `disk.py`, whose
+    few opens are all read-only)."""
+    import ast
+
+    package = pathlib.Path(sys.modules["polydeukes.stdlib.shell"].__file__).parent
+    for path in sorted(package.glob("*.py")):
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                names = [a.name for a in node.names] + ([node.module] if isinstance(node, ast.ImportFrom) and node.module else [])
+                for name in names:
+                    assert name.split(".")[0] not in {"yaml", "lark", "click", "subprocess", "glob", "shutil",
+                                                      "tempfile", "pty", "multiprocessing"}, (path.name, name)
+            elif isinstance(node, ast.Call):
+                name = _dotted(node.func)
+                assert name not in _FORBIDDEN_CALLS, (path.name, name, node.lineno)
+                if isinstance(node.func, ast.Attribute):
+                    assert node.func.attr not in _FORBIDDEN_METHODS, (path.name, name, node.lineno)
+                if name == "os.fdopen":
+                    assert ast.literal_eval(node.args[1]) == "rb", (path.name, node.lineno)
+                if name == "tarfile.open":
+                    modes = [k.value for k in node.keywords if k.arg == "mode"]
+                    assert [ast.literal_eval(m) for m in modes] == ["r|"], (path.name, node.lineno)
+            elif isinstance(node, ast.Attribute) and node.attr in _FORBIDDEN_FLAGS:
+                raise AssertionError((path.name, node.attr, node.lineno))
 
 
 # -- properties ----------------------------------------------------------------------------------
@@ -267,13 +384,59 @@ def test_tokenizer_never_raises(text: str) -> None:
     executed_text(text, script)
 
 
-@PROPERTY_SETTINGS
-@given(_ANY_TEXT)
-def test_analysis_never_raises_and_a_break_names_a_subject(text: str) -> None:
+# Pieces that drive the analysis down its costly paths: brace expansion (nested, sequences,
+# many groups), glob matching (stars, brackets, extglob groups and negation, globstar), variable
+# alternatives, directory changes, nested shells and substitutions, heredocs fed to programs,
+# interpreter code full of string literals, the writers and their special readers.
+_COSTLY = st.lists(
+    st.sampled_from([
+        "{", "}", ",", "{a,b}", "{1..99}", "{a..z}", "{x,{y,{z,w}}}", "*", "**", "?", "[!a]",
+        "[[:alpha:]]", "@(a|b)", "!(x)", "*(a|*)", "+(?)", "a*a*a*a*", "$a", "${a}", "a=ci;",
+        "a=$a$a;", "for f in ci/* x; do ", "done;", "cd ..; ", "cd ci; ", "pushd x; ", "popd; ",
+        "bash -c '", "sh <<EOF\n", "\nEOF\n", "$(", ")", "<(", "`", "python3 -c \"",
+        "'.cl'+'aude'+", "os.path.join('ci','gate.sh')", "rm -rf ", "cp x ", "mv ", "tee ",
+        "sed -i s/a/b/ ", "tar -xf a.tar ", "unzip a.zip ", "git checkout ", "git apply ",
+        "find . -name '*.sh' -exec rm {} + ", "xargs rm < l ", "awk '{print > \"f\"}' ",
+        "shopt -s dotglob extglob globstar nocaseglob; ", "alias ls='rm -rf'; ", "f() { rm $1; }; ",
+        " ", " ", " ", "; ", " | ", " && ", "\n", "ci/gate.sh", ".claude/hooks", "src/core",
+        "packages/core/dist", "x" * 40,
+    ]),
+    max_size=120,
+).map("".join)
+
+# Issue 11: the analyzer never takes more than 50 ms per 1,000 characters of command (CPU time;
+# any input under 1,000 characters is allowed the 50 ms of a full thousand).
+MS_PER_THOUSAND = 50.0
+
+
+def _analyze(text: str) -> ShellModResult:
     result = judge_shell_mod(text, PROTECTED, root=ROOT, home=HOME)
+    shell_writes(text, root=ROOT, home=HOME, read_file=lambda p: None)
+    judge_transcript_line(text, TRANSCRIPT)
+    return result
+
+
+def _timed_ms(text: str) -> tuple[float, ShellModResult]:
+    started = time.process_time()
+    result = _analyze(text)
+    return (time.process_time() - started) * 1000, result
+
+
+# Warm the lazily built pieces (regexes, option tables) so the bound times the analysis alone.
+_analyze("shopt -s extglob; for f in ci/* x; do rm -rf {a,b}@(x|y)*; done; python3 -c 'x'; "
+         "tar -xf a.tar; git checkout x; cp x {1..9}; find . -exec rm {} +; xargs rm < l")
+
+
+@PROPERTY_SETTINGS
+@given(st.one_of(_ANY_TEXT, _COSTLY))
+def test_analysis_never_raises_and_stays_within_its_time(text: str) -> None:
+    elapsed_ms, result = _timed_ms(text)
     if result.broken:
         assert result.subject in PROTECTED and result.reason
-    shell_writes(text, root=ROOT, home=HOME, read_file=lambda p: None)
+    budget = MS_PER_THOUSAND * max(1.0, len(text) / 1000)
+    if elapsed_ms > budget:
+        elapsed_ms = min(elapsed_ms, _timed_ms(text)[0])  # once more: the machine is shared
+    assert elapsed_ms <= budget, (elapsed_ms, len(text))
 
 
 def test_deep_nesting_does_not_exhaust_recursion() -> None:
@@ -282,7 +445,7 @@ def test_deep_nesting_does_not_exhaust_recursion() -> None:
         judge_shell_mod(text, PROTECTED, root=ROOT, home=HOME)
 
 
-_HEADS = st.sampled_from(["rm -rf", "mv", "cp x", "node", "touch", "chmod 644", "sed -i s/a/b/", "tee", "vim", "git add"])
+_HEADS = st.sampled_from(["rm -rf", "mv", "cp x", "node", "touch", "chmod 644", "sed -i s/a/b/", "tee", "vim", "git rm"])
 _TAILS = st.sampled_from(["", "/a.py", "/sub/b.ts"])
 
 

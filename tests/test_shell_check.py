@@ -1,9 +1,18 @@
 """The shell case table (tests/cases/shell/) through the real `pdks covenant check` process.
 
-Each case's command is sent as a `Bash` call with a shell roster, posture `block`, in a project
-whose `protectedPaths` are the case's entries. The table's root `/home/u/proj` and home
-`/home/u` are rebased onto a scratch directory of the same shape (`<tmp>/u/proj`, `<tmp>/u`,
-with HOME set to the latter), so absolute-path and `~` spellings mean what the table says.
+Every case's command is sent as a `Bash` call with a shell roster, posture `block`, in a project
+whose `protectedPaths` are the case's entries. The table's root `/home/u/proj` and home `/home/u`
+are rebased onto a scratch directory of the same shape (`<tmp>/u/proj`, `<tmp>/u`, with HOME set
+to the latter), so absolute-path and `~` spellings mean what the table says; a case with a
+`tree` gets those files (and links, archives) in its project first.
+
+Cases are batched: one process judges every case that shares a configuration (protected list
+and tree), one `Bash` call per case, each followed by a marker call that routes nothing and so
+records `passed covenant-check marker-<n>`. The rows between two markers are the case's, and
+each `blocked shell-mod` row has its reason line on stderr in the same order, so every verdict
+is still attributed to its case. The exit code of a batch is the worst of its calls; a
+separate set of one process per case (`EXIT_CASES`: the first block and the first pass of each
+table file) checks the exit code itself.
 """
 
 from __future__ import annotations
@@ -11,65 +20,122 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
+from collections import defaultdict
 
 import pytest
 
 from conftest import PDKS, rows_of
+from shell_tree import make_tree, rebase
 from test_shell import CASES, HOME, ROOT
 
 ROSTER = {"mutating": ["Edit", "Write"], "shell": ["Bash"], "commandArgs": ["command"]}
+MARKER = "Marker"
 
 
-@pytest.fixture(scope="module")
-def scratch(tmp_path_factory):
+def _config_key(case: dict) -> str:
+    return json.dumps([case["protected"], case.get("tree")], sort_keys=True)
+
+
+def _batches() -> list:
+    grouped: dict[str, list] = defaultdict(list)
+    for param in CASES:
+        case = param.values[0]
+        if case["root"] != ROOT or case["home"] != HOME:
+            continue  # the case pins its own root or home: judged in-process only
+        grouped[_config_key(case)].append((param.id, case))
+    return [pytest.param(cases, id=f"batch-{k}-{cases[0][0]}") for k, cases in enumerate(grouped.values())]
+
+
+def _exit_cases() -> list:
+    chosen: dict[tuple[str, str], tuple[str, dict]] = {}
+    for param in CASES:
+        case = param.values[0]
+        if case["root"] != ROOT or case["home"] != HOME:
+            continue
+        key = (param.id.rsplit("-", 1)[0], case["want"]["verdict"])
+        chosen.setdefault(key, (param.id, case))
+    return [pytest.param(case, id=case_id) for case_id, case in chosen.values()]
+
+
+def _scratch(tmp_path_factory, case: dict):
     base = tmp_path_factory.mktemp("shell")
     home = base / "u"
     root = home / "proj"
     root.mkdir(parents=True)
+    if case.get("tree"):
+        make_tree(root, case["tree"])
     return str(root), str(home)
 
 
-def _rebase(text, root: str, home: str):
-    if isinstance(text, str):
-        return text.replace(ROOT, root).replace(HOME, home)
-    return text
-
-
-@pytest.mark.parametrize("case", CASES)
-def test_case_through_pdks(scratch, case):
-    if case["root"] != ROOT or case["home"] != HOME:
-        pytest.skip("the case pins its own root or home")
-    root, home = scratch
-    protected = [_rebase(p, root, home) for p in case["protected"]]
-    config = "protectedPaths: " + json.dumps(protected) + "\n"
-    config_path = os.path.join(root, "polydeukes.config.yaml")
-    with open(config_path, "w", encoding="utf-8") as handle:
-        handle.write(config)
-    log = os.path.join(root, "roi-" + str(abs(hash(case["note"]))) + ".log")
-    command = _rebase(case["command"], root, home)
-    payload = {"toolCalls": [{"name": "Bash", "args": {"command": command}}],
-               "subagentSpawns": [], "userMessages": [], "tools": ROSTER}
+def _run(root: str, home: str, case: dict, calls: list, log: str) -> subprocess.CompletedProcess:
+    protected = [rebase(p, root, home) for p in case["protected"]]
+    with open(os.path.join(root, "polydeukes.config.yaml"), "w", encoding="utf-8") as handle:
+        handle.write("protectedPaths: " + json.dumps(protected) + "\n")
+    payload = {"toolCalls": calls, "subagentSpawns": [], "userMessages": [], "tools": ROSTER}
     env = {k: v for k, v in os.environ.items() if k != "POLYDEUKES_TELEMETRY_PATH"}
     env["HOME"] = home
-    done = subprocess.run([*PDKS, "covenant", "check", "--enforce", "block",
-                           "--telemetry-path", log],
+    return subprocess.run([*PDKS, "covenant", "check", "--enforce", "block", "--telemetry-path", log],
                           input=json.dumps(payload).encode(), cwd=root, env=env,
-                          capture_output=True, timeout=60)
+                          capture_output=True, timeout=120)
+
+
+def _bash(command: str) -> dict:
+    return {"name": "Bash", "args": {"command": command}}
+
+
+@pytest.mark.parametrize("cases", _batches())
+def test_table_through_pdks(tmp_path_factory, cases) -> None:
+    root, home = _scratch(tmp_path_factory, cases[0][1])
+    calls = []
+    for n, (_case_id, case) in enumerate(cases):
+        calls.append(_bash(rebase(case["command"], root, home)))
+        calls.append({"name": MARKER, "args": {"file_path": f"marker-{n}"}})
+    log = os.path.join(root, "roi.log")
+    done = _run(root, home, cases[0][1], calls, log)
     stderr = done.stderr.decode()
     assert "Traceback" not in stderr
-    rows = rows_of(__import__("pathlib").Path(log))
-    want = case["want"]
-    shell_rows = [row for row in rows if row[1] == "shell-mod"]
-    if want["verdict"] == "block":
-        assert done.returncode == 2, stderr
-        assert shell_rows == [["blocked", "shell-mod", _rebase(want["subject"], root, home)]]
-        assert _rebase(want["reason"], root, home) in stderr.splitlines()
+    from pathlib import Path
+
+    rows = rows_of(Path(log))
+    reasons = iter(stderr.splitlines())
+    expected_code = 0
+    index = 0
+    for n, (case_id, case) in enumerate(cases):
+        case_rows = []
+        while rows[index] != ["passed", "covenant-check", f"marker-{n}"]:
+            case_rows.append(rows[index])
+            index += 1
+        index += 1
+        want = case["want"]
+        shell_rows = [row for row in case_rows if row[1] == "shell-mod"]
+        if want["verdict"] == "block":
+            expected_code = 2
+            assert shell_rows == [["blocked", "shell-mod", rebase(want["subject"], root, home)]], case_id
+            assert next(reasons) == rebase(want["reason"], root, home), case_id
+        else:
+            assert all(row[0] != "blocked" for row in case_rows), (case_id, case_rows)
+        backstop = [row for row in case_rows if row[1] == "shell-unjudgeable"]
+        assert backstop == ([["skipped", "shell-unjudgeable", "-", "no-observation"]]
+                            if want["unjudgeable"] else []), case_id
+    assert index == len(rows)
+    assert next(reasons, None) is None
+    assert done.returncode == expected_code, stderr
+
+
+@pytest.mark.parametrize("case", _exit_cases())
+def test_exit_code_per_case(tmp_path_factory, case) -> None:
+    """One process per case for a sample: the exit code and stderr of a lone call."""
+    root, home = _scratch(tmp_path_factory, case)
+    log = os.path.join(root, "roi.log")
+    done = _run(root, home, case, [_bash(rebase(case["command"], root, home))], log)
+    stderr = done.stderr.decode()
+    if case["want"]["verdict"] == "block":
+        assert done.returncode == 2
+        assert stderr == rebase(case["want"]["reason"], root, home) + "\n"
     else:
-        assert done.returncode == 0, stderr
-        assert all(row[0] != "blocked" for row in rows), rows
-    backstop = [row for row in rows if row[1] == "shell-unjudgeable"]
-    assert backstop == ([["skipped", "shell-unjudgeable", "-", "no-observation"]]
-                        if want["unjudgeable"] else [])
+        assert done.returncode == 0
+        assert stderr == ""
 
 
 FOCUSED = r"""
@@ -90,8 +156,7 @@ disciplines:
 
 
 def _shell_call(project, command: str, *, session: bool):
-    payload = {"toolCalls": [{"name": "Bash", "args": {"command": command}}],
-               "subagentSpawns": [], "userMessages": [], "tools": ROSTER}
+    payload = {"toolCalls": [_bash(command)], "subagentSpawns": [], "userMessages": [], "tools": ROSTER}
     if session:
         payload["session"] = {"userMessages": [], "toolCalls": []}
     return project.check(payload, "--enforce", "block")
@@ -126,6 +191,16 @@ def test_an_uncomputable_write_in_scope_is_recorded_not_guessed(project):
         ["skipped", "no-focused-tests", "src/a.ts", "no-observation"]]
 
 
+def test_a_modelled_write_in_scope_is_recorded_too(project):
+    """The effect model feeds the derivation: `cp x src/a.ts` is a write to an in-scope path
+    whose content this layer does not compute."""
+    project.config("protectedPaths: ['.claude/hooks']\n" + FOCUSED)
+    result = _shell_call(project, "cp /tmp/elsewhere.ts src/a.ts", session=True)
+    assert result.code == 0
+    assert _without_baseline(result.rows) == [
+        ["skipped", "no-focused-tests", "src/a.ts", "no-observation"]]
+
+
 def test_without_a_session_a_computable_write_has_no_pre_state_channel(project):
     project.config("protectedPaths: ['.claude/hooks']\n" + FOCUSED)
     result = _shell_call(project, "echo 'it.only(1)' > src/a.ts", session=False)
@@ -148,11 +223,45 @@ def test_a_protected_write_through_a_wrapper_is_blocked_and_witnessable(project)
     blocked = _shell_call(project, command, session=True)
     assert blocked.code == 2
     assert ["blocked", "shell-mod", ".claude/hooks"] in blocked.rows
-    payload = {"toolCalls": [{"name": "Bash", "args": {"command": command}}],
-               "subagentSpawns": [], "userMessages": [], "tools": ROSTER,
+    payload = {"toolCalls": [_bash(command)], "subagentSpawns": [], "userMessages": [], "tools": ROSTER,
                "session": {"userMessages": [{"text": "pdks witness",
                                              "timestampMs": time.time() * 1000 - 1000}],
                            "toolCalls": []}}
     opened = project.check(payload, "--enforce", "block")
     assert opened.code == 0
     assert ["witnessed", "shell-mod", ".claude/hooks"] in opened.rows
+
+
+_MODULES_AFTER_CHECK = """
+import json, sys
+from polydeukes.cli.check import run_check
+code = run_check(["--enforce", "block"], stdin=sys.stdin.buffer.read())
+print(json.dumps({"code": code, "modules": sorted(m for m in sys.modules if m.startswith("polydeukes.stdlib.shell"))}))
+"""
+
+
+def _modules_after(project, call: dict) -> dict:
+    payload = {"toolCalls": [call], "subagentSpawns": [], "userMessages": [], "tools": ROSTER}
+    done = subprocess.run([sys.executable, "-c", _MODULES_AFTER_CHECK], input=json.dumps(payload).encode(),
+                          cwd=project.root, capture_output=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.decode().strip().splitlines()[-1])
+
+
+def test_a_check_loads_only_the_shell_stages_it_runs(project):
+    """An Edit loads the tokenizer and path matching only (for routing); a plain shell command
+    loads the walk and the judges but not the readers of irregular commands; `git` loads its
+    reader."""
+    project.config("protectedPaths: ['.claude/hooks']\n")
+    edit = _modules_after(project, {"name": "Edit", "args": {"file_path": "src/a.py"},
+                                    "fileChange": {"kind": "modify", "path": "src/a.py", "pre": "a", "post": "b"}})
+    assert edit["code"] == 0
+    assert set(edit["modules"]) <= {"polydeukes.stdlib.shell", "polydeukes.stdlib.shell.tokenizer",
+                                    "polydeukes.stdlib.shell.paths"}
+    plain = _modules_after(project, _bash("cat .claude/hooks/pre.sh && echo done > notes.txt"))
+    assert plain["code"] == 0
+    assert "polydeukes.stdlib.shell.judgment" in plain["modules"]
+    assert not {"polydeukes.stdlib.shell.readers", "polydeukes.stdlib.shell.git"} & set(plain["modules"])
+    git = _modules_after(project, _bash("git checkout main"))
+    assert git["code"] == 2
+    assert "polydeukes.stdlib.shell.git" in git["modules"]

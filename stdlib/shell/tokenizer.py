@@ -1,44 +1,65 @@
-"""Shell tokenizer for the shell axis (spec 04 §8.1): text in, simple commands out, never raises.
+"""Stage 1 of the shell analysis: text in, simple commands out (spec 04 §8.1). Never raises.
 
 It only reads text: nothing is executed, expanded or evaluated. Bash syntax it does not model is
 read as flat word sequences (loops, `case`, groups), so branch and loop bodies stay visible as
 commands; text it cannot finish (an unclosed quote or substitution) becomes an `UnreadSpan`,
-which the judges treat as unprovable.
+which the judges treat as unprovable. Expansion (braces, globs, variables) is the next stage's
+business (`expansion.py`): a word only records, in `flags`, which expansions its spelling asks
+for, and the next stage re-reads the word's raw source `[start, end)` when it needs the detail.
 
 Result types (msgspec Structs, frozen):
 
-- `Word(text, opaque, start, end)`: `text` is the word after quote removal and escape handling
-  (what bash would pass, for a transparent word); `opaque` means its static value is unknowable
-  (parameter expansion, substitution, unquoted glob, unknown ANSI-C escape); `start`/`end` are
-  the raw source offsets `[start, end)` in the tokenized text.
+- `Word(text, opaque, start, end, flags)`: `text` is the word after quote removal and escape
+  handling (what bash would pass, for a transparent word); `opaque` means its static value is
+  unknowable by the spec's rule (parameter expansion, substitution, unquoted `*` or `?`, unknown
+  ANSI-C escape); `start`/`end` are the raw source offsets; `flags` are the `W_*` bits below.
 - `Redirect(operator, target)`: `operator` as written including a folded fd number (`2>`,
   `&>>`, `1>&`, `<<<`); `target` is a `Word`.
 - `Heredoc(body, literal, delimiter)`: `body` is the bytes bash would feed (tabs stripped for
   `<<-`, CR of CRLF dropped, each line plus `\\n`); `literal` is true when the delimiter was
   quoted or escaped (bash then expands nothing in the body).
-- `SimpleCommand(words, redirects, heredocs, connector)`: `connector` is the control operator
-  that ended the command (`;`, `&&`, `||`, `|`, `&`, `\\n`, or `''` at end of input), so
-  pipelines can be rebuilt (`|` means "stdout feeds the next command").
+- `SimpleCommand(words, redirects, heredocs, connector, flags)`: `connector` is the control
+  operator that ended the command (`;`, `&&`, `||`, `|`, `&`, `\\n`, or `''` at end of input), so
+  pipelines can be rebuilt (`|` means "stdout feeds the next command"); `flags` is the union of
+  its words' and redirect targets' flags (0: nothing to expand anywhere in it).
+- `PlainRun(start, end)` (only from `scan`): a run of whole lines made of one plain command
+  each (no quote that spans lines, no expansion, no redirect, no operator) whose command name is
+  not in the caller's set of names with effects of their own. Such a line can only matter
+  through a spelled mention, so the analyzers test the run's text for one and read it word by
+  word (`tokenize(text[start:end])`) only when it has one. This keeps a ten-megabyte script of
+  plain lines from costing a Python object per word.
 - `UnreadSpan(text, reason, start)`: text from `start` the tokenizer could not read.
 - `Script(commands, unread, data)`: `data` are the `[start, end)` offsets of stdin data bash does
   not execute (literal heredoc bodies, transparent herestring words; §8.1.5). `fully_read` is
   true when `unread` is empty.
+
+Every loop advances by at least one character and looks back at nothing, so the tokenizer runs
+in time linear in its input.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 import msgspec
 
-# Characters that end a word outside quotes; `(`/`)` are word characters here on purpose (§8.1.2):
+# Word flags: which expansions the word's unquoted spelling asks for.
+W_GLOB = 1  # an unquoted `*`, `?`, `[` or an extglob group `?(…)`, `*(…)`, `+(…)`, `@(…)`, `!(…)`
+W_BRACE = 2  # an unquoted `{` (brace expansion, if the braces hold a list or a range)
+W_VAR = 4  # a parameter expansion `$NAME` / `${…}` (unquoted or inside double quotes)
+W_SUBST = 8  # a command, arithmetic or process substitution
+W_ESCAPE = 16  # an ANSI-C escape whose bytes are not known
+
+# Characters that end a word outside quotes; `(`/`)` are word characters on purpose (§8.1.2):
 # subshell and group parentheses stay glued to words so the analyzer can see them as markers.
-_PLAIN_RUN = re.compile(r"[^\s'\"\\$`;&|<>*?]+")
+# `[`, `{` and `(` are left to `word`, which flags globs, braces and extglob groups.
+_PLAIN_RUN = re.compile(r"[^\s'\"\\$`;&|<>*?\[{(]+")
 # A whole word of plain characters, ending at a word end (most words): its text is its spelling.
 # A word starting with a digit or `#` is left to the general path (digits may fold into a
 # redirect, `#` may start a comment); a word end is exactly `_WORD_END` (any other whitespace
 # character is read by `word`).
-_PLAIN_WORD = re.compile(r"[^\s'\"\\$`;&|<>*?#0-9][^\s'\"\\$`;&|<>*?]*+(?=[ \t\n\r;&|<>]|\Z)")
+_PLAIN_WORD = re.compile(r"[^\s'\"\\$`;&|<>*?\[{(#0-9][^\s'\"\\$`;&|<>*?\[{(]*+(?=[ \t\n\r;&|<>]|\Z)")
 # Optional fd digits, the operator (longest spellings first), then the blanks before the target.
 _REDIRECT_OPERATOR = re.compile(r"([0-9]*+)(&>>|<<<|<<-|&>|>>|>\||>&|<&|<>|<<|>|<)[ \t]*")
 _DOUBLE_QUOTE_SPECIAL = frozenset('"\\$`')
@@ -46,14 +67,15 @@ _DOUBLE_QUOTED_RUN = re.compile(r'[^"\\$`]+')
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 
 _WORD_END = frozenset(" \t\n\r;&|<>")
-# Characters a word reads specially (quotes, escapes, expansions, globs): no plain run starts at
-# one, so testing this set first spares such words a failing regex call.
-_SPECIAL_WORD_START = frozenset("'\"\\$`*?")
+# Characters a word reads specially (quotes, escapes, expansions, globs, braces, groups): no
+# plain run starts at one, so testing this set first spares such words a failing regex call.
+_SPECIAL_WORD_START = frozenset("'\"\\$`*?[{(")
 _DIGITS = frozenset("0123456789")
 # The characters `_PLAIN_WORD` excludes at a word start (other whitespace aside): at these the
 # tokenizer goes straight to the operator and word rules without trying the regex.
-_NO_PLAIN_WORD_START = frozenset(" \t\n\r#;&|<>'\"\\$`*?0123456789")
+_NO_PLAIN_WORD_START = frozenset(" \t\n\r#;&|<>'\"\\$`*?[{(0123456789")
 _REDIRECT_START = frozenset("<>")
+_EXTGLOB_PREFIX = frozenset("?*+@!")
 
 
 class Word(msgspec.Struct, frozen=True, gc=False):
@@ -61,6 +83,7 @@ class Word(msgspec.Struct, frozen=True, gc=False):
     opaque: bool
     start: int
     end: int
+    flags: int = 0
 
 
 class Redirect(msgspec.Struct, frozen=True, gc=False):
@@ -81,6 +104,14 @@ class SimpleCommand(msgspec.Struct, frozen=True, gc=False):
     redirects: tuple[Redirect, ...]
     heredocs: tuple[Heredoc, ...]
     connector: str
+    flags: int = 0  # the union of its words' and redirect targets' flags
+
+
+class PlainRun(msgspec.Struct, frozen=True, gc=False):
+    """Whole plain lines `[start, end)` of the text, read later only if they spell a mention."""
+
+    start: int
+    end: int
 
 
 class UnreadSpan(msgspec.Struct, frozen=True, gc=False):
@@ -90,7 +121,7 @@ class UnreadSpan(msgspec.Struct, frozen=True, gc=False):
 
 
 class Script(msgspec.Struct, frozen=True):
-    commands: tuple[SimpleCommand, ...]
+    commands: tuple[SimpleCommand | PlainRun, ...]
     unread: tuple[UnreadSpan, ...]
     data: tuple[tuple[int, int], ...]
 
@@ -113,7 +144,7 @@ def _skip_group(s: str, i: int, open_ch: str, close_ch: str) -> int:
     """Index just past the `close_ch` matching `s[i] == open_ch`, or -1 when unclosed.
 
     Quotes suspend counting (`$(echo ")")`), backslash escapes one character. Iterative, so deep
-    nesting cannot exhaust the recursion limit.
+    nesting cannot exhaust the recursion limit; every step moves forward.
     """
     n = len(s)
     depth = 0
@@ -152,6 +183,26 @@ def _skip_group(s: str, i: int, open_ch: str, close_ch: str) -> int:
     return -1
 
 
+def ansi_c_escape(s: str, j: int) -> tuple[str | None, int]:
+    """The bytes of the `$'…'` escape at `s[j] == '\\'` and the index past it; None when they
+    are unknown (the escape then spans two characters)."""
+    decoded = _ANSI_C.get(s[j + 1 : j + 2])
+    if decoded is not None:
+        return decoded, j + 2
+    m = _ANSI_C_NUMERIC.match(s, j + 1)
+    code = int(next(g for g in m.groups() if g is not None), 8 if m.group(2) else 16) if m else 0
+    if m and 0 < code <= 0x10FFFF and not 0xD800 <= code <= 0xDFFF:
+        return chr(code), m.end()
+    return None, j + 2
+
+
+def group_end(s: str, i: int, open_ch: str, close_ch: str) -> int:
+    """Index just past the group that opens at `s[i]` (quotes and escapes respected), or
+    `len(s)` when it is never closed."""
+    end = _skip_group(s, i, open_ch, close_ch)
+    return len(s) if end < 0 else end
+
+
 # `$'…'` escapes whose bytes are fixed. Numeric escapes (`\xHH`, `\NNN`, `\uHHHH`) are decoded
 # too: the bytes are as knowable as `\n`, and decoding them keeps `$'src\x2fcore'` from hiding a
 # path. `\cX`, a NUL, and unknown letters stay opaque (§8.1.2 makes every other escape opaque).
@@ -162,14 +213,59 @@ _ANSI_C = {
 _ANSI_C_NUMERIC = re.compile(r"x([0-9A-Fa-f]{1,2})|([0-7]{1,3})|u([0-9A-Fa-f]{1,4})|U([0-9A-Fa-f]{1,8})")
 
 
+def plain_lines_pattern(names_with_effects: Iterable[str]) -> re.Pattern[str]:
+    """The regex of a `PlainRun`: one or more whole lines, each one plain command or a comment.
+
+    A plain command's name is spelled plainly (or in one pair of quotes), has no `/`, `=` or
+    glob character, and is none of `names_with_effects`; its other words are plain characters
+    and quoted strings without expansions. Every quantifier is possessive and the alternatives
+    start with different characters, so a line is matched or refused in one forward pass.
+    """
+    trie = _trie_pattern(sorted(set(names_with_effects)))
+    special = r"'\"\\$`;&|<>(){}\[\]*?"
+    # Everything after the name: runs of plain characters and closed quotes, each taken whole
+    # (`++`), so a long line costs a step per run or quote, not per character.
+    body = rf"(?:[^\r\n{special}]++|'[^'\r\n]*+'|\"[^\"\\$`\r\n]*+\")*+"
+    name = (rf"(?:(?!{trie}(?:[ \t\r\n]|\Z))[^\s{special}=/#]++"
+            rf"|'(?!{trie}')[^\s{special}=/#]++')")
+    line = rf"[ \t]*+(?:{name}(?:[ \t]{body})?|#[^\r\n]*+)?"
+    return re.compile(rf"(?:{line}(?:\r\n|\n|\r|\Z))++")
+
+
+def _trie_pattern(names: list[str]) -> str:
+    """An alternation of `names` factored by common prefixes (the `re` engine tries each branch
+    of a flat alternation in turn; a trie answers in a few character tests)."""
+    if not names:
+        return "(?!)"
+    tree: dict = {}
+    for name in names:
+        node = tree
+        for ch in name:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def render(node: dict) -> str:
+        branches = []
+        ends = "" in node
+        for ch in sorted(k for k in node if k):
+            branches.append(re.escape(ch) + render(node[ch]))
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+        return f"(?:{body})?" if ends else body
+
+    return "(?:" + render(tree) + ")"
+
+
 class _Tokenizer:
     """One pass over the text; builds the command list with plain lists, freezes at the end."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, plain_lines: re.Pattern[str] | None) -> None:
         self.s = text
         self.n = len(text)
         self.i = 0
-        self.commands: list[SimpleCommand] = []
+        self.plain_lines = plain_lines
+        self.commands: list[SimpleCommand | PlainRun] = []
         self.unread: list[UnreadSpan] = []
         self.data: list[tuple[int, int]] = []
         # The current command's words and redirects; `end_command` copies and empties them.
@@ -177,6 +273,7 @@ class _Tokenizer:
         self.redirects: list[Redirect] = []
         self.heredocs: list[Heredoc] = []
         self.heredocs_declared = False
+        self.flags = 0  # the current command's flags so far
         self.heredoc_owner: dict[int, list[Heredoc]] = {}
         # (heredoc list of the declaring command, delimiter, strip tabs, literal), fed at newline
         self.pending: list[tuple[list[Heredoc], str, bool, bool]] = []
@@ -187,9 +284,10 @@ class _Tokenizer:
         if not (self.words or self.redirects or self.heredocs_declared):
             return  # an empty command (blank line, `;;`): nothing to record or reset
         index = len(self.commands)
-        self.commands.append(SimpleCommand(tuple(self.words), tuple(self.redirects), (), connector))
+        self.commands.append(SimpleCommand(tuple(self.words), tuple(self.redirects), (), connector, self.flags))
         self.words.clear()
         self.redirects.clear()
+        self.flags = 0
         # Heredoc bodies arrive after the newline, possibly after later commands on the same
         # line; remember which command declared them so each body lands on its declarer. (An
         # undeclared heredoc list is still empty and unshared, so it is kept.)
@@ -201,11 +299,19 @@ class _Tokenizer:
     def run(self) -> Script:
         s, n = self.s, self.n
         plain_word = _PLAIN_WORD.match
+        plain_lines = self.plain_lines.match if self.plain_lines is not None else None
         add_word = self.words.append  # (`self.words` is one list for the whole run)
         # The cursor lives in a local while this loop scans; the helpers read and advance
         # `self.i`, so it is stored before and reloaded after every helper call.
         i = 0
+        line_start = 0  # where the current line began: only there can a plain run start
         while i < n:
+            if i == line_start and plain_lines is not None and not self.words and not self.redirects:
+                m = plain_lines(s, i)
+                if m is not None and m.end() > i:
+                    self.commands.append(PlainRun(i, m.end()))
+                    i = line_start = m.end()
+                    continue
             c = s[i]
             if c == " " or c == "\t":
                 i += 1
@@ -224,6 +330,7 @@ class _Tokenizer:
                     self.i = i
                     self.feed_heredocs()
                     i = self.i
+                line_start = i
             elif c == "#":
                 # A comment runs to the line end: the first `\n` or `\r`.
                 line_end = s.find("\n", i)
@@ -249,6 +356,7 @@ class _Tokenizer:
                 self.i = i
                 if (c == "<" or c == ">") and s.startswith("(", i + 1):
                     add_word(self.process_substitution(i))
+                    self.flags |= W_SUBST
                 else:
                     self.redirect()
                 i = self.i
@@ -256,6 +364,7 @@ class _Tokenizer:
                 w = self.word(i)
                 if w is not None:
                     add_word(w)
+                    self.flags |= w.flags
                 elif self.i == i:  # defensive: the loop must always advance
                     self.i += 1
                 i = self.i
@@ -269,7 +378,7 @@ class _Tokenizer:
         commands = self.commands
         for index, owner in self.heredoc_owner.items():
             cmd = commands[index]
-            commands[index] = SimpleCommand(cmd.words, cmd.redirects, tuple(owner), cmd.connector)
+            commands[index] = SimpleCommand(cmd.words, cmd.redirects, tuple(owner), cmd.connector, cmd.flags)
         return Script(tuple(commands), tuple(self.unread), tuple(self.data))
 
     # -- redirects --------------------------------------------------------------------------
@@ -302,8 +411,9 @@ class _Tokenizer:
             if target is None:  # ran into an unclosed quote: span recorded, redirect dropped
                 return
             if target.text.startswith("("):
-                target = Word(target.text, True, target.start, target.end)
+                target = Word(target.text, True, target.start, target.end, target.flags | W_SUBST)
         self.redirects.append(Redirect(operator, target))
+        self.flags |= target.flags
         if op == "<<<" and not target.opaque and target.end > target.start:
             self.data.append((target.start, target.end))
 
@@ -350,7 +460,7 @@ class _Tokenizer:
             self.unread.append(UnreadSpan(self.s[start:], UNCLOSED_SUBSTITUTION, start))
             end = self.n
         self.i = end
-        return Word(self.s[start:end], True, start, end)
+        return Word(self.s[start:end], True, start, end, W_SUBST)
 
     # -- words ------------------------------------------------------------------------------
 
@@ -368,6 +478,9 @@ class _Tokenizer:
                 return Word(plain.group(), False, start, i)
             parts.append(plain.group())
         opaque = False
+        flags = 0
+        # Where an extglob group may open: just after an unquoted `?`, `*`, `+`, `@` or `!`.
+        group_at = i if parts and s[i - 1] in _EXTGLOB_PREFIX else -1
         while i < n:
             c = s[i]
             if c in _WORD_END:
@@ -377,9 +490,34 @@ class _Tokenizer:
                 if m is not None:
                     parts.append(m.group())
                     i = m.end()
+                    if s[i - 1] in _EXTGLOB_PREFIX:
+                        group_at = i
                     continue
-            if c == "*" or c == "?":
+            if c == "(":
+                # An extglob group `@(a|b)` reads to its matching `)` (the `|` inside is no
+                # pipe); any other `(` is a word character (a subshell marker, §8.6).
+                if i == group_at:
+                    end = _skip_group(s, i, "(", ")")
+                    if end < 0:
+                        return self.unclosed(i, UNCLOSED_SUBSTITUTION)
+                    parts.append(s[i:end])
+                    flags |= W_GLOB
+                    i = end
+                else:
+                    parts.append(c)
+                    i += 1
+            elif c == "*" or c == "?":
                 opaque = True
+                flags |= W_GLOB
+                parts.append(c)
+                i += 1
+                group_at = i
+            elif c == "[":
+                flags |= W_GLOB
+                parts.append(c)
+                i += 1
+            elif c == "{":  # (`${` is read by the `$` branch)
+                flags |= W_BRACE
                 parts.append(c)
                 i += 1
             elif c == "\\":
@@ -400,47 +538,53 @@ class _Tokenizer:
                 parts.append(s[i + 1 : j])
                 i = j + 1
             elif c == '"':
-                i, quoted_opaque = self.double_quoted(i, parts)
+                i, quoted_flags = self.double_quoted(i, parts)
                 if i < 0:
                     return self.unclosed(-i - 1, UNCLOSED_QUOTE)
-                opaque = opaque or quoted_opaque
+                if quoted_flags:
+                    opaque = True
+                    flags |= quoted_flags
             elif c == "`":
                 j = s.find("`", i + 1)
                 if j < 0:
                     return self.unclosed(i, UNCLOSED_SUBSTITUTION)
                 parts.append(s[i : j + 1])
                 opaque = True
+                flags |= W_SUBST
                 i = j + 1
-            elif c == "$":
+            else:  # c == "$"
                 nxt = s[i + 1 : i + 2]
                 if nxt == "'":
                     i, quoted_opaque = self.ansi_c(i, parts)
                     if i < 0:
                         return self.unclosed(-i - 1, UNCLOSED_QUOTE)
-                    opaque = opaque or quoted_opaque
+                    if quoted_opaque:
+                        opaque = True
+                        flags |= W_ESCAPE
                 elif nxt == '"':  # $"…" (locale translation) reads like a double-quoted string
-                    i, quoted_opaque = self.double_quoted(i + 1, parts)
+                    i, quoted_flags = self.double_quoted(i + 1, parts)
                     if i < 0:
                         return self.unclosed(-i - 1, UNCLOSED_QUOTE)
-                    opaque = opaque or quoted_opaque
+                    if quoted_flags:
+                        opaque = True
+                        flags |= quoted_flags
                 elif nxt == "(" or nxt == "{":
                     end = _skip_group(s, i + 1, nxt, ")" if nxt == "(" else "}")
                     if end < 0:
                         return self.unclosed(i, UNCLOSED_SUBSTITUTION)
                     parts.append(s[i:end])
                     opaque = True
+                    flags |= W_SUBST if nxt == "(" else W_VAR
                     i = end
                 else:
                     parts.append("$")
                     opaque = True
+                    flags |= W_VAR
                     i += 1
-            else:  # unreachable: every character is plain, a word end or handled above
-                parts.append(c)
-                i += 1
         self.i = i
         if i == start:
             return None
-        return Word("".join(parts), opaque, start, i)
+        return Word("".join(parts), opaque, start, i, flags)
 
     def unclosed(self, at: int, reason: str) -> None:
         """An unterminated quote or substitution swallows the rest of the input (§8.1.2)."""
@@ -448,15 +592,16 @@ class _Tokenizer:
         self.i = self.n
         return None
 
-    def double_quoted(self, i: int, parts: list[str]) -> tuple[int, bool]:
+    def double_quoted(self, i: int, parts: list[str]) -> tuple[int, int]:
         """Read `"…"` at `i` and append its content to `parts`.
 
-        Returns (index past it, opaque); the index is `-(i+1)` when unclosed. Opaque when the
-        content carries an expansion or substitution (globs do not expand inside quotes).
+        Returns (index past it, flags); the index is `-(i+1)` when unclosed. The flags name the
+        expansions and substitutions the content carries (globs do not expand inside quotes);
+        any flag makes the word opaque.
         """
         s, n = self.s, self.n
         out: list[str] = []
-        opaque = False
+        flags = 0
         j = i + 1
         while j < n:
             c = s[j]
@@ -468,7 +613,7 @@ class _Tokenizer:
                 continue
             if c == '"':
                 parts.append("".join(out))
-                return j + 1, opaque
+                return j + 1, flags
             if c == "\\":
                 nxt = s[j + 1 : j + 2]
                 if nxt == "\n":
@@ -485,23 +630,22 @@ class _Tokenizer:
                 nxt = s[j + 1]
                 end = _skip_group(s, j + 1, nxt, ")" if nxt == "(" else "}")
                 if end < 0:
-                    return -(i + 1), True
+                    return -(i + 1), W_SUBST
                 out.append(s[j:end])
-                opaque = True
+                flags |= W_SUBST if nxt == "(" else W_VAR
                 j = end
             elif c == "`":
                 end = s.find("`", j + 1)
                 if end < 0:
-                    return -(i + 1), True
+                    return -(i + 1), W_SUBST
                 out.append(s[j : end + 1])
-                opaque = True
+                flags |= W_SUBST
                 j = end + 1
-            else:
-                if c == "$":
-                    opaque = True
+            else:  # a `$` (§8.1.2: any `$` inside double quotes makes the word opaque)
+                flags |= W_VAR
                 out.append(c)
                 j += 1
-        return -(i + 1), True
+        return -(i + 1), W_SUBST
 
     def ansi_c(self, i: int, parts: list[str]) -> tuple[int, bool]:
         """Read `$'…'` at `i` like `double_quoted`; escapes outside `_ANSI_C` and the numeric
@@ -516,20 +660,12 @@ class _Tokenizer:
                 parts.append("".join(out))
                 return j + 1, opaque
             if c == "\\" and j + 1 < n:
-                decoded = _ANSI_C.get(s[j + 1])
-                if decoded is not None:
-                    out.append(decoded)
-                    j += 2
-                    continue
-                m = _ANSI_C_NUMERIC.match(s, j + 1)
-                code = int(next(g for g in m.groups() if g is not None), 8 if m.group(2) else 16) if m else 0
-                if m and 0 < code <= 0x10FFFF and not 0xD800 <= code <= 0xDFFF:
-                    out.append(chr(code))
-                    j = m.end()
-                else:
+                decoded, end = ansi_c_escape(s, j)
+                if decoded is None:
                     opaque = True
-                    out.append(s[j : j + 2])
-                    j += 2
+                    decoded = s[j:end]
+                out.append(decoded)
+                j = end
             else:
                 out.append(c)
                 j += 1
@@ -538,10 +674,15 @@ class _Tokenizer:
 
 def tokenize(text: str) -> Script:
     """Tokenize one command string (may be a multi-line script). Never raises (§8.1.6)."""
+    return scan(text, None)
+
+
+def scan(text: str, plain_lines: re.Pattern[str] | None) -> Script:
+    """`tokenize`, with runs of plain lines (`plain_lines_pattern`) kept whole as `PlainRun`s."""
     if not isinstance(text, str):
         return Script((), (UnreadSpan("", "not a string", 0),), ())
     try:
-        return _Tokenizer(text).run()
+        return _Tokenizer(text, plain_lines).run()
     except Exception as exc:  # noqa: BLE001 - the contract is "never raises": fail to unread
         return Script((), (UnreadSpan(text, f"tokenizer failure: {type(exc).__name__}", 0),), ())
 

@@ -20,6 +20,7 @@ hold a valid `home`.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 # §8.4.3 splits on whitespace, `=`, `,`, parentheses and backticks. Quotes and shell operators
 # are added (Python design): inside a word they only survive as quoted data — an interpreter
@@ -86,8 +87,9 @@ def root_segments(root: str) -> list[str] | None:
     return None if ".." in segs else segs
 
 
-def _absolute(candidate: str, root_segs: list[str], cwd: tuple[str, ...], home: str | None) -> list[str] | None:
-    """Absolute, dot-resolved segments of `candidate`; None when it names nothing knowable."""
+def absolute_segments(candidate: str, cwd: Sequence[str], home: str | None) -> list[str] | None:
+    """Absolute, dot-resolved segments of `candidate` spelled in the directory `cwd` (absolute
+    segments); None when it names nothing knowable (another user's home, a variable)."""
     parts = [s for s in candidate.split("/") if s]
     if candidate.startswith("/"):
         joined = parts
@@ -98,7 +100,7 @@ def _absolute(candidate: str, root_segs: list[str], cwd: tuple[str, ...], home: 
     elif parts[0].startswith("~") or parts[0].startswith("$"):
         return None  # another user's home or an unknown variable names nothing
     else:
-        joined = [*root_segs, *cwd, *parts]
+        joined = [*cwd, *parts]
     absolute = dot_resolve(joined)
     # `/..` is `/` in POSIX: a `..` kept at the front has nothing left to climb.
     while absolute and absolute[0] == "..":
@@ -106,31 +108,32 @@ def _absolute(candidate: str, root_segs: list[str], cwd: tuple[str, ...], home: 
     return absolute
 
 
-def root_relative(candidate: str, root: str, cwd: tuple[str, ...] = (), home: str | None = None) -> list[str] | None:
-    """Segments of `candidate` relative to the project root, or None when it lies outside.
-
-    `cwd` is the root-relative working directory the command runs in; `home` (absolute) lets a
-    leading `~`, `$HOME` or `${HOME}` segment stand for the home directory.
-    """
+def root_relative(candidate: str, root: str, home: str | None = None) -> list[str] | None:
+    """Segments of `candidate`, spelled at the project root, relative to the root; None when
+    it lies outside. `home` (absolute) lets a leading `~`, `$HOME` or `${HOME}` stand for the
+    home directory."""
     root_segs = root_segments(root)
-    return None if root_segs is None else relative_to_root(candidate, root_segs, cwd, home)
+    return None if root_segs is None else relative_to_root(candidate, root_segs, root_segs, home)
 
 
-def relative_to_root(candidate: str, root_segs: list[str], cwd: tuple[str, ...], home: str | None) -> list[str] | None:
-    """`root_relative` with the root's segments precomputed (the hot loop calls this)."""
-    absolute = _absolute(candidate, root_segs, cwd, home)
-    if absolute is None or absolute[: len(root_segs)] != root_segs:
+def relative_to_root(candidate: str, root_segs: Sequence[str], cwd: Sequence[str], home: str | None) -> list[str] | None:
+    """`candidate` spelled in the directory `cwd` (absolute segments), relative to the root."""
+    absolute = absolute_segments(candidate, cwd, home)
+    if absolute is None or absolute[: len(root_segs)] != list(root_segs):
         return None
     return absolute[len(root_segs) :]
 
 
-def contains_root(candidate: str, root: str, cwd: tuple[str, ...] = (), home: str | None = None) -> bool:
-    """True when `candidate` names the project root itself or one of its ancestors."""
-    root_segs = root_segments(root)
-    if root_segs is None:
-        return False
-    absolute = _absolute(candidate, root_segs, cwd, home)
-    return absolute is not None and root_segs[: len(absolute)] == absolute
+def contains_root(candidate: str, root_segs: Sequence[str], cwd: Sequence[str], home: str | None = None) -> bool:
+    """True when `candidate` (spelled in `cwd`) names the project root or one of its ancestors."""
+    absolute = absolute_segments(candidate, cwd, home)
+    return absolute is not None and list(root_segs[: len(absolute)]) == absolute
+
+
+def comparable(text: str, fold_case: bool) -> str:
+    """The one place path text is prepared for comparison: case-folded when the project's
+    file system folds case (the caller decides; every matcher here compares through this)."""
+    return text.casefold() if fold_case else text
 
 
 def path_matches(candidate: str, entry: str, *, root: str) -> bool:

@@ -1,39 +1,37 @@
-"""The transcript axis of the shell analyzer (spec 04 §7.3): does a call name one exact file?
+"""The transcript axis of the shell analysis (spec 04 §7.3): does a call name one exact file?
 
 `transcript-mod` protects the live session evidence file (the host transcript) by **whole-path
 equality**, never by ancestor or descendant: deleting `~/.claude` is out of the observation's
 scope, and the home directory must never become a protected ancestor. This module holds the
-two pieces that differ from the shell-mod judge in `shell.py`:
+two pieces that differ from the shell-mod judge (`judgment.py`):
 
 - `TranscriptTarget`: equality of a spelled path with the transcript, home spellings included
   (`~`, `$HOME`, `${HOME}`, `~<user>` stand for a valid home when the transcript lies under it),
-  plus the suffix forms that catch `-o/abs`, `host:/abs` and `>>/abs`;
+  plus the suffix forms that catch `-o/abs`, `host:/abs` and `>>/abs`, and glob patterns that
+  can match the transcript itself;
 - `judge_transcript_line`: the ladder of §8.5 **without** the opaque-mention clause (c), with
-  transcript-specific reasons.
-
-The ladder reuses the analyzer's own write rules, read-only allowlist, conditional readers,
-pipeline and nested-shell handling (private names of `shell.py`, imported in one place below),
-so the two axes cannot drift apart on what counts as a write or as a read.
+  transcript-specific reasons, over the same walk and effect model as shell-mod: a reader the
+  model proves (`cat`, `jq`, `sha256sum` …) passes on a fully read line; a command with unknown
+  effects that names the transcript breaks.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from polydeukes.stdlib.shell import (  # the analyzer's ladder pieces; see the module docstring
-    _RULES,
-    NESTED_SHELLS,
-    _allowlisted,
-    _basename,
-    _conditional_reader,
-    _feeds_executor,
-    _is_write_redirect,
-    _shell_script_sources,
-    _unread_candidates,
-    _unwrap,
+from polydeukes.stdlib.shell import effects as E
+from polydeukes.stdlib.shell.analysis import View, Walk, basename, is_write_redirect
+from polydeukes.stdlib.shell.expansion import compile_pattern, compile_segment, pattern_reaches, resolve_pattern
+from polydeukes.stdlib.shell.judgment import (
+    _roles_by_arg,
+    proven_read,
+    code_candidates,
+    sed_in_place_targets,
+    tee_targets,
+    unread_candidates,
 )
-from polydeukes.stdlib.shell_paths import dot_resolve, path_candidates, root_segments, segments
-from polydeukes.stdlib.shell_tokenizer import Script, SimpleCommand, UnreadSpan, Word, tokenize
+from polydeukes.stdlib.shell.paths import dot_resolve, path_candidates, root_segments, segments
+from polydeukes.stdlib.shell.tokenizer import UnreadSpan, Word
 
 __all__ = [
     "TRANSCRIPT_OPAQUE_TARGET",
@@ -52,7 +50,6 @@ TRANSCRIPT_UNPROVEN = "{head} names the session transcript {path} without read-o
 
 _HOME_WORDS = ("~", "$HOME", "${HOME}")
 _FORM_STARTS = "/~$"
-_MAX_NESTING = 8  # as the analyzer: deeper nested scripts are not read
 
 
 def valid_home(home: str | None) -> list[str] | None:
@@ -82,6 +79,8 @@ class TranscriptTarget:
 
     def __init__(self, evidence_path: str, *, root: str, home: str | None) -> None:
         self.path = evidence_path
+        self.root = root
+        self.home_text = home
         raw = segments(evidence_path)
         # A path with no segment other than `.` names nothing: the covenant is inert.
         self.inert = all(seg == "." for seg in raw)
@@ -141,74 +140,92 @@ class TranscriptTarget:
         # An opaque token's text still counts: `chmod 000 $HOME/…/session.jsonl` names it.
         return any(self.names(c) for c in path_candidates(word.text, word.opaque))
 
+    def names_arg(self, arg) -> bool:
+        """An expanded word: its text as a word, or its glob pattern matching the transcript
+        itself (whole-path equality: a pattern over its directory does not count)."""
+        if self.names_word(arg):
+            return True
+        if arg.pattern is None or self.absolute_target is None:
+            return False
+        pattern = arg.pattern
+        if pattern.startswith("~/") and self.home is not None:
+            anchor = list(self.home)
+            pattern = pattern[2:]
+        elif pattern.startswith("/"):
+            anchor = []
+        elif self.root_segs is not None:
+            anchor = list(self.root_segs)
+        else:
+            return False
+        compiled = resolve_pattern([compile_segment(s) for s in anchor] + list(compile_pattern(pattern)))
+        return pattern_reaches(compiled, self.absolute_target, exact=True)
+
     def names_span(self, span: UnreadSpan) -> bool:
-        return any(self.names(c) for c in _unread_candidates(span))
+        return any(self.names(c) for c in unread_candidates(span))
 
 
 def judge_transcript_line(text: str, target: TranscriptTarget) -> str | None:
     """The break reason for one command string, or None when it leaves the transcript alone."""
     if target.inert:
         return None
-    return _script(tokenize(text), target, 0, True)
-
-
-def _script(script: Script, target: TranscriptTarget, depth: int, outer_fully_read: bool) -> str | None:
-    for span in script.unread:
-        if target.names_span(span):
-            return TRANSCRIPT_UNREAD.format(path=target.path)
-    fully_read = outer_fully_read and script.fully_read
-    feeds = _feeds_executor(script.commands)
-    for k, cmd in enumerate(script.commands):
-        reason = _command(cmd, target, fully_read, feeds[k]) or _nested(cmd, target, depth, fully_read)
+    walk = Walk(text, root=target.root, home=target.home_text,
+                wants_run=lambda run, _context: target.last in run)
+    for event in walk.events():
+        if type(event) is UnreadSpan:
+            if target.names_span(event):
+                return TRANSCRIPT_UNREAD.format(path=target.path)
+            continue
+        reason = _command(event, target)
         if reason is not None:
             return reason
     return None
 
 
-def _command(cmd: SimpleCommand, target: TranscriptTarget, fully_read: bool, feeds_executor: bool) -> str | None:
+def _command(view: View, target: TranscriptTarget) -> str | None:
     path = target.path
-    # (a) precise rules; they only fire on a write redirect or under a `tee`/`sed` head
-    if cmd.redirects or (cmd.words and _basename(cmd.words[0].text) in ("tee", "sed")):
-        for rule, detect in _RULES:
-            for word in detect(cmd):
-                if target.names_word(word):
-                    return TRANSCRIPT_RULE.format(rule=rule, path=path)
-    # (b) mention scan over words and redirect targets (heredoc bodies are data)
-    if not any(target.names_word(w) for w in cmd.words) and not any(
-        target.names_word(r.target) for r in cmd.redirects
-    ):
+    cmd = view.cmd
+    words: Sequence[Word] = view.words
+    # (a) precise rules: a redirect, `tee` or `sed -i` whose target is the transcript
+    for r, targets in view.targets:
+        if is_write_redirect(r) and any(not t.opaque and target.names_arg(t) for t in targets):
+            return TRANSCRIPT_RULE.format(rule="redirect-write", path=path)
+    if words and not view.synthetic and basename(words[0].text) in ("tee", "sed"):
+        for rule, detect in (("tee", tee_targets), ("sed-in-place", sed_in_place_targets)):
+            if any(target.names_word(w) for w in detect(words)):
+                return TRANSCRIPT_RULE.format(rule=rule, path=path)
+    # (b) mention scan over the expanded words, redirect targets and code (heredoc bodies fed
+    # to a command that does not run them are data)
+    mentioned = [k for k, a in enumerate(view.args) if target.names_arg(a)]
+    in_targets = any(target.names_arg(t) for r, targets in view.targets if is_write_redirect(r) for t in targets)
+    read_targets = any(target.names_arg(t) for r, targets in view.targets if not is_write_redirect(r) for t in targets)
+    model = view.model
+    found = view.effects if (mentioned or in_targets or (model is not None and not model.pure)) else None
+    in_code = _code_names(view, found, target)
+    if not mentioned and not in_targets and not in_code and not read_targets:
         return None
     # (c) is shell-mod's alone. (d) an unknowable write target beside the mention
-    if any(_is_write_redirect(r) and r.target.opaque for r in cmd.redirects):
+    if any(is_write_redirect(r) and any(t.opaque for t in targets) for r, targets in view.targets):
         return TRANSCRIPT_OPAQUE_TARGET.format(path=path)
     # (e) read-only proof, only on a fully read line
-    words: Sequence[Word] = cmd.words
-    if (
-        fully_read
-        and words
-        and _basename(words[0].text) not in NESTED_SHELLS
-        and not feeds_executor
-        and (_allowlisted(words) or _conditional_reader(words))
-    ):
+    if not in_targets and not in_code and proven_read(view, found, mentioned, _roles_by_arg(found)):
         return None
     # (f) backstop
-    head = words[0].text if words else cmd.redirects[0].operator
+    head = view.head if cmd.words or cmd.redirects else view.name
     return TRANSCRIPT_UNPROVEN.format(head=head, path=path)
 
 
-def _nested(cmd: SimpleCommand, target: TranscriptTarget, depth: int, fully_read: bool) -> str | None:
-    """Judge the script a nested shell runs when its text is known (a heredoc fed to `bash`)."""
-    inner = cmd.words[_unwrap(cmd.words)[0] :]
-    if not inner or inner[0].opaque or _basename(inner[0].text) not in NESTED_SHELLS:
-        return None
-    sources, _ = _shell_script_sources(inner, cmd)
-    for text in sources:
-        if depth >= _MAX_NESTING:
-            # Too deep to read: judge the script as unread text (fail closed on a mention).
-            script = Script((), (UnreadSpan(text, "nesting too deep", 0),), ())
-        else:
-            script = tokenize(text)
-        reason = _script(script, target, depth + 1, fully_read)
-        if reason is not None:
-            return reason
-    return None
+def _code_names(view: View, found: E.Effects | None, target: TranscriptTarget) -> bool:
+    codes: list[str] = [it.text for it in found.items if it.role == E.CODE] if found is not None else []
+    model = view.model
+    if model is not None and model.handler == "interpreter":
+        if not any(it.role in (E.CODE, E.EXEC) and it.text != "-" for it in (found.items if found else ())):
+            codes.extend(view.env.heredocs)
+    if view.written_code is not None:
+        codes.append(view.written_code)
+    for code in codes:
+        if target.last not in code and not any(target.last in c for c in code_candidates(code)[1:]):
+            continue
+        for candidate in code_candidates(code):
+            if any(target.names(piece) for piece in path_candidates(candidate, True)):
+                return True
+    return False

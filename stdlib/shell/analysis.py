@@ -1,0 +1,1108 @@
+"""Stage 4 of the shell analysis: the walk — every simple command as the shell would run it.
+
+`Walk(text, root=..., home=...)` reads one command string and yields, in order, what the judges
+look at: the `UnreadSpan`s of each script it reads and one `View` per simple command. A view is
+a command after expansion (braces, globs, variables the line assigned), with the wrappers it
+runs under peeled off (`sudo`, `env`, `xargs` …), the directory it runs in, and its effects from
+the model (`view.effects`, computed on first use). The walk carries the line's state from one
+command to the next, the way the shell would:
+
+- the working directory (`cd`, `pushd`, `popd`, `cd ..` leaving the project; a `( … )` group
+  restores it);
+- variables assigned literally (`d=src; rm -rf $d/core`), `for f in …` loop values, and what
+  `read`, `unset` or a substitution make unknown;
+- the glob options (`shopt -s dotglob extglob globstar nocaseglob`, `set -f`, GLOBIGNORE);
+- names the line redefines (functions, `alias`, `hash -p`, `enable`): a later call of such a
+  name proves nothing;
+- files the line writes, with their content when it is computable, so a script written and run
+  on the same line is read as the script it is.
+
+Code passed as data is walked as code: the script of `bash -c '…'`, `eval …`, a heredoc or
+herestring fed to a shell, a script file the line wrote, command and process substitutions,
+`find -exec`, alias values — each up to `MAX_NESTING` levels deep (deeper text is an unread
+span). Nothing is executed; files on disk are only looked at through `disk.Disk`, within bounds.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator, Sequence
+from functools import lru_cache
+
+from polydeukes.stdlib.shell import effects as E
+from polydeukes.stdlib.shell.disk import Disk, Missing, Refused
+from polydeukes.stdlib.shell.expansion import (
+    ANY,
+    MANY,
+    ONE,
+    Arg,
+    Scope,
+    Value,
+    expand_word,
+    word_values,
+)
+from polydeukes.stdlib.shell.paths import dot_resolve
+from polydeukes.stdlib.shell.tokenizer import (
+    W_BRACE,
+    W_GLOB,
+    W_SUBST,
+    W_VAR,
+    Heredoc,
+    PlainRun,
+    Redirect,
+    Script,
+    SimpleCommand,
+    UnreadSpan,
+    Word,
+    group_end,
+    is_assignment,
+    plain_lines_pattern,
+    scan,
+    tokenize,
+)
+
+# §8.1.7 names eval/bash/sh/zsh; the other POSIX-family shells reinterpret text the same way.
+NESTED_SHELLS = frozenset({"eval", "bash", "sh", "zsh", "dash", "ksh", "mksh", "ash"})
+DIRECTORY_CHANGES = frozenset({"cd", "pushd", "popd"})
+MAX_NESTING = 8
+MAX_DEPTH = 1024  # directory levels a followed `cd` may reach (PATH_MAX allows no more)
+NESTING_TOO_DEEP = "nesting too deep"
+
+# Reserved words that open a command list: the command follows them (`then rm -rf x`).
+_RESERVED = frozenset({"!", "if", "then", "else", "elif", "do", "while", "until", "{", "time"})
+_DECLARATIONS = frozenset({"export", "declare", "typeset", "local", "readonly"})
+_FUNCTION_DEFINITION = re.compile(r"[A-Za-z_][A-Za-z0-9_.:-]*\(\)")
+# Builtins and keywords: redefining one of these names changes what a later line means.
+BUILTINS = frozenset({
+    "cd", "pushd", "popd", "echo", "printf", "read", "test", "[", "source", ".", "exec", "eval",
+    "set", "shopt", "export", "declare", "typeset", "local", "readonly", "unset", "alias",
+    "unalias", "hash", "enable", "command", "builtin", "type", "trap", "wait", "kill", "true",
+    "false", "exit", "return", "let", "mapfile", "readarray", "getopts", "shift", "umask",
+})
+# Environment variables that make ordinary programs run code or read other files.
+DANGEROUS_ENVIRONMENT = frozenset({
+    "LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "DYLD_INSERT_LIBRARIES", "BASH_ENV", "ENV",
+    "PAGER", "GIT_PAGER", "MANPAGER", "LESSOPEN", "LESSCLOSE", "EDITOR", "VISUAL", "GIT_EDITOR",
+    "GIT_EXTERNAL_DIFF", "GIT_SSH", "GIT_SSH_COMMAND", "GIT_EXEC_PATH", "GIT_CONFIG",
+    "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT",
+    "GIT_DIR", "GIT_WORK_TREE", "PERL5OPT", "PERL5LIB", "PYTHONPATH", "PYTHONSTARTUP",
+    "NODE_OPTIONS", "RUBYOPT", "PATH", "IFS", "PROMPT_COMMAND", "SHELLOPTS", "BASHOPTS",
+})
+
+# Wrappers run the rest of their words as a command. Per wrapper: short options that take a
+# separate argument, long options that take one (unless written `--opt=value`), how many
+# positional arguments precede the command, and whether `NAME=VALUE` words may precede it.
+_WRAPPERS: dict[str, tuple[frozenset[str], frozenset[str], int, bool]] = {
+    "env": (frozenset("uCS"), frozenset({"--unset", "--chdir", "--split-string"}), 0, True),
+    "command": (frozenset(), frozenset(), 0, False),
+    "builtin": (frozenset(), frozenset(), 0, False),
+    "exec": (frozenset("a"), frozenset(), 0, False),
+    "nice": (frozenset("n"), frozenset({"--adjustment"}), 0, False),
+    "nohup": (frozenset(), frozenset(), 0, False),
+    "time": (frozenset("fo"), frozenset({"--format", "--output"}), 0, False),
+    "timeout": (frozenset("sk"), frozenset({"--signal", "--kill-after"}), 1, False),
+    "sudo": (
+        frozenset("ughprtCDTU"),
+        frozenset({"--user", "--group", "--host", "--prompt", "--role", "--type",
+                   "--close-from", "--chdir", "--command-timeout", "--other-user"}),
+        0,
+        True,
+    ),
+    "doas": (frozenset("uC"), frozenset(), 0, False),
+    "stdbuf": (frozenset("ioe"), frozenset({"--input", "--output", "--error"}), 0, False),
+    "ionice": (frozenset("cnpPu"), frozenset({"--class", "--classdata", "--pid", "--pgid", "--uid"}), 0, False),
+    "setsid": (frozenset(), frozenset(), 0, False),
+    "flock": (frozenset("wEc"), frozenset({"--timeout", "--conflict-exit-code", "--command"}), 1, False),
+    "watch": (frozenset("ndq"), frozenset({"--interval", "--differences", "--equexit"}), 0, False),
+    "xargs": (
+        frozenset("ILnPsdEa"),
+        frozenset({"--replace", "--max-lines", "--max-args", "--max-procs", "--max-chars",
+                   "--delimiter", "--eof", "--arg-file", "--process-slot-var"}),
+        0,
+        False,
+    ),
+}
+_CHDIR_FLAGS = frozenset({("env", "C"), ("sudo", "D")})
+# Stages that execute what arrives on stdin (as commands or as operands of a command).
+_STDIN_EXECUTORS = frozenset({"xargs", "parallel", "while", "until", "source", "."})
+_FD_REFERENCE = re.compile(r"-|\d+-?")
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+# Names whose command can matter without a mention: writers and programs the table models as
+# such, shells, wrappers, reserved words, and builtins that change the line's state.
+_NAMES_WITH_EFFECTS = (
+    E.names_with_effects() | NESTED_SHELLS | DIRECTORY_CHANGES | _RESERVED | _DECLARATIONS
+    | (BUILTINS - {"echo", "true", "false", "test", "[", "type", "pwd", "wait", "kill", "exit", "return"})
+    | frozenset(_WRAPPERS)
+    | frozenset({"for", "select", "case", "function", "trap", "parallel", "coproc"})
+)
+PLAIN_LINES = plain_lines_pattern(name for name in _NAMES_WITH_EFFECTS if name.isprintable())
+
+
+@lru_cache(maxsize=4)
+def scanned(text: str) -> Script:
+    """`scan(text, PLAIN_LINES)`, once per process for each of the last few command strings:
+    the router and every judge of a call read the same string."""
+    return scan(text, PLAIN_LINES)
+
+
+@lru_cache(maxsize=1024)
+def basename(text: str) -> str:
+    return text.rsplit("/", 1)[-1]
+
+
+def is_write_redirect(r: Redirect) -> bool:
+    """§8.2: a redirect with `>` in its operator, except an fd duplication (`2>&1`, `>&-`)."""
+    if ">" not in r.operator:
+        return False
+    return not (r.operator.endswith(">&") and _FD_REFERENCE.fullmatch(r.target.text) is not None)
+
+
+class GlobOptions:
+    __slots__ = ("dotglob", "extglob", "globstar", "nocaseglob", "noglob")
+
+    def __init__(self) -> None:
+        self.dotglob = False
+        self.extglob = True  # extglob syntax is read whenever it appears (a superset)
+        self.globstar = False
+        self.nocaseglob = False
+        self.noglob = False
+
+    def copy(self) -> GlobOptions:
+        other = GlobOptions()
+        for name in self.__slots__:
+            setattr(other, name, getattr(self, name))
+        return other
+
+
+class View:
+    """One simple command as the shell would run it (see the module docstring).
+
+    The attributes most commands leave at their default are class attributes: a walk makes a
+    view per command, and setting a dozen fewer attributes on each is measurable."""
+
+    cmd: SimpleCommand
+    words: tuple[Word, ...]
+    args: list[Arg]  # the expanded argv, prefixes and wrappers included
+    inner: int  # index in `args` of the command that runs (len(args): none)
+    name: str  # its basename ('' when unknown)
+    model: E.Model | None
+    cwd: tuple[str, ...] | None  # absolute directory it runs in (None: unknown)
+    depth = 0  # nesting level of the script it belongs to
+    fully_read = True
+    feeds_executor = False  # its stdout reaches, through `|`, a stage that runs what it reads
+    redefined: str | None = None  # how the line redefined `name` (function, alias …)
+    via_xargs = False  # xargs appends operands this layer cannot read
+    env: E.Env = E.Env()
+    targets: tuple = ()  # (redirect, its expanded targets)
+    glob: GlobOptions
+    runs_written: str | None = None  # a script the line wrote with unknown content, run here
+    written_code: str | None = None  # a program the line wrote, run by an interpreter here
+    items_refused: str | None = None  # why xargs's operand file could not be read
+    synthetic = False  # built by another command (find -exec)
+    source = ""  # the script text the words index into
+    moves_directory = False  # the script changes directory somewhere (§8.6)
+    prefix_roles: dict[int, str] = {}
+    wrapper_scripts: tuple = ()
+    follow = False  # the walk reads scripts this command runs
+    _effects: E.Effects | None | bool = False
+
+    @property
+    def head(self) -> str:
+        """The command's first word as written (break messages name it)."""
+        if self.cmd.words:
+            return self.cmd.words[0].text
+        return self.cmd.redirects[0].operator if self.cmd.redirects else ""
+
+    @property
+    def effects(self) -> E.Effects | None:
+        """The model's effects of the command's own arguments (indexes into `args`), or None
+        when the command has no row (or no known name)."""
+        if self._effects is False:
+            self._effects = E.effects_of(self.name, self.args[self.inner + 1 :], self.env,
+                                         self.inner + 1) if self.model is not None else None
+        return self._effects
+
+    @property
+    def is_nested_shell(self) -> bool:
+        return self.name in NESTED_SHELLS
+
+
+class Context:
+    """The line's state as the walk goes (see the module docstring)."""
+
+    __slots__ = ("cwd", "stack", "oldpwd", "scope", "glob", "redefined", "written", "writers", "groups")
+
+    def __init__(self, root: tuple[str, ...] | None) -> None:
+        self.cwd: tuple[str, ...] | None = root
+        self.stack: list[tuple[str, ...] | None] = []
+        self.oldpwd: tuple[str, ...] | None = None
+        self.scope = Scope()
+        self.glob = GlobOptions()
+        self.redefined: dict[str, str] = {}
+        self.written: dict[tuple[str, ...], str | None] = {}
+        self.writers: list[View] = []  # commands whose writes `written` has not taken in yet
+        self.groups: list[tuple[str, ...] | None] = []
+
+
+Event = View | UnreadSpan
+
+
+class Walk:
+    """The commands of one command string, in order (see the module docstring).
+
+    `wants_run(text, context)` is asked for each run of plain lines (`tokenizer.PlainRun`):
+    True reads the run word by word (a judge answers from a cheap test of the run's text
+    whether it can matter)."""
+
+    def __init__(self, text: str, *, root: str, home: str | None, disk: Disk | None = None,
+                 wants_run: Callable[[str, Context], bool] | None = None,
+                 track_moves: bool = False) -> None:
+        self.text = text
+        self.track_moves = track_moves  # `View.moves_directory` is read by the derivation only
+        self.root = root
+        self.root_segs: tuple[str, ...] | None = _root_segments(root)
+        self.home_segs = _home_segments(home)
+        self.disk = disk if disk is not None else (Disk(root) if self.root_segs is not None else None)
+        self.wants_run = wants_run
+        self.context = Context(self.root_segs)
+        self._moves = False
+
+    def events(self) -> Iterator[Event]:
+        script = scanned(self.text) if self.wants_run is not None else tokenize(self.text)
+        yield from self._script(self.text, script, 0, True)
+
+    # -- scripts ----------------------------------------------------------------------------
+
+    def _script(self, text: str, script: Script, depth: int, outer_fully_read: bool,
+                outer_moves: bool = False) -> Iterator[Event]:
+        yield from script.unread
+        fully_read = outer_fully_read and script.fully_read
+        commands = script.commands
+        feeds = _feeds_executor(commands)
+        # §8.6: a directory change anywhere in a script (or the script around it) makes its
+        # relative write targets ambiguous for the evidence derivation (order-blind).
+        moves = outer_moves or (self.track_moves and any(
+            type(cmd) is not PlainRun and _moves_directory(cmd) for cmd in commands))
+        self._moves = moves
+        context = self.context
+        for k, cmd in enumerate(commands):
+            if type(cmd) is PlainRun:
+                run_text = text[cmd.start : cmd.end]
+                if context.redefined or (self.wants_run is not None and self.wants_run(run_text, context)):
+                    yield from self._script(run_text, tokenize(run_text), depth, fully_read, moves)
+                continue
+            if self.wants_run is not None and not context.redefined and _inert(cmd) \
+                    and not self.wants_run(" ".join([w.text for w in cmd.words]), context):
+                continue  # a plain command that can only matter through a mention it lacks
+            piped = k > 0 and type(commands[k - 1]) is not PlainRun and commands[k - 1].connector == "|"
+            self._moves = moves
+            view, written_script = self._view(text, cmd, depth, fully_read, feeds[k], piped)
+            yield view
+            if view.follow or written_script is not None:
+                yield from self._follow(text, view, written_script)
+            self._update(view)
+            if context.groups and cmd.words and cmd.words[-1].text.endswith(")") and "(" not in cmd.words[-1].text:
+                context.cwd = context.groups.pop()
+
+    def nested(self, source: str, depth: int, fully_read: bool) -> Iterator[Event]:
+        """A script the line runs (nested shell, substitution, written script, alias)."""
+        if depth >= MAX_NESTING:
+            yield UnreadSpan(source, NESTING_TOO_DEEP, 0)
+            return
+        yield from self._script(source, tokenize(source), depth + 1, fully_read, self._moves)
+
+    # -- one command ------------------------------------------------------------------------
+
+    def _view(self, text: str, cmd: SimpleCommand, depth: int, fully_read: bool,
+              feeds_executor: bool, piped: bool) -> tuple[View, str | None]:
+        """The view of one command, and the text of a shell script it runs that the line wrote."""
+        context = self.context
+        words = cmd.words
+        view = View()
+        view.cmd = cmd
+        view.words = words
+        if depth:
+            view.depth = depth
+        if not fully_read:
+            view.fully_read = False
+        if feeds_executor:
+            view.feeds_executor = True
+        view.source = text
+        if self._moves:
+            view.moves_directory = True
+        view.glob = context.glob
+        view.cwd = context.cwd
+        view.args = args = self._expand(text, words, cmd.flags)
+        inner, view.via_xargs, wrapper_cd, xargs_at = _unwrap(args)
+        view.inner = inner
+        name = basename(args[inner].text) if inner < len(args) and not args[inner].opaque else ""
+        if inner == 0 and name.startswith("(") and not name.startswith("(("):
+            name = basename(name.lstrip("("))  # `(cd sub && make)`: the group's first command
+        view.name = name
+        view.model = E.model_for(name) if name else None
+        if context.redefined and name:
+            view.redefined = context.redefined.get(name)
+        if cmd.heredocs or cmd.redirects or piped:
+            view.env = self._env(cmd, piped)
+        if cmd.redirects:
+            view.targets = [(r, self._expand(text, (r.target,), r.target.flags)) for r in cmd.redirects]
+        if wrapper_cd:
+            view.cwd = None  # `env -C dir`, `sudo -D dir`: not followed
+        if inner:
+            view.prefix_roles, view.wrapper_scripts = _wrapper_options(args, inner)
+        if view.via_xargs:
+            self._xargs(view, xargs_at)
+        # Subshell group: a `(` opening the command saves the directory, a `)` closing it
+        # restores it after the command.
+        if words and words[0].text.startswith("(") and not words[0].text.startswith("(("):
+            context.groups.append(context.cwd)
+        if view.wrapper_scripts or name in _RUNS_SCRIPTS or cmd.flags & W_SUBST:
+            view.follow = True
+        written_script = None
+        if (context.writers or context.written) and inner < len(args) and (
+                name in _SCRIPT_RUNNERS or (view.model is not None and view.model.handler == "interpreter")
+                or "/" in args[inner].text):
+            written_script = self._runs_written_script(view)
+        return view, written_script
+
+    def _follow(self, text: str, view: View, written_script: str | None) -> Iterator[Event]:
+        """The scripts a command runs: substitutions in its words, a nested shell's script, a
+        script the line wrote, alias values, `trap` actions, the commands `find -exec` runs."""
+        context = self.context
+        cmd = view.cmd
+        args = view.args
+        inner = view.inner
+        name = view.name
+        depth = view.depth
+        fully_read = view.fully_read
+        for word in cmd.words:
+            if word.flags & W_SUBST:
+                for inner_text in substitutions(text[word.start : word.end]):
+                    yield from self.nested(inner_text, depth, fully_read)
+        for r in cmd.redirects:
+            if r.target.flags & W_SUBST:
+                for inner_text in substitutions(text[r.target.start : r.target.end]):
+                    yield from self.nested(inner_text, depth, fully_read)
+        if name in NESTED_SHELLS and not view.via_xargs:
+            sources, _known = shell_script_sources(args[inner:], cmd)
+            for source in sources:
+                yield from self.nested(source, depth, fully_read)
+        elif name == "alias":
+            for a in args[inner + 1 :]:
+                alias_name, eq, value = a.text.partition("=")
+                if eq and not a.opaque:
+                    context.redefined[alias_name] = "alias"
+                    yield from self.nested(value, depth, fully_read)
+        elif name == "trap" and len(args) > inner + 1 and not args[inner + 1].opaque:
+            yield from self.nested(args[inner + 1].text, depth, fully_read)
+        elif name == "find":
+            found = view.effects
+            for extra in found.extra if found is not None else ():
+                if extra.kind == "command":
+                    yield from self._synthetic(view, extra.argv, depth)
+        for source in view.wrapper_scripts:
+            yield from self.nested(source, depth, fully_read)
+        if written_script is not None:
+            yield from self.nested(written_script, depth, fully_read)
+
+    def _synthetic(self, parent: View, argv: tuple[Arg, ...], depth: int) -> Iterator[Event]:
+        """A command another command runs with arguments it builds (`find … -exec cmd {} ;`)."""
+        view = View()
+        view.cmd = parent.cmd
+        view.words = parent.words
+        view.depth = depth
+        view.fully_read = parent.fully_read
+        view.synthetic = True
+        view.source = parent.source
+        view.moves_directory = parent.moves_directory
+        view.glob = parent.glob
+        view.cwd = parent.cwd
+        view.args = list(argv)
+        inner, view.via_xargs, _, _ = _unwrap(view.args)
+        view.inner = inner
+        view.name = basename(argv[inner].text) if inner < len(argv) and not argv[inner].opaque else ""
+        view.model = E.model_for(view.name) if view.name else None
+        view.redefined = self.context.redefined.get(view.name)
+        yield view
+        if view.name in NESTED_SHELLS:
+            sources, _ = shell_script_sources(view.args[inner:], SimpleCommand((), (), (), ""))
+            for source in sources:
+                yield from self.nested(source, depth, parent.fully_read)
+
+    def _expand(self, text: str, words: Sequence[Word], flags: int = -1) -> list[Arg]:
+        if not flags & (W_GLOB | W_BRACE | W_VAR):
+            # Nothing to expand (an assignment prefix reads the same as any plain word).
+            return [Arg(w.text, None, w.opaque, ANY if w.opaque else ONE, w) for w in words]
+        out: list[Arg] = []
+        scope = self.context.scope
+        noglob = self.context.glob.noglob
+        prefix = True
+        for w in words:
+            if prefix and not w.opaque and is_assignment(w.text):
+                out.append(Arg(w.text, None, False, ONE, w))  # an assignment is not expanded
+                continue
+            prefix = False
+            if not w.flags & (W_GLOB | W_BRACE | W_VAR):
+                out.append(Arg(w.text, None, w.opaque, ANY if w.opaque else ONE, w))
+                continue
+            expanded = expand_word(w, text[w.start : w.end], scope)
+            if noglob:
+                expanded = [Arg(a.text, None, a.opaque, a.count if a.count != MANY else ONE, a.word)
+                            if a.pattern is not None and a.pattern != "*" else a for a in expanded]
+            out.extend(expanded)
+        return out
+
+    def _env(self, cmd: SimpleCommand, piped: bool) -> E.Env:
+        if not cmd.heredocs and not cmd.redirects and not piped:
+            return _NO_ENV
+        bodies = [h.body for h in cmd.heredocs]
+        bodies.extend(r.target.text + "\n" for r in cmd.redirects if r.operator == "<<<")
+        stdin_file = next((r.target.text for r in cmd.redirects if r.operator == "<" and not r.target.opaque), None)
+        return E.Env(tuple(bodies), stdin_file, piped)
+
+    # -- xargs ------------------------------------------------------------------------------
+
+    def _xargs(self, view: View, xargs_at: int) -> None:
+        """Give `xargs CMD` the operands it reads, when they come from a file or a heredoc."""
+        args = view.args
+        source: str | None = None
+        from_file: str | None = None
+        delimiter: str | None = None
+        replace: str | None = None
+        k = xargs_at + 1
+        while k < view.inner:
+            t = args[k].text
+            if t in ("-a", "--arg-file") and k + 1 < view.inner:
+                from_file = args[k + 1].text
+                k += 1
+            elif t.startswith("--arg-file="):
+                from_file = t.split("=", 1)[1]
+            elif t.startswith("-a") and len(t) > 2:
+                from_file = t[2:]
+            elif t in ("-0", "--null"):
+                delimiter = "\0"
+            elif t in ("-d", "--delimiter") and k + 1 < view.inner:
+                delimiter = _unescape(args[k + 1].text)
+                k += 1
+            elif t.startswith("-d") and len(t) > 2:
+                delimiter = _unescape(t[2:])
+            elif t in ("-I", "--replace") and k + 1 < view.inner:
+                replace = args[k + 1].text
+                k += 1
+            elif t.startswith("-I") and len(t) > 2:
+                replace = t[2:]
+            elif t.startswith("-i") or t.startswith("--replace="):
+                replace = t.split("=", 1)[1] if "=" in t else (t[2:] or "{}")
+            k += 1
+        if from_file is None:
+            bodies = view.env.heredocs
+            if len(bodies) == 1 and view.env.stdin_file is None:
+                source = bodies[0]
+            elif view.env.stdin_file is not None and not bodies:
+                from_file = view.env.stdin_file
+        if from_file is not None:
+            path = self.absolute(from_file, view.cwd)
+            if path is None or self.disk is None or path in self.written():
+                return  # made on this line or unknowable: operands arrive at run time
+            found = self.disk.read_text("/" + "/".join(path))
+            if isinstance(found, Missing):
+                return  # xargs fails: nothing runs
+            if isinstance(found, Refused):
+                view.items_refused = found.reason
+                return
+            source = found
+        if source is None:
+            return
+        items = _xargs_items(source, delimiter)
+        if items is None:
+            view.items_refused = "too many operands to read"
+            return
+        word = args[view.inner].word if view.inner < len(args) else args[-1].word
+        extra = [Arg(item, None, False, ONE, word) for item in items]
+        inner_args = args[view.inner :]
+        if replace is not None:
+            rebuilt: list[Arg] = []
+            for a in inner_args:
+                if replace in a.text:
+                    rebuilt.extend(Arg(a.text.replace(replace, item.text), None, a.opaque, a.count, a.word)
+                                   for item in extra)
+                else:
+                    rebuilt.append(a)
+            view.args = args[: view.inner] + rebuilt
+        else:
+            view.args = args + extra
+        view.via_xargs = False  # the operands are known now
+
+    # -- state updates ----------------------------------------------------------------------
+
+    def _update(self, view: View) -> None:
+        context = self.context
+        args = view.args
+        inner = view.inner
+        name = view.name
+        # A command of assignments only sets shell variables; the assignments prefixing a
+        # command only set its environment (the shell's own variables keep their values).
+        if inner >= len(args):
+            for a in args:
+                if not a.opaque and is_assignment(a.text) or a.word.flags & (W_VAR | W_SUBST):
+                    self._assign(a, view.source)
+        if view.targets or (name and name in _WRITER_NAMES):
+            context.writers.append(view)  # its writes are worked out when a script runs
+        if inner < len(args) and args[inner].text.endswith("()") and _FUNCTION_DEFINITION.fullmatch(args[inner].text):
+            context.redefined[args[inner].text[:-2]] = "function"
+        if name not in _STATEFUL:
+            return
+        rest = args[inner + 1 :]
+        if name in DIRECTORY_CHANGES:
+            self._directory(view, name, rest)
+        elif name in _DECLARATIONS:
+            for a in rest:
+                if a.text.startswith(("-", "+")):
+                    continue
+                if "=" in a.text:
+                    self._assign(a, view.source)
+        elif name == "unset":
+            for a in rest:
+                if not a.text.startswith("-"):
+                    context.scope.assign(a.text, (Value(""),))
+        elif name in ("read", "mapfile", "readarray"):
+            for a in rest:
+                if not a.text.startswith("-") and _NAME.fullmatch(a.text):
+                    context.scope.assign(a.text, None)
+        elif name == "printf":
+            for k, a in enumerate(rest[:-1]):
+                if a.text == "-v":
+                    context.scope.assign(rest[k + 1].text, None)
+        elif name in ("for", "select"):
+            self._loop(rest)
+        elif name == "set":
+            for k, a in enumerate(rest):
+                if a.text in ("-f", "-o") and (a.text == "-f" or rest[k + 1 : k + 2] and rest[k + 1].text == "noglob"):
+                    context.glob = context.glob.copy()
+                    context.glob.noglob = True
+                elif a.text in ("+f", "+o") and (a.text == "+f" or rest[k + 1 : k + 2] and rest[k + 1].text == "noglob"):
+                    context.glob = context.glob.copy()
+                    context.glob.noglob = False
+        elif name == "shopt":
+            on = any(a.text == "-s" for a in rest)
+            off = any(a.text == "-u" for a in rest)
+            if on or off:
+                context.glob = context.glob.copy()
+                for a in rest:
+                    if a.text in ("dotglob", "extglob", "globstar", "nocaseglob"):
+                        setattr(context.glob, a.text, on)
+        elif name == "hash":
+            texts = [a.text for a in rest]
+            if "-p" in texts:
+                for a in rest[texts.index("-p") + 2 :]:
+                    context.redefined[a.text] = "hash -p"
+        elif name == "enable":
+            for a in rest:
+                if not a.text.startswith("-"):
+                    context.redefined[a.text] = "enable"
+        elif name == "function" and rest:
+            context.redefined[rest[0].text.rstrip("()")] = "function"
+
+    def _assign(self, a: Arg, source: str) -> None:
+        """`NAME=VALUE`: the values NAME may now hold (unknown after a substitution)."""
+        name, eq, value = a.text.partition("=")
+        name = name.rstrip("+")
+        if not eq or not _NAME.fullmatch(name):
+            return
+        word = a.word
+        if word.flags & W_SUBST:
+            values = None
+        elif word.flags & W_VAR:
+            raw = source[word.start : word.end]
+            values = word_values(word, raw.partition("=")[2], self.context.scope)
+        else:
+            values = (Value(value),)
+        self.context.scope.assign(name, values)
+        if name == "GLOBIGNORE":
+            self.context.glob = self.context.glob.copy()
+            self.context.glob.dotglob = True
+
+    def _loop(self, rest: Sequence[Arg]) -> None:
+        if not rest or rest[0].opaque:
+            return
+        var = rest[0].text
+        if len(rest) >= 2 and rest[1].text == "in":
+            values = []
+            for a in rest[2:]:
+                if a.opaque:
+                    self.context.scope.assign(var, None)
+                    return
+                values.append(Value(a.text, a.pattern))
+            self.context.scope.assign(var, tuple(values) if values else None)
+        else:
+            self.context.scope.assign(var, None)  # `for x; do`: the positional parameters
+
+    def _directory(self, view: View, name: str, rest: Sequence[Arg]) -> None:
+        context = self.context
+        operands = [a for a in rest if not a.text.startswith("-") or a.text == "-"]
+        if name == "popd":
+            context.cwd = context.stack.pop() if context.stack else None
+            return
+        current = context.cwd
+        if not operands:
+            target = tuple(self.home_segs) if name == "cd" and self.home_segs is not None else None
+            if name == "pushd":
+                target = None
+        elif len(operands) != 1 or operands[0].opaque or operands[0].pattern is not None:
+            target = None
+        elif operands[0].text == "-":
+            target = context.oldpwd
+        else:
+            target = self.absolute(operands[0].text, current)
+        if target is not None and len(target) > MAX_DEPTH:
+            target = None  # deeper than any path the kernel resolves: `cd` would fail
+        if name == "pushd":
+            context.stack.append(current)
+        context.oldpwd = current
+        context.cwd = target
+
+    def written(self) -> dict[tuple[str, ...], str | None]:
+        """The files the line has written so far (their content when computable: a script
+        written and then run on the same line is read as the script it is)."""
+        context = self.context
+        for view in context.writers:
+            self._record_writes(view)
+        context.writers.clear()
+        return context.written
+
+    def _record_writes(self, view: View) -> None:
+        written = self.context.written
+        for r, targets in view.targets:
+            if not is_write_redirect(r):
+                continue
+            for t in targets:
+                path = self.absolute(t.text, view.cwd) if not t.opaque and t.pattern is None else None
+                if path is None:
+                    continue
+                content, refusal = stdout_content(view.cmd)
+                if refusal is not None or r.operator not in (">", ">>", ">|", "1>", "1>>", "1>|"):
+                    written[path] = None
+                elif r.operator.endswith(">>"):
+                    # Appending to a file the line did not write: its old content is unknown.
+                    before = written.get(path)
+                    written[path] = None if before is None else before + content
+                else:
+                    written[path] = content
+        model = view.model
+        if model is None or model.pure:
+            return
+        found = view.effects
+        for it in found.items if found is not None else ():
+            if it.role in E.WRITING and it.role != E.CHMOD:  # `chmod +x` keeps the content
+                path = self.absolute(it.text, view.cwd)
+                if path is not None:
+                    written[path] = None
+        for extra in found.extra if found is not None else ():
+            if extra.kind in E.WRITING and extra.path and extra.pattern is None and not extra.tree:
+                path = self.absolute(extra.path, view.cwd)
+                if path is not None:
+                    written[path] = None
+
+    # -- scripts the line wrote -------------------------------------------------------------
+
+    def _runs_written_script(self, view: View) -> str | None:
+        """The text of a shell script this command runs that an earlier command on the line
+        wrote with computable content. A script for another interpreter lands in
+        `view.written_code`; a script whose content is unknown in `view.runs_written`."""
+        args = view.args
+        inner = view.inner
+        if inner >= len(args):
+            return None
+        name = view.name
+        model = view.model
+        interpreter = model is not None and model.handler == "interpreter"
+        candidate: Arg | None = None
+        if name in NESTED_SHELLS - {"eval"} or name in ("source", ".") or interpreter:
+            for a in args[inner + 1 :]:
+                if a.text.startswith("-") and a.text != "-":
+                    if a.text in ("-c", "-e", "-E", "-m"):
+                        return None
+                    continue
+                candidate = a
+                break
+        elif "/" in args[inner].text:
+            candidate = args[inner]  # `./build.sh`
+        if candidate is None or candidate.opaque:
+            return None
+        path = self.absolute(candidate.text, view.cwd)
+        written = self.written()
+        if path is None or path not in written:
+            return None
+        content = written[path]
+        if content is None:
+            view.runs_written = candidate.text
+            return None
+        if interpreter:
+            view.written_code = content
+            return None
+        return content
+
+    # -- paths ------------------------------------------------------------------------------
+
+    def absolute(self, text: str, cwd: tuple[str, ...] | None) -> tuple[str, ...] | None:
+        """The absolute, dot-resolved segments of a spelled path, or None when unknowable
+        (a relative path under an unknown directory, another user's home, a variable)."""
+        if text.startswith("/"):
+            base: tuple[str, ...] = ()
+            rest = text
+        elif text == "~" or text.startswith("~/"):
+            if self.home_segs is None:
+                return None
+            base, rest = self.home_segs, text[1:]
+        elif text.startswith(("~", "$")):
+            return None
+        else:
+            if cwd is None:
+                return None
+            base, rest = cwd, text
+        parts = [s for s in rest.split("/") if s]
+        segs = dot_resolve([*base, *parts]) if ("." in parts or ".." in parts) else [*base, *parts]
+        while segs and segs[0] == "..":
+            segs = segs[1:]
+        return tuple(segs)
+
+
+_NO_ENV = View.env
+_WRITER_NAMES = E.names_with_effects()
+_NO_ROLES: dict[int, str] = {}
+# Commands after which the walk reads another script.
+_RUNS_SCRIPTS = NESTED_SHELLS | {"alias", "trap", "find"}
+# Commands that may run a script file the line wrote (besides interpreters and `./path`).
+_SCRIPT_RUNNERS = (NESTED_SHELLS - {"eval"}) | {"source", "."}
+# Commands that change the line's state (besides assignments and writes).
+_STATEFUL = DIRECTORY_CHANGES | _DECLARATIONS | frozenset({
+    "unset", "read", "mapfile", "readarray", "printf", "for", "select", "set", "shopt", "hash",
+    "enable", "function",
+})
+
+
+def _root_segments(root: str) -> tuple[str, ...] | None:
+    if not isinstance(root, str) or not root.startswith("/"):
+        return None
+    segs = dot_resolve([s for s in root.split("/") if s])
+    return None if ".." in segs else tuple(segs)
+
+
+def _home_segments(home: str | None) -> tuple[str, ...] | None:
+    if not isinstance(home, str) or not home.startswith("/"):
+        return None
+    segs = [s for s in home.split("/") if s]
+    if not segs or any(s in (".", "..") for s in segs):
+        return None
+    return tuple(segs)
+
+
+def _unescape(text: str) -> str:
+    return {"\\n": "\n", "\\t": "\t", "\\0": "\0"}.get(text, text[:1] or "\n")
+
+
+_XARGS_TOKEN = re.compile(r"""'([^']*)'|"([^"]*)"|((?:\\.|[^\s'"\\])+)""")
+
+
+def _xargs_items(text: str, delimiter: str | None, limit: int = 10_000) -> list[str] | None:
+    """xargs's reading of its input: blank-separated words with quotes and backslashes, or
+    items split on `-0` / `-d`."""
+    if delimiter is not None:
+        items = [item for item in text.split(delimiter) if item != ""]
+    else:
+        items = []
+        for m in _XARGS_TOKEN.finditer(text):
+            single, double, plain = m.groups()
+            items.append(single if single is not None else double if double is not None
+                         else re.sub(r"\\(.)", r"\1", plain))
+            if len(items) > limit:
+                return None
+    return items if len(items) <= limit else None
+
+
+def _unwrap(args: Sequence[Arg]) -> tuple[int, bool, bool, int]:
+    """Index of the command a chain of reserved words and wrappers finally runs.
+
+    Returns (index, via_xargs, changes_directory, index of the xargs word or -1). The index
+    equals `len(args)` when there is no inner command (`env` alone, `command -v x`)."""
+    n = len(args)
+    if not n:
+        return 0, False, False, -1
+    first = args[0].text
+    if "=" not in first and first not in _RESERVED and basename(first) not in _WRAPPERS and not first.endswith(")"):
+        return 0, False, False, -1  # the common case: a plain command, nothing to unwrap
+    k = 0
+    via_xargs = False
+    changes_directory = False
+    xargs_at = -1
+    while k < n:
+        a = args[k]
+        if a.opaque:
+            break
+        if is_assignment(a.text) or a.text in _RESERVED or (k == 0 and a.text.endswith(")") and "(" not in a.text):
+            k += 1  # an assignment prefix, a reserved word, a `case` pattern
+            continue
+        name = basename(a.text)
+        spec = _WRAPPERS.get(name)
+        if spec is None:
+            break
+        short_args, long_args, positionals, assignments = spec
+        if name == "xargs":
+            via_xargs = True
+            xargs_at = k
+        k += 1
+        while k < n:
+            text = args[k].text
+            if text == "--":
+                k += 1
+                break
+            if name == "command" and text in ("-v", "-V"):
+                return n, via_xargs, changes_directory, xargs_at  # a lookup, not an execution
+            if text.startswith("--"):
+                option = text.split("=", 1)[0]
+                changes_directory = changes_directory or option == "--chdir"
+                k += 2 if option in long_args and "=" not in text else 1
+            elif text.startswith("-") and len(text) > 1:
+                flag = text[1]
+                changes_directory = changes_directory or (name, flag) in _CHDIR_FLAGS
+                k += 2 if flag in short_args and len(text) == 2 else 1
+            elif assignments and is_assignment(text):
+                k += 1
+            else:
+                break
+        k += positionals
+    return min(k, n), via_xargs, changes_directory, xargs_at
+
+
+def _inert(cmd: SimpleCommand) -> bool:
+    """A command like a plain line (`tokenizer.PlainRun`): plain words only (no expansion,
+    substitution, group parenthesis), no redirect or heredoc, and a name with no effects of
+    its own. Without a mention it changes nothing any judge looks at."""
+    if cmd.flags or cmd.redirects or cmd.heredocs or not cmd.words:
+        return False
+    name = cmd.words[0].text
+    if "/" in name or "=" in name or name in _NAMES_WITH_EFFECTS:
+        return False
+    # A parenthesis glued to a word is a group or `case` marker (§8.6 reads those).
+    return not any(w.text.startswith("(") or w.text.endswith(")") for w in cmd.words)
+
+
+def _moves_directory(cmd: SimpleCommand) -> bool:
+    """Does the command change directory, itself or through a wrapper (`env -C`, `sudo -D`)?"""
+    words = cmd.words
+    if not words:
+        return False
+    k = name_index(words)
+    if k < len(words) and not words[k].opaque and basename(words[k].text) in DIRECTORY_CHANGES:
+        return True
+    if basename(words[0].text) not in ("env", "sudo") and "=" not in words[0].text:
+        return False
+    args = [Arg(w.text, None, w.opaque, ONE, w) for w in words]
+    return _unwrap(args)[2]
+
+
+def _wrapper_options(args: Sequence[Arg], inner: int) -> tuple[dict[int, str], list[str]]:
+    """Roles of the wrapper words before the command that are not plain data, and the command
+    strings wrappers run: `env -S 'cmd …'` and `flock -c 'cmd'` (walked as scripts: the real
+    command is in the string), `time -o file` (a write)."""
+    roles: dict[int, str] = {}
+    scripts: list[str] = []
+    wrapper = ""
+    k = 0
+    while k < inner:
+        text = args[k].text
+        name = basename(text)
+        if name in _WRAPPERS and not text.startswith("-"):
+            wrapper = name
+        elif wrapper == "env" and (text in ("-S", "--split-string") or text.startswith(("-S", "--split-string="))):
+            value = args[k + 1] if text in ("-S", "--split-string") and k + 1 < len(args) else None
+            script = value.text if value is not None else text.split("=", 1)[-1] if "=" in text else text[2:]
+            scripts.append(script + " " + " ".join(a.text for a in args[inner:]))
+            roles[k] = E.CODE
+            if value is not None:
+                roles[k + 1] = E.CODE
+                k += 1
+        elif wrapper == "flock" and text in ("-c", "--command") and k + 1 < len(args):
+            scripts.append(args[k + 1].text)
+            roles[k + 1] = E.CODE
+            k += 1
+        elif wrapper == "time" and text in ("-o", "--output") and k + 1 < len(args):
+            roles[k + 1] = E.WRITE
+            k += 1
+        elif wrapper == "time" and text.startswith("--output="):
+            roles[k] = E.WRITE
+        k += 1
+    return roles, scripts
+
+
+def name_index(words: Sequence[Word]) -> int:
+    """Index of the command-name word past `NAME=VALUE` prefixes (§8.1.7)."""
+    k = 0
+    while k < len(words) and not words[k].opaque and is_assignment(words[k].text):
+        k += 1
+    return k
+
+
+def shell_script_sources(words: Sequence[Arg | Word], cmd: SimpleCommand) -> tuple[list[str], bool]:
+    """Script texts a nested shell at `words[0]` will run, and whether they are all known.
+
+    `eval` runs its words joined by spaces; `sh -c SCRIPT` runs SCRIPT; a shell with neither
+    `-c` nor a script file reads its script from stdin (heredoc or herestring). A script file,
+    an opaque script or a piped stdin make the script unknown.
+    """
+    name = basename(words[0].text)
+    rest = words[1:]
+    if name == "eval":
+        if any(w.opaque for w in rest):
+            return [], False
+        return [" ".join(w.text for w in rest)], True
+    command_mode = False
+    k = 0
+    while k < len(rest):
+        t = rest[k].text
+        if rest[k].opaque:
+            return [], False
+        if t == "--" or t == "-":
+            k += 1
+            break
+        if t in ("-o", "+o", "-O", "+O", "--rcfile", "--init-file"):
+            k += 2
+            continue
+        if t.startswith("--"):
+            k += 1
+            continue
+        if t[:1] in ("-", "+") and len(t) > 1:
+            command_mode = command_mode or "c" in t[1:]
+            k += 1
+            continue
+        break
+    operands = rest[k:]
+    if command_mode:
+        if not operands or operands[0].opaque:
+            return [], False
+        return [operands[0].text], True
+    if operands:
+        return [], False  # a script file: its text is not ours to read
+    stdin = [h.body for h in cmd.heredocs]
+    stdin.extend(r.target.text + "\n" for r in cmd.redirects if r.operator == "<<<" and not r.target.opaque)
+    stdin_sources = len(cmd.heredocs) + sum(1 for r in cmd.redirects if r.operator in ("<<<", "<"))
+    if not stdin or len(stdin) != stdin_sources:
+        return [], False
+    return stdin, True
+
+
+def _reads_stdin_as_program(cmd: SimpleCommand) -> bool:
+    """Does this pipeline stage turn the bytes it reads into commands, command operands, code
+    or patches?"""
+    if cmd.words and not cmd.words[0].opaque and cmd.words[0].text in ("while", "until"):
+        return True  # `… | while read f; do …`: the loop runs what it reads
+    words = [Arg(w.text, None, w.opaque, ONE, w) for w in cmd.words]
+    index, via_xargs, _, _ = _unwrap(words)
+    words = words[index:]
+    if via_xargs:
+        return not words or not _pure_reader(words)
+    if not words or words[0].opaque:
+        return False
+    head = basename(words[0].text)
+    if head in _STDIN_EXECUTORS:
+        return True
+    if head in NESTED_SHELLS and head != "eval":
+        _, known = shell_script_sources(words, cmd)
+        return not known and not any(not w.text.startswith(("-", "+")) for w in words[1:])
+    model = E.model_for(head)
+    if model is not None and model.handler == "interpreter":
+        operands = [w.text for w in words[1:] if not w.text.startswith("-") or w.text == "-"]
+        code_flags = {"-c", "-e", "-E", "--eval", "-p", "--print", "-r"}
+        return not any(w.text in code_flags for w in words[1:]) and (not operands or operands[0] == "-")
+    return False
+
+
+def _pure_reader(words: Sequence[Arg]) -> bool:
+    model = E.model_for(basename(words[0].text))
+    return model is not None and model.pure
+
+
+def _feeds_executor(commands: Sequence[SimpleCommand | PlainRun]) -> list[bool]:
+    """Per command: does its stdout reach, through `|`, a stage that executes its input?"""
+    flags = [False] * len(commands)
+    downstream_executes = False
+    for k in range(len(commands) - 1, -1, -1):
+        cmd = commands[k]
+        if type(cmd) is PlainRun:
+            downstream_executes = False
+            continue
+        if cmd.connector != "|":
+            downstream_executes = False
+        flags[k] = downstream_executes and cmd.connector == "|"
+        # Only a stage that receives a pipe can execute what flows into it.
+        previous = commands[k - 1] if k > 0 else None
+        if previous is not None and type(previous) is not PlainRun and previous.connector == "|" \
+                and _reads_stdin_as_program(cmd):
+            downstream_executes = True
+    return flags
+
+
+def substitutions(raw: str) -> list[str]:
+    """The scripts of the command and process substitutions in one word's raw spelling:
+    `$(…)`, backquotes, `<(…)`, `>(…)` (an arithmetic `$((…))` is no script)."""
+    out: list[str] = []
+    i, n = 0, len(raw)
+    while i < n:
+        c = raw[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == "'":
+            j = raw.find("'", i + 1)
+            i = n if j < 0 else j + 1
+            continue
+        if c in "$<>" and raw.startswith("(", i + 1) and not raw.startswith("((", i + 1):
+            end = group_end(raw, i + 1, "(", ")")
+            out.append(raw[i + 2 : end - 1 if end <= n and raw[end - 1 : end] == ")" else end])
+            i = end
+            continue
+        if c == "`":
+            j = raw.find("`", i + 1)
+            j = n if j < 0 else j
+            out.append(raw[i + 1 : j])
+            i = j + 1
+            continue
+        i += 1
+    return out
+
+
+def stdout_content(cmd: SimpleCommand) -> tuple[str, str | None]:
+    """What a single stdout redirect writes, or the reason it cannot be computed (§8.6 case 3)."""
+    words = cmd.words
+    if not words:
+        return "", None
+    stdin_redirects = [r for r in cmd.redirects if r.operator in ("<", "<<<", "<&", "<>")]
+    heredocs: Sequence[Heredoc] = cmd.heredocs
+    if stdin_redirects or heredocs:
+        if len(words) != 1 or words[0].opaque or basename(words[0].text) != "cat":
+            return "", f"stdin of {words[0].text} is not copied verbatim"
+        if len(stdin_redirects) + len(heredocs) > 1:
+            return "", "more than one stdin source"
+        if heredocs:
+            h = heredocs[0]
+            if not h.literal and any(ch in h.body for ch in "$`\\"):
+                return "", "an unquoted heredoc body carries an expansion or escape"
+            return h.body, None
+        r = stdin_redirects[0]
+        if r.operator == "<<<":
+            if r.target.opaque:
+                return "", "the herestring is opaque"
+            return r.target.text + "\n", None
+        return "", f"stdin comes from file {r.target.text}"
+    head = words[0]
+    if head.opaque:
+        return "", "the writing command is opaque"
+    if basename(head.text) != "echo":
+        return "", f"the output of {head.text} is not computable"
+    args = words[1:]
+    if args and args[0].text.startswith("-"):
+        return "", "echo flag semantics are not computed"
+    if any(w.opaque for w in args):
+        return "", "an echo argument is opaque"
+    return " ".join(w.text for w in args) + "\n", None

@@ -1,0 +1,366 @@
+"""Read-only looks at the working tree, for effects that depend on files on disk.
+
+The analyzer never executes anything and never writes anything. Where a command's effect
+depends on what is on disk it looks, within bounds:
+
+- `resolve(segments)`: follow the symbolic links under the project root that a write target
+  passes through (`notes/link/gate.sh` with `notes/link -> ../ci` writes `ci/gate.sh`);
+- `archive_members(path, kind)`: the member names (and link targets) of a tar or zip archive
+  that `tar -x` or `unzip` would write;
+- `patch_targets(path)` / `patch_text_targets(text)`: the files a patch names;
+- `read_text(path)`: a small text file (`xargs -a list`).
+
+Every file is opened through `vm.safeio` (O_NONBLOCK, regular files only, a size bound), so a
+FIFO, a device or a symlink to `/dev/zero` planted by the agent cannot hang or exhaust the
+judge. Each look costs from one budget per analysis (`LOOKUPS` path lookups, `SECONDS` of
+wall time, `ARCHIVE_BYTES` of decompressed archive); past it a look answers `Refused`, and the
+judges fail closed on a refusal. A missing file is not a refusal: `Missing` lets the caller
+decide (a command on a missing archive writes nothing, unless the line makes the file first).
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import time
+
+import msgspec
+
+from polydeukes.stdlib.shell.paths import dot_resolve
+from polydeukes.vm import safeio
+
+LOOKUPS = 4096  # path components looked up (lstat) per analysis
+SECONDS = 0.5  # wall time spent reading the disk per analysis
+FILE_BYTES = 16 * safeio.MiB  # one patch or list file
+ARCHIVE_BYTES = 64 * safeio.MiB  # one archive file on disk
+UNPACKED_BYTES = 256 * safeio.MiB  # decompressed bytes read from one archive
+MEMBERS = 100_000  # archive members
+SYMLINK_HOPS = 40  # as the kernel's ELOOP limit
+
+
+class Refused(msgspec.Struct, frozen=True):
+    reason: str
+
+
+class Missing(msgspec.Struct, frozen=True):
+    pass
+
+
+MISSING = Missing()
+
+
+class Member(msgspec.Struct, frozen=True, gc=False):
+    name: str
+    link: str | None = None  # a symbolic link member's target
+
+
+class Disk:
+    """One analysis' access to the working tree under `root` (an absolute directory)."""
+
+    def __init__(self, root: str, *, seconds: float = SECONDS, lookups: int = LOOKUPS) -> None:
+        self.root = root
+        self.root_segs = [s for s in root.split("/") if s]
+        self.seconds = seconds
+        self.lookups = lookups
+        self._deadline: float | None = None
+        self._lstat: dict[str, os.stat_result | None] = {}
+        self._resolved: dict[tuple[tuple[str, ...], bool], list[str] | Refused] = {}
+        self._real_root: list[str] | None = None
+
+    # -- budget -----------------------------------------------------------------------------
+
+    def _spend(self, lookups: int = 1) -> Refused | None:
+        now = time.monotonic()
+        if self._deadline is None:
+            self._deadline = now + self.seconds
+        self.lookups -= lookups
+        if self.lookups < 0:
+            return Refused("too many paths to look up on disk")
+        if now > self._deadline:
+            return Refused(f"reading the working tree took longer than {self.seconds:g} s")
+        return None
+
+    def _lstat_of(self, path: str) -> os.stat_result | None | Refused:
+        if path in self._lstat:
+            return self._lstat[path]
+        refused = self._spend()
+        if refused is not None:
+            return refused
+        try:
+            info: os.stat_result | None = os.lstat(path)
+        except (OSError, ValueError):  # ValueError: a NUL byte in the path names nothing
+            info = None
+        self._lstat[path] = info
+        return info
+
+    # -- symbolic links ---------------------------------------------------------------------
+
+    def resolve(self, segments: list[str], *, follow_last: bool = True) -> list[str] | Refused:
+        """`segments` (absolute, dot-resolved) with every symbolic link at or below the project
+        root followed; the last component is followed only with `follow_last` (`rm link`
+        removes the link itself). Paths outside the root are returned as they are."""
+        root = self.root_segs
+        if segments[: len(root)] != root or len(segments) == len(root):
+            return segments
+        key = (tuple(segments), follow_last)
+        found = self._resolved.get(key)
+        if found is None:
+            found = self._resolved[key] = self._resolve(segments, follow_last)
+        return found
+
+    def _resolve(self, segments: list[str], follow_last: bool) -> list[str] | Refused:
+        root = self.root_segs
+        done = list(root)
+        todo = list(segments[len(root) :])
+        hops = 0
+        while todo:
+            name = todo.pop(0)
+            if name == ".":
+                continue
+            if name == "..":
+                if done:
+                    done.pop()
+                continue
+            candidate = done + [name]
+            if candidate[: len(root)] != root or (not todo and not follow_last):
+                done = candidate
+                continue
+            info = self._lstat_of("/" + "/".join(candidate))
+            if isinstance(info, Refused):
+                return info
+            if info is None:
+                # Nothing exists here, so nothing below it is a link (the rest resolves lexically).
+                return dot_resolve(candidate + todo)
+            if not stat.S_ISLNK(info.st_mode):
+                done = candidate
+                continue
+            hops += 1
+            if hops > SYMLINK_HOPS:
+                return Refused("too many levels of symbolic links")
+            try:
+                target = os.readlink("/" + "/".join(candidate))
+            except (OSError, ValueError):
+                done = candidate
+                continue
+            parts = [s for s in target.split("/") if s]
+            if target.startswith("/"):
+                done = []
+                parts = self._from_real_root(parts)
+            todo = parts + todo
+        return done
+
+    def _from_real_root(self, parts: list[str]) -> list[str]:
+        """An absolute link target spelled through the root's real path, mapped back onto the
+        root as the judges spell it (a project under a symlinked /tmp, say)."""
+        if self._real_root is None:
+            self._real_root = [s for s in os.path.realpath(self.root).split("/") if s]
+        real = self._real_root
+        if real != self.root_segs and parts[: len(real)] == real:
+            return self.root_segs + parts[len(real) :]
+        return parts
+
+    def kind(self, segments: list[str]) -> str | Refused:
+        """'file', 'dir', 'link', 'other' or 'missing' (no link followed)."""
+        info = self._lstat_of("/" + "/".join(segments))
+        if isinstance(info, Refused):
+            return info
+        if info is None:
+            return "missing"
+        if stat.S_ISDIR(info.st_mode):
+            return "dir"
+        if stat.S_ISREG(info.st_mode):
+            return "file"
+        if stat.S_ISLNK(info.st_mode):
+            return "link"
+        return "other"
+
+    def tree_has(self, segments: list[str], accept) -> bool | Refused:
+        """Does the directory tree at `segments` hold an entry whose name `accept`s (the
+        directory itself included)? Symbolic links are not followed."""
+        stack = [("/" + "/".join(segments), segments[-1] if segments else "")]
+        while stack:
+            path, name = stack.pop()
+            if accept(name):
+                return True
+            refused = self._spend()
+            if refused is not None:
+                return refused
+            try:
+                with os.scandir(path) as entries:
+                    for entry in entries:
+                        if entry.is_dir(follow_symlinks=False):
+                            stack.append((entry.path, entry.name))
+                        elif accept(entry.name):
+                            return True
+            except (OSError, ValueError):
+                continue
+        return False
+
+    # -- files ------------------------------------------------------------------------------
+
+    def read_text(self, path: str, limit: int = FILE_BYTES) -> str | Missing | Refused:
+        refused = self._spend()
+        if refused is not None:
+            return refused
+        try:
+            data = safeio.read_regular(path, limit=limit)
+        except (OSError, ValueError) as exc:
+            return _open_failure(exc, path)
+        return data.decode("utf-8", errors="replace")
+
+    def patch_targets(self, path: str) -> list[str] | Missing | Refused:
+        text = self.read_text(path)
+        if not isinstance(text, str):
+            return text
+        return patch_text_targets(text)
+
+    def archive_members(self, path: str, kind: str) -> list[Member] | Missing | Refused:
+        refused = self._spend()
+        if refused is not None:
+            return refused
+        try:
+            fd = safeio.open_regular(path, os.O_RDONLY)
+        except (OSError, ValueError) as exc:
+            return _open_failure(exc, path)
+        try:
+            if os.fstat(fd).st_size > ARCHIVE_BYTES:
+                return Refused(f"'{path}' is larger than {ARCHIVE_BYTES // safeio.MiB} MiB")
+            with os.fdopen(fd, "rb", closefd=False) as handle:
+                if kind == "zip":
+                    return self._zip_members(handle, path)
+                return self._tar_members(handle, path)
+        except _Budget as exc:
+            return Refused(str(exc))
+        except Exception as exc:  # noqa: BLE001 - a corrupt archive is a refusal, never a raise
+            return Refused(f"cannot list '{path}': {type(exc).__name__}: {exc}")
+        finally:
+            os.close(fd)
+
+    def _tar_members(self, handle, path: str) -> list[Member] | Refused:
+        import tarfile  # only a `tar -x` needs it
+
+        head = handle.read(6)
+        handle.seek(0)
+        stream = _Decompressing(handle, head, self)
+        members: list[Member] = []
+        with tarfile.open(fileobj=stream, mode="r|") as archive:
+            for info in archive:
+                members.append(Member(info.name, info.linkname if (info.issym() or info.islnk()) else None))
+                if len(members) > MEMBERS:
+                    return Refused(f"'{path}' has more than {MEMBERS} members")
+        return members
+
+    def _zip_members(self, handle, path: str) -> list[Member] | Refused:
+        import zipfile  # only an `unzip` needs it
+
+        members: list[Member] = []
+        with zipfile.ZipFile(handle) as archive:
+            infos = archive.infolist()
+            if len(infos) > MEMBERS:
+                return Refused(f"'{path}' has more than {MEMBERS} members")
+            for info in infos:
+                link = None
+                if stat.S_ISLNK(info.external_attr >> 16):
+                    if info.file_size > 4096:
+                        return Refused(f"'{path}' holds an oversized link member")
+                    link = archive.read(info).decode("utf-8", errors="replace")
+                members.append(Member(info.filename, link))
+                self._check_time()
+        return members
+
+    def _check_time(self) -> None:
+        if self._deadline is not None and time.monotonic() > self._deadline:
+            raise _Budget(f"reading the working tree took longer than {self.seconds:g} s")
+
+
+class _Budget(Exception):
+    pass
+
+
+def _open_failure(exc: Exception, path: str) -> Missing | Refused:
+    """Why a file could not be opened: absent (a missing file or directory, or a path with a
+    NUL byte, which names no file) or refused (not a regular file, too large, unreadable)."""
+    if isinstance(exc, (FileNotFoundError, NotADirectoryError, ValueError)):
+        return MISSING
+    if isinstance(exc, safeio.UnsafeFile):
+        return Refused(str(exc))
+    return Refused(f"cannot read '{path}': {getattr(exc, 'strerror', None) or exc}")
+
+
+class _Decompressing:
+    """A read-only stream over an archive file that undoes gzip, bzip2 or xz compression and
+    raises past `UNPACKED_BYTES` or the disk's time budget (a decompression bomb ends here)."""
+
+    def __init__(self, handle, head: bytes, disk: Disk) -> None:
+        self.handle = handle
+        self.disk = disk
+        self.total = 0
+        if head.startswith(b"\x1f\x8b"):
+            import zlib
+
+            self.decoder = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        elif head.startswith(b"BZh"):
+            import bz2
+
+            self.decoder = bz2.BZ2Decompressor()
+        elif head.startswith(b"\xfd7zXZ\x00"):
+            import lzma
+
+            self.decoder = lzma.LZMADecompressor()
+        elif head.startswith(b"\x28\xb5\x2f\xfd"):
+            raise _Budget("zstd archives cannot be listed here")
+        else:
+            self.decoder = None
+        self.buffer = b""
+
+    def read(self, size: int = -1) -> bytes:
+        want = size if size >= 0 else 1 << 20
+        while len(self.buffer) < want:
+            self.disk._check_time()
+            if self.decoder is None:
+                chunk = self.handle.read(want - len(self.buffer))
+                if not chunk:
+                    break
+                self.buffer += chunk
+                continue
+            raw = self.handle.read(1 << 16)
+            if not raw:
+                tail = self.decoder.flush() if hasattr(self.decoder, "flush") else b""
+                self.buffer += tail
+                break
+            self.buffer += self.decoder.decompress(raw)
+        out, self.buffer = self.buffer[:want], self.buffer[want:]
+        self.total += len(out)
+        if self.total > UNPACKED_BYTES:
+            raise _Budget(f"the archive unpacks to more than {UNPACKED_BYTES // safeio.MiB} MiB")
+        return out
+
+
+def patch_text_targets(text: str) -> list[str] | Refused:
+    """The paths a unified diff creates, modifies, deletes or renames (both sides)."""
+    from polydeukes.stdlib.diff import DEV_NULL, DiffError, parse_unified_diff
+
+    start = _diff_start(text)
+    try:
+        blocks = parse_unified_diff(text[start:])
+    except DiffError as exc:
+        return Refused(f"the patch cannot be read: {exc}")
+    except Exception as exc:  # noqa: BLE001
+        return Refused(f"the patch cannot be read: {type(exc).__name__}")
+    found: list[str] = []
+    for block in blocks:
+        for path in (block.old_path, block.new_path):
+            if path and path != DEV_NULL and path not in found:
+                found.append(path)
+    return found
+
+
+def _diff_start(text: str) -> int:
+    """Where the diff begins: a mail (`git am`, `format-patch`) carries headers before it."""
+    for marker in ("\ndiff --git ", "\n--- "):
+        if text.startswith(marker[1:]):
+            return 0
+        at = text.find(marker)
+        if at >= 0:
+            return at + 1
+    return 0

@@ -1,0 +1,919 @@
+"""Stage 2 of the shell analysis: static expansion where the shell is predictable.
+
+Bash expands a word in a fixed order: braces, then tilde, parameters and substitutions, then
+word splitting and pathname expansion (globs), then quote removal. This module does the parts
+whose result is knowable from the command text alone, and marks the rest unknown:
+
+- `brace_expand(raw)`: bash's brace expansion of one raw word spelling (lists `{a,b}`, nesting,
+  sequences `{1..9..2}` `{a..e}` with zero padding, quoting and `${…}` respected, the odd cases
+  bash has: `{a}` and `{}` stay literal, an unmatched brace is text). Past `BRACE_LIMIT` words or
+  `BRACE_BUDGET` scanning steps the result is `None` (unknown) instead of a huge list.
+- `expand_word(word, raw, scope)`: one tokenizer `Word` into the argv words it becomes:
+  `Arg(text, pattern, opaque, count)`. Variables assigned literally earlier on the line
+  (`scope.value(name)`) are substituted, with word splitting for unquoted ones; a variable the
+  line did not assign stays unknown (`opaque`). `pattern` is the word as a pathname pattern when
+  an unquoted `*`, `?`, `[…]` or extglob group survives (quoted characters are backslash-escaped
+  in it), else None.
+- `compile_pattern(pattern)` / `pattern_reaches(...)`: pathname patterns matched segment by
+  segment against a path, with bash's rules for `*` `?` `[…]` (classes, ranges, `!`/`^`),
+  extglob `?(…)` `*(…)` `+(…)` `@(…)` `!(…)`, `**` under globstar, a leading `.` matched only
+  explicitly unless dotglob, and nocaseglob. Matching simulates all positions at once (no
+  backtracking), so a hostile pattern costs at most pattern length times name length squared.
+
+Nothing here reads the file system: a glob is compared with the paths the judges care about (a
+protected entry and its ancestors), never listed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from functools import lru_cache
+
+import msgspec
+
+from polydeukes.stdlib.shell.tokenizer import W_BRACE, W_GLOB, W_VAR, Word, ansi_c_escape, group_end
+
+BRACE_LIMIT = 256  # words one brace expansion may produce; past it the word is unknown
+BRACE_BUDGET = 20_000  # characters the brace scanner may step over for one word
+ALTERNATIVES_LIMIT = 64  # variable alternatives one word may combine into
+VALUE_LIMIT = 4096  # characters of one variable value the walk keeps
+PATTERN_LIMIT = 1_000  # pattern nodes in one path segment; past it the segment matches anything
+
+# How many argv words an `Arg` stands for.
+ONE = 0
+MANY = 1  # a glob: one or more (several files may match)
+ANY = 2  # an unknown expansion: none, one or several
+
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_SEQ_INT = re.compile(r"[+-]?[0-9]+")
+_GLOB_CHARS = frozenset("*?[")
+_EXTGLOB_PREFIX = frozenset("?*+@!")
+_IFS = re.compile(r"[ \t\n]+")
+
+
+class Arg(msgspec.Struct, frozen=True, gc=False):
+    """One argv word after expansion.
+
+    `text`: the word after quote removal (for a glob, its spelling without the quotes);
+    `pattern`: the pathname pattern (quoted characters escaped with `\\`) or None;
+    `opaque`: some part of its value stays unknown; `count`: ONE, MANY or ANY;
+    `word`: the tokenizer word it came from.
+    """
+
+    text: str
+    pattern: str | None
+    opaque: bool
+    count: int
+    word: Word
+
+
+# -- brace expansion ---------------------------------------------------------------------------
+
+
+class _Budget:
+    __slots__ = ("steps",)
+
+    def __init__(self, steps: int) -> None:
+        self.steps = steps
+
+
+class _Exhausted(Exception):
+    pass
+
+
+def _gobble(text: str, i: int, satisfy: str, budget: _Budget) -> int:
+    """Index of the character that satisfies the search (`{` opening a brace expression, the
+    `}` closing one, or a top-level `,`), or len(text) when there is none. Quotes, backslash
+    escapes, `${…}` and `$(…)`/`<(…)`/`>(…)` are stepped over as bash's brace scanner does."""
+    n = len(text)
+    level = 0
+    quoted = ""
+    separators = 0 if satisfy == "}" else 1
+    pass_next = False
+    start = i
+    while i < n:
+        c = text[i]
+        if pass_next:
+            pass_next = False
+            i += 1
+            continue
+        if c == "\\" and quoted != "'":
+            pass_next = True
+            i += 1
+            continue
+        if c == "$" and text.startswith("{", i + 1) and quoted != "'":
+            pass_next = True  # `${` reads like an escaped brace that still nests
+            if not quoted:
+                level += 1
+            i += 1
+            continue
+        if quoted:
+            if c == quoted:
+                quoted = ""
+            elif quoted == '"' and c == "$" and text.startswith("(", i + 1):
+                i = group_end(text, i + 1, "(", ")")
+                continue
+            i += 1
+            continue
+        if c in "\"'`":
+            quoted = c
+            i += 1
+            continue
+        if c in "$<>" and text.startswith("(", i + 1):
+            i = group_end(text, i + 1, "(", ")")
+            continue
+        if c == satisfy and level == 0 and separators > 0:
+            # An open brace between blanks (or before a close brace) is not an expression.
+            if c == "{" and (i == 0 or text[i - 1] in " \t\n") and (i + 1 >= n or text[i + 1] in " \t\n}"):
+                i += 1
+                continue
+            break
+        if c == "{":
+            level += 1
+        elif c == "}" and level:
+            level -= 1
+        elif satisfy == "}" and level == 0 and (c == "," or (text.startswith("..", i) and text[i + 2 : i + 3] != "}")):
+            separators += 1
+        i += 1
+    budget.steps -= i - start + 1
+    if budget.steps < 0:
+        raise _Exhausted
+    return i
+
+
+def brace_expand(raw: str, limit: int = BRACE_LIMIT, budget: int = BRACE_BUDGET) -> list[str] | None:
+    """The words bash's brace expansion makes of `raw` (quotes kept), or None past the limits."""
+    if "{" not in raw:
+        return [raw]
+    try:
+        found = _brace(raw, limit, _Budget(budget), 0)
+    except (_Exhausted, RecursionError):
+        return None
+    return found
+
+
+def _brace(text: str, limit: int, budget: _Budget, depth: int) -> list[str] | None:
+    if depth > 64:
+        raise _Exhausted
+    n = len(text)
+    # The first `{` that opens a brace expression (one with a matching close brace).
+    i = 0
+    while True:
+        i = _gobble(text, i, "{", budget)
+        if i >= n:
+            return [text]
+        if _gobble(text, i + 1, "}", budget) < n:
+            break
+        i += 1
+    preamble = text[:i]
+    start = i + 1
+    close = _gobble(text, start, "}", budget)
+    amble = text[start:close]
+    postamble = text[close + 1 :]
+    if _has_separator(amble):
+        tack = _amble(amble, limit, budget, depth)
+    else:
+        tack = _sequence(amble, limit)
+        if tack is None:
+            if not postamble:
+                return [text]
+            tack = [text[i : close + 1]]  # an invalid sequence is text; the rest still expands
+    if tack is None:
+        return None
+    words = [preamble + t for t in tack]
+    if postamble:
+        rest = _brace(postamble, limit, budget, depth + 1)
+        if rest is None or len(words) * len(rest) > limit:
+            return None
+        words = [w + r for w in words for r in rest]
+    return words
+
+
+def _has_separator(amble: str) -> bool:
+    """Bash looks for any comma not escaped by a backslash (quotes are not consulted here)."""
+    i = 0
+    n = len(amble)
+    while i < n:
+        c = amble[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == ",":
+            return True
+        i += 1
+    return False
+
+
+def _amble(amble: str, limit: int, budget: _Budget, depth: int) -> list[str] | None:
+    out: list[str] = []
+    start = 0
+    n = len(amble)
+    while True:
+        i = _gobble(amble, start, ",", budget)
+        part = _brace(amble[start:i], limit, budget, depth + 1)
+        if part is None:
+            return None
+        out.extend(part)
+        if len(out) > limit:
+            return None
+        if i >= n:
+            return out
+        start = i + 1
+
+
+def _sequence(amble: str, limit: int) -> list[str] | None:
+    """`x..y[..incr]` over integers or single letters (bash's `expand_seqterm`), or None."""
+    at = amble.find("..")
+    if at <= 0:
+        return None
+    lhs, rhs = amble[:at], amble[at + 2 :]
+    if not rhs:
+        return None
+    incr = 1
+    rest = ""
+    m = _SEQ_INT.match(rhs)
+    if m is not None and (rhs[:1].isdigit() or rhs[1:2].isdigit()):
+        rhs_kind, rhs_text, rest = "int", m.group(), rhs[m.end() :]
+    elif rhs[:1].isascii() and rhs[:1].isalpha() and (len(rhs) == 1 or rhs[1] == "."):
+        rhs_kind, rhs_text, rest = "char", rhs[0], rhs[1:]
+    else:
+        return None
+    if rest:
+        if not rest.startswith("..") or len(rest) == 2:
+            return None
+        step = _SEQ_INT.fullmatch(rest[2:])
+        if step is None:
+            return None
+        incr = int(step.group())
+    if _SEQ_INT.fullmatch(lhs):
+        lhs_kind = "int"
+    elif len(lhs) == 1 and lhs.isascii() and lhs.isalpha():
+        lhs_kind = "char"
+    else:
+        return None
+    if lhs_kind != rhs_kind:
+        return None
+    if lhs_kind == "char":
+        a, b, width = ord(lhs), ord(rhs_text), 0
+    else:
+        a, b = int(lhs), int(rhs_text)
+        if max(abs(a), abs(b)) >= 1 << 63:
+            return None
+        width = 0
+        for term in (lhs, rhs_text):
+            if (len(term) > 1 and term[0] == "0") or (len(term) > 2 and term[:2] == "-0"):
+                width = max(width, len(term))
+    if incr == 0:
+        incr = 1
+    if (a > b and incr > 0) or (a < b and incr < 0):
+        incr = -incr
+    count = abs(b - a) // abs(incr) + 1
+    if count > limit:
+        raise _Exhausted
+    values = range(a, b + (1 if incr > 0 else -1), incr)
+    if lhs_kind == "char":
+        # The characters between two letters are text (`{Z..a}` passes `[`, `` ` ``, `_` …).
+        return [escape_pattern(chr(v)) if chr(v) in "\\`$'\"" else chr(v) for v in values]
+    if width:
+        return [f"{v:0{width}d}" if v >= 0 else "-" + f"{-v:0{width - 1}d}" for v in values]
+    return [str(v) for v in values]
+
+
+# -- reading a word's raw spelling -------------------------------------------------------------
+
+# Piece kinds of one raw word.
+_LIT = 0  # quoted or escaped text: literal, never a glob
+_ACTIVE = 1  # unquoted text: its `*?[` and extglob groups are pattern characters
+_VAR = 2  # a parameter `$NAME` / `${NAME}`; `quoted` tells whether it was inside "…"
+_UNKNOWN = 3  # anything else whose value is unknown (substitution, `${x:-y}`, `$1`, …)
+
+
+class _Piece(msgspec.Struct, frozen=True, gc=False):
+    kind: int
+    text: str  # the piece's value (for _VAR the variable's name)
+    quoted: bool = False
+    raw: str = ""  # _VAR, _UNKNOWN: the spelling, kept when the value stays unknown
+
+
+def _read_pieces(raw: str) -> list[_Piece]:
+    """The pieces of one word's raw spelling, in order (quote removal done per piece)."""
+    out: list[_Piece] = []
+    i, n = 0, len(raw)
+    while i < n:
+        c = raw[i]
+        if c == "\\":
+            if raw.startswith("\\\n", i):
+                i += 2
+            elif raw.startswith("\\\r\n", i):
+                i += 3
+            elif i + 1 < n:
+                out.append(_Piece(_LIT, raw[i + 1]))
+                i += 2
+            else:
+                out.append(_Piece(_LIT, "\\"))
+                i += 1
+        elif c == "'":
+            j = raw.find("'", i + 1)
+            j = n if j < 0 else j
+            out.append(_Piece(_LIT, raw[i + 1 : j]))
+            i = j + 1
+        elif c == '"':
+            i = _read_double_quoted(raw, i + 1, out)
+        elif c == "$":
+            i = _read_dollar(raw, i, out, quoted=False)
+        elif c == "`":
+            j = raw.find("`", i + 1)
+            j = n if j < 0 else j
+            out.append(_Piece(_UNKNOWN, raw[i : j + 1]))
+            i = j + 1
+        elif c == "(" and i > 0 and raw[i - 1] in _EXTGLOB_PREFIX and out and out[-1].kind == _ACTIVE:
+            end = group_end(raw, i, "(", ")")
+            out.append(_Piece(_ACTIVE, raw[i:end]))
+            i = end
+        else:
+            j = i + 1
+            while j < n and raw[j] not in "\\'\"$`(":
+                j += 1
+            out.append(_Piece(_ACTIVE, raw[i:j]))
+            i = j
+    return out
+
+
+def _read_double_quoted(raw: str, i: int, out: list[_Piece]) -> int:
+    n = len(raw)
+    buf: list[str] = []
+    while i < n and raw[i] != '"':
+        c = raw[i]
+        if c == "\\" and i + 1 < n and raw[i + 1] in '$`"\\\n':
+            if raw[i + 1] != "\n":
+                buf.append(raw[i + 1])
+            i += 2
+        elif c == "$" or c == "`":
+            if buf:
+                out.append(_Piece(_LIT, "".join(buf)))
+                buf = []
+            if c == "`":
+                j = raw.find("`", i + 1)
+                j = n if j < 0 else j
+                out.append(_Piece(_UNKNOWN, raw[i : j + 1]))
+                i = j + 1
+            else:
+                i = _read_dollar(raw, i, out, quoted=True)
+        else:
+            buf.append(c)
+            i += 1
+    if buf:
+        out.append(_Piece(_LIT, "".join(buf)))
+    return i + 1
+
+
+def _read_dollar(raw: str, i: int, out: list[_Piece], *, quoted: bool) -> int:
+    nxt = raw[i + 1 : i + 2]
+    if nxt == "{":
+        end = group_end(raw, i + 1, "{", "}")
+        inner = raw[i + 2 : end - 1]
+        if _NAME.fullmatch(inner):
+            out.append(_Piece(_VAR, inner, quoted, raw[i:end]))
+        else:
+            out.append(_Piece(_UNKNOWN, raw[i:end], raw=raw[i:end]))
+        return end
+    if nxt == "(":
+        end = group_end(raw, i + 1, "(", ")")
+        out.append(_Piece(_UNKNOWN, raw[i:end]))
+        return end
+    if nxt == "'" and not quoted:
+        return _read_ansi_c(raw, i + 2, out)
+    m = _NAME.match(raw, i + 1)
+    if m is not None:
+        out.append(_Piece(_VAR, m.group(), quoted, "$" + m.group()))
+        return m.end()
+    if nxt and nxt in "@*#?-$!0123456789":
+        out.append(_Piece(_UNKNOWN, raw[i : i + 2]))
+        return i + 2
+    out.append(_Piece(_LIT if quoted else _ACTIVE, "$"))
+    return i + 1
+
+
+def _read_ansi_c(raw: str, i: int, out: list[_Piece]) -> int:
+    """`$'…'` from just after the opening quote: known escapes decode (as the tokenizer's)."""
+    n = len(raw)
+    buf: list[str] = []
+    while i < n and raw[i] != "'":
+        c = raw[i]
+        if c == "\\" and i + 1 < n:
+            decoded, end = ansi_c_escape(raw, i)
+            if decoded is not None:
+                buf.append(decoded)
+            else:
+                if buf:
+                    out.append(_Piece(_LIT, "".join(buf)))
+                    buf = []
+                out.append(_Piece(_UNKNOWN, raw[i:end], raw=raw[i:end]))
+            i = end
+        else:
+            buf.append(c)
+            i += 1
+    if buf:
+        out.append(_Piece(_LIT, "".join(buf)))
+    return i + 1
+
+
+# -- variables and word expansion --------------------------------------------------------------
+
+
+class Value(msgspec.Struct, frozen=True, gc=False):
+    """One possible value of a variable: its text and, for a `for` loop over a glob, the
+    pattern the value is one match of."""
+
+    text: str
+    pattern: str | None = None
+
+
+class Scope:
+    """What the line has assigned so far: name -> the tuple of possible values, or None when
+    the variable's value is unknown (assigned from a substitution, read, unset …)."""
+
+    __slots__ = ("values",)
+
+    def __init__(self) -> None:
+        self.values: dict[str, tuple[Value, ...] | None] = {}
+
+    def value(self, name: str) -> tuple[Value, ...] | None:
+        return self.values.get(name)
+
+    def assign(self, name: str, values: tuple[Value, ...] | None) -> None:
+        self.values[name] = values
+
+
+def escape_pattern(text: str) -> str:
+    """Literal text as pattern text: every pattern character escaped."""
+    if not any(c in "*?[]\\(){}|!@+" for c in text):
+        return text
+    return "".join("\\" + c if c in "*?[]\\(){}|!@+" else c for c in text)
+
+
+def _has_active_glob(pattern: str) -> bool:
+    """Does a pattern (quoted characters backslash-escaped) hold an unescaped `*`, `?`, `[`
+    or extglob group?"""
+    i, n = 0, len(pattern)
+    while i < n:
+        c = pattern[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c in _GLOB_CHARS or (c in _EXTGLOB_PREFIX and pattern.startswith("(", i + 1)):
+            return True
+        i += 1
+    return False
+
+
+def expand_word(word: Word, raw: str, scope: Scope | None) -> list[Arg]:
+    """The argv words one tokenizer word becomes (see the module docstring)."""
+    flags = word.flags
+    if not flags & (W_GLOB | W_BRACE | W_VAR):
+        return [Arg(word.text, None, word.opaque, ANY if word.opaque else ONE, word)]
+    if flags & W_BRACE:
+        spellings = brace_expand(raw)
+        if spellings is None:
+            # Too many words to enumerate: read as a pattern that may match any name.
+            return [Arg(word.text, "*", False, ANY, word)]
+    else:
+        spellings = [raw]
+    out: list[Arg] = []
+    for spelling in spellings:
+        out.extend(_expand_spelling(spelling, word, scope))
+        if len(out) > BRACE_LIMIT:
+            return [Arg(word.text, "*", False, ANY, word)]
+    return out
+
+
+# Chunk kinds of an expanded word besides _LIT and _ACTIVE: an unquoted variable value (split
+# at blanks, its pattern characters active) and one value of a loop over a glob.
+_SPLIT = 4
+_LOOP_PATTERN = 5
+
+
+def _expand_spelling(spelling: str, word: Word, scope: Scope | None) -> list[Arg]:
+    pieces = _read_pieces(spelling)
+    # Each alternative is a list of chunks (text, kind, pattern text).
+    alternatives: list[list[tuple[str, int, str]]] = [[]]
+    opaque = False
+    for piece in pieces:
+        if piece.kind == _VAR:
+            values = scope.value(piece.text) if scope is not None else None
+            if values is None:
+                opaque = True
+                chunk = (piece.raw, _LIT, piece.raw)
+                for alt in alternatives:
+                    alt.append(chunk)
+                continue
+            chunks = [
+                (v.text, _LOOP_PATTERN, v.pattern) if v.pattern is not None
+                else (v.text, _LIT, escape_pattern(v.text)) if piece.quoted
+                else (v.text, _SPLIT, v.text)
+                for v in values
+            ]
+            if len(alternatives) * len(chunks) > ALTERNATIVES_LIMIT:
+                return [Arg(word.text, "*", False, ANY, word)]
+            alternatives = [alt + [chunk] for alt in alternatives for chunk in chunks]
+        else:
+            if piece.kind == _UNKNOWN:
+                opaque = True
+                chunk = (piece.raw, _LIT, piece.raw)
+            elif piece.kind == _LIT:
+                chunk = (piece.text, _LIT, escape_pattern(piece.text))
+            else:
+                chunk = (piece.text, _ACTIVE, piece.text)
+            for alt in alternatives:
+                alt.append(chunk)
+    if opaque:
+        # Part of the value stays unknown: the word keeps its spelling, with what the line
+        # assigned substituted (the mention rules read it; `d=src; rm $d/$X` spells `src/`).
+        return [Arg("".join(text for text, _, _ in alt), None, True, ANY, word) for alt in alternatives]
+    out: list[Arg] = []
+    for alt in alternatives:
+        out.extend(_finish(alt, word))
+    return out
+
+
+def _finish(chunks: list[tuple[str, int, str]], word: Word) -> list[Arg]:
+    """Word splitting of unquoted variable values, then the pattern of each field."""
+    fields: list[list[tuple[str, int, str]]] = [[]]
+    for chunk in chunks:
+        text, kind, _ = chunk
+        if kind == _SPLIT and _IFS.search(text):
+            parts = _IFS.split(text)
+            fields[-1].append((parts[0], _ACTIVE, parts[0]))
+            for part in parts[1:]:
+                fields.append([(part, _ACTIVE, part)])
+        else:
+            fields[-1].append((text, _ACTIVE, text) if kind == _SPLIT else chunk)
+    out: list[Arg] = []
+    for field in fields:
+        text = "".join(t for t, _, _ in field)
+        quoted = any(kind == _LIT for _, kind, _ in field)
+        if not text and not quoted:
+            continue  # an unquoted empty field disappears
+        pattern = "".join(p for _, _, p in field)
+        if any(kind == _LOOP_PATTERN for _, kind, _ in field) or _has_active_glob(pattern):
+            out.append(Arg(text, pattern, False, MANY, word))
+        else:
+            out.append(Arg(text, None, False, ONE, word))
+    return out
+
+
+def word_values(word: Word, raw: str, scope: Scope | None) -> tuple[Value, ...] | None:
+    """The values an assignment's right-hand side gives its variable, or None when unknown.
+
+    An assignment value is not word-split nor globbed (`x=*` assigns a star), but braces in it
+    do not expand either; only variables are substituted."""
+    pieces = _read_pieces(raw)
+    values = [""]
+    for piece in pieces:
+        if piece.kind == _UNKNOWN:
+            return None
+        if piece.kind == _VAR:
+            known = scope.value(piece.text) if scope is not None else None
+            if known is None or any(v.pattern is not None for v in known):
+                return None
+            if len(values) * len(known) > ALTERNATIVES_LIMIT:
+                return None
+            values = [v + k.text for v in values for k in known]
+        else:
+            values = [v + piece.text for v in values]
+        if any(len(v) > VALUE_LIMIT for v in values):
+            return None  # `a=$a$a` doubling: past the limit the value is unknown
+    return tuple(Value(v) for v in values)
+
+
+# -- pathname patterns -------------------------------------------------------------------------
+
+# Node kinds of a compiled segment pattern.
+_N_CHAR = 0  # a literal character
+_N_ONE = 1  # `?`
+_N_STAR = 2  # `*`
+_N_SET = 3  # `[…]`: (negated, frozenset of chars, ranges, class predicates)
+_N_GROUP = 4  # extglob: (kind, alternatives)
+
+_CLASSES: dict[str, Callable[[str], bool]] = {
+    "alpha": str.isalpha, "digit": str.isdigit, "alnum": str.isalnum, "upper": str.isupper,
+    "lower": str.islower, "space": str.isspace, "punct": lambda c: c.isprintable() and not c.isalnum() and not c.isspace(),
+    "print": str.isprintable, "graph": lambda c: c.isprintable() and not c.isspace(),
+    "cntrl": lambda c: not c.isprintable(), "xdigit": lambda c: c in "0123456789abcdefABCDEF",
+    "blank": lambda c: c in " \t", "word": lambda c: c.isalnum() or c == "_",
+}
+
+
+class _Set(msgspec.Struct, frozen=True, gc=False):
+    negated: bool
+    chars: frozenset[str]
+    ranges: tuple[tuple[str, str], ...]
+    classes: tuple[str, ...]
+
+    def has(self, c: str, fold: bool) -> bool:
+        found = self._has(c) or (fold and (self._has(c.lower()) or self._has(c.upper())))
+        return found != self.negated
+
+    def _has(self, c: str) -> bool:
+        if c in self.chars:
+            return True
+        if any(lo <= c <= hi for lo, hi in self.ranges):
+            return True
+        return any(_CLASSES[name](c) for name in self.classes)
+
+
+class Segment(msgspec.Struct, frozen=True, gc=False):
+    """One compiled path segment of a pattern: a literal name, `**`, or nodes to match."""
+
+    literal: str | None  # the segment has no pattern character: compare as a name
+    globstar: bool  # the segment is exactly `**`
+    nodes: tuple  # compiled nodes (see `_N_*`), empty for a literal
+    anything: bool = False  # too large to compile: may match any name
+
+
+def split_pattern(pattern: str) -> list[str]:
+    """The pattern's `/`-separated segments (a `/` escaped or inside a group does not split)."""
+    out: list[str] = []
+    buf: list[str] = []
+    depth = 0
+    i, n = 0, len(pattern)
+    while i < n:
+        c = pattern[i]
+        if c == "\\" and i + 1 < n:
+            buf.append(pattern[i : i + 2])
+            i += 2
+            continue
+        if c == "(" and i > 0 and pattern[i - 1] in _EXTGLOB_PREFIX:
+            depth += 1
+        elif c == ")" and depth:
+            depth -= 1
+        if c == "/" and depth == 0:
+            out.append("".join(buf))
+            buf = []
+        else:
+            buf.append(c)
+        i += 1
+    out.append("".join(buf))
+    return out
+
+
+@lru_cache(maxsize=512)
+def compile_segment(text: str, extglob: bool = True, globstar: bool = True) -> Segment:
+    """Compile one segment of a pattern (already split at `/`); without globstar a `**`
+    segment is a plain `*`."""
+    if text == "**" and globstar:
+        return Segment(None, True, ())
+    if not any(c in text for c in "*?[\\") and not ("(" in text and any(c in text for c in _EXTGLOB_PREFIX)):
+        return Segment(text, False, ())
+    nodes, end = _compile_nodes(text, 0, extglob, top=True)
+    if nodes is None or _size(nodes) > PATTERN_LIMIT:
+        return Segment(None, False, (), anything=True)
+    if all(kind == _N_CHAR for kind, _ in nodes):
+        return Segment("".join(value for _, value in nodes), False, ())
+    return Segment(None, False, tuple(nodes))
+
+
+def _size(nodes: Sequence) -> int:
+    total = 0
+    for kind, value in nodes:
+        total += 1
+        if kind == _N_GROUP:
+            total += sum(_size(alt) for alt in value[1])
+    return total
+
+
+def _compile_nodes(text: str, i: int, extglob: bool, top: bool, depth: int = 0) -> tuple[list | None, int]:
+    """Nodes from `text[i:]` up to the end (top level) or an unmatched `|`/`)` (in a group)."""
+    if depth > 32:
+        return None, i
+    nodes: list = []
+    n = len(text)
+    while i < n:
+        c = text[i]
+        if not top and c in "|)":
+            return nodes, i
+        if c == "\\":
+            if i + 1 < n:
+                nodes.append((_N_CHAR, text[i + 1]))
+                i += 2
+            else:
+                nodes.append((_N_CHAR, "\\"))
+                i += 1
+        elif extglob and c in _EXTGLOB_PREFIX and text.startswith("(", i + 1):
+            alternatives = []
+            j = i + 2
+            while True:
+                alt, j = _compile_nodes(text, j, extglob, top=False, depth=depth + 1)
+                if alt is None:
+                    return None, j
+                alternatives.append(tuple(alt))
+                if j >= n:
+                    break  # unclosed: bash reads it as text; we keep the group (a superset)
+                if text[j] == ")":
+                    j += 1
+                    break
+                j += 1  # past `|`
+            nodes.append((_N_GROUP, (c, tuple(alternatives))))
+            i = j
+        elif c == "*":
+            if not (nodes and nodes[-1][0] == _N_STAR):  # `**` inside a name is one star
+                nodes.append((_N_STAR, None))
+            i += 1
+        elif c == "?":
+            nodes.append((_N_ONE, None))
+            i += 1
+        elif c == "[":
+            parsed = _bracket(text, i)
+            if parsed is None:
+                nodes.append((_N_CHAR, "["))
+                i += 1
+            else:
+                node, i = parsed
+                nodes.append((_N_SET, node))
+        else:
+            nodes.append((_N_CHAR, c))
+            i += 1
+    return nodes, i
+
+
+def _bracket(text: str, i: int) -> tuple[_Set, int] | None:
+    """Parse `[…]` at `text[i]`; None when there is no closing bracket (then `[` is a char)."""
+    n = len(text)
+    j = i + 1
+    negated = False
+    if j < n and text[j] in "!^":
+        negated = True
+        j += 1
+    chars: set[str] = set()
+    ranges: list[tuple[str, str]] = []
+    classes: list[str] = []
+    first = True
+    while j < n:
+        c = text[j]
+        if c == "]" and not first:
+            return _Set(negated, frozenset(chars), tuple(ranges), tuple(classes)), j + 1
+        first = False
+        if c == "[" and text.startswith("[:", j):
+            end = text.find(":]", j + 2)
+            if end > 0 and text[j + 2 : end] in _CLASSES:
+                classes.append(text[j + 2 : end])
+                j = end + 2
+                continue
+        if c == "\\" and j + 1 < n:
+            c = text[j + 1]
+            j += 1
+        if j + 2 < n and text[j + 1] == "-" and text[j + 2] != "]":
+            hi = text[j + 2]
+            step = 3
+            if hi == "\\" and j + 3 < n:
+                hi = text[j + 3]
+                step = 4
+            ranges.append((c, hi))
+            j += step
+            continue
+        chars.add(c)
+        j += 1
+    return None
+
+
+def segment_matches(segment: Segment, name: str, *, dotglob: bool = False, fold: bool = False) -> bool:
+    """Does one compiled pattern segment match one path segment (a file name)?"""
+    if segment.anything:
+        return True
+    if segment.literal is not None:
+        return segment.literal == name or (fold and segment.literal.casefold() == name.casefold())
+    if segment.globstar:
+        return dotglob or not name.startswith(".")
+    guard = name.startswith(".") and not dotglob  # a leading dot must be matched explicitly
+    if guard and not _explicit_dot(segment.nodes[0]):
+        return False  # bash: a pattern that does not begin with a dot skips dotfiles
+    return len(name) in _run(segment.nodes, name, {0}, guard, fold)
+
+
+def _explicit_dot(node: tuple) -> bool:
+    """Can this first node match a leading `.` explicitly (a literal dot, or an extglob group
+    one of whose alternatives begins with one)? A bracket does not count, even `[.]` (bash)."""
+    kind, value = node
+    if kind == _N_CHAR:
+        return value == "."
+    if kind == _N_GROUP:
+        op, alternatives = value
+        return op != "!" and any(alt and _explicit_dot(alt[0]) for alt in alternatives)
+    return False
+
+
+def _run(nodes: Sequence, name: str, starts: set[int], guard: bool, fold: bool) -> set[int]:
+    """The end positions reachable by matching `nodes` from any of `starts` (all at once)."""
+    n = len(name)
+    positions = starts
+    for kind, value in nodes:
+        if not positions:
+            return positions
+        if kind == _N_CHAR:
+            positions = {p + 1 for p in positions if p < n and (name[p] == value or (fold and name[p].casefold() == value.casefold()))}
+        elif kind == _N_ONE:
+            positions = {p + 1 for p in positions if p < n and not (guard and p == 0)}
+        elif kind == _N_STAR:
+            low = min(positions)
+            if guard and low == 0:
+                rest = {p for p in positions if p > 0}
+                positions = {0} | (set(range(min(rest), n + 1)) if rest else set())
+            else:
+                positions = set(range(low, n + 1))
+        elif kind == _N_SET:
+            positions = {p + 1 for p in positions if p < n and value.has(name[p], fold) and not (guard and p == 0)}
+        else:
+            positions = _group(value, name, positions, guard, fold)
+    return positions
+
+
+def _group(value: tuple, name: str, starts: set[int], guard: bool, fold: bool) -> set[int]:
+    op, alternatives = value
+
+    def once(froms: set[int]) -> set[int]:
+        found: set[int] = set()
+        for alt in alternatives:
+            found |= _run(alt, name, froms, guard, fold)
+        return found
+
+    if op == "@":
+        return once(starts)
+    if op == "?":
+        return starts | once(starts)
+    if op in "+*":
+        reached = once(starts)
+        frontier = set(reached)
+        while frontier:
+            frontier = once(frontier) - reached
+            reached |= frontier
+        return reached | starts if op == "*" else reached
+    # `!(…)`: every end whose span matches none of the alternatives.
+    out: set[int] = set()
+    for p in starts:
+        spans = once({p})
+        for q in range(p, len(name) + 1):
+            if q not in spans and not (guard and p == 0 and q > 0):
+                out.add(q)
+    return out
+
+
+def compile_pattern(pattern: str, *, extglob: bool = True, globstar: bool = True) -> tuple[Segment, ...]:
+    """A whole path pattern as compiled segments (empty segments of `a//b` dropped)."""
+    parts = split_pattern(pattern)
+    return tuple(compile_segment(part, extglob, globstar) for part in parts if part != "")
+
+
+def pattern_reaches(
+    segments: Sequence[Segment],
+    target: Sequence[str],
+    *,
+    dotglob: bool = False,
+    fold: bool = False,
+    exact: bool = False,
+) -> bool:
+    """Can the pattern match `target`, an ancestor of it or something inside it?
+
+    Both are absolute, dot-resolved segment lists. With `exact`, only `target` itself counts
+    (the transcript axis judges one file by whole-path equality)."""
+    n = len(target)
+    reachable = {0}  # positions in `target` the pattern's segments so far can reach
+    for segment in segments:
+        nxt: set[int] = set()
+        for j in reachable:
+            if j == n:
+                if not exact:
+                    return True  # the rest of the pattern may name something inside `target`
+                if segment.globstar:
+                    nxt.add(j)
+                continue
+            if segment.globstar:
+                # `**` matches zero or more directories (not hidden ones without dotglob).
+                nxt.add(j)
+                q = j
+                while q < n and (dotglob or not target[q].startswith(".")):
+                    q += 1
+                    nxt.add(q)
+            elif segment_matches(segment, target[j], dotglob=dotglob, fold=fold):
+                nxt.add(j + 1)
+        reachable = nxt
+        if not reachable:
+            return False
+    if exact:
+        return n in reachable
+    return True  # the whole pattern matched a prefix: an ancestor of `target` or itself
+
+
+def resolve_pattern(segments: Sequence[Segment]) -> tuple[Segment, ...]:
+    """Drop `.` segments and let `..` cancel the segment before it (any segment: a glob
+    followed by `..` is its parent directory again)."""
+    out: list[Segment] = []
+    for segment in segments:
+        if segment.literal == ".":
+            continue
+        if segment.literal == "..":
+            if out:
+                out.pop()
+            continue
+        out.append(segment)
+    return tuple(out)

@@ -1,0 +1,1005 @@
+"""Stage 5 of the shell analysis: the `shell-mod` judgment (spec 04 §7.2, §8.5; issue 11).
+
+`judge_shell_mod(text, protected, root=..., home=...) -> ShellModResult` walks the command string
+(`analysis.Walk`) and judges each command with the ladder of §8.5, now fed by the effect model:
+
+- untokenizable text that spells a protected path breaks;
+- a command that removes, moves or otherwise writes the project root or a directory above it
+  reaches every entry;
+- (a) the precise rules: a redirect, `tee` or `sed -i` whose target is (or can match) a
+  protected path; then the effects no single word spells: a write through a symbolic link, an
+  archive's members, a patch's targets, `find -delete`, `git checkout <branch>` and the other
+  commands that rewrite the work tree, `cp -r x/. dest` and the names a command derives;
+- (b) the mention scan over the expanded words and redirect targets: literal mentions by path
+  segment (§8.4), glob patterns that can match a protected path or one of its ancestors, code
+  (interpreter `-c`/`-e` text, stdin programs, scripts the line wrote) with string fragments
+  joined;
+- (c) a mention inside an opaque token, unless a command that only reads takes it as an operand;
+- (d) an opaque write target beside a mention;
+- (e) read-only proof: the line was fully read, the command is modelled, nothing on the line
+  redefined its name, its output does not feed a stage that executes it, and every mention is
+  an operand the model proves it only reads (or a pattern, message or mode);
+- (f) otherwise the backstop breaks.
+
+`ShellModResult(broken, subject, kind, reason)`: `subject` is the protected entry the command
+reached (the first in config order), or the first entry when the text could not be read or the
+command's reach is unknown (fail-closed routing), or None; `kind` is one of `BREAK_*`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import msgspec
+
+from polydeukes.stdlib.shell import effects as E
+from polydeukes.stdlib.shell.analysis import (
+    BUILTINS,
+    DANGEROUS_ENVIRONMENT,
+    NESTED_SHELLS,
+    Context,
+    View,
+    Walk,
+    basename,
+    is_write_redirect,
+)
+from polydeukes.stdlib.shell.disk import Missing, Refused, patch_text_targets
+from polydeukes.stdlib.shell.expansion import (
+    compile_pattern,
+    compile_segment,
+    segment_matches,
+    pattern_reaches,
+    resolve_pattern,
+)
+from polydeukes.stdlib.shell.paths import (
+    absolute_segments,
+    anchored_match,
+    comparable,
+    dot_resolve,
+    path_candidates,
+    root_segments,
+    segments,
+    segments_match,
+)
+from polydeukes.stdlib.shell.tokenizer import UnreadSpan, Word
+
+__all__ = [
+    "BREAK_CODE_MENTION",
+    "BREAK_CONTAINS_PROTECTED",
+    "BREAK_EFFECT",
+    "BREAK_OPAQUE_MENTION",
+    "BREAK_OPAQUE_WRITE_TARGET",
+    "BREAK_PATTERN",
+    "BREAK_PRECISE_WRITE",
+    "BREAK_REDEFINED",
+    "BREAK_UNPROVEN_MENTION",
+    "BREAK_UNREADABLE",
+    "BREAK_UNTOKENIZABLE_MENTION",
+    "ShellModResult",
+    "judge_shell_mod",
+]
+
+BREAK_PRECISE_WRITE = "precise-write"  # (a) a detected write lands on a protected path
+BREAK_CONTAINS_PROTECTED = "contains-protected"  # a write to the project root or above it
+BREAK_EFFECT = "effect"  # a modelled effect reaches a protected path no word spells
+BREAK_OPAQUE_MENTION = "opaque-mention"  # (c) mention inside a substitution or expansion
+BREAK_OPAQUE_WRITE_TARGET = "opaque-write-target"  # (d) unknowable write target beside a mention
+BREAK_PATTERN = "pattern"  # a glob that can match a protected path, outside a read
+BREAK_CODE_MENTION = "code-mention"  # code passed as data mentions a protected path
+BREAK_REDEFINED = "redefined"  # a name the line redefined is called
+BREAK_UNREADABLE = "unreadable"  # what decides the effect cannot be read within bounds
+BREAK_UNPROVEN_MENTION = "unproven-mention"  # (f) mention without read-only proof
+BREAK_UNTOKENIZABLE_MENTION = "untokenizable-mention"  # unread text mentions a protected path
+
+# Break messages (spec 04 §7.2 / §8.5 for the first six; the rest are this issue's).
+UNTOKENIZABLE = "untokenizable command line mentions protected path {p}"
+PRECISE = "{rule} targets protected path {p}"
+CONTAINS_REMOVED = "{head} removes or moves a directory that contains protected path {p}"
+CONTAINS_WRITTEN = "{head} {verb} a directory that contains protected path {p}"
+OPAQUE_MENTION = "protected path {p} inside an opaque token"
+OPAQUE_TARGET = "opaque redirect target alongside protected path {p}"
+UNPROVEN = "{head} mentions protected path {p} without read-only proof"
+PATTERN = "{head} pattern {word} can match protected path {p}"
+THROUGH_SYMLINK = "{head} writes through symbolic link {path} into protected path {p}"
+WHOLE_TREE = "{what} rewrites the work tree, which holds protected path {p}"
+UNLISTED_ARCHIVE = ("{head} extracts {archive} into a directory that holds protected path {p}, "
+                    "and its members cannot be listed: {why}")
+UNREAD_PATCH = "{head} applies a patch that cannot be read ({why}) where protected path {p} lies"
+FIND_DELETE = "find -delete can remove protected path {p}"
+DERIVED = "{head} {verb} {path}, which reaches protected path {p}"
+CODE = "{head} runs code that mentions protected path {p}"
+REDEFINED = "{name} is called after this line redefines it ({how})"
+WRITTEN_SCRIPT = "{head} runs {path}, which this line writes with content this layer does not compute"
+UNREADABLE_ITEMS = "{head} takes operands from a file that cannot be read within bounds ({why})"
+
+
+# Effects on a directory that carry its whole content with them.
+_CONTAINING = frozenset({E.DELETE, E.MOVE, E.CHMOD})
+
+
+class ShellModResult(msgspec.Struct, frozen=True):
+    broken: bool
+    subject: str | None
+    kind: str | None
+    reason: str | None
+
+
+# -- matching against the protected entries ----------------------------------------------------
+
+
+class Protected:
+    """The protected entries with their segments precomputed, plus the matching context.
+
+    Every comparison goes through `paths.comparable` with `fold_case`, so a project on a
+    case-folding file system switches matching to case-insensitive in one place."""
+
+    def __init__(self, entries: Sequence[str], root: str, home: str | None, fold_case: bool = False) -> None:
+        self.entries = [e for e in entries if isinstance(e, str) and segments(e)]
+        self.fold = fold_case
+        folded = [comparable(e, fold_case) for e in self.entries]
+        self.segs = [segments(e) for e in folded]
+        self.resolved = [dot_resolve(s) for s in self.segs]
+        self.resolved_firsts = frozenset(s[0] for s in self.resolved if s)
+        firsts = {s[0] for s in self.segs} | {s[0] for s in self.resolved if s}
+        # One alternation per protected list; `re` caches it across calls with the same list.
+        flags = re.IGNORECASE if fold_case else 0
+        self.spelled = re.compile("|".join(re.escape(f) for f in sorted(firsts)), flags) if firsts else None
+        self.root = root
+        root_segs = root_segments(root)
+        self.root_segs: tuple[str, ...] | None = tuple(comparable(s, fold_case) for s in root_segs) if root_segs is not None else None
+        self.home = home if _valid_home(home) else None
+        self.absolute = ([[*self.root_segs, *r] for r in self.resolved] if self.root_segs is not None else None)
+        # Memos for one judged command string (see `segment_match`, `first_in_token`).
+        self.segment_matches: dict[str, int] = {}
+        self.token_candidates: dict[tuple[str, bool], list[str]] = {}
+        self._last_cwd: tuple[str, ...] | None = None
+        self._last_cwd_spelled = False
+        self._last_cwd_off_branch = False
+        self._pattern_hits: dict[tuple, list[int]] = {}
+
+    def spelled_in(self, text: str) -> bool:
+        """Cheap pre-filter: any literal match needs some entry's first segment spelled in the
+        text (or in the working directory that supplies its leading segments)."""
+        return self.spelled is not None and self.spelled.search(text) is not None
+
+    def cwd_spelled(self, cwd: tuple[str, ...] | None) -> bool:
+        """Does the working directory supply an entry's first segment (relative paths there
+        can name an entry without spelling it)?"""
+        if cwd is None or self.root_segs is None or len(cwd) <= len(self.root_segs):
+            return False
+        if cwd is not self._last_cwd:  # the walk hands the same tuple until the next `cd`
+            self._last_cwd = cwd
+            self._last_cwd_spelled = self.spelled_in("/".join(cwd[len(self.root_segs) :]))
+            self._last_cwd_off_branch = not any(
+                target[: len(cwd)] == list(cwd) or list(cwd[: len(target)]) == target for target in self.absolute)
+        return self._last_cwd_spelled
+
+    def off_branch(self, cwd: tuple[str, ...] | None) -> bool:
+        """Is the working directory on no protected entry's branch (neither above nor inside
+        one)? Then a relative pattern without `..` cannot reach any entry."""
+        if cwd is None or self.absolute is None:
+            return False
+        self.cwd_spelled(cwd)
+        return cwd is self._last_cwd and self._last_cwd_off_branch
+
+    def match(self, candidate: str, cwd: tuple[str, ...] | None, cwd_spelled: bool = False) -> int:
+        """Index of the first entry `candidate` names (list order), or -1.
+
+        `cwd` is the absolute directory the command runs in, or None when unknown (relative
+        candidates are then not resolved against the root)."""
+        candidate = comparable(candidate, self.fold)
+        if not cwd_spelled and not self.spelled_in(candidate):
+            return -1
+        # An entry is named by the candidate's segments or, resolved against the root, by an
+        # anchored match; the first entry named either way is the lower of the two first
+        # indices, and only the anchored one depends on `cwd`.
+        first = self.segment_match(candidate)
+        if first == 0 or self.root_segs is None:
+            return first
+        if cwd is None and not candidate.startswith(("/", "~", "$")):
+            return first
+        rel = self.relative(candidate, cwd if cwd is not None else self.root_segs)
+        if rel and rel[0] in self.resolved_firsts:  # else no entry can match it anchored
+            for index in range(first if first >= 0 else len(self.resolved)):
+                if anchored_match(rel, self.resolved[index]):
+                    return index
+        return first
+
+    def relative(self, candidate: str, cwd: Sequence[str]) -> list[str] | None:
+        """`candidate` spelled in the absolute directory `cwd`, relative to the root (None
+        outside it)."""
+        root = self.root_segs
+        if not candidate.startswith(("/", "~", "$")) and cwd[: len(root)] == root:
+            parts = [seg for seg in candidate.split("/") if seg]
+            if parts and "." not in parts and ".." not in parts:
+                return [*cwd[len(root) :], *parts]
+        absolute = absolute_segments(candidate, cwd, self.home)
+        if absolute is None or tuple(absolute[: len(root)]) != root:
+            return None
+        return absolute[len(root) :]
+
+    def segment_match(self, candidate: str) -> int:
+        """Index of the first entry the candidate's raw or dot-resolved segments name, or -1.
+
+        Memoised per candidate: it does not depend on the working directory, and scripts
+        repeat their paths."""
+        index = self.segment_matches.get(candidate)
+        if index is None:
+            a = segments(candidate)
+            a_resolved = dot_resolve(a)  # `a` itself when it has no dot segment
+            index = -1
+            for k, b in enumerate(self.segs):
+                if segments_match(a, b) or (a_resolved is not a and segments_match(a_resolved, b)):
+                    index = k
+                    break
+            self.segment_matches[candidate] = index
+        return index
+
+    def first_in_text(self, text: str, opaque: bool, cwd: tuple[str, ...] | None, cwd_spelled: bool) -> int:
+        """Index of the first entry a path candidate of a word's text names, or -1."""
+        if not cwd_spelled and not self.spelled_in(text):
+            return -1  # candidates are pieces of the text: none of them spells an entry either
+        key = (text, opaque)
+        candidates = self.token_candidates.get(key)
+        if candidates is None:
+            candidates = self.token_candidates[key] = path_candidates(text, opaque)
+        for candidate in candidates:
+            index = self.match(candidate, cwd, cwd_spelled)
+            if index >= 0:
+                return index
+        return -1
+
+    def pattern_hits(self, pattern: str, cwd: tuple[str, ...] | None, glob) -> list[int]:
+        """The entries a pathname pattern can match (itself, an ancestor, or inside it), in
+        list order. Under an unknown directory a relative pattern may be anchored anywhere."""
+        if self.absolute is None:
+            return []
+        if not pattern.startswith(("/", "~", "..")) and "/.." not in pattern and self.off_branch(cwd):
+            return []
+        key = (pattern, cwd, glob.dotglob, glob.extglob, glob.globstar, glob.nocaseglob)
+        found = self._pattern_hits.get(key)
+        if found is None:
+            found = self._pattern_hits[key] = self._pattern_hits_of(pattern, cwd, glob)
+        return found
+
+    def _pattern_hits_of(self, pattern: str, cwd: tuple[str, ...] | None, glob) -> list[int]:
+        compiled = list(compile_pattern(comparable(pattern, self.fold), extglob=glob.extglob,
+                                        globstar=glob.globstar))
+        if not compiled:
+            return []
+        dotglob = glob.dotglob
+        fold = glob.nocaseglob or self.fold
+        if pattern.startswith("/"):
+            anchor: list[str] = []
+        elif pattern.startswith("~/") or pattern == "~":
+            if self.home is None:
+                return []
+            anchor = [comparable(s, self.fold) for s in self.home.split("/") if s]
+            compiled = compiled[1:]
+        elif cwd is None:
+            return self._unanchored_pattern_hits(compiled, dotglob, fold)
+        else:
+            anchor = [comparable(s, self.fold) for s in cwd]
+        # Leading `.` and `..` are plain directory steps from the anchor.
+        k = 0
+        while k < len(compiled) and compiled[k].literal in (".", ".."):
+            if compiled[k].literal == ".." and anchor:
+                anchor.pop()
+            k += 1
+        rest = resolve_pattern(compiled[k:])
+        depth = len(anchor)
+        hits = []
+        for index, target in enumerate(self.absolute):
+            if target[:depth] == anchor:
+                if pattern_reaches(rest, target[depth:], dotglob=dotglob, fold=fold):
+                    hits.append(index)
+            elif anchor[: len(target)] == target:
+                hits.append(index)  # the pattern runs inside the entry: what it matches lies in it
+        return hits
+
+    def _unanchored_pattern_hits(self, compiled: list, dotglob: bool, fold: bool) -> list[int]:
+        """A relative pattern under an unknown directory may be anchored anywhere."""
+        if any(segment.literal == ".." for segment in compiled):
+            return list(range(len(self.entries)))
+        hits = []
+        for index, target in enumerate(self.absolute):
+            if any(pattern_reaches(compiled, target[k:], dotglob=dotglob, fold=fold)
+                   for k in range(len(target) + 1)):
+                hits.append(index)
+        return hits
+
+    def tree_hits(self, path: str, cwd: tuple[str, ...] | None) -> list[int]:
+        """The entries on the same branch as a directory whose whole subtree an effect may
+        write: the entry lies below it, or it lies inside the entry."""
+        if self.absolute is None or cwd is None and not path.startswith(("/", "~")):
+            return list(range(len(self.entries))) if self.absolute is not None and path in (".", "") else []
+        absolute = absolute_segments(comparable(path, self.fold) or ".", cwd if cwd is not None else (), self.home)
+        if absolute is None:
+            return []
+        hits = []
+        for index, target in enumerate(self.absolute):
+            shorter = min(len(absolute), len(target))
+            if absolute[:shorter] == target[:shorter]:
+                hits.append(index)
+        return hits
+
+    def anchored_hits(self, path: str, cwd: tuple[str, ...] | None) -> list[int]:
+        """The entries a path resolved against its directory is, lies inside, or contains."""
+        if self.root_segs is None or (cwd is None and not path.startswith(("/", "~"))):
+            index = self.match(path, None)
+            return [index] if index >= 0 else []
+        absolute = absolute_segments(comparable(path, self.fold), cwd if cwd is not None else (), self.home)
+        if absolute is None:
+            return []
+        return self.absolute_entry_hits(absolute)
+
+    def contains_root(self, path: str, cwd: tuple[str, ...] | None) -> bool:
+        """Does `path` (spelled in `cwd`) name the project root or a directory above it?"""
+        if self.root_segs is None or (cwd is None and not path.startswith(("/", "~"))):
+            return False
+        absolute = absolute_segments(comparable(path, self.fold), cwd if cwd is not None else (), self.home)
+        return absolute is not None and list(self.root_segs[: len(absolute)]) == absolute
+
+    def absolute_entry_hits(self, absolute: list[str]) -> list[int]:
+        """The entries an absolute path is, lies inside, or contains."""
+        if self.absolute is None:
+            return []
+        folded = [comparable(s, self.fold) for s in absolute]
+        hits = []
+        for index, target in enumerate(self.absolute):
+            shorter = min(len(folded), len(target))
+            if folded[:shorter] == target[:shorter] and (len(folded) >= len(target) or len(folded) > len(self.root_segs)):
+                hits.append(index)
+        return hits
+
+
+def _valid_home(home: str | None) -> bool:
+    return isinstance(home, str) and home.startswith("/") and bool(segments(home))
+
+
+def unread_candidates(span: UnreadSpan) -> list[str]:
+    """§8.4.4: the span text (quotes and backslashes removed) plus its operator-split fragments,
+    plus (Python design) each fragment's word candidates, so `$(rm -rf src/core` — unread up to
+    the end — still mentions `src/core` although the path is not at a fragment boundary."""
+    text = span.text.replace("'", "").replace('"', "").replace("\\", "")
+    out = [text] if text else []
+    for fragment in re.split(r"[;&|<>]+", text):
+        if fragment and fragment != text:
+            out.append(fragment)
+    seen = set(out)
+    for fragment in list(out):
+        for c in path_candidates(fragment, True):
+            if c not in seen:
+                seen.add(c)
+                out.append(c)
+    return out
+
+
+# -- code passed as data -----------------------------------------------------------------------
+
+# String literals in program text, and the operators that join them: concatenation (`+`, `.`,
+# `..`, or nothing: Python's implicit concatenation) and argument lists (`,`: a path join).
+_STRING_LITERAL = re.compile(r"""'((?:[^'\\\n]|\\.)*)'|"((?:[^"\\\n]|\\.)*)"|`((?:[^`\\]|\\.)*)`""")
+_CONCATENATION = re.compile(r"\s*(?:\+|\.\.?)?\s*")
+_ARGUMENT = re.compile(r"\s*,\s*")
+_CODE_LITERALS = 2000  # string literals read per program
+_JOIN_WINDOW = 6  # path-join arguments combined at most
+
+
+def code_candidates(code: str) -> list[str]:
+    """Path-like texts a program spells: the code itself, each string literal, literals
+    concatenated as the program would (`'.cl' + 'aude/hooks'`), and neighbouring arguments
+    joined as a path join would (`os.path.join('.claude', 'hooks')`)."""
+    out = [code]
+    groups: list[list[str]] = []  # runs of arguments; each argument a concatenation
+    end = -1
+    for m in list(_STRING_LITERAL.finditer(code))[:_CODE_LITERALS]:
+        value = next(g for g in m.groups() if g is not None)
+        out.append(value)
+        if end >= 0 and _CONCATENATION.fullmatch(code, end, m.start()):
+            groups[-1][-1] += value
+        elif end >= 0 and _ARGUMENT.fullmatch(code, end, m.start()):
+            groups[-1].append(value)
+        else:
+            groups.append([value])
+        end = m.end()
+    for group in groups:
+        for k in range(len(group)):
+            for width in range(1, min(_JOIN_WINDOW, len(group) - k) + 1):
+                out.append("/".join(part.strip("/") for part in group[k : k + width]))
+    return out
+
+
+# -- the judge ---------------------------------------------------------------------------------
+
+
+class _Judge:
+    def __init__(self, protected: Protected, text: str, root: str, home: str | None) -> None:
+        self.p = protected
+        self.walk = Walk(text, root=root, home=home, wants_run=self.wants_run)
+        self.reached: set[int] = set()
+        self.unknown_reach = False  # text was unread or a reach could not be determined
+        self.reason: str | None = None
+        self.kind: str | None = None
+        self._resolved_targets: set[tuple] = set()
+
+    def found(self, kind: str, reason: str) -> None:
+        if self.reason is None:
+            self.kind = kind
+            self.reason = reason
+
+    def settled(self) -> bool:
+        # The first break is kept and the subject is the lowest entry reached, so once entry
+        # 0 is reached after a break nothing later can change the result.
+        return self.reason is not None and 0 in self.reached
+
+    def run(self) -> None:
+        for event in self.walk.events():
+            if self.settled():
+                return
+            if type(event) is UnreadSpan:
+                self.unread(event)
+            else:
+                self.command(event)
+
+    def wants_run(self, text: str, context: Context) -> bool:
+        """A run of plain lines matters only if it spells an entry's first segment, or the
+        directory it runs in supplies one."""
+        if self.p.cwd_spelled(context.cwd):
+            return True
+        return self.p.spelled_in(text.replace("'", "").replace('"', "") if ("'" in text or '"' in text) else text)
+
+    def unread(self, span: UnreadSpan) -> None:
+        self.unknown_reach = True
+        for candidate in unread_candidates(span):
+            index = self.p.match(candidate, self.p.root_segs)
+            if index >= 0:
+                self.found(BREAK_UNTOKENIZABLE_MENTION, UNTOKENIZABLE.format(p=self.p.entries[index]))
+                return
+
+    # -- one command ------------------------------------------------------------------------
+
+    def command(self, view: View) -> None:
+        p = self.p
+        cwd = view.cwd
+        cwd_spelled = p.cwd_spelled(cwd)
+        head = view.head
+        name = view.name
+        model = view.model
+        # A call of a name the line redefined proves nothing; a builtin or a modelled command
+        # so redefined fails closed even without a mention.
+        if view.redefined and (name in BUILTINS or model is not None or name in NESTED_SHELLS):
+            self.unknown_reach = True
+            self.found(BREAK_REDEFINED, REDEFINED.format(name=name, how=view.redefined))
+        if view.runs_written is not None:
+            self.unknown_reach = True
+            self.found(BREAK_UNREADABLE, WRITTEN_SCRIPT.format(head=head, path=view.runs_written))
+        if view.items_refused is not None and (model is None or not model.pure):
+            self.unknown_reach = True
+            self.found(BREAK_UNREADABLE, UNREADABLE_ITEMS.format(head=head, why=view.items_refused))
+        writer = model is not None and not model.pure
+        mention = cwd_spelled or self._mention_possible(view)
+        if not writer and not mention and not view.targets:
+            return  # reads or runs something unknown, and names no entry: nothing to judge
+        found = view.effects if writer or mention else None
+        if found is not None and writer:
+            self.contains(view, found, cwd)
+        if view.targets or (view.words and basename(view.words[0].text) in ("tee", "sed")):
+            self.precise(view, cwd, cwd_spelled)
+        if mention:
+            self.mentions(view, found, model, cwd, cwd_spelled)
+        if found is not None and writer:
+            self.effect_reach(view, found, cwd)
+
+    def mentions(self, view: View, found: E.Effects | None, model: E.Model | None,
+                 cwd: tuple[str, ...] | None, cwd_spelled: bool) -> None:
+        """(b)-(f): the mention scan and the read-only proof."""
+        p = self.p
+        name = view.name
+        head = view.head
+        first = -1
+        first_kind = ""  # what carried the first mention: literal, pattern or code
+        first_word = ""
+        opaque_mentions: list[int] = []
+        mentioned: list[int] = []  # arguments that mention an entry
+        inner = view.inner
+        for k, a in enumerate(view.args):
+            if k == inner and "/" not in a.text:
+                continue  # a command name without a slash is looked up in PATH, not a path
+            index = p.first_in_text(a.text, a.opaque, cwd, cwd_spelled)
+            kind = "literal"
+            if index < 0 and a.pattern is not None:
+                hits = p.pattern_hits(a.pattern, cwd, view.glob)
+                if hits:
+                    self.reached.update(hits)
+                    index, kind = hits[0], "pattern"
+            if index < 0:
+                continue
+            self.reached.add(index)
+            mentioned.append(k)
+            if a.opaque:
+                opaque_mentions.append(k)
+            if first < 0:
+                first, first_kind, first_word = index, kind, a.text
+        in_target = False  # a mention in a write redirect's target (a read redirect is a read)
+        for r, targets in view.targets:
+            writes = is_write_redirect(r)
+            for t in targets:
+                index = p.first_in_text(t.text, t.opaque, cwd, cwd_spelled)
+                if index < 0 and t.pattern is not None:
+                    hits = p.pattern_hits(t.pattern, cwd, view.glob)
+                    index = hits[0] if hits else -1
+                if index >= 0:
+                    self.reached.add(index)
+                    in_target = in_target or writes
+                    if t.opaque:
+                        opaque_mentions.append(-1)
+                    if first < 0:
+                        first, first_kind, first_word = index, "literal", t.text
+        code_index = self.code_mention(view, found, cwd)
+        if code_index >= 0:
+            self.reached.add(code_index)
+            if first < 0:
+                first, first_kind = code_index, "code"
+        if first < 0:
+            return
+        if found is None and view.name:
+            found = view.effects
+        entry = p.entries[first]
+        # (c) a mention inside an opaque token: a command that only reads may take it
+        roles = _roles_by_arg(found)
+        pure = model is not None and model.pure and found is not None and found.unproven is None
+        for k in opaque_mentions:
+            if not (k >= 0 and pure and _harmless(roles.get(k, ()), k, view)):
+                self.found(BREAK_OPAQUE_MENTION, OPAQUE_MENTION.format(p=entry))
+                return
+        # (d) an unknowable write target beside the mention
+        if any(is_write_redirect(r) and any(t.opaque for t in targets) for r, targets in view.targets):
+            self.found(BREAK_OPAQUE_WRITE_TARGET, OPAQUE_TARGET.format(p=entry))
+            return
+        # (e) read-only proof
+        if code_index < 0 and not in_target and proven_read(view, found, mentioned, roles):
+            return
+        # (f) the backstop, named after what carried the mention
+        if view.redefined:
+            self.found(BREAK_REDEFINED, REDEFINED.format(name=name, how=view.redefined))
+        elif first_kind == "pattern":
+            self.found(BREAK_PATTERN, PATTERN.format(head=head, word=first_word, p=entry))
+        elif first_kind == "code":
+            self.found(BREAK_CODE_MENTION, CODE.format(head=head, p=entry))
+        else:
+            self.found(BREAK_UNPROVEN_MENTION, UNPROVEN.format(head=head, p=entry))
+
+    def _mention_possible(self, view: View) -> bool:
+        """Can anything in the command name an entry: a word or target spelling an entry's
+        first segment, a glob pattern, or code?"""
+        texts = [a.text for a in view.args]
+        for _r, targets in view.targets:
+            for t in targets:
+                if t.pattern is not None:
+                    return True
+                texts.append(t.text)
+        if self.p.spelled_in(" ".join(texts)):
+            return True
+        if any(a.pattern is not None for a in view.args):
+            return True
+        # An interpreter's code may spell a path only once its string fragments are joined
+        # (`'.cl' + 'aude'`); stdin bodies are data, except a program an interpreter reads.
+        if view.model is not None and view.model.handler == "interpreter":
+            return True
+        return view.written_code is not None
+
+    def precise(self, view: View, cwd: tuple[str, ...] | None, cwd_spelled: bool) -> None:
+        """(a): redirect-write, tee and sed-in-place targets (§8.2) that reach an entry."""
+        p = self.p
+        for r, targets in view.targets:
+            if not is_write_redirect(r):
+                continue
+            for t in targets:
+                if t.opaque:
+                    continue
+                index = p.first_in_text(t.text, False, cwd, cwd_spelled)
+                if index < 0 and t.pattern is not None:
+                    hits = p.pattern_hits(t.pattern, cwd, view.glob)
+                    index = hits[0] if hits else -1
+                if index >= 0:
+                    self.reached.add(index)
+                    self.found(BREAK_PRECISE_WRITE, PRECISE.format(rule="redirect-write", p=p.entries[index]))
+                else:
+                    self.through_symlink(view, t.text, cwd)
+        words = view.words
+        if words and not view.synthetic and basename(words[0].text) in ("tee", "sed"):
+            for rule, detect in (("tee", tee_targets), ("sed-in-place", sed_in_place_targets)):
+                for w in detect(words):
+                    index = p.first_in_text(w.text, False, cwd, cwd_spelled)
+                    if index >= 0:
+                        self.reached.add(index)
+                        self.found(BREAK_PRECISE_WRITE, PRECISE.format(rule=rule, p=p.entries[index]))
+
+    def through_symlink(self, view: View, text: str, cwd: tuple[str, ...] | None, follow_last: bool = True) -> None:
+        """A write target that spells no entry may still reach one through a symbolic link
+        in the project."""
+        disk = self.walk.disk
+        if disk is None or cwd is None:
+            return
+        key = (text, cwd, follow_last)
+        if key in self._resolved_targets:
+            return  # judged once already (a break found then is kept; a clean target stays clean)
+        self._resolved_targets.add(key)
+        absolute = absolute_segments(text, cwd, self.p.home)
+        if absolute is None:
+            return
+        resolved = disk.resolve(list(absolute), follow_last=follow_last)
+        if isinstance(resolved, Refused):
+            self.unknown_reach = True
+            self.found(BREAK_UNREADABLE, f"{view.head} writes {text}, whose symbolic links cannot be followed: {resolved.reason}")
+            return
+        if resolved == list(absolute):
+            return
+        hits = self.p.absolute_entry_hits(resolved)
+        if hits:
+            self.reached.update(hits)
+            self.found(BREAK_EFFECT, THROUGH_SYMLINK.format(head=view.head, path=text, p=self.p.entries[hits[0]]))
+
+    def contains(self, view: View, found: E.Effects, cwd: tuple[str, ...] | None) -> None:
+        """Writing the project root or a directory above it reaches every entry."""
+        for it in found.items:
+            # (Writing into the root, `cp x .`, is judged by the names it lands under.)
+            if it.role in _CONTAINING and self.p.contains_root(it.text, cwd):
+                self.reached.add(0)
+                template = CONTAINS_REMOVED if it.role in (E.DELETE, E.MOVE) else CONTAINS_WRITTEN
+                self.found(BREAK_CONTAINS_PROTECTED, template.format(
+                    head=view.name or view.head, verb=E.VERBS[it.role], p=self.p.entries[0]))
+                return
+
+    def effect_reach(self, view: View, found: E.Effects, cwd: tuple[str, ...] | None) -> None:
+        """Effects that reach entries without a word spelling them: writes through symbolic
+        links, the work tree, archives, patches, `find -delete`, derived names."""
+        for it in found.items:
+            a = view.args[it.index]
+            if it.role in E.WRITING and not a.opaque and (a.pattern is None or not it.whole):
+                # `rm link` removes the link itself; anything else follows it.
+                follow_last = it.role not in (E.DELETE, E.MOVE) or it.text.endswith("/")
+                self.through_symlink(view, it.text, cwd, follow_last=follow_last)
+        for extra in found.extra:
+            self.extra(view, extra, cwd, view.head, view.name)
+
+    def extra(self, view: View, extra: E.Extra, cwd: tuple[str, ...] | None, head: str, name: str) -> None:
+        p = self.p
+        entries = p.entries
+        kind = extra.kind
+        if kind == "command":
+            return  # judged as its own view
+        if extra.rule == "whole-tree":
+            hits = self._tree_dir_hits(extra.path, cwd)
+            if hits:
+                self.reached.update(hits)
+                what = f"git {_git_subcommand(view)}" if name == "git" else name
+                self.found(BREAK_EFFECT, WHOLE_TREE.format(what=what, p=entries[hits[0]]))
+            return
+        if kind in ("extract", "patch"):
+            self.deferred(view, extra, cwd, head)
+            return
+        if extra.rule == "find-delete":
+            hits = p.tree_hits(extra.path, cwd) if extra.pattern is None else p.pattern_hits(extra.pattern, cwd, view.glob)
+            hits = [h for h in hits if self._find_names_reach(extra.names, h)]
+            if hits:
+                self.reached.update(hits)
+                self.found(BREAK_EFFECT, FIND_DELETE.format(p=entries[hits[0]]))
+            return
+        if extra.pattern is not None:
+            hits = p.pattern_hits(extra.pattern, cwd, view.glob)
+        elif extra.tree:
+            hits = p.tree_hits(extra.path, cwd)
+        else:
+            # A derived path is a real location, not a mention: it is resolved, never matched
+            # by spelling alone (`cp x /tmp/keep` does not write `/tmp/keep/x` of the project).
+            hits = p.anchored_hits(extra.path, cwd)
+            if not hits:
+                self.through_symlink(view, extra.path, cwd)
+        if hits:
+            self.reached.update(hits)
+            shown = extra.pattern if extra.pattern is not None else extra.path
+            self.found(BREAK_EFFECT, DERIVED.format(head=head, verb=E.VERBS.get(kind, "writes"), path=shown,
+                                                    p=entries[hits[0]]))
+
+    def _tree_dir_hits(self, path: str, cwd: tuple[str, ...] | None) -> list[int]:
+        """Entries a whole-work-tree effect reaches: git works on the repository that holds
+        its directory, which holds the project when the directory is inside it or above it."""
+        p = self.p
+        if p.root_segs is None:
+            return []
+        if cwd is None and not path.startswith("/"):
+            return list(range(len(p.entries)))  # unknown directory: the repository may be ours
+        absolute = absolute_segments(path or ".", cwd if cwd is not None else (), p.home)
+        if absolute is None:
+            return list(range(len(p.entries)))
+        root = list(p.root_segs)
+        if absolute[: len(root)] == root or root[: len(absolute)] == absolute:
+            return list(range(len(p.entries)))
+        return []
+
+    def _find_names_reach(self, names: tuple[str, ...], index: int) -> bool:
+        """With `-name` filters only matching names are deleted: the entry is safe when it is
+        missing, a regular file whose name matches none, or a directory that holds no such name
+        (looked up on disk, within bounds; past the bounds it is not safe). A line that made
+        the entry first is judged at that write."""
+        if not names:
+            return True
+        matchers = []
+        for spec in names:
+            fold = spec.startswith("i:")
+            matchers.append((compile_segment(spec[2:] if fold else spec), fold))
+
+        def accept(name: str) -> bool:
+            return all(segment_matches(m, name, dotglob=True, fold=fold) for m, fold in matchers)
+
+        disk = self.walk.disk
+        if disk is None or self.p.root_segs is None:
+            return True
+        absolute = [*self.p.root_segs, *self.p.resolved[index]]
+        kind = disk.kind(absolute)
+        if kind == "missing":
+            return False
+        if kind == "file":
+            return accept(absolute[-1])
+        if kind != "dir":
+            return True
+        found = disk.tree_has(absolute, accept)
+        return found if isinstance(found, bool) else True
+
+    def deferred(self, view: View, extra: E.Extra, cwd: tuple[str, ...] | None, head: str) -> None:
+        """An archive's members or a patch's targets, read from disk or stdin, as writes."""
+        p = self.p
+        hits = p.tree_hits(extra.path, cwd)
+        if not hits:
+            return  # the directory holds no entry: nothing written there can reach one
+        disk = self.walk.disk
+        kind = extra.source[0]
+        listed: list[str] | Missing | Refused
+        if extra.kind == "extract":
+            archive = extra.source[1]
+            path = self.walk.absolute(archive, cwd) if archive is not None else None
+            if archive is None:
+                listed = Refused("the archive arrives on stdin")
+            elif path is None or disk is None:
+                listed = Refused("its path is not known")
+            elif path in self.walk.written():
+                listed = Refused("this line writes it")
+            else:
+                members = disk.archive_members("/" + "/".join(path), kind)
+                if isinstance(members, Missing) and kind == "zip" and not archive.endswith(".zip"):
+                    members = disk.archive_members("/" + "/".join(path) + ".zip", kind)
+                listed = members if not isinstance(members, list) else self._member_paths(members, extra)
+            if isinstance(listed, Missing):
+                listed = Refused("it does not exist yet")
+            if isinstance(listed, Refused):
+                self.unknown_reach = True
+                self.reached.update(hits)
+                self.found(BREAK_UNREADABLE, UNLISTED_ARCHIVE.format(head=head, archive=archive or "stdin",
+                                                                     p=p.entries[hits[0]], why=listed.reason))
+                return
+            rule = "archive-extract"
+        else:
+            source = extra.source
+            if source[0] == "text":
+                listed = patch_text_targets(source[1])
+            elif source[0] == "file" and disk is not None:
+                path = self.walk.absolute(source[1], cwd)
+                if path is None:
+                    listed = Refused("its path is not known")
+                elif path in self.walk.written():
+                    listed = Refused("this line writes it")
+                else:
+                    listed = disk.patch_targets("/" + "/".join(path))
+                    if isinstance(listed, Missing):
+                        listed = Refused(f"{source[1]} does not exist yet")
+            else:
+                listed = Refused("it arrives on stdin")
+            if isinstance(listed, Refused):
+                self.unknown_reach = True
+                self.reached.update(hits)
+                self.found(BREAK_UNREADABLE, UNREAD_PATCH.format(head=head, why=listed.reason, p=p.entries[hits[0]]))
+                return
+            prefix = source[3] if len(source) > 3 and source[3] else ""
+            listed = [prefix.rstrip("/") + "/" + path if prefix else path for path in listed]
+            rule = "patch"
+        base = extra.path or "."
+        for member in listed:
+            target = member if member.startswith("/") else (base.rstrip("/") + "/" + member)
+            # An archive member lands where its name says (resolved, not matched by spelling);
+            # a patch's target also under any `-p` strip of it, so its name is matched anywhere.
+            hits = p.anchored_hits(target, cwd)
+            if not hits and rule == "patch":
+                index = p.match(member.lstrip("/"), cwd)
+                hits = [index] if index >= 0 else []
+            if hits:
+                self.reached.update(hits)
+                self.found(BREAK_PRECISE_WRITE, PRECISE.format(rule=rule, p=p.entries[hits[0]]))
+                return
+            self.through_symlink(view, target, cwd)
+
+    def _member_paths(self, members, extra: E.Extra) -> list[str]:
+        """Member names as tar or unzip would write them: `--strip-components`, `-j`, and a
+        symbolic link member whose target points into the tree (later members can write
+        through it)."""
+        _kind, _archive, strip, transformed, option = extra.source
+        if transformed:
+            return ["."]  # `--transform`: any name; the whole directory
+        out = []
+        for member in members:
+            name = member.name
+            parts = [s for s in name.split("/") if s and s != "."]
+            if extra.source[0] == "zip" and option:
+                parts = parts[-1:]  # unzip -j
+            elif strip:
+                parts = parts[strip:]
+            if not parts:
+                continue
+            out.append("/".join(parts))
+            if member.link is not None:
+                out.append(member.link if member.link.startswith("/") else "/".join(parts[:-1] + [member.link]))
+        return out
+
+    def code_mention(self, view: View, found: E.Effects | None, cwd: tuple[str, ...] | None) -> int:
+        """An interpreter's code (or stdin program, or a script the line wrote) that spells a
+        protected path, string fragments joined."""
+        codes: list[str] = []
+        if found is not None:
+            codes.extend(it.text for it in found.items if it.role == E.CODE)
+        model = view.model
+        if model is not None and model.handler == "interpreter":
+            reads_stdin = not any(it.role in (E.CODE, E.EXEC) and it.text != "-" for it in (found.items if found else ()))
+            if reads_stdin:
+                codes.extend(view.env.heredocs)
+        if view.written_code is not None:
+            codes.append(view.written_code)
+        for code in codes:
+            for candidate in code_candidates(code):
+                for piece in path_candidates(candidate, True):
+                    index = self.p.match(piece, cwd)
+                    if index >= 0:
+                        return index
+        return -1
+
+
+def proven_read(view: View, found: E.Effects | None, mentioned: Sequence[int],
+                roles: dict[int, tuple[str, ...]]) -> bool:
+    """§8.5 (e): every mention of this command is proven to be a read (or no path at all)."""
+    if not view.fully_read or view.feeds_executor or view.redefined is not None:
+        return False
+    if view.inner < len(view.args):
+        if not view.name or view.name in NESTED_SHELLS or found is None or found.unproven is not None:
+            return False
+        # `LESSOPEN=… less f`, `PAGER=… git log`: the environment makes the program run code.
+        for a in view.args[: view.inner]:
+            if "=" in a.text and a.text.split("=", 1)[0] in DANGEROUS_ENVIRONMENT:
+                return False
+    return all(_harmless(roles.get(k, ()), k, view) for k in mentioned)
+
+
+def _git_subcommand(view: View) -> str:
+    found = view.effects
+    for it in found.items if found is not None else ():
+        if it.index > view.inner and it.role == E.DATA and not it.text.startswith("-"):
+            previous = view.args[it.index - 1].text if it.index - 1 > view.inner else ""
+            if previous in ("-C", "-c", "--git-dir", "--work-tree"):
+                continue
+            return it.text
+    return ""
+
+
+def _roles_by_arg(found: E.Effects | None) -> dict[int, tuple[str, ...]]:
+    out: dict[int, list[str]] = {}
+    for it in found.items if found is not None else ():
+        out.setdefault(it.index, []).append(it.role)
+    return {k: tuple(v) for k, v in out.items()}
+
+
+def _harmless(roles: tuple[str, ...], k: int, view: View) -> bool:
+    """Is a mention in argument `k` proven to be a read (or not a path at all)?"""
+    if k < view.inner:
+        # Prefixes: reserved words and wrappers (`sudo -u u`, `env -C dir`) read nothing; an
+        # assignment prefix only reaches the command's environment, which a reader ignores
+        # unless the variable makes programs run code. A line of assignments only is data: the
+        # walk follows the values into the commands that use them.
+        if k in view.prefix_roles:
+            return view.prefix_roles[k] in E.HARMLESS
+        a = view.args[k]
+        name = a.text.split("=", 1)[0] if "=" in a.text else ""
+        if view.inner >= len(view.args):
+            return True
+        model = view.model
+        return model is not None and model.pure and name not in DANGEROUS_ENVIRONMENT
+    if k == view.inner:
+        return False  # the program itself: running it is no read
+    return bool(roles) and all(role in E.HARMLESS for role in roles)
+
+
+def tee_targets(words: Sequence[Word]) -> list[Word]:
+    """§8.2 `tee`: every non-opaque operand; flags skipped until `--`."""
+    if not words or basename(words[0].text) != "tee":
+        return []
+    out: list[Word] = []
+    flags_done = False
+    for w in words[1:]:
+        if not flags_done and w.text == "--":
+            flags_done = True
+        elif not flags_done and w.text.startswith("-") and w.text != "-":
+            continue
+        elif not w.opaque:
+            out.append(w)
+    return out
+
+
+def sed_in_place_targets(words: Sequence[Word]) -> list[Word]:
+    """Files `sed` edits in place, GNU (`-i`, `-i.bak`, `--in-place[=s]`, `-ni`) and BSD
+    (`-i ''`, `-i .bak`) spellings; the script operand is never a file."""
+    if not words or basename(words[0].text) != "sed":
+        return []
+    in_place = False
+    script_flag = False
+    positionals: list[Word] = []
+    k = 1
+    options_done = False
+    while k < len(words):
+        w = words[k]
+        t = w.text
+        k += 1
+        if options_done or not t.startswith("-") or t == "-":
+            positionals.append(w)
+            continue
+        if t == "--":
+            options_done = True
+        elif t.startswith("--in-place"):
+            in_place = True
+        elif t in ("--expression", "--file"):
+            script_flag = True
+            k += 1
+        elif t.startswith(("--expression=", "--file=")):
+            script_flag = True
+        elif t.startswith("--"):
+            continue
+        else:
+            # A short-option cluster: flag letters, then `i` (rest is a suffix) or `e`/`f`/`l`
+            # (rest, or the next word, is their argument).
+            for pos, letter in enumerate(t[1:], start=1):
+                if letter == "i":
+                    in_place = True
+                    # BSD `-i SUFFIX`: a separate empty or dotted suffix word belongs to `-i`.
+                    if pos == len(t) - 1 and k < len(words):
+                        nxt = words[k].text
+                        if not words[k].opaque and (nxt == "" or (nxt.startswith(".") and "/" not in nxt)):
+                            k += 1
+                    break
+                if letter in "ef":
+                    script_flag = True
+                    if pos == len(t) - 1:
+                        k += 1
+                    break
+                if letter == "l":
+                    if pos == len(t) - 1:
+                        k += 1
+                    break
+    if not in_place:
+        return []
+    files = positionals if script_flag else positionals[1:]
+    return [w for w in files if not w.opaque]
+
+
+def judge_shell_mod(text: str, protected: Sequence[str], *, root: str, home: str | None,
+                    fold_case: bool = False) -> ShellModResult:
+    """Judge one shell command string against the protected entries (spec 04 §7.2, §8.5)."""
+    p = Protected(protected, root, home, fold_case)
+    if not p.entries:
+        return ShellModResult(False, None, None, None)
+    judge = _Judge(p, text, root, home)
+    judge.run()
+    if judge.reached:
+        subject: str | None = p.entries[min(judge.reached)]
+    elif judge.unknown_reach:
+        subject = p.entries[0]  # fail-closed routing: the text could not be read
+    else:
+        subject = None
+    return ShellModResult(judge.reason is not None, subject, judge.kind, judge.reason)

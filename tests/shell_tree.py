@@ -1,0 +1,79 @@
+"""Working-tree fixtures for shell cases that depend on files on disk (`tree:` in a case).
+
+A tree maps a path (relative to the project root) to what is there:
+
+    notes/a.txt: "text"                      a regular file with that content
+    notes/link: {symlink: ../ci}             a symbolic link (the target as written)
+    dist/app.tar: {tar: {ci/gate.sh: "x"}}   a tar archive holding those members; a member
+                                             value {symlink: target} is a link member
+    dist/app.tgz: {tar.gz: {...}}            the same, gzip-compressed
+    dist/app.zip: {zip: {...}}               a zip archive
+    build/: {dir: true}                      an empty directory
+    queue: {fifo: true}                      a FIFO (the analyzer must not block on it)
+
+Paths and link targets may spell the table's root `/home/u/proj` or home `/home/u`; they are
+rebased like the rest of the case.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import tarfile
+import zipfile
+from pathlib import Path
+
+ROOT = "/home/u/proj"
+HOME = "/home/u"
+
+
+def rebase(value, root: str, home: str):
+    """The table's root and home spelled as the scratch directory's."""
+    if isinstance(value, str):
+        return value.replace(ROOT, root).replace(HOME, home)
+    if isinstance(value, list):
+        return [rebase(v, root, home) for v in value]
+    if isinstance(value, dict):
+        return {k: rebase(v, root, home) for k, v in value.items()}
+    return value
+
+
+def make_tree(root: Path | str, tree: dict) -> None:
+    root = Path(root)
+    home = str(root.parent)
+    for rel, spec in tree.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(spec, str):
+            path.write_text(spec, encoding="utf-8")
+        elif "dir" in spec:
+            path.mkdir(parents=True, exist_ok=True)
+        elif "symlink" in spec:
+            os.symlink(rebase(spec["symlink"], str(root), home), path)
+        elif "fifo" in spec:
+            os.mkfifo(path)
+        elif "tar" in spec or "tar.gz" in spec:
+            members = spec.get("tar") or spec.get("tar.gz")
+            mode = "w:gz" if "tar.gz" in spec else "w"
+            with tarfile.open(path, mode) as archive:
+                for name, content in members.items():
+                    info = tarfile.TarInfo(name)
+                    if isinstance(content, dict):
+                        info.type = tarfile.SYMTYPE
+                        info.linkname = content["symlink"]
+                        archive.addfile(info)
+                    else:
+                        data = content.encode("utf-8")
+                        info.size = len(data)
+                        archive.addfile(info, io.BytesIO(data))
+        elif "zip" in spec:
+            with zipfile.ZipFile(path, "w") as archive:
+                for name, content in spec["zip"].items():
+                    if isinstance(content, dict):
+                        info = zipfile.ZipInfo(name)
+                        info.external_attr = (0o120777 << 16)
+                        archive.writestr(info, content["symlink"])
+                    else:
+                        archive.writestr(name, content)
+        else:
+            raise ValueError(f"unknown tree entry {rel}: {spec}")
