@@ -11,9 +11,11 @@ import sys
 USAGE = (
     "usage: pdks covenant check [--diff] [--enforce advise|block] [--unattended] "
     "[--config-layer <path>] [--telemetry-path <path>] | pdks compile | pdks explain | "
-    "pdks init | pdks demo | pdks test [PATH…] | pdks replay <recording>… | "
-    "pdks schema [config|tests|input] | pdks docs [topic | search <query> | show <document-id>] | "
-    "pdks memory <subcommand> [args…]"
+    "pdks init | pdks demo | pdks stats [--log <file>…] [--since <when>] [--until <when>] "
+    "[--label <label>…] [--event <event>…] [--json] [--html <file>] | "
+    "pdks log export [--format jsonl|csv] [the same selection flags] | "
+    "pdks test [PATH…] | pdks replay <recording>… | pdks schema [config|tests|input] | "
+    "pdks docs [topic | search <query> | show <document-id>] | pdks memory <subcommand> [args…]"
 )
 
 

@@ -97,6 +97,55 @@ def explain_cmd(code: bool, as_json: bool, source: bool) -> None:
     sys.stdout.flush()
 
 
+def _log_selection(command):
+    """The flags `pdks stats` and `pdks log export` share: which logs, which rows."""
+    options = [
+        click.option("--log", "logs", multiple=True, metavar="FILE|GLOB",
+                     help="A log to read (repeatable; a quoted glob is expanded). "
+                          "Default: the configured log."),
+        click.option("--since", metavar="WHEN", help="Rows at or after WHEN: 7d, 12h, 30m, 2w "
+                     "before now, or a UTC date/time such as 2026-11-01."),
+        click.option("--until", metavar="WHEN", help="Rows before WHEN (same forms)."),
+        click.option("--label", "labels", multiple=True, metavar="LABEL",
+                     help="Only this label (repeatable)."),
+        click.option("--event", "events", multiple=True, metavar="EVENT",
+                     help="Only this event (repeatable): passed, advised, blocked, witnessed, "
+                          "skipped, unattributed."),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
+@cli.command("stats")
+@_log_selection
+@click.option("--json", "as_json", is_flag=True, help="Print the aggregates as JSON.")
+@click.option("--html", "html_path", metavar="FILE",
+              help="Write a self-contained HTML report with charts to FILE.")
+def stats_cmd(logs, since, until, labels, events, as_json: bool, html_path: str | None) -> None:
+    """Summarize the telemetry log: what each rule passed, advised and blocked, over time."""
+    from polydeukes.cli.roi.command import Choice, run_stats
+
+    raise SystemExit(run_stats(Choice(logs, since, until, labels, events), as_json=as_json,
+                               html_path=html_path))
+
+
+@cli.group("log")
+def log_group() -> None:
+    """The telemetry log, row by row."""
+
+
+@log_group.command("export")
+@click.option("--format", "fmt", type=click.Choice(["jsonl", "csv"]), default="jsonl",
+              show_default=True, help="One JSON object a line, or CSV with a header row.")
+@_log_selection
+def log_export_cmd(fmt: str, logs, since, until, labels, events) -> None:
+    """Every row with named fields on stdout, for a log pipeline. Never modifies the log."""
+    from polydeukes.cli.roi.command import Choice, run_export
+
+    raise SystemExit(run_export(Choice(logs, since, until, labels, events), fmt))
+
+
 @cli.command("schema")
 @click.argument("name", required=False, default="config",
                 type=click.Choice(["config", "tests", "input"]))

@@ -40,8 +40,13 @@ Choices where the spec is silent (also in docs/change-set.md):
   differ` lines between and after its text blocks, and marking the previous text file binary
   would silently drop its evidence. The two paths of such a line are read like a `diff --git`
   header's, split at ` and ` instead of a space.
-* A `---` line after a binary marker opens a new block (git prints no `---`/`+++` pair for a
-  binary file), as does one after a hunk even when the block had no `---` line.
+* A `---` line opens a new header-less block only when the current block already had a `---`
+  line, as the original reads "already has one" (issue 14). After a `diff --git` header, a
+  binary marker or a hunk without one, the `---`/`+++` pair belongs to the same block and its
+  paths replace the header's (the block stays binary when a marker said so). The one
+  exception is a block opened by a header-less `Binary files … differ` line (plain `diff -r`
+  output): it names its own file, so a `---` line after it opens the next block, and no file
+  disappears from path judgments.
 * A line starting `@@ -` that is not a well-formed hunk header is an ordinary line, ignored.
 * `GIT binary patch` and the `… and /dev/null differ` suffix are recognised with or without a
   trailing `\\r`, so a CRLF copy of a binary diff is not misread as an empty text change.
@@ -348,8 +353,11 @@ def parse_unified_diff(text: str) -> list[FileBlock]:
                 raise DiffError(COMBINED_DIFF.format(line=line))
             continue
         if line.startswith("--- "):
-            # git prints no `---`/`+++` for a binary block, so after one this is a new file.
-            if draft is None or draft.in_body() or draft.binary:
+            # A new header-less block only when this one already had a `---` line (as the
+            # original reads spec §3.6): a `diff --git` header, a binary marker or a hunk does
+            # not count, so a `---`/`+++` pair after them names this same block. A header-less
+            # `Binary files` line names its own file (plain `diff -r`), so it is complete.
+            if draft is None or draft.saw_minus or (draft.binary and not draft.git_header):
                 draft = _Draft()
                 drafts.append(draft)
             draft.saw_minus = True

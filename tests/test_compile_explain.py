@@ -234,7 +234,8 @@ def test_the_fresh_plan_path_imports_neither_lark_nor_yaml_nor_click(project):
         "sys.stdin = types.SimpleNamespace(buffer=io.BytesIO(sys.argv[1].encode()))\n"
         "from polydeukes.cli import main\n"
         "code = main(['covenant', 'check'])\n"
-        "print(code, sorted(m for m in ('lark', 'yaml', 'click', 'polydeukes.compiler')\n"
+        "print(code, sorted(m for m in ('lark', 'yaml', 'click', 'polydeukes.compiler',\n"
+        "                               'polydeukes.cli.roi')\n"
         "                   if m in sys.modules))\n"
     )
     done = subprocess.run([sys.executable, "-c", probe, json.dumps(EMPTY_INPUT)],

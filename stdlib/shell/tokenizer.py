@@ -2,10 +2,12 @@
 
 It only reads text: nothing is executed, expanded or evaluated. Bash syntax it does not model is
 read as flat word sequences (loops, `case`, groups), so branch and loop bodies stay visible as
-commands; text it cannot finish (an unclosed quote or substitution) becomes an `UnreadSpan`,
-which the judges treat as unprovable. Expansion (braces, globs, variables) is the next stage's
-business (`expansion.py`): a word only records, in `flags`, which expansions its spelling asks
-for, and the next stage re-reads the word's raw source `[start, end)` when it needs the detail.
+commands; text it cannot finish (an unclosed quote, `$(…)` or `<(…)`) becomes an `UnreadSpan`,
+which the judges treat as unprovable; an unclosed backtick is read to the end as one opaque
+word instead, as spec 04 §8.1.2 reads it. Expansion (braces, globs, variables) is the next
+stage's business (`expansion.py`): a word only records, in `flags`, which expansions its
+spelling asks for, and the next stage re-reads the word's raw source `[start, end)` when it
+needs the detail.
 
 Result types (msgspec Structs, frozen):
 
@@ -545,13 +547,14 @@ class _Tokenizer:
                     opaque = True
                     flags |= quoted_flags
             elif c == "`":
+                # Consumed to the next backtick or to the end, opaque (§8.1.2). An unclosed one
+                # is no unread span: bash runs none of it, and its text stays a visible mention.
                 j = s.find("`", i + 1)
-                if j < 0:
-                    return self.unclosed(i, UNCLOSED_SUBSTITUTION)
-                parts.append(s[i : j + 1])
+                end = n if j < 0 else j + 1
+                parts.append(s[i:end])
                 opaque = True
                 flags |= W_SUBST
-                i = j + 1
+                i = end
             else:  # c == "$"
                 nxt = s[i + 1 : i + 2]
                 if nxt == "'":
