@@ -22,7 +22,7 @@ from typing import Iterable
 
 from polydeukes.vm.jsregex import JsRegex, TranslatedPattern, to_code_units
 
-__all__ = ["RegexRefused", "TranslatedPattern", "JsRegex", "translate", "compile_js"]
+__all__ = ["RegexRefused", "TranslatedPattern", "JsRegex", "translate", "compile_js", "reset_groups"]
 
 
 class RegexRefused(Exception):
@@ -137,6 +137,35 @@ def _fold_table() -> dict[int, tuple[int, ...]]:
         _fold_keys = sorted(table)
         _fold_classes = table
     return _fold_classes
+
+
+_reference_misfolds: dict[str, Ranges] = {}
+
+
+def _reference_misfold(mode: str) -> Ranges:
+    """Code units whose case-insensitive back-reference class under the `re` inline flags
+    `mode` differs from JavaScript's (Canonicalize, above).
+
+    `re` compares a back-reference under `(?i:…)` by its simple lowercase (`_sre`'s
+    `unicode_tolower`, the very function it calls): the Kelvin sign then equals `k`, `İ`
+    equals `i`, `ẞ` equals `ß`, while `σ` and `ς` stay apart — all the other way round in
+    JavaScript. Under `(?ai:…)` only ASCII letters fold, which is JavaScript's answer for
+    every unit whose JavaScript class is itself alone or ASCII.
+    """
+    if mode not in _reference_misfolds:
+        table = _fold_table()
+        if mode == "ai":
+            wrong = [u for u in table if u >= 128]
+        else:
+            import _sre
+
+            by_lower: dict[int, set[int]] = {}
+            for unit in range(_MAX_UNIT + 1):
+                by_lower.setdefault(_sre.unicode_tolower(unit), set()).add(unit)
+            wrong = [u for u in range(_MAX_UNIT + 1)
+                     if by_lower[_sre.unicode_tolower(u)] != set(table.get(u, (u,)))]
+        _reference_misfolds[mode] = _normalize((u, u) for u in wrong)
+    return _reference_misfolds[mode]
 
 
 def _case_closure(r: Ranges) -> Ranges:
@@ -950,8 +979,9 @@ def _class_body(r: Ranges) -> str:
 
 
 class _Emitter:
-    def __init__(self) -> None:
+    def __init__(self, reference_folds: dict[int, str]) -> None:
         self.touches_surrogates = False
+        self.reference_folds = reference_folds  # group -> `re` inline flags (_reference_folds)
 
     def emit(self, node: Node) -> str:
         if isinstance(node, CharSet):
@@ -969,9 +999,14 @@ class _Emitter:
         if isinstance(node, Anchor):
             return _ANCHORS[node.kind]
         assert isinstance(node, BackRef)
-        ref = "(?P=g{})" if not node.ignore_case else "(?i:(?P=g{}))"
-        # A group that did not take part matches empty in JavaScript; in `re` it fails.
-        return "".join(f"(?(g{n}){ref.format(n)})" for n in node.groups)
+        refs = []
+        for n in node.groups:
+            ref = f"(?P=g{n})"
+            if node.ignore_case:
+                ref = f"(?{self.reference_folds[n]}:{ref})"
+            # A group that did not take part matches empty in JavaScript; in `re` it fails.
+            refs.append(f"(?(g{n}){ref})")
+        return "".join(refs)
 
     def wrapped(self, node: Node) -> str:
         return f"(?:{self.emit(node)})"
@@ -1034,6 +1069,28 @@ class _Emitter:
         return atom + q + ("" if node.greedy else "?")
 
 
+def _reference_folds(root: Node) -> dict[int, str]:
+    """For each group a case-insensitive back-reference names, the `re` inline flags under
+    which comparing with it agrees with JavaScript for every unit the group can capture:
+    `ai` (ASCII folding) when that suffices, else `i`; neither exact is refused."""
+    groups = {n.index: n for n in _walk(root) if isinstance(n, Group)}
+    folds: dict[int, str] = {}
+    for ref in _walk(root):
+        if not isinstance(ref, BackRef) or not ref.ignore_case:
+            continue
+        for index in ref.groups:
+            captured = _consumed(groups[index].body)
+            for mode in ("ai", "i"):
+                if not _intersects(captured, _reference_misfold(mode)):
+                    folds[index] = mode
+                    break
+            else:
+                raise _unsupported("a case-insensitive back-reference to a group that can "
+                                   "capture a letter whose case Python folds differently "
+                                   "(such as the Kelvin sign or final sigma)")
+    return folds
+
+
 def _has_middle_sensitive_assertion(root: Node) -> bool:
     """Negative look-arounds and \\B can hold between the two halves of an astral character."""
     return any((isinstance(n, Look) and n.negative) or (isinstance(n, Anchor) and n.kind == "B")
@@ -1062,7 +1119,7 @@ def translate(pattern: str, ignore_case: bool = False, *, reads_group1: bool = T
     for n in _walk(tree):
         if isinstance(n, BackRef) and unstable.intersection(n.groups):
             raise _unsupported(f"a back-reference to {reset}")
-    emitter = _Emitter()
+    emitter = _Emitter(_reference_folds(tree))
     source = emitter.emit(tree)
     needs_utf16 = emitter.touches_surrogates or (
         _nullable(tree) and _has_middle_sensitive_assertion(tree)
@@ -1072,6 +1129,16 @@ def translate(pattern: str, ignore_case: bool = False, *, reads_group1: bool = T
     except (re.error, OverflowError, RecursionError) as e:  # a gap in the translation itself
         raise _unsupported(f"a construct Python cannot compile ({e})") from None
     return TranslatedPattern(source, 0, len(parser.groups), needs_utf16)
+
+
+def reset_groups(pattern: str, ignore_case: bool = False) -> frozenset[int]:
+    """The capture groups whose value may differ from JavaScript's after a match: the groups
+    JavaScript resets at each round of an enclosing repetition (spec 03 §19.2 row 18).
+
+    `translate` refuses to read group 1 or to back-reference any of them, so they never decide
+    a verdict; the regex differential test leaves exactly these out of its comparison.
+    """
+    return frozenset(_unstable_groups(_Parser(pattern, ignore_case).parse()))
 
 
 def compile_js(pattern: str, ignore_case: bool = False, *, reads_group1: bool = True) -> JsRegex:

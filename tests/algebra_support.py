@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 import yaml
 
+import reference
 from polydeukes.compiler.regex import compile_js
 from polydeukes.vm.algebra import MISSING
 from polydeukes.vm.values import UNDEFINED
@@ -67,6 +68,37 @@ def strict(v: Any) -> Any:
     if t is dict:
         return {k: strict(x) for k, x in v.items()}
     return v
+
+
+def to_reference(v: Any) -> Any:
+    """A value for tests/reference.py: the VM's UNDEFINED spelled as the reference's marker."""
+    if v is UNDEFINED:
+        return reference.UNDEFINED
+    if type(v) in (list, tuple):
+        return type(v)(to_reference(e) for e in v)
+    if type(v) is dict:
+        return {k: to_reference(e) for k, e in v.items()}
+    return v
+
+
+def from_reference(v: Any) -> Any:
+    """The reference's markers spelled as the VM's, so that `strict` compares the two."""
+    if v is reference.UNDEFINED:
+        return UNDEFINED
+    if v is reference.NO_BEFORE:
+        return MISSING
+    if type(v) in (list, tuple):
+        return [from_reference(e) for e in v]
+    if type(v) is dict:
+        return {k: from_reference(e) for k, e in v.items()}
+    return v
+
+
+def case_steps(case: dict) -> list[tuple[str, dict]]:
+    """A steps.yaml case's steps as (op, arguments): one `step`, or a whole `pipeline`."""
+    if "pipeline" in case:
+        return [(s["op"], {k: v for k, v in s.items() if k != "op"}) for s in case["pipeline"]]
+    return [(case["step"], case.get("args", {}))]
 
 
 def items_of(pairs: list) -> list[tuple[str, Any]]:

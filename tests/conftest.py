@@ -12,16 +12,12 @@ from pathlib import Path
 
 import pytest
 
-pytest_plugins = ["pytester"]  # tests/test_pytest_plugin.py runs pytest inside pytest
+# `pytest --update-golden`, the one way to refresh golden files, lives in tests/golden.py;
+# tests/test_pytest_plugin.py runs pytest inside pytest (pytester).
+pytest_plugins = ["golden", "pytester"]
 
 PDKS = [sys.executable, "-m", "polydeukes.cli"]
 STAMP = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$")
-
-
-def pytest_addoption(parser: pytest.Parser) -> None:
-    parser.addoption(
-        "--update-golden", action="store_true", help="rewrite golden files from current output"
-    )
 
 
 @dataclass

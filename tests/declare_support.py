@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import yaml
 
+import golden
 from polydeukes.compiler.declare import check_declaration
 from polydeukes.compiler.diagnostics import CompileFault, ConfigValidationError
 from polydeukes.compiler.load import parse_config_text
@@ -16,7 +16,6 @@ TESTS = Path(__file__).resolve().parent
 CASES = TESTS / "cases" / "declare"
 GOLDEN = TESTS / "golden" / "faults"
 CONFIG = "polydeukes.config.yaml"
-UPDATE_GOLDEN = os.environ.get("UPDATE_GOLDEN") == "1"
 
 
 def load_cases(*names: str) -> list[dict]:
@@ -55,8 +54,4 @@ def outcome(config_text: str) -> str:
 
 
 def check_golden(name: str, actual: str) -> None:
-    path = GOLDEN / f"{name}.txt"
-    if UPDATE_GOLDEN:
-        path.write_text(actual, encoding="utf-8")
-    assert path.exists(), f"no golden file {path.name}; run with UPDATE_GOLDEN=1"
-    assert actual == path.read_text(encoding="utf-8")
+    golden.check(GOLDEN / f"{name}.txt", actual)

@@ -17,6 +17,8 @@ numbers = (
     | st.integers(-(2**60), 2**60)
     | st.floats(allow_nan=False, allow_infinity=False, width=64)
     | st.sampled_from([0.0, -0.0, 1.0, 1e21, 1e-7, 0.5])
+    # Integers a double cannot hold: JavaScript sees 2**53 + 1 as 2**53 (spec 03 §12.5).
+    | st.sampled_from([2**53 - 1, 2**53, 2**53 + 1, 2**53 + 2, -(2**53) - 1, float(2**53)])
 )
 scalars = st.none() | st.just(UNDEFINED) | st.booleans() | numbers | texts
 
@@ -38,7 +40,8 @@ json_safe = st.recursive(
 )
 
 numeric_items = st.lists(
-    st.tuples(keys, st.integers(-5, 5) | st.floats(-5, 5, allow_nan=False)), max_size=6
+    st.tuples(keys, st.integers(-5, 5) | st.floats(-5, 5, allow_nan=False)
+              | st.sampled_from([2**53, 2**53 + 1, 2**53 + 2])), max_size=6
 )
 text_items = st.lists(st.tuples(keys, texts), max_size=6)
 line_texts = st.text(st.sampled_from(list("ab \n\r\t") + ["\u00a0", "\u2028"]), max_size=20)

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from algebra_support import items_of, load_cases, regex, strict
+from algebra_support import case_steps, items_of, load_cases, regex, strict
 from polydeukes.vm import algebra, messages
 from polydeukes.vm.algebra import MISSING, NOT_A_PAIR, NOT_JSON, SupplyFailure, state_pair
 
@@ -50,10 +50,7 @@ def run_step(op: str, items: list, args: dict) -> list:
 
 @pytest.mark.parametrize("case", load_cases("steps"))
 def test_step(case: dict) -> None:
-    if "pipeline" in case:
-        steps = [(s["op"], {k: v for k, v in s.items() if k != "op"}) for s in case["pipeline"]]
-    else:
-        steps = [(case["step"], case.get("args", {}))]
+    steps = case_steps(case)
     items = items_of(case["in"])
     frozen = strict(items)
 
@@ -119,7 +116,14 @@ def test_message(case: dict) -> None:
 def test_witnesses_default_before_is_missing() -> None:
     # Every relation but unchanged reports MISSING, which renders `{before}` as nothing.
     assert algebra.subset([("k", 1)], [])[0][3] is MISSING
+    assert repr(MISSING) == "MISSING"  # how a witness prints in a failing test
     assert algebra.equal([("k", 1)], [])[0][2:] == ("left", MISSING)
+
+
+def test_an_unknown_operator_is_a_named_error_not_a_silent_answer() -> None:
+    # The compiler refuses it first (spec 03 §9); reaching the VM is a bug, named as such.
+    with pytest.raises(ValueError, match="unknown filter operator 'lt'"):
+        algebra.predicate_holds({"x": 1}, ("x", "lt", 2))
 
 
 def test_state_pair() -> None:
@@ -127,7 +131,7 @@ def test_state_pair() -> None:
     for bad in ({"pre": "a"}, {"post": "b"}, ["a", "b"], "a", None):
         with pytest.raises(SupplyFailure) as info:
             state_pair(bad)
-        assert info.value.reason == NOT_A_PAIR
+        assert info.value.reason == str(info.value) == NOT_A_PAIR
 
 
 def test_supply_reason_texts_are_the_specs() -> None:

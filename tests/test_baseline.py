@@ -7,6 +7,8 @@ import json
 import os
 import pathlib
 import shutil
+import tempfile
+from typing import Callable
 
 import pytest
 import yaml
@@ -192,17 +194,60 @@ def test_a_symlink_loop_cannot_trap_the_walk(tmp_path: pathlib.Path) -> None:
     assert len(baseline.snapshot(str(tmp_path), ["e"])["e"]) == 64
 
 
-def test_an_unreadable_file_hashes_as_absent(tmp_path: pathlib.Path) -> None:
-    if os.geteuid() == 0:
-        pytest.skip("root reads every file")
-    (tmp_path / "e").write_text("secret")
-    (tmp_path / "e").chmod(0)
+NOBODY = 65534
+
+
+def _unprivileged(work: Callable[[], object]) -> object:
+    """`work()` without the power to read every file: as root, in a forked child that drops to
+    `nobody` and answers through a pipe (the child never returns into pytest)."""
+    if os.geteuid() != 0:
+        return work()
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.close(read_end)
+            os.setgroups([])
+            os.setgid(NOBODY)
+            os.setuid(NOBODY)
+            os.write(write_end, json.dumps(work()).encode("utf-8"))
+        finally:
+            os._exit(0)
+    os.close(write_end)
+    with os.fdopen(read_end, "rb") as pipe:
+        answer = pipe.read()
+    os.waitpid(pid, 0)
+    assert answer, "the unprivileged child failed"
+    return json.loads(answer)
+
+
+def _readable(path: str) -> bool:
     try:
-        unreadable = baseline.snapshot(str(tmp_path), ["e"])
+        with open(path, "rb"):
+            return True
+    except PermissionError:
+        return False
+
+
+def test_an_unreadable_file_hashes_as_absent() -> None:
+    # Not tmp_path: the child running as nobody must be able to reach the directory.
+    root = tempfile.mkdtemp(prefix="pdks-baseline-")
+    try:
+        os.chmod(root, 0o755)
+        secret = os.path.join(root, "e")
+        with open(secret, "w", encoding="utf-8") as handle:
+            handle.write("secret")
+        readable_hash = baseline.snapshot(root, ["e"])
+        os.chmod(secret, 0)
+        could_read, unreadable = _unprivileged(
+            lambda: [_readable(secret), baseline.snapshot(root, ["e"])])
+        assert could_read is False
+        os.unlink(secret)
+        absent = baseline.snapshot(root, ["e"])
+        assert unreadable == absent
+        assert readable_hash != absent
     finally:
-        (tmp_path / "e").chmod(0o644)
-    (tmp_path / "e").unlink()
-    assert unreadable == baseline.snapshot(str(tmp_path), ["e"])
+        shutil.rmtree(root, ignore_errors=True)
 
 
 # -- fail-open ---------------------------------------------------------------------------------
@@ -213,9 +258,18 @@ class _ExplodingWriter(TelemetryWriter):
         raise RuntimeError("boom")
 
 
-def test_compare_never_raises(tmp_path: pathlib.Path) -> None:
-    baseline.compare(str(tmp_path), ["a"], str(tmp_path / "roi.log"), _ExplodingWriter(None))
-    baseline.compare(str(tmp_path / "no" / "such"), ["a"], None, TelemetryWriter(None))
+def test_compare_never_raises_and_changes_nothing_but_the_log(tmp_path: pathlib.Path) -> None:
+    # A writer that explodes while recording the absent-baseline row: swallowed, nothing written.
+    assert baseline.compare(str(tmp_path), ["a"], str(tmp_path / "roi.log"),
+                            _ExplodingWriter(None)) is None
+    assert os.listdir(tmp_path) == []
+    # A root that does not exist: the absent baseline is still one legible row, and no
+    # directory is created for it.
+    log = tmp_path / "roi.log"
+    missing_root = tmp_path / "no" / "such"
+    assert baseline.compare(str(missing_root), ["a"], None, TelemetryWriter(str(log))) is None
+    assert _unattributed(log) == [str(missing_root / ".polydeukes" / "baseline.json")]
+    assert not missing_root.exists()
 
 
 def test_update_never_raises_and_leaves_no_temporary(tmp_path: pathlib.Path) -> None:

@@ -12,6 +12,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
+import golden
 from conftest import EMPTY_INPUT, PDKS
 
 from polydeukes.cli.scaffold import STARTER_CONFIG
@@ -43,13 +44,6 @@ input: --diff (change set, stdin) · disciplines 0 · changeSetDisciplines 0 · 
 """
 
 
-def _golden(request, name: str, produced: str) -> None:
-    path = GOLDEN / name
-    if request.config.getoption("--update-golden"):
-        path.write_text(produced, encoding="utf-8")
-    assert produced == path.read_text(encoding="utf-8")
-
-
 def test_starter_config_explains_exactly_as_the_spec_shows(project):
     project.run("init")
     result = project.run("explain")
@@ -57,12 +51,12 @@ def test_starter_config_explains_exactly_as_the_spec_shows(project):
     assert result.stdout == STARTER_EXPLAIN
 
 
-def test_explain_of_every_mechanism(project, request):
+def test_explain_of_every_mechanism(project):
     project.config(EVERY)
     result = project.run("explain")
     assert result.code == 0
-    _golden(request, "every-mechanism.txt", result.stdout)
-    _golden(request, "every-mechanism.stderr.txt", result.stderr)
+    golden.check(GOLDEN / "every-mechanism.txt", result.stdout)
+    golden.check(GOLDEN / "every-mechanism.stderr.txt", result.stderr)
     # Each fault is named once (not once per surface), pointing at the faulty step.
     assert result.stderr.count("discipline 'uses-an-unknown-step': ") == 1
     _assert_points_at_the_faulty_step(result.stderr)
@@ -77,11 +71,11 @@ def _assert_points_at_the_faulty_step(stderr: str) -> None:
     assert EVERY.split("\n")[line - 1][col - 1:].startswith("op: grep")
 
 
-def test_explain_code_listing(project, request):
+def test_explain_code_listing(project):
     project.config(EVERY)
     result = project.run("explain", "--code")
     assert result.code == 0 and result.stderr == ""
-    _golden(request, "every-mechanism.code.txt", result.stdout)
+    golden.check(GOLDEN / "every-mechanism.code.txt", result.stdout)
 
 
 def test_explain_json_is_the_plan(project):

@@ -19,6 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import golden
 from conftest import PDKS, RUNGS, uncommented
 
 from polydeukes.casefile import CaseFileError, load_file
@@ -413,15 +414,11 @@ def test_update_asks_on_a_terminal(project):
 # -- the format's parser and the shorthands ---------------------------------------------------
 
 
-def test_the_shipped_test_file_schema_is_the_generated_one(request):
+def test_the_shipped_test_file_schema_is_the_generated_one():
     from polydeukes.casefile import schema
     from polydeukes.compiler.config_schema import render
 
-    shipped = REPO / "stdlib" / "schemas" / "polydeukes-tests.schema.json"
-    text = render(schema())
-    if request.config.getoption("--update-golden"):
-        shipped.write_text(text, encoding="utf-8")
-    assert shipped.read_text(encoding="utf-8") == text
+    golden.check(REPO / "stdlib" / "schemas" / "polydeukes-tests.schema.json", render(schema()))
 
 
 def test_the_schema_agrees_with_the_loader_on_the_starter_and_the_broken_files(tmp_path):

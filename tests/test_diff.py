@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from polydeukes.stdlib.diff import (
@@ -411,14 +411,64 @@ _LINE = st.lists(st.one_of(_FRAGMENTS, st.text(max_size=4)), max_size=6).map("".
 _DIFFISH = st.lists(_LINE, max_size=25).map("\n".join)
 
 
+_NAME = st.sampled_from(["a.txt", "d/e.md", "sp ace.txt", "é.txt"])
+_HUNK_LINES = st.lists(st.sampled_from(["-old", "+new", " same", "\\ No newline at end of file"]),
+                       min_size=1, max_size=4)
+
+
+@st.composite
+def _blocks(draw) -> str:
+    """One file block as git writes it: a modification, creation, deletion, rename or binary."""
+    name = draw(_NAME)
+    kind = draw(st.sampled_from(["modify", "create", "delete", "rename", "binary"]))
+    head = f"diff --git a/{name} b/{name}\n"
+    if kind == "rename":
+        return f"diff --git a/{name} b/x{name}\nrename from {name}\nrename to x{name}\n"
+    if kind == "binary":
+        return head + f"Binary files a/{name} and b/{name} differ\n"
+    lines = draw(_HUNK_LINES)
+    if kind == "create":
+        lines = ["+" + line[1:] for line in lines if not line.startswith("\\")]
+        head += f"new file mode 100644\n--- /dev/null\n+++ b/{name}\n"
+    elif kind == "delete":
+        lines = ["-" + line[1:] for line in lines if not line.startswith("\\")]
+        head += f"deleted file mode 100644\n--- a/{name}\n+++ /dev/null\n"
+    else:
+        head += f"--- a/{name}\n+++ b/{name}\n"
+    old = sum(1 for line in lines if line[0] in "- ")
+    new = sum(1 for line in lines if line[0] in "+ ")
+    return head + f"@@ -{min(old, 1)},{old} +{min(new, 1)},{new} @@\n" + "".join(
+        line + "\n" for line in lines)
+
+
+@st.composite
+def _damaged_diff(draw, text: str) -> str:
+    """A diff with one line dropped, repeated or replaced by a fragment, or left whole."""
+    lines = text.split("\n")
+    at = draw(st.integers(0, len(lines) - 1))
+    fate = draw(st.sampled_from(["whole", "whole", "drop", "repeat", "replace"]))
+    if fate == "drop":
+        del lines[at]
+    elif fate == "repeat":
+        lines.insert(at, lines[at])
+    elif fate == "replace":
+        lines[at] = draw(_LINE)
+    return "\n".join(lines)
+
+
+_WHOLE_DIFFS = st.lists(_blocks(), min_size=1, max_size=3).map("".join)
+
+
 @settings(max_examples=400, deadline=None)
-@given(st.one_of(st.text(), _DIFFISH))
+@given(st.one_of(st.text(), _DIFFISH, _WHOLE_DIFFS, _WHOLE_DIFFS, _WHOLE_DIFFS.flatmap(_damaged_diff)))
 def test_parser_raises_only_diff_error(text: str) -> None:
     try:
         ir = diff_to_input(text)
     except DiffError as error:
         assert str(error).startswith("unified diff: ")
+        event("refused")
         return
+    event("parsed into calls" if ir["toolCalls"] else "parsed, no call")
     for call in ir["toolCalls"]:
         assert call["name"] in ("staged-write", "staged-delete")
         assert isinstance(call["args"]["file_path"], str) and call["args"]["file_path"]

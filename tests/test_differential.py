@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import json
 
-from hypothesis import assume, given, settings
+from hypothesis import assume, event, given, settings
 from hypothesis import strategies as st
 
 import reference
 import strategies_judge as sj
-from algebra_support import strict
+from algebra_support import from_reference, strict, to_reference
 from polydeukes.compiler import compile_config
 from polydeukes.compiler.config import load_config
 from polydeukes.compiler.resolve import resolve_declaration
@@ -64,9 +64,9 @@ def vm_judgment(compiled: Compiled, entry, world: dict):
 
 
 def reference_judgment(decl, world: dict):
-    judgment, evaluator = reference.judge(decl, world)
+    judgment, evaluator = reference.judge(decl, to_reference(world))
     opens = reference.witness_opens(decl, evaluator) if judgment.status == reference.BROKEN else None
-    breaks = [(b.id, b.message, strict(b.witnesses)) for b in judgment.breaks]
+    breaks = [(b.id, b.message, strict(from_reference(b.witnesses))) for b in judgment.breaks]
     return judgment.status, breaks, judgment.source, judgment.reason, opens
 
 
@@ -76,11 +76,14 @@ STATUS = {M.PASSED_WORLD: reference.PASSED, M.BROKEN: reference.BROKEN,
 
 def assert_agree(config_text: str, worlds: list[dict]) -> None:
     compiled = Compiled(config_text)
+    statuses = set()
     for entry in compiled.plan.entries:
         decl = compiled.resolved[entry.label]
         for world in worlds:
             status, *rest = vm_judgment(compiled, entry, world)
             assert (STATUS[status], *rest) == reference_judgment(decl, world), (entry.label, world)
+            statuses.add(STATUS[status])
+    event("a world broke" if reference.BROKEN in statuses else "no world broke")
 
 
 @DIFFERENTIAL
@@ -108,7 +111,9 @@ def _law_config(extract: dict, relation: dict, supply: dict | None = None) -> st
 def _only_outcome(config_text: str, world: dict) -> str:
     compiled = Compiled(config_text)
     (entry,) = compiled.plan.entries
-    return M.evaluate_world(compiled.plan, entry, world, compiled.regex).status
+    status = M.evaluate_world(compiled.plan, entry, world, compiled.regex).status
+    event("judged" if status == M.PASSED_WORLD else status)
+    return status
 
 
 TEXT_STEPS = st.lists(st.sampled_from([

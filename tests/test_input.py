@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+import golden
+
 from polydeukes.vm.ir import CovenantInput, Delete, all_file_changes, parse_input
 
 CASES = yaml.safe_load((Path(__file__).parent / "cases/input/refusals.yaml").read_text("utf-8"))
@@ -77,14 +79,11 @@ def _encode(value) -> str:
     return msgspec.json.encode(value).decode()
 
 
-def test_shipped_input_schema_matches_the_decoder(request):
+def test_shipped_input_schema_matches_the_decoder():
     """The published schema is generated from the same Structs the decoder uses, so they agree."""
     import msgspec
 
     shipped = Path(__file__).parent.parent / "stdlib" / "schemas" / "covenant-input.schema.json"
     generated = {"$schema": "https://json-schema.org/draft/2020-12/schema",
                  "title": "CovenantInput", **msgspec.json.schema(CovenantInput)}
-    text = json.dumps(generated, indent=2, ensure_ascii=False) + "\n"
-    if request.config.getoption("--update-golden"):
-        shipped.write_text(text, encoding="utf-8")
-    assert shipped.read_text(encoding="utf-8") == text
+    golden.check(shipped, json.dumps(generated, indent=2, ensure_ascii=False) + "\n")

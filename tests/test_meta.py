@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from meta_support import call_of, calls_of, load
@@ -100,15 +100,20 @@ _json = st.recursive(
     max_leaves=20,
 )
 _shellish = st.text(alphabet="ab/.~$'\"\\;|&<>() -=*{}\n", max_size=40)
+# Paths and commands that name what the judges protect, so that they break often.
+_named = st.sampled_from(["src/core/x.py", "a/b", "/r/a/b/c", "/home/u/.t/s.jsonl", "rm -rf src/core",
+                          "echo x >> /home/u/.t/s.jsonl", "cat a/b"])
 
 
 @settings(max_examples=150, deadline=None)
-@given(args=st.dictionaries(st.sampled_from(["command", "file_path", "x"]), _json | _shellish, max_size=3),
+@given(args=st.dictionaries(st.sampled_from(["command", "file_path", "x"]), _json | _shellish | _named,
+                            max_size=3),
        name=st.sampled_from(["Bash", "Edit", "Other"]))
 def test_judges_never_raise_and_answer_a_known_code(args: dict, name: str) -> None:
     call = ToolCall(name=name, args=args)
     protected = ["src/core", "a/b"]
-    assert meta.judge_self_mod(call, protected=protected, mutating=["Edit"], root="/r").exit_code in (0, 1)
+    self_mod = meta.judge_self_mod(call, protected=protected, mutating=["Edit"], root="/r").exit_code
+    assert self_mod in (0, 1)
     shell = meta.judge_shell_mod_call(
         call, protected=protected, shell=["Bash"], command_args=["command"], root="/r", home="/home/u")
     assert shell.exit_code in (0, 1)
@@ -117,6 +122,9 @@ def test_judges_never_raise_and_answer_a_known_code(args: dict, name: str) -> No
         call, evidence_path="/home/u/.t/s.jsonl", mutating=["Edit"], shell=["Bash"],
         command_args=["command"], root="/r", home="/home/u")
     assert got is None or (got.exit_code == 1 and got.reason)
+    broken = [label for label, code in (("self-mod", self_mod), ("shell-mod", shell.exit_code),
+                                        ("transcript-mod", 0 if got is None else 1)) if code]
+    event("broken: " + ", ".join(broken) if broken else "nothing broken")
 
 
 def test_a_raising_judge_is_unjudgeable(monkeypatch: pytest.MonkeyPatch) -> None:

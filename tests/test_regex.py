@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from hypothesis import given, settings
+from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from polydeukes.compiler.regex import RegexRefused, compile_js, translate
@@ -139,9 +139,18 @@ def test_translate_only_ever_refuses(pattern: str, ignore_case: bool) -> None:
     try:
         t = translate(pattern, ignore_case)
     except RegexRefused as e:
-        assert e.reason
+        # A refusal says which kind it is: JavaScript's syntax error, or our documented refusal.
+        assert e.syntax_error == e.reason.startswith("invalid regular expression: "), e.reason
+        assert e.syntax_error or e.reason.endswith(
+            ("which this implementation does not support", "(catastrophic backtracking)")), e.reason
+        event("refused: syntax error" if e.syntax_error else "refused: unsupported")
         return
-    re.compile(t.source, t.flags)
+    event("translated")
+    compiled = re.compile(t.source, t.flags)
+    assert compiled.groups == t.group_count  # one `re` group per JavaScript capture, no other
+    assert not t.flags & re.IGNORECASE
+    assert translate(pattern, ignore_case) == t  # a pure function of (pattern, ignore case)
+    JsRegex.from_translated(t).search("a\U0001F600")
 
 
 _ATOMS = st.sampled_from(
@@ -160,12 +169,24 @@ def _safe_patterns() -> st.SearchStrategy[str]:
 
 
 @settings(max_examples=200, deadline=None)
-@given(_safe_patterns(), st.booleans(), st.text(alphabet="abcx. é\n\U0001F600", max_size=12))
+@given(_safe_patterns(), st.booleans(),
+       st.text(alphabet=st.sampled_from(list("aaabbbcx. é\n") + ["\U0001F600"]), max_size=12))
 def test_safe_grammar_translates_and_runs(pattern: str, ignore_case: bool, subject: str) -> None:
-    rx = compile_js(pattern, ignore_case, reads_group1=False)
+    t = translate(pattern, ignore_case, reads_group1=False)
+    rx = JsRegex.from_translated(t)
     m = rx.search(subject)
-    if m is not None:
-        assert m.text in subject or not subject.isascii()
+    event("match" if m is not None else "no match")
+    assert rx.test(subject) == (m is not None)
+    if m is None:
+        return
+    # Every group's text is the subject's UTF-16 code units at that group's span.
+    units = subject.encode("utf-16-le", "surrogatepass")
+    for n in range(t.group_count + 1):
+        span, text = m.span(n), m.group(n)
+        assert (span is None) == (text is None)
+        if span is not None:
+            start, end = span
+            assert units[2 * start:2 * end].decode("utf-16-le", "surrogatepass") == text
 
 
 _LITERAL = st.text(alphabet=st.sampled_from(list("abcXYZ019 _-,;:'\"/.*+?()[]{}|^$\\")), min_size=1, max_size=8)
@@ -181,6 +202,7 @@ def test_ascii_literals_agree_with_re_escape(literal: str, noise: str, embed: bo
     subject = noise[: len(noise) // 2] + literal + noise[len(noise) // 2:] if embed else noise
     m = compile_js(_js_escape(literal)).search(subject)
     want = re.search(re.escape(literal), subject)
+    event("match" if want is not None else "no match")
     assert (None if m is None else m.text) == (None if want is None else want.group())
 
 

@@ -20,6 +20,7 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 
+import golden
 from conftest import RUNGS
 
 from polydeukes.cli.scaffold import STARTER_CONFIG
@@ -78,12 +79,10 @@ def validator():
     return jsonschema.Draft202012Validator(json.loads(SHIPPED.read_text(encoding="utf-8")))
 
 
-def test_shipped_schema_is_the_generated_one(request):
+def test_shipped_schema_is_the_generated_one():
     docs = (REPO / "docs" / "declarations.md").read_text(encoding="utf-8")
     text = config_schema.render(config_schema.build(config_schema.doc_descriptions(docs)))
-    if request.config.getoption("--update-golden"):
-        SHIPPED.write_text(text, encoding="utf-8")
-    assert SHIPPED.read_text(encoding="utf-8") == text
+    golden.check(SHIPPED, text)
     jsonschema.Draft202012Validator.check_schema(json.loads(text))
 
 

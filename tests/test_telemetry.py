@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+import golden
+
 from polydeukes.vm import telemetry as T
 from polydeukes.vm.values import UNDEFINED
 
@@ -44,11 +46,8 @@ def _rows() -> list[str]:
     ]
 
 
-def test_golden_rows(request):
-    produced = "".join(_rows())
-    if request.config.getoption("--update-golden"):
-        GOLDEN.write_text(produced, encoding="utf-8")
-    assert produced == GOLDEN.read_text(encoding="utf-8")
+def test_golden_rows():
+    golden.check(GOLDEN, "".join(_rows()))
 
 
 def test_four_fields_without_extras_and_no_trailing_tab():

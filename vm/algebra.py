@@ -28,6 +28,7 @@ from polydeukes.vm.values import (
     js_equal,
     js_json_parse,
     js_keys,
+    js_number,
     js_string,
     js_string_key,
     js_trim,
@@ -183,7 +184,7 @@ def _numeric(items: Items) -> bool:
 def sort(items: Items) -> Items:
     """Stable ascending sort by value: numeric when every value is a number, else by String()."""
     if _numeric(items):
-        return sorted(items, key=lambda it: it[1])
+        return sorted(items, key=lambda it: js_number(it[1]))
     return sorted(items, key=lambda it: js_string_key(js_string(it[1])))
 
 
@@ -279,7 +280,7 @@ def age_ms(items: Items) -> Items:
         clock = value.get("observedAtMs")
         if not (_is_number(stamp) and _is_number(clock)):
             continue
-        age = clock - stamp
+        age = js_number(clock) - js_number(stamp)
         if not age >= 0:  # negative ("stamped after the clock"), or NaN from infinities
             continue
         aged = dict(value)
@@ -309,9 +310,9 @@ def predicate_holds(value: Any, predicate: tuple[str, str, Any]) -> bool:
     if operator == "ne":
         return not js_equal(prop, constant)
     if operator == "lte":
-        return _is_number(prop) and prop <= constant
+        return _is_number(prop) and js_number(prop) <= js_number(constant)
     if operator == "gte":
-        return _is_number(prop) and prop >= constant
+        return _is_number(prop) and js_number(prop) >= js_number(constant)
     if operator == "size":
         return type(prop) is list and len(prop) == constant
     if operator == "notIn":
@@ -373,7 +374,7 @@ def implies(a: Items, b: Items) -> list[Witness]:
 def ordered(a: Items, strict: bool) -> list[Witness]:
     """The later item of every adjacent pair that descends (or, under `strict`, ties)."""
     if _numeric(a):
-        order = [v for _, v in a]
+        order = [js_number(v) for _, v in a]
     else:
         order = [js_string_key(js_string(v)) for _, v in a]
     witnesses = []

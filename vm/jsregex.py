@@ -78,6 +78,18 @@ class JsMatch:
             return text
         return from_code_units(text)
 
+    def span(self, n: int = 0) -> tuple[int, int] | None:
+        """Start and end of group `n` in UTF-16 code units (JavaScript's `indices`), or None."""
+        start, end = self._m.span(n)
+        if start < 0:
+            return None
+        if self._units:
+            return start, end  # the search already ran over the code-unit view
+        # Each astral character before an offset is one code point but two code units.
+        subject = self._m.string
+        return (start + len(_ASTRAL.findall(subject, 0, start)),
+                end + len(_ASTRAL.findall(subject, 0, end)))
+
     def __repr__(self) -> str:
         return f"<JsMatch {self.text!r}>"
 

@@ -115,8 +115,9 @@ def js_string(v: object) -> str:
 # -- equality ----------------------------------------------------------------------------------
 
 
-def _number(v: int | float) -> int | float:
-    """A number as JS holds it: integers beyond 2^53 round to the nearest double."""
+def js_number(v: int | float) -> int | float:
+    """A number as JS holds it: integers beyond 2^53 round to the nearest double, so that
+    comparisons and arithmetic see what JavaScript sees (2**53 + 1 equals 2**53)."""
     if type(v) is int and not -MAX_SAFE_INTEGER <= v <= MAX_SAFE_INTEGER:
         try:
             return float(v)
@@ -134,7 +135,7 @@ def js_equal(a: object, b: object) -> bool:
         return ta is tb and a == b  # never a number: True == 1 must not hold
     if ta in (int, float):
         # Numbers are compared with `===`: 0 equals -0, NaN equals nothing.
-        return tb in (int, float) and _number(a) == _number(b)  # type: ignore[arg-type]
+        return tb in (int, float) and js_number(a) == js_number(b)  # type: ignore[arg-type]
     if a is None or a is UNDEFINED or b is None or b is UNDEFINED:
         return a is b
     if isinstance(a, list):
@@ -169,7 +170,7 @@ def canonical(v: object) -> object:
     if t is bool:
         return ("bool", v)
     if t is int or t is float:
-        n = _number(v)  # type: ignore[arg-type]
+        n = js_number(v)  # type: ignore[arg-type]
         return ("number", object() if n != n else n)  # 1 and 1.0, 0 and -0.0 hash alike
     if v is None:
         return _NULL
@@ -290,7 +291,7 @@ def js_json_value(v: object) -> object:
     if t is str or t is bool or v is None or v is UNDEFINED:
         return v
     if t is int:
-        n = _number(v)  # type: ignore[arg-type]
+        n = js_number(v)  # type: ignore[arg-type]
         if type(n) is int:
             return n
         v = n  # a big integer is the double JS rounds it to; written like any float
@@ -327,7 +328,7 @@ def js_json_stringify(v: object) -> str | None:
     if t is bool:
         return "true" if v else "false"
     if t is int or t is float:
-        n = _number(v)  # type: ignore[arg-type]
+        n = js_number(v)  # type: ignore[arg-type]
         return "null" if n != n or n in (math.inf, -math.inf) else js_number_string(n)
     if v is None:
         return "null"
