@@ -16,7 +16,7 @@ from pathlib import Path
 from xml.etree import ElementTree
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 import golden
@@ -439,24 +439,49 @@ def test_the_schema_agrees_with_the_loader_on_the_starter_and_the_broken_files(t
         assert list(validator.iter_errors(yaml.safe_load(text))), text
 
 
-_yaml_values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.text(max_size=6),
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
-        st.sampled_from(["cases", "name", "bash", "edit", "path", "expect", "exit", "x",
-                         "user_says", "ago", "text", "files", "config"]), inner, max_size=4),
-    max_leaves=10)
+_scalars = st.none() | st.booleans() | st.integers(-1, 3) | st.sampled_from(
+    ["", "ls", "src/a.ts", "5m", "soon", "blocked", "passed", "not-routed", "nope"])
+_valid_cases = st.fixed_dictionaries(
+    {"name": st.sampled_from(["a", "b", "c d"])},
+    optional={"expect": st.dictionaries(st.sampled_from(["self-mod", "x"]),
+                                        st.sampled_from(["passed", "blocked", "not-routed"]),
+                                        max_size=2),
+              "exit": st.sampled_from([0, 2]),
+              "user_says": st.lists(st.sampled_from(["hi", {"text": "hi", "ago": "5m"}]),
+                                    max_size=2)},
+).flatmap(lambda case: st.sampled_from([
+    {**case, "bash": "ls"}, {**case, "write": {"path": "a", "content": "x"}},
+    {**case, "edit": {"path": "a", "before": "x", "after": "y"}}]))
+
+
+@st.composite
+def _case_files(draw) -> object:
+    """A loading case file (a list of distinct cases), broken in one place half of the time."""
+    cases = draw(st.lists(_valid_cases, min_size=1, max_size=3, unique_by=lambda c: c["name"]))
+    document = {"cases": cases}
+    if draw(st.booleans()):
+        case = draw(st.sampled_from(cases))
+        key = draw(st.sampled_from(["bash", "edit", "exit", "expect", "name", "colour", "cases"]))
+        if key == "cases":
+            document["cases"] = draw(_scalars)
+        else:
+            case[key] = draw(_scalars)
+    return document
 
 
 @settings(max_examples=150, deadline=None)
-@given(_yaml_values)
+@given(_case_files())
 def test_the_loader_answers_any_document_with_cases_or_one_located_error(tmp_path_factory, data):
     root = tmp_path_factory.mktemp("casefile")
     (root / "t.yaml").write_text(json.dumps(data), encoding="utf-8")
     try:
         loaded = load_file(str(root), "t.yaml")
     except CaseFileError as exc:
-        assert "\n" not in str(exc)
+        event("refused, located" if " (at t.yaml:" in str(exc) else "refused")
+        assert "\n" not in str(exc) and str(exc).count(" (at t.yaml:") <= 1
     else:
+        event("loaded")
+        assert [case.case.name for case in loaded.cases] == [c["name"] for c in data["cases"]]
         assert all(case.case.form() in ("edit", "write", "delete", "bash", "diff", "ir")
                    for case in loaded.cases)
 
@@ -466,6 +491,7 @@ def test_the_loader_answers_any_document_with_cases_or_one_located_error(tmp_pat
 def test_an_edit_shorthand_is_an_edit_the_host_accepts(before, after):
     old, new = replacement(before, after)
     post = edit_post(before, {"old_string": old, "new_string": new})
+    event("an edit exists" if before and before != after else "no edit can")
     if before and before != after:
         assert post == after  # Claude Code's Edit rules turn before into after
     else:

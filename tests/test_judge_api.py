@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 import strategies_judge as sj
@@ -110,6 +110,8 @@ def test_judge_check_is_the_pdks_process(tmp_path_factory, config, raw, enforce,
         text = text.replace(str(base / "process"), str(base / "in-process"))
         return OBSERVED_AT.sub('"observedAtMs":T', text)
 
+    event(f"exit {verdict.exit_code}, {len(verdict.rows)} row(s)"
+          + (", failed closed" if "failed closed" in verdict.stderr else ""))
     assert verdict.exit_code == done.returncode
     assert same(verdict.stderr) == same(done.stderr.decode("utf-8"))
     assert [same(row.line) for row in verdict.rows] == [

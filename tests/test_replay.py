@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from conftest import RUNGS
@@ -196,28 +196,74 @@ def test_an_edit_whose_result_is_ambiguous_is_unknown(tmp_path):
         0: UNKNOWN}
 
 
-_text = st.text(alphabet="ab\n", max_size=10)
+_text = st.text(alphabet="ab\n", max_size=10)  # few letters: repeats, the hard case
+_words = st.text(alphabet="abcdefgh \n", min_size=1, max_size=14)  # what edits usually meet
+
+
+@st.composite
+def _applicable_edit(draw, text: str) -> dict:
+    """An edit shaped like a real one: its old text is drawn from the text it edits (and so
+    usually applies), now and then from anywhere (and so usually does not)."""
+    if text and draw(st.integers(0, 4)):
+        start = draw(st.integers(0, len(text) - 1))
+        end = draw(st.integers(start + 1, len(text)))
+        while text.count(text[start:end]) > 1 and (start > 0 or end < len(text)):
+            start, end = (start, end + 1) if end < len(text) else (start - 1, end)  # widen
+        old = text[start:end]
+    else:
+        old = draw(_text)
+    new = draw(_text)
+    if new == old:
+        new += "x"
+    return {"old_string": old, "new_string": new, "replace_all": draw(st.booleans())}
+
+
+@st.composite
+def _edits(draw) -> tuple:
+    pre = draw(_words | _text)
+    return pre, draw(_applicable_edit(pre))
 
 
 @settings(max_examples=400, deadline=None)
-@given(_text, _text, _text, st.booleans())
-def test_an_inverted_edit_is_the_true_pre_state_or_unknown(pre, old, new, replace_all):
+@given(_edits())
+def test_an_inverted_edit_is_the_true_pre_state_or_unknown(drawn):
     """Never a wrong pre-state: rolling back an applied edit yields its real input, or
     admits it does not know."""
-    args = {"old_string": old, "new_string": new, "replace_all": replace_all}
+    pre, args = drawn
     post = edit_post(pre, args)
     if post is None:
-        return  # the tool would have refused it: nothing was applied
+        event("refused by the tool")
+        return  # nothing was applied
     found = _invert({"name": "Edit", "args": args}, post)
+    event("unknown" if found is UNKNOWN else "rolled back")
     assert found is UNKNOWN or found == pre
 
 
+@st.composite
+def _multi_edits(draw) -> tuple:
+    """A pre-state (or none: a creation seeded by the first edit) and 1-3 edits, each drawn
+    from the text the previous ones left."""
+    pre = draw(st.one_of(st.none(), _words, _text))
+    edits, text = [], pre
+    if pre is None:
+        text = draw(_words)
+        edits.append({"old_string": "", "new_string": text})
+    for _ in range(draw(st.integers(1 if pre is not None else 0, 3))):
+        edit = draw(_applicable_edit(text or ""))
+        edit.pop("replace_all")
+        edits.append(edit)
+        text = edit_post(text, edit) or text
+    return pre, {"edits": edits}
+
+
 @settings(max_examples=300, deadline=None)
-@given(st.one_of(st.none(), _text), st.lists(st.tuples(_text, _text), min_size=1, max_size=3))
-def test_an_inverted_multi_edit_is_the_true_pre_state_or_unknown(pre, pairs):
-    args = {"edits": [{"old_string": old, "new_string": new} for old, new in pairs]}
+@given(_multi_edits())
+def test_an_inverted_multi_edit_is_the_true_pre_state_or_unknown(drawn):
+    pre, args = drawn
     post = multi_edit_post(pre, args)
     if post is None:
+        event("refused by the tool")
         return
     found = _invert({"name": "MultiEdit", "args": args}, post)
+    event("unknown" if found is UNKNOWN else "rolled back")
     assert found is UNKNOWN or found == pre

@@ -18,7 +18,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 import yaml
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 
 import golden
 from conftest import RUNGS
@@ -204,9 +204,13 @@ def test_generated_declarations_schema_iff_they_compile(validator, declaration):
     assert message is None, message
     errors = list(validator.iter_errors(config))
     if not faults:
+        event("compiles: the schema must accept")
         assert errors == [], errors[0].message
     elif not any(FAULTS_BEYOND_SCHEMA.search(f) for f in faults):
+        event("a fault the schema can see")
         assert errors, faults
+    else:
+        event("a fault beyond the schema")
 
 
 # -- pdks schema and the init directive ---------------------------------------------------------
