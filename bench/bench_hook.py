@@ -32,7 +32,10 @@ import time
 from pathlib import Path
 
 BIN = Path(sys.executable).parent
-HOST_FILES = {"claude-code": ".claude/settings.json", "codex": ".codex/hooks.json"}
+HOST_FILES = {"claude-code": ".claude/settings.json", "codex": ".codex/hooks.json",
+              "gemini": ".gemini/settings.json", "copilot": ".github/hooks/polydeukes.json",
+              "cursor": ".cursor/hooks.json"}
+ROOT_VARIABLES = {"claude-code": "CLAUDE_PROJECT_DIR", "gemini": "GEMINI_PROJECT_DIR"}
 
 TRANSCRIPT_ROUNDS = 100  # 300 JSONL entries: a short working session
 
@@ -52,12 +55,10 @@ def _transcript(path: Path) -> None:
 
 def scenarios(base: Path) -> list[tuple[str, str, Path, Path, bytes]]:
     """(label, host, project root, cwd, payload)."""
-    from polydeukes.stdlib.adapters import claude_code, codex  # noqa: F401 - hosts exist
-
     root = base / "project"
     root.mkdir()
     subprocess.run(["git", "init", "-q", str(root)], check=True)
-    for host in ("claude-code", "codex"):
+    for host in HOST_FILES:
         subprocess.run([str(BIN / f"pdks-{host}"), "init"], cwd=root, check=True,
                        capture_output=True)
     subprocess.run([str(BIN / "pdks"), "compile"], cwd=root, check=True, capture_output=True)
@@ -77,17 +78,38 @@ def scenarios(base: Path) -> list[tuple[str, str, Path, Path, bytes]]:
              "tool_input": {"command": "*** Begin Patch\n*** Update File: app.py\n@@\n"
                                        "-    return sum(xs)\n+    return sum(xs, 0)\n*** End Patch\n"},
              "tool_use_id": "c", "transcript_path": None, "turn_id": "t"}
+    replace = {"session_id": "s", "cwd": str(root / "src"), "hook_event_name": "BeforeTool",
+               "timestamp": "2026-12-01T10:00:00Z", "tool_name": "replace",
+               "tool_input": {"file_path": "app.py", "old_string": "return sum(xs)",
+                              "new_string": "return sum(xs, 0)"}}
+    create = {"sessionId": "s", "timestamp": 1, "cwd": str(root), "toolName": "edit",
+              "toolArgs": json.dumps({"path": "src/app.py", "old_str": "return sum(xs)",
+                                      "new_str": "return sum(xs, 0)"})}
+    denied = {"sessionId": "s", "timestamp": 1, "cwd": str(root), "toolName": "bash",
+              "toolArgs": json.dumps({"command": "rm -rf .github/hooks"})}
+    shell = {"hook_event_name": "preToolUse", "conversation_id": "c", "workspace_roots": [str(root)],
+             "cwd": str(root), "tool_name": "Shell", "tool_input": {"command": "ls -la src"}}
     return [
         ("Claude Code Edit, 300-entry transcript", "claude-code", root, root, json.dumps(edit).encode()),
         ("Claude Code Bash, no transcript", "claude-code", root, root, json.dumps(bash).encode()),
         ("Codex apply_patch from src/", "codex", root, root / "src", json.dumps(patch).encode()),
+        ("Gemini CLI replace from src/", "gemini", root, root / "src", json.dumps(replace).encode()),
+        ("Copilot CLI edit (toolArgs a JSON string)", "copilot", root, root,
+         json.dumps(create).encode()),
+        ("Copilot CLI bash, denied on stdout", "copilot", root, root, json.dumps(denied).encode()),
+        ("Cursor Shell, answered {} on stdout", "cursor", root, root / ".cursor",
+         json.dumps(shell).encode()),
     ]
 
 
 def registered_command(host: str, root: Path) -> str:
     """The command the installer registered, read back from the host's own file."""
-    document = json.loads((root / HOST_FILES[host]).read_text(encoding="utf-8"))
-    return next(handler["command"] for entry in document["hooks"]["PreToolUse"]
+    hooks = json.loads((root / HOST_FILES[host]).read_text(encoding="utf-8"))["hooks"]
+    if host in ("copilot", "cursor"):  # flat lists of handlers
+        key = "bash" if host == "copilot" else "command"
+        return next(h[key] for h in hooks["preToolUse"] if "covenant-pretooluse" in h[key])
+    event = "BeforeTool" if host == "gemini" else "PreToolUse"
+    return next(handler["command"] for entry in hooks[event]
                 for handler in entry["hooks"] if "covenant-pretooluse" in handler["command"])
 
 
@@ -120,17 +142,18 @@ def main() -> None:
     parser.add_argument("--instructions", action="store_true",
                         help="also count instructions under valgrind's callgrind")
     args = parser.parse_args()
-    from polydeukes.stdlib.adapters import claude_code, codex
+    from polydeukes.stdlib.adapters.install import host_named
     from polydeukes.stdlib.adapters.runner import judge_input
 
-    hosts = {"claude-code": claude_code.HOST, "codex": codex.HOST}
+    hosts = {name: host_named(name) for name in HOST_FILES}
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     pdks = [str(BIN / "pdks"), "covenant", "check", "--enforce", "block"]
     with tempfile.TemporaryDirectory() as base:
         for label, host, root, cwd, payload in scenarios(Path(base)):
             os.chdir(root)
             ir = judge_input(hosts[host], payload, str(root))
-            hook_env = dict(env, CLAUDE_PROJECT_DIR=str(root)) if host == "claude-code" else env
+            variable = ROOT_VARIABLES.get(host)
+            hook_env = dict(env, **{variable: str(root)}) if variable else env
             commands = {
                 "A hook": (["/bin/sh", "-c", registered_command(host, root)], cwd, payload, hook_env),
                 "B pdks": (pdks, root, ir, env),

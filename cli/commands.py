@@ -219,11 +219,29 @@ def demo_cmd() -> None:
 @cli.command("init")
 @click.option("--git", "with_git", is_flag=True,
               help="Also install a git pre-commit hook that judges the staged change set.")
-def init_cmd(with_git: bool) -> None:
+@click.option("--host", "hosts", multiple=True, metavar="NAME",
+              help="Also install the hook of this agent host (repeatable; all-detected: every "
+                   "host whose folder is in the project).")
+@click.option("--list-hosts", is_flag=True, help="List the agent hosts and which are installed.")
+def init_cmd(with_git: bool, hosts: tuple[str, ...], list_hosts: bool) -> None:
     """Create the agent-neutral scaffold: the config file and the .gitignore rule."""
     from polydeukes.cli.scaffold import InitError, run_init
 
     root = os.getcwd()
+    if list_hosts:
+        if with_git or hosts:
+            raise click.UsageError("--list-hosts takes no other option")
+        from polydeukes.stdlib.adapters.install import list_hosts as listing
+
+        click.echo(listing(root), nl=False)
+        return
+    if hosts:
+        from polydeukes.stdlib.adapters.install import unknown_host
+
+        refusal = unknown_host(hosts)  # checked before anything is written
+        if refusal:
+            write_stderr(f"pdks init failed: {refusal}\n")
+            raise SystemExit(2)
     try:
         if with_git:
             from polydeukes.stdlib.adapters.git import GitError, hooks_dir
@@ -239,6 +257,10 @@ def init_cmd(with_git: bool) -> None:
         write_stderr(f"pdks init failed: {exc}\n")
         raise SystemExit(2) from None
     click.echo("\n".join(lines))
+    if hosts:
+        from polydeukes.stdlib.adapters.install import install_hosts
+
+        raise SystemExit(install_hosts(root, list(hosts)))
 
 
 def _install_git_hook(root: str) -> list[str]:

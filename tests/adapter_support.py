@@ -4,9 +4,11 @@ host's environment variable and working directory."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
-import shutil
+import re
 import subprocess
 import sys
 import time
@@ -25,13 +27,19 @@ HOST_FILES = {
     "claude-code": ".claude/settings.json",
     "codex": ".codex/hooks.json",
     "grok": ".grok/hooks/covenant-pretooluse.json",
+    "gemini": ".gemini/settings.json",
+    "copilot": ".github/hooks/polydeukes.json",
+    "cursor": ".cursor/hooks.json",
+    "opencode": ".opencode/plugins/polydeukes.js",
 }
-ROOT_VARIABLES = {"claude-code": "CLAUDE_PROJECT_DIR", "grok": "GROK_WORKSPACE_ROOT"}
+ROOT_VARIABLES = {"claude-code": "CLAUDE_PROJECT_DIR", "grok": "GROK_WORKSPACE_ROOT",
+                  "gemini": "GEMINI_PROJECT_DIR"}
+HOST_VARIABLES = ("POLYDEUKES_TELEMETRY_PATH", "CLAUDE_PROJECT_DIR", "GROK_WORKSPACE_ROOT",
+                  "GEMINI_PROJECT_DIR", "CLAUDE_PLUGIN_ROOT")
 
 
 def clean_env(**extra: str) -> dict:
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("POLYDEUKES_TELEMETRY_PATH", "CLAUDE_PROJECT_DIR", "GROK_WORKSPACE_ROOT")}
+    env = {k: v for k, v in os.environ.items() if k not in HOST_VARIABLES}
     env.update(extra)
     return env
 
@@ -52,15 +60,58 @@ def git_project(root: Path) -> Path:
     return root
 
 
+def installed_in_process(root: Path, host) -> tuple[int, str, str]:
+    """The installer in this process (the console script's `init`), in `root`."""
+    from polydeukes.stdlib.adapters.install import install as run_installer
+
+    out, err = io.StringIO(), io.StringIO()
+    previous = os.getcwd()
+    os.chdir(root)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = run_installer(host)
+    finally:
+        os.chdir(previous)
+    return code, out.getvalue(), err.getvalue()
+
+
+def tree(root: Path) -> dict[str, bytes]:
+    """Every file under root (but .git), with its bytes."""
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*"))
+            if p.is_file() and ".git" not in p.relative_to(root).parts}
+
+
 def install(host: str, root: Path, env: dict | None = None) -> Result:
     return run([str(BIN / f"pdks-{host}"), "init"], root, env=env)
 
 
 def registered_commands(host: str, root: Path) -> list[str]:
-    """Every command the host would run for a PreToolUse call, read from its own file."""
-    document = json.loads((root / HOST_FILES[host]).read_text(encoding="utf-8"))
-    return [handler["command"] for entry in document["hooks"]["PreToolUse"]
+    """Every command the host would run before a tool call, read from its own file (for
+    OpenCode, the command its plugin runs with /bin/sh -c)."""
+    text = (root / HOST_FILES[host]).read_text(encoding="utf-8")
+    if host == "opencode":
+        script = json.loads(re.search(r"^const SCRIPT = (.*)$", text, re.M).group(1))
+        return [f"/bin/sh -c '{script}'"]
+    hooks = json.loads(text)["hooks"]
+    if host in ("copilot", "cursor"):  # flat lists of handlers
+        key = "bash" if host == "copilot" else "command"
+        handlers = [h for event in hooks.values() for h in event]
+        commands = [h[key] for h in handlers if "covenant-pretooluse" in h.get(key, "")]
+        return sorted(set(commands))  # Cursor runs the same command for two events
+    event = "BeforeTool" if host == "gemini" else "PreToolUse"
+    return [handler["command"] for entry in hooks[event]
             for handler in entry["hooks"] if "covenant-pretooluse" in handler.get("command", "")]
+
+
+def as_the_host_expands(host: str, command: str, cwd: str) -> str:
+    """The command string as the host hands it to its shell. Gemini CLI substitutes
+    `$GEMINI_PROJECT_DIR`, `$GEMINI_CWD` and `$CLAUDE_PROJECT_DIR` in the text, shell-quoted
+    (hookRunner.ts expandCommand); a registered command must survive that unchanged."""
+    if host != "gemini":
+        return command
+    quoted = "'" + cwd.replace("'", "'\\''") + "'"
+    return re.sub(r"\$(GEMINI_PROJECT_DIR|GEMINI_CWD|CLAUDE_PROJECT_DIR)", lambda m: quoted,
+                  command)
 
 
 def registered_command(host: str, root: Path) -> str:
@@ -72,7 +123,7 @@ def registered_command(host: str, root: Path) -> str:
 def run_hook(host: str, root: Path, payload: bytes, *, cwd: Path | None = None,
              env: dict | None = None, command: str | None = None) -> Result:
     """The registered command through `sh -c`, as the host spawns it."""
-    command = command or registered_command(host, root)
+    command = as_the_host_expands(host, command or registered_command(host, root), str(root))
     variables = {ROOT_VARIABLES[host]: str(root)} if host in ROOT_VARIABLES else {}
     return run(["sh", "-c", command], cwd or root, payload, env=env or clean_env(**variables),
                log=root / ".polydeukes" / "roi.log")

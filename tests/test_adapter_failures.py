@@ -5,7 +5,6 @@ command string the installer registered, through `sh -c`, as the host does."""
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -13,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from adapter_support import clean_env, git_project, install, registered_command, run, run_hook
+from adapter_support import (ROOT_VARIABLES, clean_env, git_project, install, registered_command,
+                             run, run_hook)
 
 CANNOT_USE = ("covenant hook failed closed: cannot use 'polydeukes' from {root} — install or "
               "update it there, then try again")
@@ -29,7 +29,7 @@ SYSTEM_PATH = "/usr/local/bin:/usr/bin:/bin"  # no polydeukes console scripts he
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory) -> Path:
     root = git_project(tmp_path_factory.mktemp("failures") / "project")
-    for host in ("claude-code", "codex", "grok"):
+    for host in ("claude-code", "codex", "grok", "gemini", "copilot", "cursor", "opencode"):
         assert install(host, root).code == 0
     return root
 
@@ -203,23 +203,145 @@ def test_grok_finds_its_root_from_its_variable(project):
     assert (result.code, result.rows) == (0, [["passed", "covenant-check", "-"]])
 
 
-def test_the_hook_process_imports_only_what_a_check_needs(project):
+# A blocked write in each host's own payload shape.
+BLOCKED_WRITES = {
+    "claude_code": {**BASH_LS, "tool_name": "Write",
+                    "tool_input": {"file_path": ".claude/hooks/x.sh", "content": "x"}},
+    "gemini": {"hook_event_name": "BeforeTool", "tool_name": "write_file",
+               "tool_input": {"file_path": ".gemini/hooks/x.sh", "content": "x"}},
+    "copilot": {"toolName": "create",
+                "toolArgs": json.dumps({"path": ".github/hooks/x.json", "file_text": "{}"})},
+    "cursor": {"hook_event_name": "preToolUse", "tool_name": "Write",
+               "tool_input": {"file_path": ".cursor/hooks.json", "content": "{}"}},
+    "opencode": {"tool": "write", "args": {"filePath": ".opencode/plugins/x.js", "content": ""}},
+}
+
+
+@pytest.mark.parametrize("module", BLOCKED_WRITES)
+def test_the_hook_process_imports_only_what_a_check_needs(project, module):
     """With a fresh plan, the hook never loads the compiler, yaml, lark or click."""
     subprocess.run([*map(str, [sys.executable, "-m", "polydeukes.cli"]), "compile"], cwd=project,
                    check=True, capture_output=True)
     probe = (
         "import io, sys, types\n"
         "sys.stdin = types.SimpleNamespace(buffer=io.BytesIO(sys.argv[1].encode()))\n"
-        "from polydeukes.stdlib.adapters.claude_code import hook\n"
+        f"from polydeukes.stdlib.adapters.{module} import HOST, hook\n"
         "code = hook()\n"
-        "sys.stderr.write('%s %s' % (code, sorted(m for m in ('lark', 'yaml', 'click', "
-        "'polydeukes.compiler', 'polydeukes.stdlib.adapters.install') if m in sys.modules)))\n"
+        "sys.stderr.write('%s %s' % (code == HOST.deny_status, sorted(m for m in ('lark', "
+        "'yaml', 'click', 'polydeukes.compiler', 'polydeukes.stdlib.adapters.install') "
+        "if m in sys.modules)))\n"
     )
-    edit = {**BASH_LS, "tool_name": "Write",
-            "tool_input": {"file_path": str(project / ".claude" / "hooks" / "x.sh"), "content": "x"}}
-    done = subprocess.run([sys.executable, "-P", "-c", probe, json.dumps(edit)], cwd=project,
-                          capture_output=True, text=True, env=clean_env())
-    assert done.stderr.splitlines()[-1] == "2 []"
+    done = subprocess.run([sys.executable, "-P", "-c", probe, json.dumps(BLOCKED_WRITES[module])],
+                          cwd=project, capture_output=True, text=True, env=clean_env())
+    assert done.stderr.splitlines()[-1] == "True []"
+
+
+# -- the hosts that read their decision on stdout ---------------------------------------------------
+
+COPILOT_LS = {"sessionId": "s", "timestamp": 1, "cwd": "", "toolName": "bash",
+              "toolArgs": json.dumps({"command": "ls"})}
+CURSOR_LS = {"hook_event_name": "preToolUse", "conversation_id": "c", "workspace_roots": [],
+             "cwd": "", "tool_name": "Shell", "tool_input": {"command": "ls"}}
+STDOUT_HOSTS = {"copilot": (COPILOT_LS, 0), "cursor": (CURSOR_LS, 2)}
+
+
+def decision(host: str, result) -> str | None:
+    """The reason of the host's deny document on stdout, or None when stdout says nothing."""
+    if not result.stdout.strip() or result.stdout == "{}\n":
+        return None
+    assert result.stdout.count("\n") == 1  # exactly one JSON object, one line
+    document = json.loads(result.stdout)
+    if host == "copilot":
+        assert document["permissionDecision"] == "deny"
+        return document["permissionDecisionReason"]
+    assert document["permission"] == "deny"
+    assert document["user_message"] == document["agent_message"]
+    return document["agent_message"]
+
+
+def stdout_host(host: str, root: Path, *, path: str | None = None, cwd: Path | None = None):
+    template, _ = STDOUT_HOSTS[host]
+    variables = {} if path is None else {"PATH": path}
+    return run_hook(host, root, payload(root, template), cwd=cwd, env=clean_env(**variables))
+
+
+@pytest.mark.parametrize("host", STDOUT_HOSTS)
+def test_a_stdout_host_is_told_every_failure_in_its_own_terms(project, tmp_path, host):
+    status = STDOUT_HOSTS[host][1]
+    allowed = stdout_host(host, project, path=SYSTEM_PATH)
+    assert (allowed.code, decision(host, allowed)) == (0, None)
+
+    hook_python = project / ".polydeukes" / "hook-python"
+    recorded = hook_python.read_text()
+    hook_python.unlink()
+    nowhere = stdout_host(host, project, path=SYSTEM_PATH)
+    message = CANNOT_USE.format(root=project)
+    assert (nowhere.code, nowhere.stderr, decision(host, nowhere)) == (status, message + "\n",
+                                                                       message)
+    hook_python.write_text(recorded)
+
+    broken = project / ".venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(broken)], check=True)
+    (broken / "bin" / f"pdks-{host}").write_text("", encoding="utf-8")
+    no_module = stdout_host(host, project, path=SYSTEM_PATH)
+    cause = message + " (ModuleNotFoundError: No module named 'polydeukes')"
+    assert (no_module.code, no_module.stderr, decision(host, no_module)) == (status, cause + "\n",
+                                                                             cause)
+    shutil.rmtree(broken)
+
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    (fake / f"pdks-{host}").write_text("#!/bin/sh\nkill -KILL $$\n", encoding="utf-8")
+    (fake / f"pdks-{host}").chmod(0o755)
+    hook_python.unlink()
+    crashed = stdout_host(host, project, path=f"{fake}:{SYSTEM_PATH}")
+    crash = "covenant hook failed closed: the judge exited with status 137 before a verdict"
+    assert (crashed.code, crashed.stderr.splitlines()[-1], decision(host, crashed)) == (
+        status, crash, crash)
+    hook_python.write_text(recorded)
+
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    lost = stdout_host(host, project, cwd=outside)
+    delegator = STDOUT_DELEGATORS[host]
+    assert lost.code == status
+    assert lost.stderr == (f"covenant hook failed closed: no {delegator} in {outside} or any "
+                           f"directory above it — run pdks-{host} init in the project\n")
+    assert decision(host, lost) == (f"covenant hook failed closed: no {delegator} in the working "
+                                    "directory of the hook or any directory above it — run "
+                                    f"pdks-{host} init in the project")
+
+    emptied = project / delegator
+    emptied.write_text(":\n", encoding="utf-8")
+    silent = stdout_host(host, project)
+    assert (silent.code, decision(host, silent)) == (
+        status, f"covenant hook failed closed: {delegator} ended without a verdict")
+
+
+STDOUT_DELEGATORS = {"copilot": ".github/hooks/covenant-pretooluse.sh",
+                     "cursor": ".cursor/hooks/covenant-pretooluse.sh"}
+
+
+def test_a_reason_with_quotes_backslashes_and_control_characters_stays_one_json_line(project):
+    # The delegator's own JSON escaper (plain sh) on a reason naming a hostile directory.
+    odd = project.parent / 'we"ird\\dir\tname'
+    shutil.move(str(project), str(odd))
+    (odd / ".polydeukes" / "hook-python").unlink()
+    result = stdout_host("copilot", odd, path=SYSTEM_PATH)
+    assert decision("copilot", result) == CANNOT_USE.format(root=odd).replace("\t", " ")
+
+
+@pytest.mark.parametrize("shell", ["sh", "bash", "zsh", "fish"])
+def test_a_json_answer_reads_the_same_in_every_shell(project, shell):
+    if shutil.which(shell) is None:
+        pytest.skip(f"{shell} is not installed here")
+    command = registered_command("copilot", project)
+    lost = run([shell, "-c", command], Path("/"), payload(project, COPILOT_LS),
+               env=clean_env(PATH=SYSTEM_PATH))
+    assert lost.code == 0
+    assert decision("copilot", lost) == (
+        "covenant hook failed closed: no .github/hooks/covenant-pretooluse.sh in the working "
+        "directory of the hook or any directory above it — run pdks-copilot init in the project")
 
 
 # -- the runner's own mapping, in process --------------------------------------------------------
@@ -271,3 +393,24 @@ def test_an_agent_cannot_point_the_delegator_at_another_judge(project):
     result = run_hook("claude-code", project, json.dumps(write).encode(),
                       env=clean_env(CLAUDE_PROJECT_DIR=str(project)))
     assert result.code == 2
+
+
+# A harmless call in each host's payload shape (Claude Code's and Codex's are above).
+HARMLESS = {
+    "claude-code": BASH_LS, "codex": CODEX_LS, "copilot": COPILOT_LS, "cursor": CURSOR_LS,
+    "grok": {"tool_name": "run_terminal_command", "tool_input": {"command": "ls"}},
+    "gemini": {"hook_event_name": "BeforeTool", "cwd": "", "tool_name": "run_shell_command",
+               "tool_input": {"command": "ls"}},
+    "opencode": {"tool": "bash", "sessionID": "s", "callID": "c", "args": {"command": "ls"}},
+}
+
+
+@pytest.mark.parametrize("host", HARMLESS)
+def test_every_registered_command_finds_the_project_from_a_subdirectory(project, host):
+    deep = project / "src" / "deep"
+    deep.mkdir(parents=True)
+    # A host that names a root names the directory it was started in, here a subdirectory.
+    variables = {ROOT_VARIABLES[host]: str(deep)} if host in ROOT_VARIABLES else {}
+    result = run_hook(host, project, payload(project, HARMLESS[host]), cwd=deep,
+                      env=clean_env(PATH=SYSTEM_PATH, **variables))
+    assert (result.code, result.rows) == (0, [["passed", "covenant-check", "-"]]), result.stderr

@@ -5,10 +5,7 @@ survives."""
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
-import os
 import sys
 import tempfile
 from pathlib import Path
@@ -17,32 +14,21 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from adapter_support import BIN, git_project, run
+from adapter_support import BIN, git_project, run, tree
+from adapter_support import installed_in_process as _installed_in_process
 
-from polydeukes.stdlib.adapters import claude_code, codex, grok, install as I
+from polydeukes.stdlib.adapters import (claude_code, codex, copilot, cursor, gemini, grok,
+                                        install as I, opencode)
 
-HOSTS = {"claude-code": claude_code.HOST, "codex": codex.HOST, "grok": grok.HOST}
-CLAUDE_COMMAND = I.registered_command(claude_code.HOST)
-CODEX_COMMAND = I.registered_command(codex.HOST)
+HOSTS = {"claude-code": claude_code.HOST, "codex": codex.HOST, "grok": grok.HOST,
+         "gemini": gemini.HOST, "copilot": copilot.HOST, "cursor": cursor.HOST,
+         "opencode": opencode.HOST}
 
 
 def init(root: Path, host: str) -> tuple[int, str, str]:
-    """The installer in this process (the console script's `init`), in `root`."""
-    out, err = io.StringIO(), io.StringIO()
-    previous = os.getcwd()
-    os.chdir(root)
-    try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            code = I.install(HOSTS[host])
-    finally:
-        os.chdir(previous)
-    return code, out.getvalue(), err.getvalue()
-
-
-def tree(root: Path) -> dict[str, bytes]:
-    """Every file under root (but .git), with its bytes."""
-    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*"))
-            if p.is_file() and ".git" not in p.relative_to(root).parts}
+    return _installed_in_process(root, HOSTS[host])
+CLAUDE_COMMAND = I.registered_command(claude_code.HOST)
+CODEX_COMMAND = I.registered_command(codex.HOST)
 
 
 # -- the console scripts ------------------------------------------------------------------------
@@ -50,10 +36,12 @@ def tree(root: Path) -> dict[str, bytes]:
 @pytest.mark.parametrize("host", HOSTS)
 def test_usage_help_and_version(host, tmp_path):
     script = str(BIN / f"pdks-{host}")
-    for argv in ([], ["bogus"], ["init", "extra"], ["hook", "--enforce", "advise"]):
+    init = "init [--plugin DIR]" if host == "claude-code" else "init"
+    for argv in ([], ["bogus"], ["init", "extra"], ["hook", "--enforce", "advise"],
+                 ["init", "--plugin"]):
         wrong = run([script, *argv], tmp_path, b"not read")
         assert (wrong.code, wrong.stdout) == (2, "")
-        assert wrong.stderr == f"usage: pdks-{host} init | pdks-{host} hook\n"
+        assert wrong.stderr == f"usage: pdks-{host} {init} | pdks-{host} hook\n"
     helped = run([script, "--help"], tmp_path)
     assert helped.code == 0 and helped.stdout.startswith(f"usage: pdks-{host} init")
     assert run([script, "--version"], tmp_path).stdout == f"pdks-{host} 0.8.0\n"
@@ -64,8 +52,9 @@ def test_claude_code_init_writes_every_artifact(tmp_path):
     root = git_project(tmp_path / "p")
     done = run([str(BIN / "pdks-claude-code"), "init"], root)
     assert done.code == 0, done.stderr
-    assert done.stdout.splitlines()[:8] == [
+    assert done.stdout.splitlines()[:9] == [
         "created polydeukes.config.yaml", "created .gitignore", "created polydeukes.tests.yaml",
+        "protected .claude/settings.local.json in polydeukes.config.yaml",
         "created .polydeukes/hook-python",
         "created .claude/hooks/covenant-pretooluse.sh", "created .claude/settings.json",
         "created .claude/rules/polydeukes.md", "created .claude/skills/discipline-draft/SKILL.md",

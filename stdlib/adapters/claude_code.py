@@ -10,8 +10,7 @@ from __future__ import annotations
 import msgspec
 
 from polydeukes.stdlib.adapters import evidence, paths
-from polydeukes.stdlib.adapters.runner import (
-    NOT_AN_ENVELOPE, Host, PreSpawnFailure, decode_payload)
+from polydeukes.stdlib.adapters.runner import Host, PreSpawnFailure, envelope
 
 SESSION_UNREADABLE = "the session evidence could not be gathered ({reason})"
 SPAWN_WITHOUT_KIND = (
@@ -33,16 +32,16 @@ class ClaudeCode(Host):
     folder = ".claude"
     root_variable = "CLAUDE_PROJECT_DIR"
     registration = ".claude/settings.json"
+    # settings.local.json: a project file Claude Code reads hooks settings from as well, where
+    # `"disableAllHooks": true` would switch the judge off.
+    gate = (".claude/hooks", ".claude/settings.json", ".claude/settings.local.json")
+    detect = (".claude",)
+    plugin = True
     roster = {"mutating": ["Edit", "Write", "MultiEdit", "NotebookEdit"], "shell": ["Bash"],
               "commandArgs": ["command"]}
 
     def translate(self, raw: bytes, root: str) -> dict:
-        payload = decode_payload(raw)
-        if not isinstance(payload, dict):
-            raise PreSpawnFailure(NOT_AN_ENVELOPE)
-        name, args = payload.get("tool_name"), payload.get("tool_input")
-        if not isinstance(name, str) or not isinstance(args, dict):
-            raise PreSpawnFailure(NOT_AN_ENVELOPE)
+        payload, name, args = envelope(raw)
         calls: list[dict] = []
         spawns: list[dict] = []
         if name in SPAWN_TOOLS:

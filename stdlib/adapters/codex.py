@@ -12,11 +12,9 @@ valve; a blocked intentional edit is made from the user's own terminal.
 
 from __future__ import annotations
 
-import os
-
 import msgspec
 
-from polydeukes.stdlib.adapters import evidence, paths, v4a
+from polydeukes.stdlib.adapters import evidence
 from polydeukes.stdlib.adapters.runner import Host, PreSpawnFailure, decode_payload
 
 # Every key Codex sends, even those no judgment reads: a payload missing one is not the shape
@@ -34,9 +32,6 @@ UNKNOWN_TOOL = ("this adapter does not translate tool '{name}'; the roster is {r
                 "package README, What this surface does not observe")
 INPUT_NOT_OBJECT = "the payload's tool_input is not an object"
 COMMAND_NOT_STRING = "the payload's tool_input.command is not a string"
-PATCH_UNREADABLE = "the patch text is not one this adapter can read: {reason}"
-PATCH_TARGET_UNREADABLE = "the pre-state of a patch target could not be read ({reason})"
-OUTSIDE = "the patch targets '{path}', which is outside the project"
 
 
 class Codex(Host):
@@ -46,6 +41,8 @@ class Codex(Host):
     folder = ".codex"
     root_variable = ""  # Codex names no project root: the command finds it from the call's cwd
     registration = ".codex/hooks.json"
+    gate = (".codex/hooks", ".codex/hooks.json")
+    detect = (".codex",)
     roster = {"mutating": [PATCH_TOOL], "shell": ["Bash"], "commandArgs": ["command"]}
 
     def translate(self, raw: bytes, root: str) -> dict:
@@ -53,7 +50,7 @@ class Codex(Host):
         name, command = payload["tool_name"], payload["tool_input"]["command"]
         if name == PATCH_TOOL:
             calls = [{"name": PATCH_TOOL, "fileChange": change}
-                     for change in patch_changes(command, payload["cwd"], root)]
+                     for change in evidence.patch_changes(command, payload["cwd"], root)]
         else:
             calls = [{"name": name, "args": {"command": command}}]
         return {"toolCalls": calls, "subagentSpawns": [], "userMessages": [],
@@ -62,14 +59,17 @@ class Codex(Host):
     def preflight(self, root: str) -> object:
         from polydeukes.stdlib.adapters import install
 
-        return install.read_codex_hooks(root, self.registration)
+        # Codex trusts a hook by the hash of its definition: the file is written only when the
+        # registration changes, so a second `init` needs no new approval in /hooks.
+        matcher = "|".join(self.roster["shell"] + self.roster["mutating"])
+        own = {"type": "command", "command": install.registered_command(self),
+               "timeout": TIMEOUT_SECONDS}
+        return install.plan_hook_file(
+            root, self.registration, ("PreToolUse",),
+            lambda document: install.merge_matched(document, "PreToolUse", matcher, own))
 
     def register(self, root: str, state: object, command: str) -> list[str]:
-        from polydeukes.stdlib.adapters import install
-
-        matcher = "|".join(self.roster["shell"] + self.roster["mutating"])
-        return [install.merge_codex_hooks(root, self.registration, state, matcher, command,
-                                          TIMEOUT_SECONDS)]
+        return [state.write(root)]
 
     def notes(self) -> list[str]:
         return ["next: Codex runs a project hook only after you approve it: open /hooks in Codex "
@@ -100,29 +100,6 @@ def _validated(payload: object, roster: dict) -> dict:
     if not isinstance(payload["tool_input"].get("command"), str):
         raise PreSpawnFailure(COMMAND_NOT_STRING)
     return payload
-
-
-def patch_changes(patch: str, cwd: str, root: str) -> list[dict]:
-    """The patch's file changes with root-relative paths (spec 07 §4.4, §4.5)."""
-
-    def read(path: str) -> str | None:
-        # Pre-states are read where the tool will read them: relative to the call's cwd.
-        try:
-            return evidence.read_text(os.path.join(cwd, path))
-        except evidence.Unreadable as exc:
-            raise PreSpawnFailure(PATCH_TARGET_UNREADABLE.format(reason=exc)) from None
-
-    try:
-        changes = v4a.parse_patch(patch, read)
-    except v4a.PatchRefused as exc:
-        raise PreSpawnFailure(PATCH_UNREADABLE.format(reason=exc)) from None
-    for change in changes:
-        relative = paths.rebase(change["path"], cwd, root)
-        if relative is None:
-            # An element outside the root would land in no scope: judged over nothing, passed.
-            raise PreSpawnFailure(OUTSIDE.format(path=change["path"]))
-        change["path"] = relative
-    return changes
 
 
 HOST = Codex()

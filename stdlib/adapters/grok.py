@@ -8,8 +8,7 @@ witness valve; a blocked intentional edit is made from the user's own terminal.
 from __future__ import annotations
 
 from polydeukes.stdlib.adapters import evidence
-from polydeukes.stdlib.adapters.runner import (
-    NOT_AN_ENVELOPE, Host, PreSpawnFailure, decode_payload)
+from polydeukes.stdlib.adapters.runner import Host, envelope, first_present
 
 HOOK_FILE = ".grok/hooks/covenant-pretooluse.json"
 # The host's default timeout is 5 s and a timed-out Grok hook fails open.
@@ -23,19 +22,15 @@ class Grok(Host):
     folder = ".grok"
     root_variable = "GROK_WORKSPACE_ROOT"
     registration = HOOK_FILE
+    gate = (".grok/hooks",)
+    detect = (".grok",)
     roster = {"mutating": ["write", "search_replace"], "shell": ["run_terminal_command"],
               "commandArgs": ["command"]}
 
     def translate(self, raw: bytes, root: str) -> dict:
-        payload = decode_payload(raw)
-        if not isinstance(payload, dict):
-            raise PreSpawnFailure(NOT_AN_ENVELOPE)
         # The envelope's spelling is unconfirmed: Claude-compatible snake_case first, then the
         # camelCase some Grok builds use.
-        name = _field(payload, "tool_name", "toolName")
-        args = _field(payload, "tool_input", "toolInput")
-        if not isinstance(name, str) or not isinstance(args, dict):
-            raise PreSpawnFailure(NOT_AN_ENVELOPE)
+        payload, name, args = envelope(raw, ("tool_name", "toolName"), ("tool_input", "toolInput"))
         call = {"name": name, "args": args}
         change = file_change(name, args, root)
         if change is not None:
@@ -43,7 +38,7 @@ class Grok(Host):
         ir = {"toolCalls": [call], "subagentSpawns": [], "userMessages": [], "tools": self.roster}
         # Only a host that names the acting agent gets an actor; absent is "unknown", which a
         # claim of "main session" ({}) would not be.
-        agent_type = _field(payload, "agent_type", "agentType")
+        agent_type = first_present(payload, "agent_type", "agentType")
         if isinstance(agent_type, str) and agent_type:
             ir["actor"] = {"agentType": agent_type}
         return ir
@@ -59,13 +54,6 @@ class Grok(Host):
     def notes(self) -> list[str]:
         return ["next: trust the project's hooks in Grok (/hooks-trust), then reload the Hooks tab "
                 "or start a new session; `pdks docs grok` explains what is judged"]
-
-
-def _field(payload: dict, *names: str) -> object:
-    for name in names:
-        if name in payload:
-            return payload[name]
-    return None
 
 
 # Each edit tool's effect on its `file_path` (search_replace follows Claude Code's Edit rules).
