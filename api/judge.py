@@ -259,6 +259,7 @@ class _RowLog(TelemetryWriter):
             super().record(event, label, subject, **extra)
         else:  # the same line, but no file will hold it: its timestamp is never read
             self.kept.append(format_record("", event, label, subject, **extra))
+            self.verdicts.append((event, subject))
         self._sink.row_written(event)
 
 

@@ -29,8 +29,8 @@ def write_stderr(text: str) -> None:
     try:
         sys.stderr.write(text)
         sys.stderr.flush()
-    except (OSError, ValueError):
-        pass  # a closed stderr must not turn a verdict into a traceback
+    except (OSError, ValueError, AttributeError):
+        pass  # a closed or broken stderr must not turn a verdict into a traceback
 
 
 def main(argv: list[str] | None = None) -> int:

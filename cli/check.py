@@ -1,12 +1,14 @@
 """`pdks covenant check`: the hot path (spec 05 §3).
 
 Imports only the standard library, msgspec and the hot-path modules; the compiler (yaml, lark)
-is imported only when the config has to be compiled.
+is imported only when the config has to be compiled. Every judgment runs under the hard
+deadline of cli/deadline.py.
 
-`run_check` is the command: argv, stdin, the process's stderr and the telemetry log. Everything
-after the flags is `check`, the one judging core, which takes its stderr and telemetry sinks,
-its plan source and its clock as arguments: the in-process API (`polydeukes.Judge`),
-`pdks test` and `pdks replay` call the same function, so they answer what the command answers.
+`run_check` is the command: argv, stdin, the process's stderr and the telemetry log, under the
+deadline. Everything after the flags is `check`, the one judging core, which takes its stderr
+and telemetry sinks, its plan source and its clock as arguments: the in-process API
+(`polydeukes.Judge`), `pdks test` and `pdks replay` call the same function, so they answer what
+the command answers.
 """
 
 from __future__ import annotations
@@ -15,15 +17,20 @@ import os
 import sys
 from typing import Callable
 
-from polydeukes.cli import usage_error, write_stderr
+from polydeukes.cli import deadline, usage_error, write_stderr
+from polydeukes.vm.safeio import MiB, size_text
 from polydeukes.vm.telemetry import TelemetryWriter
 from polydeukes.vm.verdict import BLOCKED
-
-Stderr = Callable[[str], None]  # one line, without its newline
 
 ENV_TELEMETRY_PATH = "POLYDEUKES_TELEMETRY_PATH"
 DEFAULT_LOG_PATH = os.path.join(".polydeukes", "roi.log")
 CHECK_LABEL = "covenant-check"
+# (Python design) stdin is read to EOF, but not past this: a larger input is refused (never
+# truncated), and an endless one cannot exhaust memory before the deadline ends it.
+INPUT_LIMIT = 64 * MiB
+INPUT_TOO_LARGE = "the input is larger than {limit}"
+
+Stderr = Callable[[str], None]  # one line, without its newline
 
 
 class CheckFlags:
@@ -75,13 +82,17 @@ def parse_flags(args: list[str]) -> CheckFlags | None:
     return flags
 
 
-def settle_telemetry_path(flags: CheckFlags, root: str, config_log_path: str | None) -> str:
-    """Flag ?? environment ?? config ?? default (spec 06 §1); the config term only once loaded."""
+def settle_telemetry_path(flags: CheckFlags, root: str | None,
+                          config_log_path: str | None) -> str | None:
+    """Flag ?? environment ?? config ?? default (spec 06 §1); the config term only once loaded.
+    None when nothing can be settled (no flag, no variable and no working directory)."""
     if flags.telemetry_path is not None:
         return flags.telemetry_path
     from_env = os.environ.get(ENV_TELEMETRY_PATH)
     if from_env:  # an empty variable is treated as unset
         return from_env
+    if root is None:
+        return None
     return os.path.join(root, config_log_path or DEFAULT_LOG_PATH)
 
 
@@ -90,20 +101,69 @@ def read_stdin() -> bytes:
     if stream is None:
         return b""
     chunks = []
+    total = 0
     while True:  # to EOF: large diffs must not be truncated
         chunk = stream.read(1 << 16)
         if not chunk:
             return b"".join(chunks)
+        total += len(chunk)
+        if total > INPUT_LIMIT:
+            raise FailClosed(INPUT_TOO_LARGE.format(limit=size_text(INPUT_LIMIT)))
         chunks.append(chunk)
 
 
 def run_check(args: list[str], stdin: bytes | None = None) -> int:
-    """`pdks covenant check`; `stdin` replaces standard input (the git hook's own diff)."""
+    """`pdks covenant check`; `stdin` replaces standard input (the git hook's own diff, or an
+    adapter judging in its own process).
+
+    The judgment runs under the hard deadline (cli/deadline.py), in a forked child where the
+    platform has fork: an in-process caller sees the same exit code, stderr (written through
+    its own `sys.stderr`) and rows as a `pdks` process.
+    """
     flags = parse_flags(args)
     if flags is None:
         return usage_error()  # stdin is left unread
+    try:
+        root = os.getcwd()
+    except OSError as exc:  # the working directory was deleted under the host
+        return fail_closed(f"the working directory cannot be read: {exc.strerror or exc}",
+                           settle_telemetry_path(flags, None, None))
+    return deadline.run_with_deadline(
+        lambda: _judge_observation(flags, root, stdin),
+        log_path=settle_telemetry_path(flags, root, None), fail_closed=fail_closed)
+
+
+def run_with_deadline(fn: Callable[[], int], *, log_path: str | None = None) -> int:
+    """Run `fn()` under the same hard deadline as `pdks covenant check`; returns its exit code.
+
+    For an adapter that judges in its own process: put the host-payload translation and the
+    `run_check([...], stdin=ir_bytes)` call in `fn`, and both are bounded together (the
+    `run_check` inside then runs directly, without a second deadline). At the deadline, or
+    if `fn` dies, the call is blocked: `covenant check failed closed: judging took longer than
+    N s` (or the failure) on stderr, one `blocked covenant-check -` row, exit 2. The row goes
+    where `run_check` settled this run's telemetry path, else to `log_path`, else to
+    `$POLYDEUKES_TELEMETRY_PATH` or `.polydeukes/roi.log` under the working directory.
+
+    The deadline is `POLYDEUKES_DEADLINE_SECONDS` ?? the config's `deadlineSeconds` ?? 10 s.
+    Where `fork` exists, `fn` runs in a forked child: its writes to `sys.stdout` and
+    `sys.stderr` are relayed to this process's streams, but any other state it changes stays
+    in the child, so `fn` should return (or print) everything the caller needs.
+    """
+    if log_path is None:
+        try:
+            log_path = settle_telemetry_path(CheckFlags(), os.getcwd(), None)
+        except OSError:
+            log_path = settle_telemetry_path(CheckFlags(), None, None)
+    return deadline.run_with_deadline(fn, log_path=log_path, fail_closed=fail_closed)
+
+
+def fail_closed(message: str, log_path: str | None) -> int:
+    """Spec 05 §3.7: one stderr line, one `blocked covenant-check -` row, exit 2."""
+    return _fail_closed(message, TelemetryWriter(log_path), _stderr_line)
+
+
+def _judge_observation(flags: CheckFlags, root: str, stdin: bytes | None) -> int:
     reader = read_stdin if stdin is None else (lambda: stdin)
-    root = os.getcwd()
     telemetry = TelemetryWriter(settle_telemetry_path(flags, root, None))
     return check(flags, root, reader, stderr=_stderr_line, telemetry=telemetry)
 
@@ -118,19 +178,23 @@ def check(flags: CheckFlags, root: str, reader: Callable[[], bytes], *, stderr: 
           memo: Callable | None = None) -> int:
     """Judge one observation (spec 05 §3.4) and return the exit code; never raises.
 
-    `telemetry.path` is settled here once the config names its log; `plan_source(root, layer)`
-    returns the plan or raises PlanUnavailable (default: the plan cache, spec 05 §8.2); `clock`
-    is the wall clock in milliseconds the witness valve and the transcript snapshot read;
-    `baseline=False` skips the protected-state comparison (an observation, never a verdict);
-    `memo(plan)` returns the machine.Memo a long-lived caller keeps for that plan.
+    `reader()` returns the input (refused past INPUT_LIMIT); `telemetry.path` is settled here
+    once the config names its log; `plan_source(root, layer)` returns the plan or raises
+    PlanUnavailable (default: the plan cache, spec 05 §8.2); `clock` is the wall clock in
+    milliseconds the witness valve and the transcript snapshot read; `baseline=False` skips
+    the protected-state comparison (an observation, never a verdict); `memo(plan)` returns the
+    machine.Memo a long-lived caller keeps for that plan. The deadline is the caller's: the
+    command runs this under cli/deadline.py.
     """
     run = _Context(stderr, plan_source, clock, baseline, memo)
     try:
-        return _check(flags, root, telemetry, reader, run)
+        return _check(flags, root, telemetry, lambda: _bounded_input(reader()), run)
     except FailClosed as exc:
         return _fail_closed(str(exc), telemetry, stderr)
     except KeyboardInterrupt:
         return _fail_closed("interrupted", telemetry, stderr)
+    except MemoryError:
+        return _fail_closed("out of memory while judging", telemetry, stderr)
     except Exception as exc:  # noqa: BLE001 - no traceback ever escapes a judging command
         return _fail_closed(f"internal error: {type(exc).__name__}: {exc}", telemetry, stderr)
 
@@ -149,10 +213,22 @@ class _Context:
         self.memo = memo
 
 
+def _bounded_input(data: bytes) -> bytes:
+    if len(data) > INPUT_LIMIT:
+        raise FailClosed(INPUT_TOO_LARGE.format(limit=size_text(INPUT_LIMIT)))
+    return data
+
+
 def _fail_closed(message: str, telemetry: TelemetryWriter, stderr: Stderr) -> int:
     stderr(f"covenant check failed closed: {message}")
     telemetry.record(BLOCKED, CHECK_LABEL, "-")
     return 2
+
+
+def _settle(telemetry: TelemetryWriter, path: str | None) -> None:
+    """This run's rows go to `path` from now on; a deadline row too (cli/deadline.py)."""
+    telemetry.path = path
+    deadline.settle_log_path(path)
 
 
 def _check(flags: CheckFlags, root: str, telemetry: TelemetryWriter,
@@ -165,7 +241,8 @@ def _check(flags: CheckFlags, root: str, telemetry: TelemetryWriter,
         if flags.diff or exc.config_name is None:
             raise FailClosed(str(exc)) from None
         return _config_repair(flags, root, telemetry, exc, reader, run)
-    telemetry.path = settle_telemetry_path(flags, root, plan.telemetry_log_path)
+    _settle(telemetry, settle_telemetry_path(flags, root, plan.telemetry_log_path))
+    deadline.settle_configured_seconds(plan.deadline_seconds)
 
     value = _read_input(flags, reader())
     if flags.diff:
@@ -177,8 +254,10 @@ def _check(flags: CheckFlags, root: str, telemetry: TelemetryWriter,
         # Imported only here: its hashlib and json cost ~4 ms that a call without a session
         # never needs.
         from polydeukes.stdlib import baseline
+        from polydeukes.stdlib.protected import watched_by_baseline
 
-        baseline.compare(root, plan.protected, telemetry.path, telemetry)
+        watched = watched_by_baseline(plan.protected, plan.telemetry_log_path)
+        baseline.compare(root, watched, telemetry)
     try:
         if not value.toolCalls:
             return 0  # an explicit pass: nothing to judge, no rows
@@ -187,7 +266,7 @@ def _check(flags: CheckFlags, root: str, telemetry: TelemetryWriter,
         return _judge(flags, root, telemetry, plan, value, run, home=default_home())
     finally:
         if with_session:
-            baseline.update(root, plan.protected)
+            baseline.update(root, watched, baseline.admitted_by(telemetry.verdicts, watched))
 
 
 def _judge(flags: CheckFlags, root: str, telemetry: TelemetryWriter, plan, value, run: _Context,
@@ -266,7 +345,7 @@ def _config_repair(flags: CheckFlags, root: str, telemetry: TelemetryWriter, fai
                 from polydeukes.compiler.config import load_config
 
                 config = load_config(root, name, repaired, flags.config_layer)
-                telemetry.path = settle_telemetry_path(flags, root, config.telemetry_log_path)
+                _settle(telemetry, settle_telemetry_path(flags, root, config.telemetry_log_path))
                 telemetry.record("advised", CHECK_LABEL, name)
                 run.stderr(f"covenant check: {name} does not load ({message}) \u2014 this "
                            "call rewrites it into one that does; advised, not judged")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 
+from polydeukes.cli import deadline
 from polydeukes.vm.plan import Plan
 from polydeukes.vm.planfile import PLAN_DIR, PLAN_FILE, plan_key, read_plan, write_plan
 from polydeukes.vm.project import ProjectError, discover_config, read_bytes
@@ -50,10 +51,15 @@ def _compile(root: str, name: str, raw: bytes, layer_path: str | None) -> Plan:
     from polydeukes.compiler import compile_config
     from polydeukes.compiler.diagnostics import ConfigError
 
+    # A check that meets its deadline here says so: a config whose compile alone outlasts the
+    # deadline is compiled once by `pdks compile`, which judges nothing and has no deadline.
+    deadline.settle_phase(f"compiling {name}")
     try:
         return compile_config(root, name, raw, layer_path).plan
     except ConfigError as exc:
         raise PlanUnavailable(exc.located(), name, raw) from None
+    finally:
+        deadline.settle_phase(None)
 
 
 def load_error(root: str, name: str, raw: bytes, layer_path: str | None = None) -> str | None:

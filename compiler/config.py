@@ -15,6 +15,8 @@ from polydeukes.compiler.validate import (
     define_config_layer,
 )
 from polydeukes.stdlib.protected import with_config_file
+from polydeukes.vm.project import CONFIG_LIMIT
+from polydeukes.vm.safeio import read_regular, refusal_text
 
 
 def decode_text(raw: bytes, label: str) -> str:
@@ -89,10 +91,9 @@ def resolve_layer_path(root: str, layer_path: str) -> str:
 def read_layer(root: str, layer_path: str) -> tuple[str, object, SourceMap]:
     absolute = resolve_layer_path(root, layer_path)
     try:
-        with open(absolute, "rb") as handle:
-            raw = handle.read()
+        raw = read_regular(absolute, limit=CONFIG_LIMIT)
     except OSError as exc:
-        raise ConfigError(f"cannot read config layer {absolute}: {exc.strerror or exc}") from None
+        raise ConfigError(f"cannot read config layer {absolute}: {refusal_text(exc)}") from None
     data, layer_map = parse_document(raw, absolute)
     try:
         define_config_layer(data, layer_map)

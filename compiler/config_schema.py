@@ -45,6 +45,10 @@ _SECTION_TEXT = {
         "The human valve: the token typed alone on a message's first line opens a blocked "
         "call for ttlMinutes."
     ),
+    "deadlineSeconds": (
+        "The hard deadline of every check, in seconds (default 10); past it the call is "
+        "blocked. See docs/security.md."
+    ),
     "disciplines": "Judged on both surfaces; declarations read only the changed file and files.",
     "sessionDisciplines": (
         "Judged on agent sessions only; declarations read the transcript, sidecar, command or "
@@ -164,6 +168,8 @@ class _Builder:
                  "ttlMinutes": {"type": "number", "exclusiveMinimum": 0}},
                 V.WITNESS_KEYS,
             ),
+            "deadlineSeconds": {"type": "number", "exclusiveMinimum": 0,
+                                "maximum": V.MAX_DEADLINE_SECONDS},
         }
         for list_name in V.LIST_NAMES:
             properties[list_name] = {"type": "array", "items": self.entry(list_name)}

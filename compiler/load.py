@@ -15,7 +15,7 @@ import re
 import yaml
 
 from polydeukes.compiler.diagnostics import ConfigError
-from polydeukes.compiler.source import SourceMap
+from polydeukes.compiler.source import SourceMap, Span
 
 _CORE = "tag:yaml.org,2002:"
 _PLAIN = "tag:polydeukes:plain"  # an untagged plain scalar: resolved by the core schema below
@@ -33,6 +33,9 @@ _NAN = re.compile(r"\.nan|\.NaN|\.NAN")
 
 # Alias expansion is bounded so that a "billion laughs" document cannot exhaust memory.
 MAX_NODES = 200_000
+# (Python design) A config nests a dozen levels; the bound keeps every recursive pass over the
+# document (PyYAML's composer, the builder below, validation) far from Python's stack limit.
+MAX_NESTING = 100
 
 
 class _Resolver(yaml.resolver.BaseResolver):
@@ -65,14 +68,16 @@ except AttributeError:  # pragma: no cover - a PyYAML built without libyaml
             _Resolver.__init__(self)
 
 
+def _parse_error(file_label: str, problem: str, mark) -> ConfigError:
+    """`failed to parse <file>: <problem>`, located like every other config message."""
+    span = None if mark is None else Span(file_label, mark.line + 1, mark.column + 1)
+    return ConfigError(f"failed to parse {file_label}: {problem}", span)
+
+
 def _problem(exc: yaml.YAMLError) -> str:
-    mark = getattr(exc, "problem_mark", None)
     problem = getattr(exc, "problem", None) or str(exc)
     context = getattr(exc, "context", None)
-    text = f"{context}, {problem}" if context else problem
-    if mark is not None:
-        text += f" at line {mark.line + 1}, column {mark.column + 1}"
-    return text
+    return f"{context}, {problem}" if context else problem
 
 
 def parse_config_text(text: str, file_label: str) -> tuple[object, SourceMap]:
@@ -87,21 +92,45 @@ def parse_config_text(text: str, file_label: str) -> tuple[object, SourceMap]:
     except yaml.composer.ComposerError as exc:
         if "expected a single document" in str(exc):
             problem = "Source contains multiple documents; a config is one YAML document"
-            mark = exc.problem_mark
-            if mark is not None:
-                problem += f" (the second starts at line {mark.line + 1}, column {mark.column + 1})"
-            raise ConfigError(f"failed to parse {file_label}: {problem}") from None
-        raise ConfigError(f"failed to parse {file_label}: {_problem(exc)}") from None
+            raise _parse_error(file_label, problem, exc.problem_mark) from None
+        raise _parse_error(file_label, _problem(exc), exc.problem_mark) from None
     except yaml.YAMLError as exc:
-        raise ConfigError(f"failed to parse {file_label}: {_problem(exc)}") from None
+        raise _parse_error(file_label, _problem(exc), getattr(exc, "problem_mark", None)) from None
+    except RecursionError:  # PyYAML's composer recurses per level, hundreds of levels down
+        raise _too_deep(text, file_label) from None
     if root is None:
+        source_map.record_value((), 0, 0)  # an empty document is located at its start
         return None, source_map
     builder = _Builder(text, file_label, source_map)
-    try:
-        data = builder.build(root, ())
-    except RecursionError:
-        raise ConfigError(f"failed to parse {file_label}: the document nests too deeply") from None
+    data = builder.build(root, ())
     return data, source_map
+
+
+def _too_deep(text: str, file_label: str) -> ConfigError:
+    """Where the document first nests deeper than MAX_NESTING: PyYAML's events come from an
+    explicit stack, so walking them cannot overflow where composing did."""
+    loader = _Loader(text)
+    depth, mark = 0, None
+    try:
+        while True:
+            event = loader.get_event()
+            if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                depth += 1
+                if depth > MAX_NESTING:
+                    mark = event.start_mark
+                    break
+            elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                depth -= 1
+            elif isinstance(event, yaml.StreamEndEvent):
+                break
+    except (yaml.YAMLError, RecursionError):
+        pass
+    finally:
+        loader.dispose()
+    return _parse_error(file_label, _TOO_DEEP, mark)
+
+
+_TOO_DEEP = f"the document nests deeper than {MAX_NESTING} levels"
 
 
 class _Builder:
@@ -113,16 +142,14 @@ class _Builder:
         self.active: set[int] = set()
 
     def fail(self, node: yaml.Node, problem: str) -> ConfigError:
-        mark = node.start_mark
-        return ConfigError(
-            f"failed to parse {self.file_label}: {problem} "
-            f"at line {mark.line + 1}, column {mark.column + 1}"
-        )
+        return _parse_error(self.file_label, problem, node.start_mark)
 
     def build(self, node: yaml.Node, path: tuple) -> object:
         self.count += 1
         if self.count > MAX_NODES:
             raise self.fail(node, f"the document expands to more than {MAX_NODES} values")
+        if len(path) >= MAX_NESTING and not isinstance(node, yaml.ScalarNode):
+            raise self.fail(node, _TOO_DEEP)
         self.source_map.record_value(path, node.start_mark.line, node.start_mark.column)
         if isinstance(node, yaml.ScalarNode):
             return self.scalar(node, path)
@@ -163,6 +190,8 @@ class _Builder:
     def scalar(self, node: yaml.ScalarNode, path: tuple | None) -> object:
         tag, text = node.tag, node.value
         if tag == _QUOTED or tag == _CORE + "str":
+            if not text.isascii():
+                text = self.text(node, text)
             if path is not None and node.style == "|":
                 self._record_block(node, path, text)
             return text
@@ -180,6 +209,22 @@ class _Builder:
             if isinstance(value, (int, float)) and not isinstance(value, bool):
                 return value
         raise self.fail(node, f"unresolved tag {tag} for the value {text!r}")
+
+    def text(self, node: yaml.ScalarNode, text: str) -> str:
+        """A string as JavaScript reads it: `"\\uD83D\\uDE00"` escapes one astral character as
+        two surrogates, which are joined here; a surrogate left alone is not text (nothing
+        downstream could encode it) and is refused where it stands."""
+        try:
+            text.encode("utf-8")
+            return text
+        except UnicodeEncodeError:
+            pass
+        try:
+            return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le")
+        except UnicodeDecodeError as exc:
+            unit = int.from_bytes(exc.object[exc.start:exc.start + 2], "little")
+            raise self.fail(node, f"a string holds the lone surrogate \\u{unit:04x}, "
+                                  "which is not text") from None
 
     def _record_block(self, node: yaml.ScalarNode, path: tuple, value: str) -> None:
         # A literal block's content starts on the line after the indicator; each content line
@@ -208,7 +253,10 @@ def resolve_plain(text: str) -> object:
     if _FALSE.fullmatch(text):
         return False
     if _INT10.fullmatch(text):
-        return int(text, 10)
+        try:
+            return int(text, 10)
+        except ValueError:  # past Python's 4,300-digit conversion limit: a Number, as in JS
+            return float(text)
     if _INT8.fullmatch(text):
         return int(text[2:], 8)
     if _INT16.fullmatch(text):

@@ -26,7 +26,7 @@ from polydeukes.compiler.render import render_declaration_text
 from polydeukes.compiler.resolve import REFUSE_ON_COMPILE_FAULT, resolve_declaration
 from polydeukes.compiler.source import Span
 from polydeukes.compiler.validate import Entry, ResolvedConfig
-from polydeukes.stdlib.protected import normalize_protected_paths
+from polydeukes.stdlib.protected import normalize_protected_paths, with_guard_state
 from polydeukes.vm import plan as P
 
 # Catalogue order of relations for explain rows (spec 05 §4.2).
@@ -155,10 +155,12 @@ def lower_config(config: ResolvedConfig) -> LoweredConfig:
 
     plan = P.Plan(
         config_name=config.config_name,
-        protected=normalize_protected_paths(config.protected_paths),
+        protected=with_guard_state(normalize_protected_paths(config.protected_paths),
+                                   config.telemetry_log_path),
         telemetry_log_path=config.telemetry_log_path,
         witness_token=witness.token if witness else None,
         witness_ttl_minutes=witness.ttl_minutes if witness else None,
+        deadline_seconds=config.deadline_seconds,
         entries=entries,
         session=surface(shared + session_own, len(session_own)),
         change_set=surface(shared + change_set_own, len(change_set_own)),

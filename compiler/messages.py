@@ -57,6 +57,9 @@ WITNESS_NOT_OBJECT = "witness must be an object"
 WITNESS_TOKEN = "witness.token must be a non-empty string after trimming"
 WITNESS_TTL = "witness.ttlMinutes must be a finite number greater than 0"
 
+# -- deadlineSeconds (Python design, beyond 0.8: the hard deadline of every check) -----------
+DEADLINE_SECONDS = "deadlineSeconds must be a number of seconds greater than 0 and at most 3600"
+
 # -- discipline entries (§4.3) ---------------------------------------------------------------
 LIST_NOT_ARRAY = "{list} must be an array"
 ENTRY_NOT_OBJECT = "{list}[{index}] must be an object"

@@ -20,7 +20,7 @@ import bisect
 import re
 from typing import Iterable
 
-from polydeukes.vm.jsregex import JsRegex, TranslatedPattern, to_code_units
+from polydeukes.vm.jsregex import JsRegex, TranslatedPattern, from_code_units, to_code_units
 
 __all__ = ["RegexRefused", "TranslatedPattern", "JsRegex", "translate", "compile_js", "reset_groups"]
 
@@ -231,13 +231,15 @@ class Look(Node):
 
 
 class Repeat(Node):
-    __slots__ = ("body", "min", "max", "greedy")
+    __slots__ = ("body", "min", "max", "greedy", "start", "end")
 
-    def __init__(self, body: Node, lo: int, hi: int | None, greedy: bool) -> None:
+    def __init__(self, body: Node, lo: int, hi: int | None, greedy: bool, start: int = 0,
+                 end: int = 0) -> None:
         self.body = body
         self.min = lo
         self.max = hi  # None: unbounded
         self.greedy = greedy
+        self.start, self.end = start, end  # code-unit offsets of the construct in the pattern
 
 
 class Anchor(Node):
@@ -398,8 +400,8 @@ class _Parser:
             body = self.disjunction()
             self.close_paren(start)
             # Annex B: a look-ahead may carry a quantifier.
-            return self.quantified(Look(body, behind=False, negative=negative))
-        return self.quantified(self.atom())
+            return self.quantified(Look(body, behind=False, negative=negative), start)
+        return self.quantified(self.atom(), start)
 
     def close_paren(self, start: int) -> None:
         if not self.eat(")"):
@@ -418,7 +420,7 @@ class _Parser:
         hi = lo if m.group(2) is None else (None if m.group(3) == "" else int(m.group(3)))
         return lo, hi, m.end() - m.start()
 
-    def quantified(self, atom: Node) -> Node:
+    def quantified(self, atom: Node, start: int) -> Node:
         c = self.peek()
         if c == "*":
             lo, hi, size = 0, None, 1
@@ -436,7 +438,7 @@ class _Parser:
         greedy = not self.eat("?")
         if hi is not None and hi >= _BIG:
             hi = None
-        return Repeat(atom, min(lo, _BIG), hi, greedy)
+        return Repeat(atom, min(lo, _BIG), hi, greedy, start, self.pos)
 
     def atom(self) -> Node:
         c = self.peek()
@@ -729,18 +731,20 @@ def _prescan(src: str) -> tuple[int, bool]:
 # Analyses over the tree.
 
 
-def _nullable(node: Node) -> bool:
+def _nullable(node: Node, *, assertions_hold: bool = True) -> bool:
+    """True when the node can match empty. With `assertions_hold=False`, only when it matches
+    empty wherever it is tried: a look-around, an anchor or a back-reference may then fail."""
     if isinstance(node, CharSet):
         return False
     if isinstance(node, Seq):
-        return all(_nullable(n) for n in node.items)
+        return all(_nullable(n, assertions_hold=assertions_hold) for n in node.items)
     if isinstance(node, Alt):
-        return any(_nullable(n) for n in node.alts)
+        return any(_nullable(n, assertions_hold=assertions_hold) for n in node.alts)
     if isinstance(node, Group):
-        return _nullable(node.body)
+        return _nullable(node.body, assertions_hold=assertions_hold)
     if isinstance(node, Repeat):
-        return node.min == 0 or _nullable(node.body)
-    return True  # Look, Anchor, BackRef (a reference can match empty)
+        return node.min == 0 or _nullable(node.body, assertions_hold=assertions_hold)
+    return assertions_hold  # Look, Anchor, BackRef (a reference can match empty)
 
 
 def _width(node: Node) -> tuple[int, int | None]:
@@ -877,6 +881,134 @@ def _check_backtracking(root: Node) -> None:
                         if not _distinguishable(a, b):
                             raise _backtracking(
                                 "repeats a group whose alternatives can match the same text")
+
+
+def _check_search_shapes(root: Node, units: str) -> None:
+    """Refuse the shapes a *search* makes polynomial of degree three or more (issue 15).
+
+    A search tries the pattern at every position, so a single unbounded quantifier that ends
+    in a failure is already quadratic (`.*x`, the deadline's business); these add a degree:
+
+    1. two unbounded quantifiers of one sequence that can match the same text, with only
+       optional items between them, when something after them can still fail: the input
+       splits between them in every way (`.*.*=.*`, `a*a*b`, `\\s*\\s*x`). When nothing
+       after them can fail (`\\d+\\.?\\d*` at the end), the first split succeeds and the pair
+       is harmless; when every round of one consumes a unit the other cannot match, the
+       split is unique (`_ambiguous`). A bounded one (`x?`, `x{1,3}`) splits the text in a
+       fixed number of ways, which only multiplies the cost, unless a chain of them does so
+       more than CHAIN_WAYS times (the exponential `a?a?…a?aa…a`);
+    2. an unbounded repetition of a group that holds an unbounded quantifier of its own,
+       where a search can start it anywhere and something after it can fail
+       (`(?:[^/]+/)*x`, `(a+b)+$`): each start re-runs the loop over the rest of the input
+       and gives it back round by round. Anchored behind a leading `^` and fixed-width items
+       (`^src/(?:[^/]+/)*x`) it is tried once; with nothing after it that can fail
+       (`(?:\\s*,\\s*\\w+)+`) its first run succeeds.
+    """
+
+    def construct(node: Repeat) -> str:
+        return from_code_units(units[node.start:node.end])
+
+    def visit(node: Node, tail_cannot_fail: bool) -> None:
+        if isinstance(node, Seq):
+            items = node.items
+            tails = [False] * len(items)  # tails[i]: nothing after item i can fail
+            ok = tail_cannot_fail
+            for i in range(len(items) - 1, -1, -1):
+                tails[i] = ok
+                ok = ok and _nullable(items[i], assertions_hold=False)  # it cannot fail
+            for i, a in enumerate(items):
+                first = _variable_repeat(a)
+                if first is None:
+                    continue
+                ways = _ways(first)
+                for j in range(i + 1, len(items)):
+                    second = _variable_repeat(items[j])
+                    if second is not None and not tails[j] and _ambiguous(first, second):
+                        if first.max is None and second.max is None:
+                            raise RegexRefused(
+                                f"the expression repeats '{construct(first)}' and then "
+                                f"'{construct(second)}' with nothing required between them, "
+                                "so both can match the same text (polynomial backtracking) at "
+                                f"offset {first.start}")
+                        ways *= _ways(second)
+                        if ways > CHAIN_WAYS:
+                            raise RegexRefused(
+                                f"the expression repeats '{construct(first)}' and then "
+                                "optional quantifiers up to "
+                                f"'{from_code_units(units[first.start:second.end])}' that can "
+                                f"match the same text in more than {CHAIN_WAYS} ways "
+                                f"(exponential backtracking) at offset {first.start}")
+                    if not _nullable(items[j]):
+                        break
+            for item, tail in zip(items, tails):
+                visit(item, tail)
+        elif isinstance(node, Alt):
+            for alt in node.alts:
+                visit(alt, tail_cannot_fail)
+        elif isinstance(node, Group):
+            visit(node.body, tail_cannot_fail)
+        elif isinstance(node, Look):
+            visit(node.body, True)  # the assertion ends where its body does
+        elif isinstance(node, Repeat):
+            if (not tail_cannot_fail and node.max is None
+                    and not isinstance(node.body, CharSet) and id(node) not in anchored
+                    and any(isinstance(n, Repeat) and n.max is None
+                            for n in _walk(node.body, into_looks=False))):
+                raise RegexRefused(
+                    f"the expression repeats '{construct(node)}', which holds an unbounded "
+                    "quantifier of its own, from every position a search starts at (polynomial "
+                    f"backtracking; anchor the pattern with ^) at offset {node.start}")
+            visit(node.body, False)  # another round may follow, and it can fail
+
+    anchored = _anchored_repeats(root)
+    visit(root, True)
+
+
+def _ambiguous(first: Repeat, second: Repeat) -> bool:
+    """Can text move between two neighbouring quantifiers? Not when either one's every round
+    consumes a unit the other can never match (`(?:[^/]+/)*` then `[^/]+`: every round ends
+    in `/`, so the boundary is the last `/`)."""
+    a, b = _consumed(first.body), _consumed(second.body)
+    if not _intersects(a, b):
+        return False
+    fenced = (any(not _intersects(m, b) for m in _mandatory_sets(first.body, second))
+              or any(not _intersects(m, a) for m in _mandatory_sets(second.body, first)))
+    return not fenced
+
+
+CHAIN_WAYS = 1024  # splits of one text among bounded quantifiers, beyond which a chain is refused
+
+
+def _ways(node: Repeat) -> int:
+    """How many lengths a quantifier can take (unbounded counts as one: its degree is judged
+    on its own)."""
+    return 1 if node.max is None else node.max - node.min + 1
+
+
+def _variable_repeat(node: Node) -> Repeat | None:
+    """The variable-length quantifier an item is, through capture groups; else None."""
+    while isinstance(node, Group):
+        node = node.body
+    if isinstance(node, Repeat) and node.min != node.max:
+        return node
+    return None
+
+
+def _anchored_repeats(root: Node) -> set[int]:
+    """Repeats a search tries only at the start: top-level items behind a leading `^` (not
+    the multiline kind) and fixed-width items, in each top-level alternative."""
+    found: set[int] = set()
+    for alt in root.alts if isinstance(root, Alt) else [root]:
+        items = alt.items if isinstance(alt, Seq) else [alt]
+        if not items or not (isinstance(items[0], Anchor) and items[0].kind == "start"):
+            continue
+        for item in items[1:]:
+            if isinstance(item, Repeat):
+                found.add(id(item))
+            lo, hi = _width(item)
+            if lo != hi:
+                break
+    return found
 
 
 def _check_adjacent(items: list[Node]) -> None:
@@ -1111,6 +1243,7 @@ def translate(pattern: str, ignore_case: bool = False, *, reads_group1: bool = T
     parser = _Parser(pattern, ignore_case)
     tree = parser.parse()
     _check_backtracking(tree)
+    _check_search_shapes(tree, parser.src)
     _check_empty_rounds(tree)
     unstable = _unstable_groups(tree)
     reset = "a capture in a repeated group whose value JavaScript resets between repetitions"

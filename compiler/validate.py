@@ -21,7 +21,7 @@ BACKSTOP_LABEL = "shell-unjudgeable"
 LIST_NAMES = ("disciplines", "sessionDisciplines", "changeSetDisciplines")
 TOP_LEVEL_KEYS = (
     "$schema", "languages", "protectedPaths", "adapters", "memory", "telemetry", "witness",
-    *LIST_NAMES,
+    "deadlineSeconds", *LIST_NAMES,
 )
 # The closed key sets and value sets below are the one definition both this validator and the
 # config's JSON Schema (compiler/config_schema.py) are built from.
@@ -31,6 +31,7 @@ WITNESS_KEYS = ("token", "ttlMinutes")
 JUDGED_ENTRY_KEYS = ("id", "why", "enforce", "declare")
 DRAFT_ENTRY_KEYS = ("id", "why", "draft")
 ENFORCE_LEVELS = ("block", "advise")
+MAX_DEADLINE_SECONDS = 3600
 DEFAULT_LOG_PATH = ".polydeukes/roi.log"
 SESSION_CHANNELS = ("transcript", "channel", "command", "actor")
 CHANNEL_ORDER = ("transcript", "channel", "command", "actor", "changes")
@@ -74,6 +75,7 @@ class ResolvedConfig(msgspec.Struct, frozen=True):
     adapters: dict[str, Any] | None
     memory: dict[str, Any] | None
     witness: Witness | None
+    deadline_seconds: float | None  # None: the environment's or the default deadline
     # Absent lists stay None: presence is observable in explain and in layer merging.
     disciplines: list[Entry] | None
     session_disciplines: list[Entry] | None
@@ -131,6 +133,7 @@ def define_config(data: object, source_map: SourceMap, config_name: str) -> Reso
     lists, drafts = _discipline_lists(v, data)
     log_path = _telemetry(v, data)
     witness = _witness(v, data)
+    deadline_seconds = _deadline_seconds(v, data)
     return ResolvedConfig(
         config_name=config_name,
         protected_paths=protected,
@@ -139,6 +142,7 @@ def define_config(data: object, source_map: SourceMap, config_name: str) -> Reso
         adapters=adapters,
         memory=memory,
         witness=witness,
+        deadline_seconds=deadline_seconds,
         disciplines=lists["disciplines"],
         session_disciplines=lists["sessionDisciplines"],
         change_set_disciplines=lists["changeSetDisciplines"],
@@ -245,6 +249,16 @@ OBLIGATION_LINE_KEYS = ("line", "key")
 OBLIGATION_SECTION_KEYS = ("section",)
 SUPERSEDES_KEYS = ("line", "key", "direction")
 DIRECTIONS = ("supersedes", "superseded-by")
+
+
+def _deadline_seconds(v: _Validator, data: dict) -> float | None:
+    """(Python design) The hard deadline of every check, in seconds (docs/security.md)."""
+    if "deadlineSeconds" not in data:
+        return None
+    value = data["deadlineSeconds"]
+    if not (_is_number(value) and math.isfinite(value) and 0 < value <= MAX_DEADLINE_SECONDS):
+        raise v.fail(M.DEADLINE_SECONDS, ("deadlineSeconds",))
+    return float(value)
 
 
 def _compilable(pattern: str) -> bool:

@@ -14,10 +14,12 @@ from functools import cache
 from typing import Callable
 
 from polydeukes.stdlib import routing
+from polydeukes.stdlib.protected import folds_case
 from polydeukes.stdlib.shell.tokenizer import executed_text
 from polydeukes.vm import machine as M
 from polydeukes.vm import plan as P
 from polydeukes.vm.ir import UNSET, Create, Modify, ToolCall
+from polydeukes.vm.safeio import PROJECT_FILE_LIMIT, read_regular
 from polydeukes.vm.verdict import NO_OBSERVATION
 
 # Imported where first needed rather than here, so a call that routes to no meta-covenant and
@@ -96,6 +98,9 @@ def assemble(run: M.Run, surface: P.Surface, *, home: str | None) -> list[M.Regi
     shell = tools.shell if tools is not UNSET else []
     command_args = tools.commandArgs if tools is not UNSET else []
     registrations: list[M.Registration] = []
+    # On macOS or Windows `.Claude/hooks/pre.sh` is the protected `.claude/hooks/pre.sh`: the
+    # file system is asked (the config file under its case-swapped name is the same file).
+    folded = folds_case(root, plan.config_name)
     gathered: dict[int, routing.Candidates] = {}
 
     def candidates(index: int, call: ToolCall) -> routing.Candidates:
@@ -106,21 +111,22 @@ def assemble(run: M.Run, surface: P.Surface, *, home: str | None) -> list[M.Regi
         return found
 
     def by_path(index: int, call: ToolCall) -> M.Route | None:
-        subject, failed = routing.route_by_paths(candidates(index, call), protected, root=root)
+        subject, failed = routing.route_by_paths(
+            candidates(index, call), protected, root=root, folded=folded)
         return None if subject is None else M.Route(subject, failed)
 
     if mutating:
         registrations.append(M.MetaRegistration(
             "self-mod", by_path,
             lambda index, call, route: _outcome(_meta().judge_self_mod(
-                call, protected=protected, mutating=mutating, root=root)),
+                call, protected=protected, mutating=mutating, root=root, folded=folded)),
         ))
 
     def shell_route(index: int, call: ToolCall) -> M.Route | None:
         # Beside mentions, the analyzer's own subject: `rm -rf .` names no entry yet reaches all.
         subject, failed = routing.route_shell_mod(
             call, candidates(index, call), protected, shell=shell,
-            command_args=command_args, root=root, home=home)
+            command_args=command_args, root=root, home=home, folded=folded)
         return None if subject is None else M.Route(subject, failed)
 
     if shell:
@@ -128,7 +134,7 @@ def assemble(run: M.Run, surface: P.Surface, *, home: str | None) -> list[M.Regi
             "shell-mod", shell_route,
             lambda index, call, route: _outcome(_meta().judge_shell_mod_call(
                 call, protected=protected, shell=shell, command_args=command_args,
-                root=root, home=home)),
+                root=root, home=home, folded=folded)),
         ))
     session = value.session
     if session is not UNSET and session.evidencePath is not UNSET:
@@ -234,10 +240,12 @@ def disk_reader(root: str) -> Callable[[str], str | None]:
     """The pre-state channel: the session hook runs before the tool, so disk is the pre-state."""
 
     def read(relative: str) -> str | None:
+        # Any other refusal (a FIFO, a device, a file past the limit) propagates: the shell
+        # layer then answers unjudgeable rather than judging an unknown pre-state.
         try:
-            with open(os.path.join(root, relative), "rb") as handle:
-                return handle.read().decode("utf-8", errors="replace")
+            data = read_regular(os.path.join(root, relative), limit=PROJECT_FILE_LIMIT)
         except FileNotFoundError:
             return None
+        return data.decode("utf-8", errors="replace")
 
     return read

@@ -54,6 +54,9 @@ Choices where the spec is silent (also in docs/change-set.md):
 
 from __future__ import annotations
 
+import re
+from operator import itemgetter
+
 STAGED_WRITE = "staged-write"
 STAGED_DELETE = "staged-delete"
 
@@ -274,12 +277,15 @@ def _split_pair(rest: str, separator: str) -> tuple[str, str] | None:
             return None
         return rest[:quoted[1]], rest[quoted[1] + width:]
     if rest.endswith('"'):
-        at = rest.find(separator + '"')
-        while at >= 0:
+        # Only the last `separator"` whose quote is not the final character can open a quoted
+        # side that runs to the end: the quote after any earlier one is unescaped (a separator
+        # precedes it), so a side opened earlier closes there. One candidate, one read: linear
+        # in the line, where trying each candidate was quadratic.
+        at = rest.rfind(separator + '"', 0, len(rest) - 1)
+        if at >= 0:
             quoted = _read_quoted(rest[at + width:])
             if quoted is not None and at + width + quoted[1] == len(rest):
                 return rest[:at], rest[at + width:]
-            at = rest.find(separator + '"', at + 1)
     if (len(rest) - width) % 2 == 0:
         middle = (len(rest) - width) // 2
         if middle > 0 and rest.startswith(separator, middle):
@@ -312,7 +318,9 @@ def _range(line: str, at: int) -> tuple[int | None, int]:
     end = _digits_end(line, start + 1)
     if end == start + 1:
         return None, at
-    return int(line[start + 1:end]), end
+    # A count past any input's line count only says "to the end of the input": read no more
+    # than 18 digits of it (int() of a long digit run is slow, and refused past 4,300 digits).
+    return int(line[start + 1:min(end, start + 19)]), end
 
 
 def _digits_end(line: str, at: int) -> int:
@@ -392,15 +400,63 @@ def parse_unified_diff(text: str) -> list[FileBlock]:
     return [d.finish() for d in drafts]
 
 
+# A line that does not continue a run of lines with one mark, in the joined text of a slice.
+_RUN_BREAK = {mark: re.compile("\n(?!" + re.escape(mark) + ")") for mark in "+- "}
+_AFTER_MARK = itemgetter(slice(1, None))
+
+
+def _run_length(lines: list[str], index: int, limit: int, mark: str) -> int:
+    """How many lines from `index` on (at most `limit`) start with `mark`, tested in C on the
+    joined text of a slice: a creation's whole text is one run, and it is read without a
+    bytecode per line. Slices double while they match whole, so a run costs its length and a
+    short run a short slice."""
+    length, width = 0, 16
+    while length < limit:
+        chunk = lines[index + length:index + length + min(width, limit - length)]
+        joined = "\n".join(chunk)
+        if not chunk or not joined.startswith(mark):
+            return length
+        found = _RUN_BREAK[mark].search(joined)
+        if found is not None:
+            return length + joined.count("\n", 0, found.start()) + 1
+        length += len(chunk)
+        width *= 2
+    return length
+
+
+_RUN_FROM = 8  # lines in a row with one mark after which the rest of the run is taken whole
+
+
 def _read_hunk(lines: list[str], index: int, counts: tuple[int, int], draft: _Draft) -> int:
-    """Consume a hunk body by its declared counts; returns the index of the next line."""
+    """Consume a hunk body by its declared counts; returns the index of the next line.
+
+    Lines are read one by one; once `_RUN_FROM` in a row carry the same mark, the rest of
+    that run (a creation's whole text, a block of added lines) is taken at once by
+    `_run_length`, which tests the lines in C. A mixed hunk never pays for a run's setup.
+    """
     old_left, new_left = counts
     added, removed = draft.added, draft.removed
     count = len(lines)
+    previous, streak = "", 0
     while (old_left or new_left) and index < count:
         body = lines[index]
-        index += 1
         head = body[:1]
+        if head != previous:
+            previous, streak = head, 0
+        elif streak < _RUN_FROM:
+            streak += 1
+        else:
+            limit = {"+": new_left, "-": old_left, " ": min(old_left, new_left)}.get(head, 0)
+            if limit:
+                run = _run_length(lines, index, limit, head)
+                if head != " ":
+                    kept = added if head == "+" else removed
+                    kept.extend(map(_AFTER_MARK, lines[index:index + run]))
+                old_left -= 0 if head == "+" else run
+                new_left -= 0 if head == "-" else run
+                index += run
+                continue
+        index += 1
         if head == "+" and new_left:
             added.append(body[1:])
             new_left -= 1

@@ -31,6 +31,7 @@ from polydeukes.stdlib.routing import (  # resolve_home: re-exported, see __all_
     route_by_paths,
     string_candidates,
 )
+from polydeukes.stdlib.protected import fold
 from polydeukes.stdlib.shell.evidence import ShellWrites, shell_writes
 from polydeukes.stdlib.shell.judgment import judge_shell_mod
 from polydeukes.stdlib.shell.paths import path_candidates, path_matches, segments
@@ -96,12 +97,14 @@ def _args_candidates(call: ToolCall) -> tuple[str, ...]:
 # -- self-mod (§7.1) ---------------------------------------------------------------------------
 
 
-def judge_self_mod(call: ToolCall, *, protected: Sequence[str], mutating: Sequence[str], root: str) -> Outcome:
+def judge_self_mod(call: ToolCall, *, protected: Sequence[str], mutating: Sequence[str], root: str,
+                   folded: bool = False) -> Outcome:
     """Would this mutating call modify a protected entry?
 
     Evidence outranks args: a proven change path decides alone (a protected path quoted inside
     the edit's content is a mention, not a target). Without usable evidence the judge falls
-    back to the args: any mention breaks. Non-mutating calls are never judged here.
+    back to the args: any mention breaks. Non-mutating calls are never judged here. `folded`:
+    the project's file system folds case, so `.Claude/hooks` is `.claude/hooks`.
     """
     try:
         entries = _valid_entries(protected)
@@ -112,10 +115,13 @@ def judge_self_mod(call: ToolCall, *, protected: Sequence[str], mutating: Sequen
             return UPHELD
         path = change_path(call)
         if path is not None:
-            if any(path_matches(path, entry, root=root) for entry in entries):
+            spelled, spellings, at = (fold(path), [fold(e) for e in entries], fold(root)) \
+                if folded else (path, entries, root)
+            if any(path_matches(spelled, entry, root=at) for entry in spellings):
                 return _broken(SELF_MOD_BREAK.format(tool=call.name, path=path))
             return UPHELD
-        entry, _ = route_by_paths(Candidates(_args_candidates(call), False), entries, root=root)
+        entry, _ = route_by_paths(Candidates(_args_candidates(call), False), entries, root=root,
+                                  folded=folded)
         if entry is not None:
             return _broken(SELF_MOD_BREAK.format(tool=call.name, path=entry))
         return UPHELD
@@ -134,11 +140,15 @@ def judge_shell_mod_call(
     command_args: Sequence[str],
     root: str,
     home: str | None,
+    folded: bool = False,
 ) -> Outcome:
     """Every command string of a shell call through the analyzer's ladder; the first break wins.
 
     The command strings are every string under the command-arg keys (keys in roster order; a
     nested value is walked, so no string a host nests there goes unjudged).
+
+    `folded` (the project's file system folds case): the analyzer compares every path with
+    its case folded, so `.Claude/hooks` reaches `.claude/hooks`.
     """
     try:
         entries = _valid_entries(protected)
@@ -150,7 +160,7 @@ def judge_shell_mod_call(
         if not lines:
             return _broken(SHELL_NO_COMMAND.format(tool=call.name))
         for line in lines:
-            result = judge_shell_mod(line, entries, root=root, home=home)
+            result = judge_shell_mod(line, entries, root=root, home=home, fold_case=folded)
             if result.broken:
                 return Outcome(1, result.reason)
         return UPHELD

@@ -25,6 +25,7 @@ from typing import Any
 
 import msgspec
 
+from polydeukes.stdlib.protected import fold
 from polydeukes.stdlib.shell.paths import dot_resolve, path_candidates, path_matches, segments
 from polydeukes.stdlib.shell.tokenizer import PlainRun, tokenize
 from polydeukes.vm.ir import UNSET, ToolCall
@@ -155,46 +156,55 @@ def gather_candidates(call: ToolCall, *, root: str) -> Candidates:
 
 
 class _Entries(msgspec.Struct, frozen=True):
-    entries: tuple[str, ...]
+    entries: tuple[str, ...]  # as normalized from the config: the subjects
+    spellings: tuple[str, ...]  # what candidates are compared with (case-folded when asked)
     firsts: tuple[frozenset[str], ...]  # per entry: the first segment, raw and dot-resolved
 
 
 @lru_cache(maxsize=16)
-def _entries(protected: tuple[str, ...]) -> _Entries:
+def _entries(protected: tuple[str, ...], folded: bool) -> _Entries:
     kept = tuple(e for e in protected if isinstance(e, str) and segments(e))
+    spellings = tuple(fold(e) for e in kept) if folded else kept
     firsts = []
-    for entry in kept:
-        segs = segments(entry)
+    for spelling in spellings:
+        segs = segments(spelling)
         resolved = dot_resolve(segs)
         firsts.append(frozenset({segs[0], *resolved[:1]}))
-    return _Entries(kept, tuple(firsts))
+    return _Entries(kept, spellings, tuple(firsts))
 
 
 def route_by_paths(
-    candidates: Candidates, protected: Sequence[str], *, root: str
+    candidates: Candidates, protected: Sequence[str], *, root: str, folded: bool = False
 ) -> tuple[str | None, bool]:
     """(subject, routing_failed) for one registration's protected list (spec 04 §5.1).
 
-    Empty entries are ignored; a list with none never routes by path.
+    Empty entries are ignored; a list with none never routes by path. `folded`: the project's
+    file system folds case (stdlib.protected.folds_case), so spellings are compared folded;
+    the subject is still the entry as the config spells it.
     """
-    table = _entries(tuple(protected))
+    table = _entries(tuple(protected), folded)
     if not table.entries:
         return None, False
+    paths = tuple(fold(c) for c in candidates.paths) if folded else candidates.paths
+    if folded:
+        root = fold(root)
     # Every way a candidate can match an entry (descendant, ancestor, dot-resolved, anchored
     # at the root) needs the entry's first segment spelled inside the candidate, so a
     # substring test discards almost every candidate of a long file body before the
     # segment-wise comparison runs.
-    paths = candidates.paths
     if candidates.runs:
         # A run of plain lines can only name an entry it spells: read only those runs.
         firsts_all = {f for firsts in table.firsts for f in firsts}
         for run in candidates.runs:
             dequoted = run.replace("'", "").replace('"', "")
+            if folded:
+                dequoted = fold(dequoted)
             if any(f in dequoted for f in firsts_all):
-                paths = paths + tuple(_run_candidates(run))
-    for entry, firsts in zip(table.entries, table.firsts):
+                found = _run_candidates(run)
+                paths = paths + tuple(fold(c) for c in found) if folded else paths + tuple(found)
+    for entry, spelling, firsts in zip(table.entries, table.spellings, table.firsts):
         for candidate in paths:
-            if any(f in candidate for f in firsts) and path_matches(candidate, entry, root=root):
+            if any(f in candidate for f in firsts) and path_matches(candidate, spelling, root=root):
                 return entry, False
     if candidates.failed:
         return table.entries[0], True
@@ -221,6 +231,7 @@ def route_shell_mod(
     command_args: Sequence[str],
     root: str,
     home: str | None,
+    folded: bool = False,
 ) -> tuple[str | None, bool]:
     """shell-mod's route: `route_by_paths`, widened by what the shell analyzer reaches.
 
@@ -229,7 +240,7 @@ def route_shell_mod(
     one. Routing on the analyzer's subject too keeps that judgment from being skipped; it only
     ever adds routes.
     """
-    subject, failed = route_by_paths(candidates, protected, root=root)
+    subject, failed = route_by_paths(candidates, protected, root=root, folded=folded)
     if subject is not None or call.name not in shell:
         return subject, failed
     # Imported here: only a shell call needs the analyzer, and most checks judge none.

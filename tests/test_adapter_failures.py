@@ -382,10 +382,8 @@ def test_the_runner_maps_anything_but_a_verdict_to_2(monkeypatch, tmp_path, caps
     assert capsys.readouterr().err.endswith(message)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "the guard's own state (.polydeukes/) becomes a built-in protected entry on the hardening "
-    "branch (spec README decision 12); until then an agent can rewrite .polydeukes/hook-python"))
 def test_an_agent_cannot_point_the_delegator_at_another_judge(project):
+    # .polydeukes/ is a built-in protected entry (docs/security.md), hook-python included.
     write = {**BASH_LS, "tool_name": "Write",
              "tool_input": {"file_path": str(project / ".polydeukes" / "hook-python"),
                             "content": "/bin/true\n"}}
@@ -393,6 +391,7 @@ def test_an_agent_cannot_point_the_delegator_at_another_judge(project):
     result = run_hook("claude-code", project, json.dumps(write).encode(),
                       env=clean_env(CLAUDE_PROJECT_DIR=str(project)))
     assert result.code == 2
+    assert ["blocked", "self-mod", ".polydeukes"] in result.rows, result.stderr
 
 
 # A harmless call in each host's payload shape (Claude Code's and Codex's are above).

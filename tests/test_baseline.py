@@ -1,5 +1,6 @@
 """The baseline comparison (stdlib/baseline.py, spec 06 §8): the case table plus the absent /
-invalid baseline row, cutAt handling, determinism of the walk and fail-open behaviour."""
+invalid baseline row, admission by the guard's own record (never the log), determinism of the
+walk and fail-open behaviour."""
 
 from __future__ import annotations
 
@@ -17,8 +18,6 @@ from polydeukes.stdlib import baseline
 from polydeukes.vm.telemetry import TelemetryWriter, read_records
 
 CASES = pathlib.Path(__file__).parent / "cases" / "meta" / "baseline.yaml"
-CUT = "2026-01-01T00:00:00.000Z"
-WHEN = {"before": "2025-12-31T23:59:59.999Z", "at": CUT, "after": "2026-01-01T00:00:00.001Z"}
 
 
 def _cases() -> list:
@@ -41,16 +40,6 @@ def _build(root: pathlib.Path, tree: dict) -> None:
             path.write_text(text, encoding="utf-8")
 
 
-def _set_cut(root: pathlib.Path, cut_at: object) -> None:
-    path = root / ".polydeukes" / "baseline.json"
-    data = json.loads(path.read_text(encoding="utf-8"))
-    if cut_at is None:
-        del data["cutAt"]
-    else:
-        data["cutAt"] = cut_at
-    path.write_text(json.dumps(data), encoding="utf-8")
-
-
 def _unattributed(log: pathlib.Path) -> list[str]:
     records, corrupt = read_records(str(log))
     assert corrupt == 0
@@ -70,17 +59,54 @@ def _log_rows(log: pathlib.Path, rows: list[tuple[str, str, str, str]]) -> None:
 def test_case(case: dict, tmp_path: pathlib.Path) -> None:
     root, log = tmp_path, tmp_path / ".polydeukes" / "roi.log"
     _build(root, case["before"])
-    baseline.update(str(root), case["protected"])
-    _set_cut(root, CUT)
-    _log_rows(log, [(WHEN[when], event, label, subject)
-                    for event, label, subject, when in case.get("rows", [])])
+    verdicts = [tuple(v) for v in case.get("verdicts", [])]
+    baseline.update(str(root), case["protected"],
+                    baseline.admitted_by(verdicts, case["protected"]))
     _build(root, case["after"])
     protected = case.get("protected_after", case["protected"])
-    baseline.compare(str(root), protected, str(log), TelemetryWriter(str(log)))
-    subjects = _unattributed(log)
-    # A case's own `unattributed` input rows are in the log too; only compare's count.
-    written = [r[2] for r in case.get("rows", []) if r[0] == "unattributed"]
-    assert subjects[len(written):] == case["want"]
+    baseline.compare(str(root), protected, TelemetryWriter(str(log)))
+    assert _unattributed(log) == case["want"]
+
+
+# -- the log explains nothing ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("event", ["witnessed", "advised", "bypassed"])
+def test_a_row_appended_to_the_log_does_not_explain_a_change(event, tmp_path):
+    """A forged `witnessed` row (issue 15 attack 5) is only text in a file the agent can
+    reach; the baseline reads what the guard recorded itself."""
+    (tmp_path / "a").write_text("x")
+    baseline.update(str(tmp_path), ["a"])
+    log = tmp_path / ".polydeukes" / "roi.log"
+    _log_rows(log, [("2999-01-01T00:00:00.000Z", event, "self-mod", "a")])
+    (tmp_path / "a").write_text("y")
+    baseline.compare(str(tmp_path), ["a"], TelemetryWriter(str(log)))
+    assert _unattributed(log) == ["a"]
+
+
+def test_an_admission_is_spent_by_the_next_update(tmp_path: pathlib.Path) -> None:
+    (tmp_path / "a").write_text("x")
+    baseline.update(str(tmp_path), ["a"], ["a"])
+    (tmp_path / "a").write_text("y")
+    log = tmp_path / "roi.log"
+    baseline.compare(str(tmp_path), ["a"], TelemetryWriter(str(log)))
+    baseline.update(str(tmp_path), ["a"], [])  # this run let nothing through
+    (tmp_path / "a").write_text("z")
+    baseline.compare(str(tmp_path), ["a"], TelemetryWriter(str(log)))
+    assert _unattributed(log) == ["a"]
+
+
+def test_a_baseline_written_before_admissions_existed_admits_nothing(tmp_path):
+    (tmp_path / "a").write_text("x")
+    baseline.update(str(tmp_path), ["a"], ["a"])
+    path = tmp_path / ".polydeukes" / "baseline.json"
+    data = json.loads(path.read_text())
+    del data["admitted"]
+    path.write_text(json.dumps(data))
+    (tmp_path / "a").write_text("y")
+    log = tmp_path / "roi.log"
+    baseline.compare(str(tmp_path), ["a"], TelemetryWriter(str(log)))
+    assert _unattributed(log) == ["a"]
 
 
 # -- absent or invalid baseline ----------------------------------------------------------------
@@ -88,7 +114,7 @@ def test_case(case: dict, tmp_path: pathlib.Path) -> None:
 
 @pytest.mark.parametrize("content", [
     None, "", "not json", "[]", '"x"', '{"cutAt": "x"}', '{"entries": []}', '{"entries": {"a": 1}}',
-    '{"entries": null}',
+    '{"entries": null}', '{"entries": {}, "admitted": "a"}', '{"entries": {}, "admitted": [1]}',
 ])
 def test_an_absent_or_invalid_baseline_is_one_row_naming_its_absolute_path(
     content: str | None, tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch
@@ -100,42 +126,49 @@ def test_an_absent_or_invalid_baseline_is_one_row_naming_its_absolute_path(
     monkeypatch.chdir(tmp_path)
     log = tmp_path / "roi.log"
     # A relative root still yields the absolute path of the state file.
-    baseline.compare(".", ["a"], str(log), TelemetryWriter(str(log)))
+    baseline.compare(".", ["a"], TelemetryWriter(str(log)))
     rows = [line.split("\t")[1:] for line in log.read_text().splitlines()]
     assert rows == [["unattributed", "baseline", str(tmp_path / ".polydeukes" / "baseline.json")]]
 
 
-@pytest.mark.parametrize("cut_at", [None, 42])
-def test_an_absent_or_non_string_cut_admits_every_row(cut_at: object, tmp_path: pathlib.Path) -> None:
+@pytest.mark.parametrize("plant", ["symlink", "fifo"])
+def test_a_baseline_that_is_not_a_regular_file_counts_as_absent(plant, tmp_path):
+    """Never read through a final symlink (a link to an older copy would blind it), never
+    opened blocking (a FIFO would hang the check)."""
     (tmp_path / "a").write_text("x")
     baseline.update(str(tmp_path), ["a"])
-    _set_cut(tmp_path, cut_at)
+    state = tmp_path / ".polydeukes" / "baseline.json"
+    copy = tmp_path / "copy.json"
+    state.rename(copy)
+    if plant == "symlink":
+        state.symlink_to(copy)
+    else:
+        os.mkfifo(state)
     log = tmp_path / "roi.log"
-    _log_rows(log, [("2000-01-01T00:00:00.000Z", "advised", "self-mod", "a")])
-    (tmp_path / "a").write_text("y")
-    baseline.compare(str(tmp_path), ["a"], str(log), TelemetryWriter(str(log)))
-    assert _unattributed(log) == []
+    baseline.compare(str(tmp_path), ["a"], TelemetryWriter(str(log)))
+    assert _unattributed(log) == [str(state)]
 
 
-def test_the_log_is_read_before_any_row_is_written(tmp_path: pathlib.Path) -> None:
+def test_compare_reports_again_over_the_same_state(tmp_path: pathlib.Path) -> None:
     """compare's own rows never attribute: a second compare over the same state reports again."""
     (tmp_path / "a").write_text("x")
     baseline.update(str(tmp_path), ["a"])
     (tmp_path / "a").write_text("y")
     log = tmp_path / "roi.log"
     for _ in range(2):
-        baseline.compare(str(tmp_path), ["a"], str(log), TelemetryWriter(str(log)))
+        baseline.compare(str(tmp_path), ["a"], TelemetryWriter(str(log)))
     assert _unattributed(log) == ["a", "a"]
 
 
 # -- update ------------------------------------------------------------------------------------
 
 
-def test_update_writes_entries_and_a_cut(tmp_path: pathlib.Path) -> None:
+def test_update_writes_entries_a_cut_and_the_admissions(tmp_path: pathlib.Path) -> None:
     (tmp_path / "a").write_text("x")
-    baseline.update(str(tmp_path), ["a", "missing"])
+    baseline.update(str(tmp_path), ["a", "missing"], ["a"])
     data = json.loads((tmp_path / ".polydeukes" / "baseline.json").read_text())
-    assert list(data) == ["entries", "cutAt"]
+    assert list(data) == ["entries", "cutAt", "admitted"]
+    assert data["admitted"] == ["a"]
     assert data["entries"] == baseline.snapshot(str(tmp_path), ["a", "missing"])
     assert len(data["cutAt"]) == 24 and data["cutAt"].endswith("Z")
     assert [p.name for p in (tmp_path / ".polydeukes").iterdir()] == ["baseline.json"]
@@ -146,7 +179,7 @@ def test_update_then_compare_reports_nothing(tmp_path: pathlib.Path) -> None:
     (tmp_path / "d" / "f").write_text("x")
     baseline.update(str(tmp_path), ["d"])
     log = tmp_path / "roi.log"
-    baseline.compare(str(tmp_path), ["d"], str(log), TelemetryWriter(str(log)))
+    baseline.compare(str(tmp_path), ["d"], TelemetryWriter(str(log)))
     assert not log.exists()
 
 
@@ -192,6 +225,18 @@ def test_a_symlink_loop_cannot_trap_the_walk(tmp_path: pathlib.Path) -> None:
     (tmp_path / "e").mkdir()
     os.symlink(tmp_path / "e", tmp_path / "e" / "loop")
     assert len(baseline.snapshot(str(tmp_path), ["e"])["e"]) == 64
+
+
+def test_a_fifo_or_a_device_in_an_entry_is_never_read(tmp_path: pathlib.Path) -> None:
+    """A FIFO would block the walk and /dev/zero would never end: each is a state of its own."""
+    (tmp_path / "e").mkdir()
+    missing = baseline.snapshot(str(tmp_path), ["e/p"])["e/p"]
+    os.mkfifo(tmp_path / "e" / "p")
+    fifo = baseline.snapshot(str(tmp_path), ["e/p"])["e/p"]
+    (tmp_path / "e" / "p").unlink()
+    (tmp_path / "e" / "p").symlink_to("/dev/zero")
+    device = baseline.snapshot(str(tmp_path), ["e/p"])["e/p"]
+    assert fifo == device != missing
 
 
 NOBODY = 65534
@@ -260,14 +305,13 @@ class _ExplodingWriter(TelemetryWriter):
 
 def test_compare_never_raises_and_changes_nothing_but_the_log(tmp_path: pathlib.Path) -> None:
     # A writer that explodes while recording the absent-baseline row: swallowed, nothing written.
-    assert baseline.compare(str(tmp_path), ["a"], str(tmp_path / "roi.log"),
-                            _ExplodingWriter(None)) is None
+    assert baseline.compare(str(tmp_path), ["a"], _ExplodingWriter(None)) is None
     assert os.listdir(tmp_path) == []
     # A root that does not exist: the absent baseline is still one legible row, and no
     # directory is created for it.
     log = tmp_path / "roi.log"
     missing_root = tmp_path / "no" / "such"
-    assert baseline.compare(str(missing_root), ["a"], None, TelemetryWriter(str(log))) is None
+    assert baseline.compare(str(missing_root), ["a"], TelemetryWriter(str(log))) is None
     assert _unattributed(log) == [str(missing_root / ".polydeukes" / "baseline.json")]
     assert not missing_root.exists()
 

@@ -27,19 +27,20 @@ from polydeukes.vm.plan import Declare, Plan
 GOLDEN = Path(__file__).parent / "golden" / "explain"
 EVERY = (GOLDEN / "every-mechanism.config.yaml").read_text(encoding="utf-8")
 
-# Spec 05 §4.3, with N = 5 for the 0.8.0 scaffold's four gate paths plus the config file.
+# Spec 05 §4.3, with N = 6 for the 0.8.0 scaffold's four gate paths, the config file and the
+# guard's own state `.polydeukes` (built in, beyond 0.8: docs/security.md).
 STARTER_EXPLAIN = """\
 pdks explain — polydeukes.config.yaml
 
 input: call IR (one call, stdin) · disciplines 0 · sessionDisciplines 0 · disciplines: advise unless enforce: block · meta: block
   registrations 3 · declare 0 · skip 1 · meta 2 · draft 0
-  meta     self-mod          paths 5 (common; includes the config file itself)
+  meta     self-mod          paths 6 (common; includes the config file itself)
   meta     transcript-mod    content predicate · conditional: session.evidencePath
   skip     shell-unjudgeable a shell command whose write target this layer cannot determine
 
 input: --diff (change set, stdin) · disciplines 0 · changeSetDisciplines 0 · disciplines: advise unless enforce: block
   registrations 2 · declare 0 · skip 1 · meta 1 · draft 0
-  meta     self-mod          paths 5 (common; includes the config file itself)
+  meta     self-mod          paths 6 (common; includes the config file itself)
   skip     shell-unjudgeable a shell command whose write target this layer cannot determine
 """
 
@@ -223,18 +224,25 @@ def test_an_unwritable_plan_directory_still_judges(project):
 def test_the_fresh_plan_path_imports_neither_lark_nor_yaml_nor_click(project):
     project.run("init")
     project.run("compile")
+    # The judgment runs in a forked child (cli/deadline.py): the probe reports the modules
+    # from inside it, once it has judged (its stdout reaches this process through the relay).
     probe = (
         "import io, sys, types\n"
         "sys.stdin = types.SimpleNamespace(buffer=io.BytesIO(sys.argv[1].encode()))\n"
-        "from polydeukes.cli import main\n"
-        "code = main(['covenant', 'check'])\n"
-        "print(code, sorted(m for m in ('lark', 'yaml', 'click', 'polydeukes.compiler',\n"
-        "                               'polydeukes.cli.roi')\n"
-        "                   if m in sys.modules))\n"
+        "from polydeukes.cli import check, main\n"
+        "MODULES = ('lark', 'yaml', 'click', 'polydeukes.compiler', 'polydeukes.cli.roi')\n"
+        "judge = check._judge_observation\n"
+        "def probed(*args):\n"
+        "    code = judge(*args)\n"
+        "    print(code, sorted(m for m in MODULES if m in sys.modules), end='')\n"
+        "    return code\n"
+        "check._judge_observation = probed\n"
+        "main(['covenant', 'check'])\n"
+        "print('', sorted(m for m in MODULES if m in sys.modules))\n"
     )
     done = subprocess.run([sys.executable, "-c", probe, json.dumps(EMPTY_INPUT)],
                           cwd=project.root, capture_output=True, text=True, check=True)
-    assert done.stdout == "0 []\n"
+    assert done.stdout == "0 [] []\n"  # the judging child, then the waiting parent
     # A judged call (meta-covenants, shell analysis) stays on the hot path too.
     edit = {"toolCalls": [
         {"name": "Edit", "args": {"file_path": ".claude/hooks/a.sh"},
@@ -244,12 +252,12 @@ def test_the_fresh_plan_path_imports_neither_lark_nor_yaml_nor_click(project):
         "tools": {"mutating": ["Edit"], "shell": ["Bash"], "commandArgs": ["command"]}}
     done = subprocess.run([sys.executable, "-c", probe, json.dumps(edit)],
                           cwd=project.root, capture_output=True, text=True, check=True)
-    assert done.stdout == "0 []\n"  # advised under the default posture, imports unchanged
+    assert done.stdout == "0 [] []\n"  # advised under the default posture, imports unchanged
     # ...and a stale plan is what pays for the compiler.
     project.config(STARTER_CONFIG + "\n# changed\n")
     done = subprocess.run([sys.executable, "-c", probe, json.dumps(EMPTY_INPUT)],
                           cwd=project.root, capture_output=True, text=True, check=True)
-    assert done.stdout == "0 ['polydeukes.compiler', 'yaml']\n"
+    assert done.stdout == "0 ['polydeukes.compiler', 'yaml'] []\n"
 
 
 def test_layers_compile_in_memory_and_never_touch_the_plan(project):

@@ -31,6 +31,45 @@ def test_config_case(case):
     assert (f"{where.line}:{where.col}" if where else None) == case["at"]
 
 
+# -- fuzz findings (issue 15): each a located message, never a traceback or a hang ------------
+
+
+def test_an_escaped_surrogate_pair_is_one_character_as_in_javascript():
+    config = _load('protectedPaths: ["\\uD83D\\uDE00/x"]\n')
+    assert config.protected_paths[0] == "\U0001F600/x"
+
+
+def test_an_integer_past_the_digit_limit_reads_as_a_number_as_in_javascript():
+    with pytest.raises(ConfigValidationError) as caught:
+        _load("witness: {token: t, ttlMinutes: " + "9" * 5000 + "}\n")
+    assert caught.value.located() == (
+        "invalid config in polydeukes.config.yaml: witness.ttlMinutes must be a finite number "
+        "greater than 0 (at polydeukes.config.yaml:1:33)")
+
+
+@pytest.mark.parametrize("text, at", [
+    ("a: " + "[" * 10_000 + "]" * 10_000 + "\n", "1:103"),  # past PyYAML's own recursion
+    ("a: " + "[" * 150 + "]" * 150 + "\n", "1:103"),  # within it: the builder's bound
+    ("".join("  " * i + "k:\n" for i in range(150)) + "  " * 150 + "v\n", "101:201"),
+])
+def test_nesting_past_the_bound_is_located_where_it_passes_it(text, at):
+    with pytest.raises(ConfigError) as caught:
+        _load(text)
+    assert caught.value.message == (
+        "failed to parse polydeukes.config.yaml: the document nests deeper than 100 levels")
+    assert f"{caught.value.span.line}:{caught.value.span.col}" == at
+
+
+def test_nesting_up_to_the_bound_loads_and_one_more_level_does_not():
+    config = _load("adapters: {x: {k: " + "[" * 97 + "]" * 97 + "}}\n")  # 100 levels
+    value, levels = config.adapters["x"]["k"], 0
+    while value is not None:
+        value, levels = (value[0] if value else None), levels + 1
+    assert levels == 97
+    with pytest.raises(ConfigError, match="nests deeper than 100 levels"):
+        _load("adapters: {x: {k: " + "[" * 98 + "]" * 98 + "}}\n")
+
+
 def test_validation_errors_keep_their_type_through_the_wrapper():
     with pytest.raises(ConfigValidationError):
         _load("languages: 1\n")

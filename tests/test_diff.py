@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from polydeukes.stdlib.diff import (
     DiffError,
     FileBlock,
+    _split_pair,
     diff_to_input,
     parse_unified_diff,
 )
@@ -575,3 +576,103 @@ def test_plain_diff_ru_output(tmp_path: Path) -> None:
         ("staged-write", "d/i.bin"): None,
         ("staged-write", "d/t.txt"): {"kind": "modify", "path": "d/t.txt", "pre": "x", "post": "y"},
     }
+
+
+# -- the header split, against a reference that tries every candidate -----------------------------
+
+
+def _reference_quote_end(text: str, start: int) -> int | None:
+    """Index after the closing quote of the C-quoted string opening at `start`, or None."""
+    at = start + 1
+    while at < len(text):
+        if text[at] == '"':
+            return at + 1
+        if text[at] == "\\":
+            if at + 1 >= len(text):
+                return None
+            digits = text[at + 1:at + 4]
+            octal = len(digits) == 3 and digits[0] in "0123" and all(d in "01234567" for d in digits)
+            at += 4 if octal else 2
+        else:
+            at += 1
+    return None
+
+
+def _reference_split(rest: str, separator: str) -> tuple[str, str] | None:
+    width = len(separator)
+    if rest.startswith('"'):
+        end = _reference_quote_end(rest, 0)
+        if end is None or not rest.startswith(separator, end):
+            return None
+        return rest[:end], rest[end + width:]
+    if rest.endswith('"'):  # the first candidate whose quoted side runs to the end
+        for at in range(len(rest)):
+            if (rest.startswith(separator + '"', at)
+                    and _reference_quote_end(rest, at + width) == len(rest)):
+                return rest[:at], rest[at + width:]
+    middle = (len(rest) - width) // 2
+    if (len(rest) - width) % 2 == 0 and middle > 0 and rest.startswith(separator, middle):
+        return rest[:middle], rest[middle + width:]
+    at = rest.find(separator)
+    return None if at < 0 else (rest[:at], rest[at + width:])
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(['a', ' ', '"', '\\', 'd', 'n', '0', '7', ' and ', ' "', '" ']),
+                max_size=14).map("".join),
+       st.sampled_from([" ", " and "]))
+def test_the_header_split_reads_one_candidate_and_agrees_with_trying_them_all(rest, separator):
+    """`_split_pair` looks only at the last `separator"` (linear in the line: a 10 MB header of
+    quoted halves once took minutes); trying every candidate in order gives the same split."""
+    assert _split_pair(rest, separator) == _reference_split(rest, separator)
+
+
+def test_a_hunk_count_past_any_input_reads_to_the_end():
+    """A count of 5,000 digits is "the rest of the input" (int() would refuse it)."""
+    text = "--- a/x\n+++ b/x\n@@ -1," + "9" * 5000 + " +1 @@\n-a\n"
+    assert parse_unified_diff(text)[0].removed == ["a"]
+
+
+# -- hunk bodies: runs taken whole agree with reading line by line --------------------------------
+
+
+def _reference_hunk(lines: list[str], index: int, counts: tuple[int, int]):
+    """Spec 05 §3.6, one line at a time: (added, removed, next index) or the error text."""
+    old_left, new_left = counts
+    added, removed = [], []
+    while (old_left or new_left) and index < len(lines):
+        body = lines[index]
+        index += 1
+        if body.startswith("+") and new_left:
+            added.append(body[1:])
+            new_left -= 1
+        elif body.startswith("-") and old_left:
+            removed.append(body[1:])
+            old_left -= 1
+        elif (body.startswith(" ") or body == "") and old_left and new_left:
+            old_left -= 1
+            new_left -= 1
+        elif not body.startswith("\\"):
+            return f"unified diff: unknown hunk line: {body}"
+    return added, removed, index
+
+
+_RUNS = st.lists(st.tuples(st.sampled_from(["+", "-", " ", "", "\\", "x"]),
+                           st.integers(1, 40), st.sampled_from(["a", "", "é", "+", "-"])),
+                 max_size=8)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_RUNS, st.integers(0, 120), st.integers(0, 120))
+def test_a_hunk_read_in_runs_equals_one_read_line_by_line(runs, old_count, new_count):
+    """`_read_hunk` takes a long run of one mark at once; the result is the line-by-line one."""
+    from polydeukes.stdlib.diff import _Draft, _read_hunk
+
+    lines = [mark + text if mark else "" for mark, length, text in runs for _ in range(length)]
+    lines += ["--- a/next", "+++ b/next"]
+    draft = _Draft()
+    try:
+        result = (draft.added, draft.removed, _read_hunk(lines, 0, (old_count, new_count), draft))
+    except DiffError as error:
+        result = str(error)
+    assert result == _reference_hunk(lines, 0, (old_count, new_count))

@@ -8,6 +8,7 @@ absent (`UNSET`), distinct from empty values, and JSON `null` is never read as "
 # No `from __future__ import annotations`: msgspec builds the input decoder on every check, and
 # string annotations would make it evaluate each field's type by name (~0.4 ms of start-up).
 
+import sys
 from typing import Any, Union
 
 import msgspec
@@ -129,6 +130,11 @@ EVIDENCE_PATH = "input carries a session.evidencePath that is not a string"
 SESSION_CHANNELS = "input carries a session.channels that is not an object"
 SESSION_SIDECAR = "input carries a session.channels.sidecar that is not text"
 SCHEMA_MISMATCH = "input does not match the CovenantInput schema: {detail}"
+# (Python design) The decoder recurses once per level of nesting; the bound is explicit, so the
+# refusal names a true limit whatever the caller's own stack depth, and everything downstream
+# that walks a value recursively has room to do so.
+INPUT_DEPTH = 256
+TOO_DEEP = "the input nests deeper than {depth} levels"
 
 
 class InputRefused(Exception):
@@ -142,7 +148,7 @@ def parse_input(raw: bytes) -> CovenantInput:
     the generic decode that finds which of the spec's ordered refusals applies.
     """
     try:
-        value = _DECODER.decode(raw)
+        value = _bounded(_DECODER.decode, raw)
     except (msgspec.DecodeError, ValueError):
         value = _decode_slowly(raw)
     # Checks the typed decode cannot express, in the spec's order.
@@ -153,9 +159,28 @@ def parse_input(raw: bytes) -> CovenantInput:
     return value
 
 
+def _bounded(decode, raw: bytes):
+    """`decode(raw)` allowed exactly INPUT_DEPTH levels of nesting beyond this frame.
+
+    Python's recursion limit is what bounds msgspec's recursion; setting it relative to the
+    current depth makes the bound the same for a CLI run and an in-process caller."""
+    depth, frame = 0, sys._getframe()
+    while frame is not None:
+        depth += 1
+        frame = frame.f_back
+    previous = sys.getrecursionlimit()
+    sys.setrecursionlimit(depth + INPUT_DEPTH + 1)  # + 1: the decoder's own call
+    try:
+        return decode(raw)
+    except RecursionError:
+        raise InputRefused(TOO_DEEP.format(depth=INPUT_DEPTH)) from None
+    finally:
+        sys.setrecursionlimit(previous)
+
+
 def _decode_slowly(raw: bytes) -> CovenantInput:
     try:
-        data = _GENERIC.decode(raw)
+        data = _bounded(_GENERIC.decode, raw)
     except (msgspec.DecodeError, ValueError):
         raise InputRefused(NOT_AN_OBJECT) from None
     refusal = _named_refusal(data)

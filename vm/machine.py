@@ -20,6 +20,7 @@ from polydeukes.vm.ir import UNSET, CovenantInput, Create, Delete, Modify, ToolC
 from polydeukes.vm.jsregex import JsRegex
 from polydeukes.vm.messages import break_line, render_break, unjudgeable_line
 from polydeukes.vm.ops import Frame, SupplyProblem, bind
+from polydeukes.vm.safeio import PROJECT_FILE_LIMIT, read_regular, refusal_text
 from polydeukes.vm.telemetry import TelemetryWriter, relate_failure, witnesses_field
 from polydeukes.vm.values import UNDEFINED, js_trim
 from polydeukes.vm.verdict import (
@@ -316,12 +317,13 @@ class Run:
             return self._files[relative]
         path = os.path.join(self.root, relative)
         try:
-            with open(path, "rb") as handle:
-                data = handle.read()
+            # A FIFO or a device in the working tree is refused, never waited on or read
+            # forever; a symlink is followed to a regular file (vm/safeio.py).
+            data = read_regular(path, limit=PROJECT_FILE_LIMIT)
         except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
             text = None
         except OSError as exc:
-            raise RunFailed(f"cannot read {relative}: {exc.strerror or exc}") from None
+            raise RunFailed(f"cannot read {relative}: {refusal_text(exc)}") from None
         else:
             text = None if b"\0" in data else data.decode("utf-8", errors="replace")
         self._files[relative] = text

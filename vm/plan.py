@@ -390,10 +390,11 @@ class Surface(msgspec.Struct, frozen=True, array_like=True):
 
 class Plan(msgspec.Struct, frozen=True, array_like=True):
     config_name: str
-    protected: list[str]  # normalized, the config file included
+    protected: list[str]  # normalized, the config file included, then the guard's own state
     telemetry_log_path: str
     witness_token: str | None
     witness_ttl_minutes: float | None
+    deadline_seconds: float | None  # the config's deadlineSeconds; None when absent
     entries: list[Entry]
     session: Surface
     change_set: Surface

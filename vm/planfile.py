@@ -7,10 +7,13 @@ not check out reads as "no plan", and a plan problem is never a verdict.
 
 A large plan's entries and spans are decoded lazily (`LazyList`, `LazyWhole`): a check decodes
 only the entries its surface's route index lets through, which is what a large config's
-start-up is made of. Because an entry's bytes are then read after the run has begun, the header
-carries a CRC-32 of the body, checked before anything is trusted: a damaged body still reads as
-"no plan". A small plan is decoded whole, which checks it as well and costs less than importing
-zlib.
+start-up is made of. The header carries a CRC-32 of the body, checked whatever the plan's size
+before any byte of the body is trusted: a damaged body reads as "no plan" (a flipped bit that
+still decodes would otherwise judge with `.chaude/hooks` for `.claude/hooks`).
+
+The file itself is read like every file of the guard's own state (vm/safeio.py): never through
+a final symlink, never a FIFO or a device, at most PLAN_LIMIT bytes. Anything else is "no plan"
+too, and the check rebuilds the plan in memory.
 """
 
 from __future__ import annotations
@@ -23,12 +26,14 @@ import msgspec
 
 from polydeukes.vm import ENGINE_VERSION
 from polydeukes.vm.plan import Entry, Plan, SourceSpan
+from polydeukes.vm.safeio import MiB, read_regular
 
 MAGIC = b"PDKSPLAN"
-FORMAT = 2  # bump whenever what plan bytes mean changes (a field, its order, an opcode)
+FORMAT = 3  # bump whenever what plan bytes mean changes (a field, its order, an opcode)
 PLAN_DIR = ".polydeukes"
 PLAN_FILE = "plan.bin"
 _LENGTH = struct.Struct(">I")
+PLAN_LIMIT = 64 * MiB  # a plan past this size is not read (a 1,000-discipline plan is ~1 MiB)
 
 
 class PlanHeader(msgspec.Struct, frozen=True, array_like=True):
@@ -146,11 +151,16 @@ def plan_path(root: str) -> str:
     return os.path.join(root, PLAN_DIR, PLAN_FILE)
 
 
-def encode_plan(plan: Plan, key: str) -> bytes:
-    import zlib  # ~0.5 ms to import: only a large plan's read pays for it too
+def _crc32(data) -> int:
+    # binascii's CRC-32 is zlib's, at half zlib's import cost; every check pays for it.
+    from binascii import crc32
 
+    return crc32(data)
+
+
+def encode_plan(plan: Plan, key: str) -> bytes:
     body = _ENCODER.encode(plan)
-    header = _ENCODER.encode(PlanHeader(FORMAT, ENGINE_VERSION, key, zlib.crc32(body)))
+    header = _ENCODER.encode(PlanHeader(FORMAT, ENGINE_VERSION, key, _crc32(body)))
     return MAGIC + _LENGTH.pack(len(header)) + header + body
 
 
@@ -165,12 +175,10 @@ def decode_plan(data: bytes, key: str) -> Plan | None:
         if header.format != FORMAT or header.engine != ENGINE_VERSION or header.key != key:
             return None
         body = memoryview(data)[start + length:]  # no copy: the lazy items point into it
+        if _crc32(body) != header.body_crc:
+            return None
         if len(body) < LAZY_FROM:
             return _PLAN_DECODER.decode(body)
-        import zlib
-
-        if zlib.crc32(body) != header.body_crc:
-            return None
         stored = _LAZY_PLAN_DECODER.decode(body)
     except (msgspec.DecodeError, msgspec.ValidationError, ValueError, TypeError):
         return None
@@ -181,9 +189,10 @@ def decode_plan(data: bytes, key: str) -> Plan | None:
 
 
 def read_plan(root: str, key: str) -> Plan | None:
+    """The cached plan for `key`; None when it is absent, unreadable, not a regular file (a
+    FIFO, a device, a symlink), too large, damaged, or for other config bytes."""
     try:
-        with open(plan_path(root), "rb") as handle:
-            data = handle.read()
+        data = read_regular(plan_path(root), limit=PLAN_LIMIT, follow_symlinks=False)
     except OSError:
         return None
     return decode_plan(data, key)

@@ -11,6 +11,7 @@ import sys
 import time
 from typing import Any, Callable
 
+from polydeukes.vm.safeio import append_regular, follows_symlinks, open_regular, refusal_text
 from polydeukes.vm.values import js_json_stringify
 from polydeukes.vm.verdict import EVENTS, SKIP_REASONS, SKIPPED
 
@@ -84,20 +85,14 @@ def relate_failure(
 
 
 def append_line(path: str, line: str) -> OSError | None:
-    """Exactly one append write of the whole line; an OS error is returned, never raised."""
-    data = line.encode("utf-8")
+    """Exactly one append write of the whole line; an OS error is returned, never raised.
+
+    Only to a regular file, opened without blocking (a FIFO planted as the log must not hang
+    the check), and never through a final symlink under `.polydeukes/` (vm/safeio.py)."""
     try:
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        append_regular(path, line.encode("utf-8"), follow_symlinks=follows_symlinks(path))
     except OSError as exc:
         return exc
-    try:
-        written = os.write(fd, data)
-        if written != len(data):
-            return OSError(f"short write ({written} of {len(data)} bytes)")
-    except OSError as exc:
-        return exc
-    finally:
-        os.close(fd)
     return None
 
 
@@ -117,6 +112,9 @@ class TelemetryWriter:
         self._report_line = report  # where the one failure line goes; default sys.stderr
         self._reported = False
         self._dir_ready = False
+        # (event, subject) of every row this writer recorded, written or not: the run's own
+        # account of its verdicts, which the baseline trusts where it cannot trust the log.
+        self.verdicts: list[tuple[str, str]] = []
 
     def record(
         self,
@@ -131,6 +129,7 @@ class TelemetryWriter:
         line = format_record(timestamp(), event, label, subject, reason=reason, witnesses=witnesses)
         if self.kept is not None:
             self.kept.append(line)
+        self.verdicts.append((event, subject))
         if self.path is None:
             return
         try:
@@ -149,14 +148,14 @@ class TelemetryWriter:
         if self._reported:
             return
         self._reported = True
-        detail = error.strerror or str(error)
-        line = f"pdks: telemetry could not be written to {self.path}: {detail} — verdicts are unaffected"
+        line = (f"pdks: telemetry could not be written to {self.path}: {refusal_text(error)} "
+                "— verdicts are unaffected")
         if self._report_line is not None:
             self._report_line(line)
             return
         try:
             sys.stderr.write(line + "\n")
-        except (OSError, ValueError):
+        except (OSError, ValueError, AttributeError):  # a closed stderr (None) included
             pass
 
 
@@ -197,7 +196,8 @@ def parse_record_line(line: str) -> dict[str, str] | None:
 
 def read_records(path: str) -> tuple[list[dict[str, str]], int]:
     try:
-        with open(path, encoding="utf-8", errors="replace", newline="\n") as handle:
+        fd = open_regular(path, os.O_RDONLY, follow_symlinks=follows_symlinks(path))
+        with open(fd, encoding="utf-8", errors="replace", newline="\n") as handle:
             lines = handle.read().split("\n")
     except OSError:
         return [], 0

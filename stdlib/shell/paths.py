@@ -133,7 +133,7 @@ def contains_root(candidate: str, root_segs: Sequence[str], cwd: Sequence[str], 
 def comparable(text: str, fold_case: bool) -> str:
     """The one place path text is prepared for comparison: case-folded when the project's
     file system folds case (the caller decides; every matcher here compares through this)."""
-    return text.casefold() if fold_case else text
+    return fold(text) if fold_case else text
 
 
 def path_matches(candidate: str, entry: str, *, root: str) -> bool:

@@ -1,0 +1,398 @@
+"""A hard deadline on every judgment (spec README decision 13; docs/security.md).
+
+No input, pattern or file may make a check run past its deadline: at the deadline the call is
+blocked with `covenant check failed closed: judging took longer than N s` and one
+`blocked covenant-check -` row. Python cannot stop a regular-expression match, a C decoder or
+a blocking read from the outside with certainty, so where `fork` exists the judgment runs in a
+forked child:
+
+* the child arms its own `SIGALRM` timer with the default action, which ends the process
+  wherever it is (inside a match, a read, a syscall) and also ends an orphan whose parent the
+  host has already killed;
+* the parent relays what the child writes to stderr and stdout (so a caller's redirected
+  `sys.stderr` sees it), learns the telemetry path and the configured deadline as they are
+  settled, and reads the child's exit code from the same pipe. A child that ends without one,
+  by the timer or by any other death, is a fail-closed block written by the parent.
+
+Rows the child wrote before the deadline stay in the log (it is append-only); the parent's
+`blocked covenant-check -` row follows them.
+
+Where `fork` is missing (Windows) or fails, the judgment runs in this process: on the main
+thread of a POSIX process a `SIGALRM` handler raises `DeadlineExceeded` (the regular-expression
+engine checks for signals, so even a match is interrupted); elsewhere a worker thread is
+abandoned at the deadline, which bounds the answer but cannot stop a match holding the GIL.
+
+The deadline is `POLYDEUKES_DEADLINE_SECONDS` ?? the config's `deadlineSeconds` ?? 10 s. The
+config's value is known only once the config has loaded; until then the environment's value or
+the default bounds the load itself.
+
+Standard library only, nothing imported that the check does not already load: this is the hot
+path's front.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import struct
+import sys
+import time
+from typing import Callable
+
+DEFAULT_SECONDS = 10.0
+MAX_SECONDS = 3600.0
+ENV_DEADLINE = "POLYDEUKES_DEADLINE_SECONDS"
+TOOK_TOO_LONG = "judging took longer than {seconds} s"
+BAD_SECONDS = "{name} must be a number of seconds greater than 0 and at most 3600, not {value!r}"
+
+COMPILING_HINT = (" \u2014 it was {phase}: run `pdks compile` once (it judges nothing and has no "
+                  "deadline), and checks read the compiled plan")
+
+# Records from the child to the parent: a kind byte, a 4-byte length, the payload.
+_STDERR, _STDOUT, _LOG_PATH, _SECONDS, _EXIT, _FAILURE, _PHASE = (
+    b"E", b"O", b"T", b"D", b"X", b"F", b"P")
+_HEAD = struct.Struct(">cI")
+
+
+class DeadlineExceeded(BaseException):
+    """Raised into the judgment by the in-process fallback's timer. A BaseException, so the
+    judges' own `except Exception` (which turns a failure into "unjudgeable") lets it pass."""
+
+
+def seconds_text(seconds: float) -> str:
+    return format(seconds, "g")
+
+
+def valid_seconds(value: object) -> bool:
+    return (isinstance(value, (int, float)) and not isinstance(value, bool)
+            and math.isfinite(value) and 0 < value <= MAX_SECONDS)
+
+
+def environment_seconds() -> float | None:
+    """The environment's deadline; None when unset (or empty). Raises ValueError (with the
+    message to print) for a value that is not a valid number of seconds."""
+    text = os.environ.get(ENV_DEADLINE)
+    if not text:
+        return None
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = math.nan
+    if not valid_seconds(seconds):
+        raise ValueError(BAD_SECONDS.format(name=ENV_DEADLINE, value=text))
+    return seconds
+
+
+class _Watch:
+    """What the run under a deadline has settled so far (both sides of the fork keep one)."""
+
+    def __init__(self, seconds: float, from_environment: bool, log_path: str | None) -> None:
+        self.start = time.monotonic()
+        self.seconds = seconds
+        self.from_environment = from_environment
+        self.log_path = log_path
+        self.pipe: int | None = None  # the child's end of the pipe to the parent
+        self.timer = False  # True while an ITIMER_REAL timer enforces the deadline
+        self.phase: str | None = None  # a step worth naming when the deadline meets it
+
+    def remaining(self) -> float:
+        return self.start + self.seconds - time.monotonic()
+
+    def send(self, kind: bytes, payload: bytes) -> None:
+        if self.pipe is not None:
+            _write_all(self.pipe, _HEAD.pack(kind, len(payload)) + payload)
+
+
+_active: _Watch | None = None  # set inside a judgment that already runs under a deadline
+
+
+def settle_log_path(path: str | None) -> None:
+    """Tell the deadline where this run's rows go, so a deadline row lands beside them."""
+    if _active is not None:
+        _active.log_path = path
+        _active.send(_LOG_PATH, _encode(path or ""))
+
+
+def settle_phase(phase: str | None) -> None:
+    """Name the step the judgment is in (None: none worth naming), for the deadline message."""
+    if _active is not None:
+        _active.phase = phase
+        _active.send(_PHASE, _encode(phase or ""))
+
+
+def took_too_long(watch: _Watch) -> str:
+    """The deadline's message: `judging took longer than N s`, and the step it met, if named."""
+    text = TOOK_TOO_LONG.format(seconds=seconds_text(watch.seconds))
+    return text + COMPILING_HINT.format(phase=watch.phase) if watch.phase else text
+
+
+def settle_configured_seconds(seconds: float | None) -> None:
+    """Apply the config's `deadlineSeconds` (the environment's value, when set, wins)."""
+    if _active is None or seconds is None or _active.from_environment:
+        return
+    _active.seconds = seconds
+    _active.send(_SECONDS, repr(seconds).encode())
+    if _active.timer:  # re-armed for the rest of the new deadline (setitimer(0) would disarm)
+        _arm_alarm(max(_active.remaining(), 0.001))
+
+
+def run_with_deadline(fn: Callable[[], int], *, log_path: str | None = None,
+                      fail_closed: Callable[[str, str | None], int]) -> int:
+    """Run `fn()` (a judgment returning its exit code) under the hard deadline.
+
+    `log_path` is where a deadline row goes until the judgment settles it
+    (`settle_log_path`); `fail_closed(message, log_path)` writes the failed-closed line and
+    row and returns 2. Returns `fn()`'s exit code, or 2 at the deadline or if the judgment
+    dies. A call made while a judgment already runs under a deadline (an adapter that puts its
+    payload translation and `run_check` under one) just calls `fn`.
+    """
+    if _active is not None:
+        return fn()
+    try:
+        from_environment = environment_seconds()
+    except ValueError as exc:
+        return fail_closed(str(exc), log_path)
+    watch = _Watch(from_environment or DEFAULT_SECONDS, from_environment is not None, log_path)
+    if hasattr(os, "fork") and hasattr(os, "waitpid"):
+        try:
+            return _forked(fn, watch, fail_closed)
+        except _ForkFailed:
+            pass  # no process to spare: judge in this process
+    return _in_process(fn, watch, fail_closed)
+
+
+# -- the forked child ---------------------------------------------------------------------------
+
+
+class _ForkFailed(Exception):
+    pass
+
+
+def _forked(fn: Callable[[], int], watch: _Watch, fail_closed) -> int:
+    for stream in (sys.stdout, sys.stderr):  # nothing buffered may be written twice
+        try:
+            if stream is not None:
+                stream.flush()
+        except (OSError, ValueError):
+            pass
+    try:
+        read_end, write_end = os.pipe()
+    except OSError:  # no descriptor to spare
+        raise _ForkFailed from None
+    try:
+        pid = os.fork()
+    except OSError:
+        os.close(read_end)
+        os.close(write_end)
+        raise _ForkFailed from None
+    if pid == 0:  # the child: never returns
+        os.close(read_end)
+        watch.pipe = write_end
+        _child(fn, watch)
+    os.close(write_end)
+    return _parent(pid, read_end, watch, fail_closed)
+
+
+def _child(fn: Callable[[], int], watch: _Watch) -> None:
+    global _active
+    code = 2
+    try:
+        import _signal
+
+        _signal.signal(_signal.SIGALRM, _signal.SIG_DFL)  # whatever the caller had installed
+        watch.timer = True
+        _arm_alarm(max(watch.remaining(), 0.001))
+        _active = watch
+        sys.stdout = _Relay(watch, _STDOUT)
+        sys.stderr = _Relay(watch, _STDERR)
+        result = fn()
+        code = result if isinstance(result, int) else 2
+        watch.send(_EXIT, str(code).encode())
+    except SystemExit as exc:  # an adapter's own fn may end with sys.exit(code)
+        code = exc.code if isinstance(exc.code, int) else 2
+        watch.send(_EXIT, str(code).encode())
+    except BaseException as exc:  # noqa: BLE001 - the parent fails closed with this text
+        try:
+            watch.send(_FAILURE, _encode(f"internal error: {type(exc).__name__}: {exc}"))
+        except BaseException:  # noqa: BLE001
+            pass
+    finally:
+        os._exit(code)  # no atexit handlers, no second flush of the caller's buffers
+
+
+def _arm_alarm(seconds: float) -> None:
+    import _signal
+
+    _signal.setitimer(_signal.ITIMER_REAL, seconds)
+
+
+class _Relay:
+    """The child's sys.stdout / sys.stderr: every write goes to the parent as one record."""
+
+    encoding = "utf-8"
+    errors = "surrogatepass"
+
+    def __init__(self, watch: _Watch, kind: bytes) -> None:
+        self._watch = watch
+        self._kind = kind
+
+    def write(self, text: str) -> int:
+        self._watch.send(self._kind, _encode(text))
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return False
+
+    def writable(self) -> bool:
+        return True
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def _encode(text: str) -> bytes:
+    return text.encode("utf-8", "surrogatepass")
+
+
+def _decode(data: bytes) -> str:
+    return data.decode("utf-8", "surrogatepass")
+
+
+# -- the parent ---------------------------------------------------------------------------------
+
+
+def _parent(pid: int, read_end: int, watch: _Watch, fail_closed) -> int:
+    code: int | None = None
+    failure: str | None = None
+    pending = b""
+    try:
+        while True:
+            chunk = os.read(read_end, 1 << 16)
+            if not chunk:
+                break  # the child has ended: its end of the pipe closed with it
+            pending += chunk
+            while len(pending) >= _HEAD.size:
+                kind, length = _HEAD.unpack_from(pending)
+                end = _HEAD.size + length
+                if len(pending) < end:
+                    break
+                payload, pending = pending[_HEAD.size:end], pending[end:]
+                if kind == _STDERR:
+                    _write_text(sys.stderr, _decode(payload))
+                elif kind == _STDOUT:
+                    _write_text(sys.stdout, _decode(payload))
+                elif kind == _LOG_PATH:
+                    watch.log_path = _decode(payload) or None
+                elif kind == _SECONDS:
+                    watch.seconds = float(payload)
+                elif kind == _EXIT:
+                    code = int(payload)
+                elif kind == _FAILURE:
+                    failure = _decode(payload)
+                elif kind == _PHASE:
+                    watch.phase = _decode(payload) or None
+    except KeyboardInterrupt:
+        _kill(pid)
+        os.close(read_end)
+        return fail_closed("interrupted", watch.log_path)
+    os.close(read_end)
+    status = _reap(pid)
+    if code is not None:
+        return code
+    if failure is not None:
+        return fail_closed(failure, watch.log_path)
+    import _signal
+
+    if status is not None and os.WIFSIGNALED(status):
+        signal_number = os.WTERMSIG(status)
+        if signal_number == _signal.SIGALRM:
+            return fail_closed(took_too_long(watch), watch.log_path)
+        return fail_closed(f"judging ended abnormally (killed by signal {signal_number})",
+                           watch.log_path)
+    exit_status = os.WEXITSTATUS(status) if status is not None else "unknown"
+    return fail_closed(f"judging ended abnormally (exit status {exit_status})", watch.log_path)
+
+
+def _write_text(stream, text: str) -> None:
+    try:
+        stream.write(text)
+        stream.flush()
+    except (OSError, ValueError, AttributeError):  # closed or broken: the verdict stands
+        pass
+
+
+def _reap(pid: int) -> int | None:
+    try:
+        return os.waitpid(pid, 0)[1]
+    except ChildProcessError:
+        return None
+
+
+def _kill(pid: int) -> None:
+    import _signal
+
+    try:
+        os.kill(pid, _signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    _reap(pid)
+
+
+# -- in-process fallback ------------------------------------------------------------------------
+
+
+def _in_process(fn: Callable[[], int], watch: _Watch, fail_closed) -> int:
+    global _active
+    _active = watch
+    try:
+        try:
+            import _signal
+
+            previous = _signal.signal(_signal.SIGALRM, _expire)
+        except (ImportError, AttributeError, ValueError):  # no SIGALRM, or not the main thread
+            return _in_thread(fn, watch, fail_closed)
+        watch.timer = True
+        try:
+            _arm_alarm(watch.seconds)
+            return fn()
+        except DeadlineExceeded:
+            return fail_closed(took_too_long(watch), watch.log_path)
+        finally:
+            _signal.setitimer(_signal.ITIMER_REAL, 0)
+            _signal.signal(_signal.SIGALRM, previous)
+    finally:
+        _active = None
+
+
+def _expire(signum, frame) -> None:
+    raise DeadlineExceeded
+
+
+def _in_thread(fn: Callable[[], int], watch: _Watch, fail_closed) -> int:
+    import threading
+
+    outcome: dict[str, object] = {}
+
+    def work() -> None:
+        try:
+            outcome["code"] = fn()
+        except BaseException as exc:  # noqa: BLE001 - reported by the waiting thread
+            outcome["failure"] = f"internal error: {type(exc).__name__}: {exc}"
+
+    worker = threading.Thread(target=work, name="pdks-judgment", daemon=True)
+    worker.start()
+    while worker.is_alive():
+        remaining = watch.remaining()  # re-read: the config may have moved the deadline
+        if remaining <= 0:
+            return fail_closed(took_too_long(watch), watch.log_path)
+        worker.join(remaining)
+    if "failure" in outcome:
+        return fail_closed(str(outcome["failure"]), watch.log_path)
+    code = outcome.get("code")
+    return code if isinstance(code, int) else 2
