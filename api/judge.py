@@ -19,8 +19,9 @@ import os
 import time
 from typing import Any, Callable, NamedTuple
 
-from polydeukes.cli.check import CheckFlags, check
+from polydeukes.cli.check import CheckFlags, FailClosed, check
 from polydeukes.cli.planning import PlanUnavailable, obtain_plan, plan_from_file
+from polydeukes.vm.ir import NOT_AN_OBJECT
 from polydeukes.vm.project import ProjectError, discover_config
 from polydeukes.vm.telemetry import TelemetryWriter, format_record
 
@@ -161,34 +162,30 @@ class Judge:
     def check(self, ir: dict | bytes | str, enforce: str = "block", *,
               unattended: bool = False) -> Verdict:
         """Judge one CovenantInput on the session surface, as
-        `pdks covenant check --enforce <enforce> [--unattended]` does."""
-        if isinstance(ir, (bytes, bytearray)):
-            raw = bytes(ir)
-        elif isinstance(ir, str):
-            raw = ir.encode("utf-8")
-        else:
-            raw = _encode(ir)
-        return self._run(raw, enforce, diff=False, unattended=unattended)
+        `pdks covenant check --enforce <enforce> [--unattended]` does. Never raises on any
+        `ir`: what the command would refuse is the command's block."""
+        return self._run(lambda: _stdin_bytes(ir), enforce, diff=False, unattended=unattended)
 
     def check_diff(self, diff: str | bytes, enforce: str = "block") -> Verdict:
         """Judge a unified diff on the change-set surface (`pdks covenant check --diff`)."""
-        raw = diff.encode("utf-8") if isinstance(diff, str) else bytes(diff)
-        return self._run(raw, enforce, diff=True, unattended=False)
+        return self._run(lambda: _stdin_bytes(diff), enforce, diff=True, unattended=False)
 
-    def _run(self, raw: bytes, enforce: str, *, diff: bool, unattended: bool) -> Verdict:
+    def _run(self, read: Callable[[], bytes], enforce: str, *, diff: bool,
+             unattended: bool) -> Verdict:
         return judge_in_process(
-            self.root, raw, plan_source=self._plan_source, enforce=enforce, diff=diff,
+            self.root, read, plan_source=self._plan_source, enforce=enforce, diff=diff,
             unattended=unattended, writes=self.telemetry is not False,
             telemetry_path=self.telemetry if isinstance(self.telemetry, str) else None,
             memo=self._memo_for)
 
 
-def judge_in_process(root: str, raw: bytes, *, plan_source: Callable, enforce: str = "block",
+def judge_in_process(root: str, raw: bytes | Callable[[], bytes], *, plan_source: Callable, enforce: str = "block",
                      diff: bool = False, unattended: bool = False, writes: bool = False,
                      telemetry_path: str | None = None,
                      clock: Callable[[], int] | None = None,
                      memo: Callable | None = None) -> Verdict:
-    """One `pdks covenant check` run on `raw` in `root`, its stderr and rows captured.
+    """One `pdks covenant check` run on `raw` (the stdin bytes, or a function returning them,
+    which may raise FailClosed) in `root`, its stderr and rows captured.
 
     `writes=False` writes nothing (no rows to a log, no baseline); `telemetry_path` is
     `--telemetry-path`; `clock` replaces the wall clock (pdks test, pdks replay).
@@ -203,7 +200,7 @@ def judge_in_process(root: str, raw: bytes, *, plan_source: Callable, enforce: s
         from polydeukes.cli.check import settle_telemetry_path
 
         sink.telemetry.path = settle_telemetry_path(flags, root, None)
-    code = check(flags, root, lambda: raw, stderr=sink.stderr, telemetry=sink.telemetry,
+    code = check(flags, root, raw if callable(raw) else (lambda: raw), stderr=sink.stderr, telemetry=sink.telemetry,
                  plan_source=plan_source, clock=clock, baseline=writes, memo=memo)
     return sink.verdict(code)
 
@@ -263,7 +260,17 @@ class _RowLog(TelemetryWriter):
         self._sink.row_written(event)
 
 
-def _encode(ir: Any) -> bytes:
+def _stdin_bytes(value: Any) -> bytes:
+    """The bytes the command would read on stdin for `value`. A string that is not valid
+    Unicode becomes bytes that are not UTF-8, which the core refuses as the command does; a
+    value that no JSON text can carry is refused as a stdin that is not JSON is."""
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return bytes(value)
+    if isinstance(value, str):
+        return value.encode("utf-8", errors="surrogatepass")
     import msgspec
 
-    return msgspec.json.encode(ir)
+    try:
+        return msgspec.json.encode(value)
+    except Exception:  # noqa: BLE001 - unsupported types, lone surrogates, cycles, huge ints
+        raise FailClosed(NOT_AN_OBJECT) from None

@@ -298,3 +298,27 @@ def test_a_real_install(tmp_path):
                   + repr(json.dumps(edit(".claude/hooks/x", "a", "b"))) + ").exit_code)")
     assert verdict.stdout == "2\n", verdict.stderr
     shutil.rmtree(wheels)
+
+
+def test_no_input_makes_a_check_raise_it_is_refused_as_the_command_would(project):
+    """What the command refuses on stdin, Judge refuses the same way; what no stdin could carry
+    (an object JSON has no form for, a string that is not Unicode) is refused as stdin that is
+    not JSON: exit 2, the failed-closed line, one blocked covenant-check row."""
+    project.config(CONFIG)
+    judge = Judge(project.root, telemetry=False)
+    cyclic: dict = {"toolCalls": []}
+    cyclic["self"] = cyclic
+    not_json = "covenant check failed closed: input is not a JSON object\n"
+    for ir, stderr in [
+        ({"toolCalls": [], "at": object()}, not_json),
+        (cyclic, not_json),
+        ('{"toolCalls": [], "a": "\ud800"}', not_json),
+        (b"\xff", not_json),
+        (b" " * (64 * 2 ** 20 + 1), "covenant check failed closed: the input is larger than 64 MiB\n"),
+    ]:
+        verdict = judge.check(ir)
+        assert (verdict.exit_code, verdict.stderr) == (2, stderr), repr(ir)[:40]
+        assert [row[:3] for row in verdict.rows] == [("blocked", "covenant-check", "-")]
+    diff = judge.check_diff("--- a/x\n+++ b/x\n@@ -1 +1 @@\n-\ud800\n+b\n")
+    assert (diff.exit_code, diff.stderr) == (
+        2, "covenant check failed closed: unified diff: the input is not UTF-8 text\n")
