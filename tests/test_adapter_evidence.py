@@ -189,7 +189,7 @@ def test_absence_is_none_and_everything_else_unreadable_is_named(tmp_path):
     with pytest.raises(evidence.Unreadable, match="larger than 10 bytes"):
         evidence.read_text(str(tmp_path / "big"), limit=10)
     with pytest.raises(PreSpawnFailure, match=r"^the pre-state of the target could not be read "
-                                              r"\('.*/fifo' is a FIFO\)$"):
+                                              r"\('.*/fifo' is a FIFO, not a regular file\)$"):
         evidence.pre_state(str(tmp_path / "fifo"))
 
 
