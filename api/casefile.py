@@ -197,7 +197,7 @@ def load_file(root: str, path: str) -> LoadedFile:
     try:
         data, source_map = parse_config_text(text, path)
     except ConfigError as exc:
-        raise CaseFileError(exc.message.replace("failed to parse", "cannot read", 1)) from None
+        raise CaseFileError(exc.located().replace("failed to parse", "cannot read", 1)) from None
     try:
         decoded = msgspec.convert(data, CaseFile)
     except msgspec.ValidationError as exc:

@@ -207,7 +207,8 @@ cases:
 
 
 @pytest.mark.parametrize("text,message", [
-    ("cases: [\n", r"pdks test: cannot read polydeukes\.tests\.yaml: .* at line 2, column 1"),
+    ("cases: [\n", r"pdks test: cannot read polydeukes\.tests\.yaml: .* "
+                   r"\(at polydeukes\.tests\.yaml:2:1\)"),
     ("cases:\n  - name: a\n    bash: ls\n    expekt: {}\n",
      r"pdks test: polydeukes\.tests\.yaml: cases\[0\]: Object contains unknown field `expekt` "
      r"\(at polydeukes\.tests\.yaml:4:5\)"),
