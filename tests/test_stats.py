@@ -268,7 +268,7 @@ def test_a_fifo_is_refused_without_hanging(project):
     for command in (["stats"], ["log", "export"]):
         result = stats(project, *command, "--log", "pipe.log")
         assert result.code == 2 and result.stdout == ""
-        assert result.stderr.endswith("will not read pipe.log: it is a FIFO\n")
+        assert result.stderr.endswith("will not read pipe.log: it is a FIFO, not a regular file\n")
 
 
 def test_the_configured_log_path_and_the_environment(project, pdks):

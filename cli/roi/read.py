@@ -236,7 +236,9 @@ class LogFile:
         except FileNotFoundError:
             raise LogError(f"cannot read {path}: no such file") from None
         except UnsafeFile as exc:
-            raise LogError(f"will not read {path}: {str(exc).replace(repr(path), 'it')}") from None
+            raise LogError(f"will not read {path}: it is {exc.reason}") from None
+        except IsADirectoryError:  # vm/safeio raises a directory as open() does
+            raise LogError(f"will not read {path}: it is a directory") from None
         except OSError as exc:
             raise LogError(f"cannot read {path}: {exc.strerror or exc}") from None
 

@@ -22,6 +22,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from polydeukes.stdlib.protected import fold
+
 # §8.4.3 splits on whitespace, `=`, `,`, parentheses and backticks. Quotes and shell operators
 # are added (Python design): inside a word they only survive as quoted data — an interpreter
 # one-liner `open("src/core/a.py")` or a nested script `rm -rf P;true` — where a glued path is
