@@ -226,9 +226,10 @@ def _fail_closed(message: str, telemetry: TelemetryWriter, stderr: Stderr) -> in
 
 
 def _settle(telemetry: TelemetryWriter, path: str | None) -> None:
-    """This run's rows go to `path` from now on; a deadline row too (cli/deadline.py)."""
+    """This run's rows go to `path` from now on; a deadline row too (cli/deadline.py). The
+    path is read back from the writer, which may refuse it (a Judge without telemetry)."""
     telemetry.path = path
-    deadline.settle_log_path(path)
+    deadline.settle_log_path(telemetry.path)
 
 
 def _check(flags: CheckFlags, root: str, telemetry: TelemetryWriter,
