@@ -232,17 +232,19 @@ def test_a_protected_write_through_a_wrapper_is_blocked_and_witnessable(project)
     assert ["witnessed", "shell-mod", ".claude/hooks"] in opened.rows
 
 
-# The judgment runs in the deadline's forked child (cli/deadline.py), so the modules are listed
-# there: run_check inside run_with_deadline judges directly, and the child's stdout is relayed.
+# The judgment runs in a forked child (cli/deadline.py): the probe reports the modules from
+# inside it, once it has judged (its stdout reaches the parent through the deadline's relay).
 _MODULES_AFTER_CHECK = """
 import json, sys
-from polydeukes.cli.check import run_check, run_with_deadline
-data = sys.stdin.buffer.read()
-def judged():
-    code = run_check(["--enforce", "block"], stdin=data)
-    print(json.dumps({"code": code, "modules": sorted(m for m in sys.modules if m.startswith("polydeukes.stdlib.shell"))}))
+from polydeukes.cli import check
+judge = check._judge_observation
+def probed(*args):
+    code = judge(*args)
+    shell = sorted(m for m in sys.modules if m.startswith("polydeukes.stdlib.shell"))
+    print(json.dumps({"code": code, "modules": shell}))
     return code
-run_with_deadline(judged)
+check._judge_observation = probed
+check.run_check(["--enforce", "block"], stdin=sys.stdin.buffer.read())
 """
 
 

@@ -157,6 +157,8 @@ def refusal_text(exc: OSError) -> str:
     """Why a file could not be used, without repeating its path (the caller names it)."""
     if isinstance(exc, UnsafeFile):
         return f"it is {exc.reason}"
+    if isinstance(exc, IsADirectoryError):
+        return "it is a directory"
     return exc.strerror or str(exc)
 
 

@@ -183,15 +183,14 @@ def _stats(choice: Choice, as_json: bool, html_path: str | None) -> int:
 def write_report(path: str, text: str) -> None:
     """Write the HTML report atomically. An existing file is replaced only when it is itself a
     report this command wrote (its generator tag says so): nothing a user wrote is lost."""
-    from polydeukes.vm.safeio import UnsafeFile, open_regular
+    from polydeukes.vm.safeio import UnsafeFile, open_regular, refusal_text
 
     try:
         fd = open_regular(path, os.O_RDONLY, follow_symlinks=False)
     except FileNotFoundError:
         pass
-    except UnsafeFile as exc:
-        raise CommandError(f"will not overwrite {path}: {str(exc).replace(repr(path), 'it')}") \
-            from None
+    except (UnsafeFile, IsADirectoryError) as exc:
+        raise CommandError(f"will not overwrite {path}: {refusal_text(exc)}") from None
     except OSError as exc:
         raise CommandError(f"cannot write {path}: {exc.strerror or exc}") from None
     else:

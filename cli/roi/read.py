@@ -33,7 +33,7 @@ from typing import Iterator
 
 import msgspec
 
-from polydeukes.vm.safeio import UnsafeFile, open_regular
+from polydeukes.vm.safeio import UnsafeFile, open_regular, refusal_text
 from polydeukes.vm.verdict import EVENTS, SKIP_REASONS, SKIPPED
 
 CHUNK_BYTES = 1 << 20  # measured: larger chunks gain nothing and leave the cache
@@ -235,10 +235,8 @@ class LogFile:
             self._fd = open_regular(path, os.O_RDONLY)
         except FileNotFoundError:
             raise LogError(f"cannot read {path}: no such file") from None
-        except UnsafeFile as exc:
-            raise LogError(f"will not read {path}: it is {exc.reason}") from None
-        except IsADirectoryError:  # vm/safeio raises a directory as open() does
-            raise LogError(f"will not read {path}: it is a directory") from None
+        except (UnsafeFile, IsADirectoryError) as exc:
+            raise LogError(f"will not read {path}: {refusal_text(exc)}") from None
         except OSError as exc:
             raise LogError(f"cannot read {path}: {exc.strerror or exc}") from None
 

@@ -45,10 +45,8 @@ def read_text(path: str, *, limit: int = PRE_STATE_LIMIT) -> str | None:
 
 
 def _reason(exc: OSError) -> str:
-    # vm/safeio names what a planted path is ("'x' is a FIFO, not a regular file") but raises
-    # a directory as open() does: named here the same way.
     if isinstance(exc, IsADirectoryError) and exc.filename:
-        return f"'{exc.filename}' is a directory"
+        return f"'{exc.filename}' is a directory"  # as the refusals of vm/safeio name a FIFO
     if exc.strerror and exc.filename:
         return f"{exc.strerror}: '{exc.filename}'"
     return exc.strerror or str(exc)
