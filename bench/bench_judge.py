@@ -16,6 +16,10 @@
 `Judge.check` (a child doing 50 + 200 calls, minus one doing 50) beside those of every process
 of one `pdks covenant check` run.
 
+Each figure is given twice: wall-clock time, and the CPU time the work itself consumed (the
+calling thread's for Judge.check, the child processes' user + system time for a process). On a
+shared machine the wall figures grow with everyone else's load; the CPU figures much less.
+
 Not a test: quote the medians and ratios of one run (the machine is shared and noisy).
 """
 
@@ -24,6 +28,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -58,30 +63,45 @@ def project(base: str, config: str) -> str:
     return root
 
 
-def per_call(root: str, calls: int, telemetry) -> list[float]:
+class Timed:
+    """Wall-clock and CPU seconds of repeated runs of one thing."""
+
+    def __init__(self) -> None:
+        self.wall: list[float] = []
+        self.cpu: list[float] = []
+
+
+def per_call(root: str, calls: int, telemetry) -> Timed:
     from polydeukes import Judge
 
     judge = Judge(root, telemetry=telemetry)
     raw = json.dumps(EDIT).encode()
     for _ in range(200):  # warm: plan loaded, regexes compiled, programs bound
         judge.check(raw)
-    times = []
+    timed = Timed()
     for _ in range(calls):
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.thread_time()
         judge.check(raw)
-        times.append(time.perf_counter() - start)
-    return times
+        timed.cpu.append(time.thread_time() - cpu)
+        timed.wall.append(time.perf_counter() - start)
+    return timed
 
 
-def process(argv: list[str], cwd: str, runs: int, stdin: bytes = b"") -> tuple[list[float], int]:
-    times, code = [], 0
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def process(argv: list[str], cwd: str, runs: int, stdin: bytes = b"") -> tuple[Timed, int]:
+    timed, code = Timed(), 0
     for index in range(runs + 1):
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), _children_cpu()
         done = subprocess.run(argv, cwd=cwd, input=stdin, capture_output=True)
         if index:  # the first is a warm-up
-            times.append(time.perf_counter() - start)
+            timed.wall.append(time.perf_counter() - start)
+            timed.cpu.append(_children_cpu() - cpu)
         code = done.returncode
-    return times, code
+    return timed, code
 
 
 CASE_KINDS = [
@@ -142,11 +162,16 @@ def instructions(argv: list[str], cwd: str, stdin: bytes) -> int:
     return sum(counts)
 
 
-def stats(label: str, seconds: list[float], unit: float = 1000.0, suffix: str = "ms") -> float:
-    median = statistics.median(seconds)
-    print(f"{label:52s} median {median * unit:8.3f} {suffix}  "
-          f"(min {min(seconds) * unit:.3f}, max {max(seconds) * unit:.3f})")
-    return median
+def stats(label: str, timed: Timed, unit: float = 1000.0, suffix: str = "ms") -> tuple[float, float]:
+    """Prints and returns the (wall, CPU) medians."""
+    print(label)
+    medians = []
+    for kind, seconds in (("wall", timed.wall), ("cpu", timed.cpu)):
+        median = statistics.median(seconds)
+        print(f"  {kind:4s} median {median * unit:9.3f} {suffix}  "
+              f"(min {min(seconds) * unit:.3f}, max {max(seconds) * unit:.3f})")
+        medians.append(median)
+    return medians[0], medians[1]
 
 
 def main() -> None:
@@ -168,9 +193,10 @@ def main() -> None:
                              json.dumps(EDIT).encode())[0])
         floor = stats("python -c 'import msgspec' (a process)",
                       process([sys.executable, "-c", "import msgspec"], root, args.runs)[0])
-        print(f"  a hook process costs {hook / quiet:.0f} in-process calls "
-              f"({hook / logged:.0f} with telemetry); the interpreter floor alone "
-              f"{floor / quiet:.0f}")
+        for index, kind in enumerate(("wall", "cpu")):
+            print(f"  {kind}: a hook process costs {hook[index] / quiet[index]:.0f} in-process "
+                  f"calls ({hook[index] / logged[index]:.0f} with telemetry); the interpreter "
+                  f"floor alone {floor[index] / quiet[index]:.0f}")
         if args.instructions:
             raw = json.dumps(EDIT).encode()
             child = [sys.executable, "-c", CHILD, root]
@@ -184,8 +210,9 @@ def main() -> None:
         times, code = process([*PDKS, "test"], root, args.runs)
         whole = stats(f"pdks test, {args.cases} cases (a process, exit {code})", times,
                       unit=1.0, suffix="s")
-        print(f"  per case {whole / args.cases * 1000:.2f} ms; the whole run = "
-              f"{whole / hook:.1f} hook processes")
+        for index, kind in enumerate(("wall", "cpu")):
+            print(f"  {kind}: per case {whole[index] / args.cases * 1000:.2f} ms; the whole run = "
+                  f"{whole[index] / hook[index]:.1f} hook processes")
 
 
 if __name__ == "__main__":
