@@ -179,9 +179,9 @@ class Judge:
             memo=self._memo_for)
 
 
-def judge_in_process(root: str, raw: bytes | Callable[[], bytes], *, plan_source: Callable, enforce: str = "block",
-                     diff: bool = False, unattended: bool = False, writes: bool = False,
-                     telemetry_path: str | None = None,
+def judge_in_process(root: str, raw: bytes | Callable[[], bytes], *, plan_source: Callable,
+                     enforce: str = "block", diff: bool = False, unattended: bool = False,
+                     writes: bool = False, telemetry_path: str | None = None,
                      clock: Callable[[], int] | None = None,
                      memo: Callable | None = None) -> Verdict:
     """One `pdks covenant check` run on `raw` (the stdin bytes, or a function returning them,
@@ -200,7 +200,8 @@ def judge_in_process(root: str, raw: bytes | Callable[[], bytes], *, plan_source
         from polydeukes.cli.check import settle_telemetry_path
 
         sink.telemetry.path = settle_telemetry_path(flags, root, None)
-    code = check(flags, root, raw if callable(raw) else (lambda: raw), stderr=sink.stderr, telemetry=sink.telemetry,
+    reader = raw if callable(raw) else (lambda: raw)
+    code = check(flags, root, reader, stderr=sink.stderr, telemetry=sink.telemetry,
                  plan_source=plan_source, clock=clock, baseline=writes, memo=memo)
     return sink.verdict(code)
 
@@ -272,5 +273,5 @@ def _stdin_bytes(value: Any) -> bytes:
 
     try:
         return msgspec.json.encode(value)
-    except Exception:  # noqa: BLE001 - unsupported types, lone surrogates, cycles, huge ints
+    except Exception:  # noqa: BLE001 - unsupported types, lone surrogates, cycles
         raise FailClosed(NOT_AN_OBJECT) from None

@@ -162,7 +162,8 @@ def instructions(argv: list[str], cwd: str, stdin: bytes) -> int:
     return sum(counts)
 
 
-def stats(label: str, timed: Timed, unit: float = 1000.0, suffix: str = "ms") -> tuple[float, float]:
+def stats(label: str, timed: Timed, unit: float = 1000.0,
+          suffix: str = "ms") -> tuple[float, float]:
     """Prints and returns the (wall, CPU) medians."""
     print(label)
     medians = []
