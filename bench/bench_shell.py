@@ -15,6 +15,14 @@
    the child's CPU time are printed; on a shared machine quote the CPU time. A fourth shape,
    lines of a writing command (`rm -f build/N.o`), is printed for information: every line is
    then a command the model must judge, and it costs the per-command figure times the count.
+3. With `--instructions` (and `--baseline REV`), instead of 1. and 2.: the instructions one
+   judge_shell_mod call executes, counted by valgrind's callgrind, which load does not move. A
+   child process runs the call once (first-call costs: lazy imports, compiled regexes), then N
+   times; the same child with N = 0 is subtracted, and the difference divided by N. The targets
+   in instructions are the baseline's count scaled by its quiet-machine times (05048a7: 9.4 ms
+   for the script, 0.027 ms for the line): script <= baseline x 10 / 9.4, line <= baseline x
+   0.05 / 0.027. The figures measured, with what they leave out, are in docs/shell-axis.md
+   ("Cost").
 """
 
 from __future__ import annotations
@@ -58,6 +66,10 @@ ONE_LINE = "grep -rn 'needle' packages/core/dist/index.js | head -n 20 > /tmp/hi
 
 SCRIPT_TARGET_MS = 10.0
 LINE_TARGET_MS = 0.05
+# The pre-package analyzer (05048a7) on a quiet machine: the scale for the instruction targets.
+BASELINE_QUIET_MS = {"script": 9.4, "line": 0.027}
+TARGET_MS = {"script": SCRIPT_TARGET_MS, "line": LINE_TARGET_MS}
+CALLS = {"script": 5, "line": 500}  # calls counted per child (valgrind runs ~50x slower)
 PROCESS_TARGET_S = 2.0
 
 
@@ -179,13 +191,57 @@ def whole_process(size: int, info_size: int) -> None:
                   f"   exit {code}{verdict}")
 
 
+def _drive(revision: str, what: str, calls: int) -> None:
+    """The child that callgrind counts: judge_shell_mod once, then `calls` times."""
+    judge = judge_shell_mod if revision == "current" else _load_baseline(revision).judge_shell_mod
+    text = SCRIPT if what == "script" else ONE_LINE
+    judge(text, PROTECTED, root=ROOT, home=HOME)
+    for _ in range(calls):
+        judge(text, PROTECTED, root=ROOT, home=HOME)
+
+
+def _instructions(revision: str, what: str, calls: int) -> int:
+    with tempfile.TemporaryDirectory() as out:
+        subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}/count",
+                        sys.executable, os.path.abspath(__file__), "--drive", revision, what, str(calls)],
+                       env=dict(os.environ, PYTHONHASHSEED="0"), stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL, check=True)
+        with open(os.path.join(out, "count"), encoding="utf-8", errors="replace") as handle:
+            for line in handle:
+                if line.startswith("summary:"):
+                    return int(line.split()[1])
+    raise RuntimeError("callgrind wrote no summary")
+
+
+def instructions(baseline: str | None) -> None:
+    print("instructions per judge_shell_mod call (callgrind)")
+    for what in ("script", "line"):
+        calls = CALLS[what]
+        ours = (_instructions("current", what, calls) - _instructions("current", what, 0)) / calls
+        line = f"  {what:6s} {ours:14,.0f}"
+        if baseline is not None:
+            base = (_instructions(baseline, what, calls) - _instructions(baseline, what, 0)) / calls
+            target = base * TARGET_MS[what] / BASELINE_QUIET_MS[what]
+            line += (f"   baseline {base:14,.0f}  ratio {ours / base:5.2f}   target <= {target:14,.0f}"
+                     f" {'met' if ours <= target else 'MISSED'}")
+        print(line)
+
+
 def main() -> None:
+    if sys.argv[1:2] == ["--drive"]:
+        _drive(sys.argv[2], sys.argv[3], int(sys.argv[4]))
+        return
     parser = argparse.ArgumentParser()
     parser.add_argument("--baseline", help="a revision whose stdlib/shell.py to time beside")
     parser.add_argument("--size", type=int, default=10_000_000)
     parser.add_argument("--info-size", type=int, default=1_000_000)
     parser.add_argument("--skip-process", action="store_true")
+    parser.add_argument("--instructions", action="store_true",
+                        help="count instructions under callgrind instead of timing")
     args = parser.parse_args()
+    if args.instructions:
+        instructions(args.baseline)
+        return
     baseline = _load_baseline(args.baseline) if args.baseline else None
     in_process(baseline)
     if not args.skip_process:

@@ -454,8 +454,12 @@ class Walk:
         return out
 
     def _env(self, cmd: SimpleCommand, piped: bool) -> E.Env:
-        if not cmd.heredocs and not cmd.redirects and not piped:
-            return _NO_ENV
+        if not cmd.heredocs:
+            for r in cmd.redirects:
+                if r.operator == "<<<" or r.operator == "<":
+                    break
+            else:  # no stdin source but the pipe (most redirects write)
+                return _PIPED_ENV if piped else _NO_ENV
         bodies = [h.body for h in cmd.heredocs]
         bodies.extend(r.target.text + "\n" for r in cmd.redirects if r.operator == "<<<")
         stdin_file = next((r.target.text for r in cmd.redirects if r.operator == "<" and not r.target.opaque), None)
@@ -769,6 +773,7 @@ class Walk:
 
 
 _NO_ENV = View.env
+_PIPED_ENV = E.Env(piped=True)
 _WRITER_NAMES = E.names_with_effects()
 _NO_ROLES: dict[int, str] = {}
 # Commands after which the walk reads another script.
@@ -821,7 +826,7 @@ def _xargs_items(text: str, delimiter: str | None, limit: int = 10_000) -> list[
     return items if len(items) <= limit else None
 
 
-def _unwrap(args: Sequence[Arg]) -> tuple[int, bool, bool, int]:
+def _unwrap(args: Sequence[Arg] | Sequence[Word]) -> tuple[int, bool, bool, int]:
     """Index of the command a chain of reserved words and wrappers finally runs.
 
     Returns (index, via_xargs, changes_directory, index of the xargs word or -1). The index
@@ -884,8 +889,12 @@ def _inert(cmd: SimpleCommand) -> bool:
     name = cmd.words[0].text
     if "/" in name or "=" in name or name in _NAMES_WITH_EFFECTS:
         return False
-    # A parenthesis glued to a word is a group or `case` marker (§8.6 reads those).
-    return not any(w.text.startswith("(") or w.text.endswith(")") for w in cmd.words)
+    # A parenthesis glued to a word is a group or `case` marker (§8.6 reads those). (A plain
+    # loop: `any` over a generator costs more for the few words a command has.)
+    for w in cmd.words:
+        if w.text.startswith("(") or w.text.endswith(")"):
+            return False
+    return True
 
 
 def _moves_directory(cmd: SimpleCommand) -> bool:
@@ -898,8 +907,7 @@ def _moves_directory(cmd: SimpleCommand) -> bool:
         return True
     if basename(words[0].text) not in ("env", "sudo") and "=" not in words[0].text:
         return False
-    args = [Arg(w.text, None, w.opaque, ONE, w) for w in words]
-    return _unwrap(args)[2]
+    return _unwrap(words)[2]
 
 
 def _wrapper_options(args: Sequence[Arg], inner: int) -> tuple[dict[int, str], list[str]]:
@@ -997,7 +1005,7 @@ def _reads_stdin_as_program(cmd: SimpleCommand) -> bool:
     or patches?"""
     if cmd.words and not cmd.words[0].opaque and cmd.words[0].text in ("while", "until"):
         return True  # `… | while read f; do …`: the loop runs what it reads
-    words = [Arg(w.text, None, w.opaque, ONE, w) for w in cmd.words]
+    words = cmd.words
     index, via_xargs, _, _ = _unwrap(words)
     words = words[index:]
     if via_xargs:
@@ -1018,7 +1026,7 @@ def _reads_stdin_as_program(cmd: SimpleCommand) -> bool:
     return False
 
 
-def _pure_reader(words: Sequence[Arg]) -> bool:
+def _pure_reader(words: Sequence[Word]) -> bool:
     model = E.model_for(basename(words[0].text))
     return model is not None and model.pure
 

@@ -47,9 +47,12 @@ ANY = 2  # an unknown expansion: none, one or several
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _SEQ_INT = re.compile(r"[+-]?[0-9]+")
-_GLOB_CHARS = frozenset("*?[")
 _EXTGLOB_PREFIX = frozenset("?*+@!")
 _IFS = re.compile(r"[ \t\n]+")
+# Runs of characters that `_read_pieces` copies as they are (outside and inside double quotes).
+_ACTIVE_RUN = re.compile(r"[^\\'\"$`(]*")
+_QUOTED_SPECIAL = frozenset('"\\$`')
+_QUOTED_RUN = re.compile(r'[^"\\$`]+')
 
 
 class Arg(msgspec.Struct, frozen=True, gc=False):
@@ -332,9 +335,7 @@ def _read_pieces(raw: str) -> list[_Piece]:
             out.append(_Piece(_ACTIVE, raw[i:end]))
             i = end
         else:
-            j = i + 1
-            while j < n and raw[j] not in "\\'\"$`(":
-                j += 1
+            j = _ACTIVE_RUN.match(raw, i + 1).end()
             out.append(_Piece(_ACTIVE, raw[i:j]))
             i = j
     return out
@@ -345,7 +346,11 @@ def _read_double_quoted(raw: str, i: int, out: list[_Piece]) -> int:
     buf: list[str] = []
     while i < n and raw[i] != '"':
         c = raw[i]
-        if c == "\\" and i + 1 < n and raw[i + 1] in '$`"\\\n':
+        if c not in _QUOTED_SPECIAL:
+            j = _QUOTED_RUN.match(raw, i).end()  # a run without meaning inside quotes, at once
+            buf.append(raw[i:j])
+            i = j
+        elif c == "\\" and i + 1 < n and raw[i + 1] in '$`"\\\n':
             if raw[i + 1] != "\n":
                 buf.append(raw[i + 1])
             i += 2
@@ -456,16 +461,13 @@ def escape_pattern(text: str) -> str:
 def _has_active_glob(pattern: str) -> bool:
     """Does a pattern (quoted characters backslash-escaped) hold an unescaped `*`, `?`, `[`
     or extglob group?"""
-    i, n = 0, len(pattern)
-    while i < n:
-        c = pattern[i]
-        if c == "\\":
-            i += 2
-            continue
-        if c in _GLOB_CHARS or (c in _EXTGLOB_PREFIX and pattern.startswith("(", i + 1)):
-            return True
-        i += 1
-    return False
+    return _ACTIVE_GLOB.match(pattern) is not None
+
+
+# Escapes and characters that open nothing, skipped whole (possessively), then a `*`, `?`, `[`
+# or an extglob prefix before `(` (the only `+`, `@`, `!` the skipping leaves). One regex call
+# instead of a Python loop per character.
+_ACTIVE_GLOB = re.compile(r"(?:[^\\*?\[+@!]++|\\.|[+@!](?!\())*+[*?\[+@!]", re.DOTALL)
 
 
 def expand_word(word: Word, raw: str, scope: Scope | None) -> list[Arg]:
@@ -551,12 +553,21 @@ def _finish(chunks: list[tuple[str, int, str]], word: Word) -> list[Arg]:
             fields[-1].append((text, _ACTIVE, text) if kind == _SPLIT else chunk)
     out: list[Arg] = []
     for field in fields:
-        text = "".join(t for t, _, _ in field)
-        quoted = any(kind == _LIT for _, kind, _ in field)
+        texts: list[str] = []
+        patterns: list[str] = []
+        quoted = looped = False
+        for text, kind, pattern in field:  # (one loop: generator expressions cost more here)
+            texts.append(text)
+            patterns.append(pattern)
+            if kind == _LIT:
+                quoted = True
+            elif kind == _LOOP_PATTERN:
+                looped = True
+        text = "".join(texts)
         if not text and not quoted:
             continue  # an unquoted empty field disappears
-        pattern = "".join(p for _, _, p in field)
-        if any(kind == _LOOP_PATTERN for _, kind, _ in field) or _has_active_glob(pattern):
+        pattern = "".join(patterns)
+        if looped or _has_active_glob(pattern):
             out.append(Arg(text, pattern, False, MANY, word))
         else:
             out.append(Arg(text, None, False, ONE, word))

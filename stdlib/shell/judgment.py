@@ -58,6 +58,7 @@ from polydeukes.stdlib.shell.paths import (
     comparable,
     dot_resolve,
     path_candidates,
+    relative_parts,
     root_segments,
     segments,
     segments_match,
@@ -128,6 +129,16 @@ class ShellModResult(msgspec.Struct, frozen=True):
 # -- matching against the protected entries ----------------------------------------------------
 
 
+def _on_branch(cwd: tuple[str, ...], target: list[str]) -> bool:
+    """Is the directory `cwd` above, at or inside the absolute entry `target`?"""
+    n = min(len(cwd), len(target))
+    # The last shared segment first: most directories differ there, and it spares copying a
+    # deep directory per entry (a script that keeps `cd`-ing down paid for its whole depth).
+    if n and cwd[n - 1] != target[n - 1]:
+        return False
+    return list(cwd[:n]) == target[:n]
+
+
 class Protected:
     """The protected entries with their segments precomputed, plus the matching context.
 
@@ -150,9 +161,10 @@ class Protected:
         self.root_segs: tuple[str, ...] | None = tuple(comparable(s, fold_case) for s in root_segs) if root_segs is not None else None
         self.home = home if _valid_home(home) else None
         self.absolute = ([[*self.root_segs, *r] for r in self.resolved] if self.root_segs is not None else None)
-        # Memos for one judged command string (see `segment_match`, `first_in_token`).
+        # Memos for one judged command string (see `segment_match`, `first_in_text`).
         self.segment_matches: dict[str, int] = {}
-        self.token_candidates: dict[tuple[str, bool], list[str]] = {}
+        # (word text, opaque) -> [spells an entry's first segment, its path candidates or None]
+        self.tokens: dict[tuple[str, bool], list] = {}
         self._last_cwd: tuple[str, ...] | None = None
         self._last_cwd_spelled = False
         self._last_cwd_off_branch = False
@@ -171,8 +183,7 @@ class Protected:
         if cwd is not self._last_cwd:  # the walk hands the same tuple until the next `cd`
             self._last_cwd = cwd
             self._last_cwd_spelled = self.spelled_in("/".join(cwd[len(self.root_segs) :]))
-            self._last_cwd_off_branch = not any(
-                target[: len(cwd)] == list(cwd) or list(cwd[: len(target)]) == target for target in self.absolute)
+            self._last_cwd_off_branch = not any(_on_branch(cwd, target) for target in self.absolute)
         return self._last_cwd_spelled
 
     def off_branch(self, cwd: tuple[str, ...] | None) -> bool:
@@ -238,14 +249,21 @@ class Protected:
 
     def first_in_text(self, text: str, opaque: bool, cwd: tuple[str, ...] | None, cwd_spelled: bool) -> int:
         """Index of the first entry a path candidate of a word's text names, or -1."""
-        if not cwd_spelled and not self.spelled_in(text):
-            return -1  # candidates are pieces of the text: none of them spells an entry either
+        # Memoised per word like the candidates: scripts repeat their words, and a dict lookup
+        # costs less than the regular expression it saves.
         key = (text, opaque)
-        candidates = self.token_candidates.get(key)
+        token = self.tokens.get(key)
+        if token is None:
+            token = self.tokens[key] = [self.spelled_in(text), None]
+        if not cwd_spelled and not token[0]:
+            return -1  # candidates are pieces of the text: none of them spells an entry either
+        candidates = token[1]
         if candidates is None:
-            candidates = self.token_candidates[key] = path_candidates(text, opaque)
+            candidates = token[1] = path_candidates(text, opaque)
+        # (Without case folding a candidate that is the whole text is spelled: checked above.)
+        whole = not self.fold
         for candidate in candidates:
-            index = self.match(candidate, cwd, cwd_spelled)
+            index = self.match(candidate, cwd, cwd_spelled or (whole and candidate == text))
             if index >= 0:
                 return index
         return -1
@@ -422,21 +440,19 @@ class _Judge:
         self.unknown_reach = False  # text was unread or a reach could not be determined
         self.reason: str | None = None
         self.kind: str | None = None
-        self._resolved_targets: set[tuple] = set()
+        self._targets_cwd: tuple[str, ...] | None = None
+        self._targets_judged: set[tuple[str, bool]] = set()
 
     def found(self, kind: str, reason: str) -> None:
         if self.reason is None:
             self.kind = kind
             self.reason = reason
 
-    def settled(self) -> bool:
-        # The first break is kept and the subject is the lowest entry reached, so once entry
-        # 0 is reached after a break nothing later can change the result.
-        return self.reason is not None and 0 in self.reached
-
     def run(self) -> None:
         for event in self.walk.events():
-            if self.settled():
+            # The first break is kept and the subject is the lowest entry reached, so once entry
+            # 0 is reached after a break nothing later can change the result.
+            if self.reason is not None and 0 in self.reached:
                 return
             if type(event) is UnreadSpan:
                 self.unread(event)
@@ -464,7 +480,6 @@ class _Judge:
         p = self.p
         cwd = view.cwd
         cwd_spelled = p.cwd_spelled(cwd)
-        head = view.head
         name = view.name
         model = view.model
         # A call of a name the line redefined proves nothing; a builtin or a modelled command
@@ -474,10 +489,10 @@ class _Judge:
             self.found(BREAK_REDEFINED, REDEFINED.format(name=name, how=view.redefined))
         if view.runs_written is not None:
             self.unknown_reach = True
-            self.found(BREAK_UNREADABLE, WRITTEN_SCRIPT.format(head=head, path=view.runs_written))
+            self.found(BREAK_UNREADABLE, WRITTEN_SCRIPT.format(head=view.head, path=view.runs_written))
         if view.items_refused is not None and (model is None or not model.pure):
             self.unknown_reach = True
-            self.found(BREAK_UNREADABLE, UNREADABLE_ITEMS.format(head=head, why=view.items_refused))
+            self.found(BREAK_UNREADABLE, UNREADABLE_ITEMS.format(head=view.head, why=view.items_refused))
         writer = model is not None and not model.pure
         mention = cwd_spelled or self._mention_possible(view)
         if not writer and not mention and not view.targets:
@@ -555,7 +570,7 @@ class _Judge:
                 self.found(BREAK_OPAQUE_MENTION, OPAQUE_MENTION.format(p=entry))
                 return
         # (d) an unknowable write target beside the mention
-        if any(is_write_redirect(r) and any(t.opaque for t in targets) for r, targets in view.targets):
+        if view.targets and any(is_write_redirect(r) and any(t.opaque for t in targets) for r, targets in view.targets):
             self.found(BREAK_OPAQUE_WRITE_TARGET, OPAQUE_TARGET.format(p=entry))
             return
         # (e) read-only proof
@@ -574,21 +589,21 @@ class _Judge:
     def _mention_possible(self, view: View) -> bool:
         """Can anything in the command name an entry: a word or target spelling an entry's
         first segment, a glob pattern, or code?"""
-        texts = [a.text for a in view.args]
+        # An interpreter's code may spell a path only once its string fragments are joined
+        # (`'.cl' + 'aude'`); stdin bodies are data, except a program an interpreter reads.
+        if view.written_code is not None or (view.model is not None and view.model.handler == "interpreter"):
+            return True
+        args = view.args
+        for a in args:  # (plain loops: a generator expression costs several times more here)
+            if a.pattern is not None:
+                return True
+        texts = [a.text for a in args]
         for _r, targets in view.targets:
             for t in targets:
                 if t.pattern is not None:
                     return True
                 texts.append(t.text)
-        if self.p.spelled_in(" ".join(texts)):
-            return True
-        if any(a.pattern is not None for a in view.args):
-            return True
-        # An interpreter's code may spell a path only once its string fragments are joined
-        # (`'.cl' + 'aude'`); stdin bodies are data, except a program an interpreter reads.
-        if view.model is not None and view.model.handler == "interpreter":
-            return True
-        return view.written_code is not None
+        return self.p.spelled_in(" ".join(texts))
 
     def precise(self, view: View, cwd: tuple[str, ...] | None, cwd_spelled: bool) -> None:
         """(a): redirect-write, tee and sed-in-place targets (§8.2) that reach an entry."""
@@ -623,19 +638,32 @@ class _Judge:
         disk = self.walk.disk
         if disk is None or cwd is None:
             return
-        key = (text, cwd, follow_last)
-        if key in self._resolved_targets:
-            return  # judged once already (a break found then is kept; a clean target stays clean)
-        self._resolved_targets.add(key)
-        absolute = absolute_segments(text, cwd, self.p.home)
-        if absolute is None:
+        # Judged once per directory already: a break found then is kept, a clean target stays
+        # clean. Kept per directory tuple (the walk hands the same one until the next `cd`), so
+        # the key is not hashed with the whole directory for every target.
+        if cwd is not self._targets_cwd:
+            self._targets_cwd = cwd
+            self._targets_judged = set()
+        key = (text, follow_last)
+        if key in self._targets_judged:
             return
-        resolved = disk.resolve(list(absolute), follow_last=follow_last)
+        self._targets_judged.add(key)
+        parts = relative_parts(text)
+        if parts is not None:
+            # The usual target, a relative path: the directory's links are followed once.
+            resolved = disk.resolve_below(cwd, parts, follow_last=follow_last)
+        else:
+            absolute = absolute_segments(text, cwd, self.p.home)
+            if absolute is None:
+                return
+            resolved = disk.resolve(list(absolute), follow_last=follow_last)
+            if resolved == absolute:
+                resolved = None
+        if resolved is None:
+            return
         if isinstance(resolved, Refused):
             self.unknown_reach = True
             self.found(BREAK_UNREADABLE, f"{view.head} writes {text}, whose symbolic links cannot be followed: {resolved.reason}")
-            return
-        if resolved == list(absolute):
             return
         hits = self.p.absolute_entry_hits(resolved)
         if hits:
@@ -846,13 +874,16 @@ class _Judge:
         """An interpreter's code (or stdin program, or a script the line wrote) that spells a
         protected path, string fragments joined."""
         codes: list[str] = []
-        if found is not None:
-            codes.extend(it.text for it in found.items if it.role == E.CODE)
+        reads_stdin = True  # no code or program operand other than `-`
+        for it in found.items if found is not None else ():
+            if it.role == E.CODE or it.role == E.EXEC:
+                if it.role == E.CODE:
+                    codes.append(it.text)
+                if it.text != "-":
+                    reads_stdin = False
         model = view.model
-        if model is not None and model.handler == "interpreter":
-            reads_stdin = not any(it.role in (E.CODE, E.EXEC) and it.text != "-" for it in (found.items if found else ()))
-            if reads_stdin:
-                codes.extend(view.env.heredocs)
+        if reads_stdin and model is not None and model.handler == "interpreter":
+            codes.extend(view.env.heredocs)
         if view.written_code is not None:
             codes.append(view.written_code)
         for code in codes:
@@ -876,7 +907,10 @@ def proven_read(view: View, found: E.Effects | None, mentioned: Sequence[int],
         for a in view.args[: view.inner]:
             if "=" in a.text and a.text.split("=", 1)[0] in DANGEROUS_ENVIRONMENT:
                 return False
-    return all(_harmless(roles.get(k, ()), k, view) for k in mentioned)
+    for k in mentioned:
+        if not _harmless(roles.get(k, ()), k, view):
+            return False
+    return True
 
 
 def _git_subcommand(view: View) -> str:
@@ -891,10 +925,11 @@ def _git_subcommand(view: View) -> str:
 
 
 def _roles_by_arg(found: E.Effects | None) -> dict[int, tuple[str, ...]]:
-    out: dict[int, list[str]] = {}
+    out: dict[int, tuple[str, ...]] = {}
     for it in found.items if found is not None else ():
-        out.setdefault(it.index, []).append(it.role)
-    return {k: tuple(v) for k, v in out.items()}
+        roles = out.get(it.index)
+        out[it.index] = (it.role,) if roles is None else (*roles, it.role)
+    return out
 
 
 def _harmless(roles: tuple[str, ...], k: int, view: View) -> bool:

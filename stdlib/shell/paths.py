@@ -110,6 +110,17 @@ def absolute_segments(candidate: str, cwd: Sequence[str], home: str | None) -> l
     return absolute
 
 
+def relative_parts(candidate: str) -> list[str] | None:
+    """The segments of a plain relative path (no leading `/`, `~` or `$`, no `.` or `..`
+    segment), or None for any other spelling."""
+    if candidate[:1] in ("/", "~", "$", ""):
+        return None
+    parts = [s for s in candidate.split("/") if s]
+    if not parts or "." in parts or ".." in parts:
+        return None
+    return parts
+
+
 def root_relative(candidate: str, root: str, home: str | None = None) -> list[str] | None:
     """Segments of `candidate`, spelled at the project root, relative to the root; None when
     it lies outside. `home` (absolute) lets a leading `~`, `$HOME` or `${HOME}` stand for the
