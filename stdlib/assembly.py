@@ -15,7 +15,6 @@ from typing import Callable
 
 from polydeukes.stdlib import routing
 from polydeukes.stdlib.protected import folds_case
-from polydeukes.stdlib.shell.tokenizer import executed_text
 from polydeukes.vm import machine as M
 from polydeukes.vm import plan as P
 from polydeukes.vm.ir import UNSET, Create, Modify, ToolCall
@@ -24,7 +23,8 @@ from polydeukes.vm.verdict import NO_OBSERVATION
 
 # Imported where first needed rather than here, so a call that routes to no meta-covenant and
 # writes nothing through a shell never loads them (about 1 ms of every check's start-up):
-# stdlib.meta (the judges), stdlib.shell.evidence (write analysis), vm.explain (a config-fault's line).
+# stdlib.meta (the judges), stdlib.shell.evidence (write analysis), stdlib.shell.tokenizer (a
+# shell call's command text), vm.explain (a config-fault's line).
 
 STAGED_NAMES = ["staged-write", "staged-delete"]  # the change-set surface's synthetic tools
 BACKSTOP = "shell-unjudgeable"
@@ -49,8 +49,12 @@ class RosterShellFacts(M.ShellFacts):
 
     def command(self, call: ToolCall) -> str | None:
         strings = self.command_strings(call)
+        if not strings:
+            return None
+        from polydeukes.stdlib.shell.tokenizer import executed_text  # a shell call's alone
+
         # Literal stdin data bash would not execute is not the command (spec 04 §8.1.8).
-        return executed_text(strings[0]) if strings else None
+        return executed_text(strings[0])
 
     def writes(self, call: ToolCall) -> list:
         found = self._writes.get(id(call))

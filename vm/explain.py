@@ -5,9 +5,12 @@ Everything printed comes from the plan; nothing here reads the config.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import msgspec
 
 from polydeukes.vm import plan as P
+from polydeukes.vm import sre
 from polydeukes.vm.opcodes import Op
 
 SELF_MOD = "self-mod"
@@ -150,8 +153,16 @@ def render_instruction(plan: P.Plan, offset: int, instr: P.Instruction) -> str:
     return f"  {offset:4d}  {op.name:<15} {operands:<52} {plan.where(instr.span)}"
 
 
+SRE_FALLBACK = (
+    "patterns: compiled for {plan_key}, not for this Python ({key}): each is compiled with "
+    "re.compile when a check first runs it; `pdks compile` under this Python stores them for it"
+)
+
+
 def render_code(plan: P.Plan) -> str:
     lines = [f"pdks explain --code \u2014 {plan.config_name}"]
+    if plan.patterns and not sre.usable(plan.sre_key):
+        lines.append(SRE_FALLBACK.format(plan_key=plan.sre_key or "no Python", key=sre.KEY))
     for entry in plan.entries:
         lines.append("")
         if isinstance(entry, P.Fault):
@@ -200,6 +211,6 @@ def _named(value: object) -> object:
         for field in value.__struct_fields__:
             named[field.rstrip("_")] = _named(getattr(value, field))
         return named
-    if isinstance(value, (list, tuple)):
-        return [_named(item) for item in value]
+    if isinstance(value, Sequence) and not isinstance(value, (str, bytes)):
+        return [_named(item) for item in value]  # a list, or a plan's lazily decoded one
     return value

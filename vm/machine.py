@@ -16,9 +16,9 @@ from typing import Any, Callable, Iterable, Iterator
 import msgspec
 
 from polydeukes.vm import plan as P
+from polydeukes.vm import sre
 from polydeukes.vm.ir import UNSET, CovenantInput, Create, Delete, Modify, ToolCall
 from polydeukes.vm.jsregex import JsRegex
-from polydeukes.vm.messages import break_line, render_break, unjudgeable_line
 from polydeukes.vm.ops import Frame, SupplyProblem, bind
 from polydeukes.vm.safeio import PROJECT_FILE_LIMIT, read_regular, refusal_text
 from polydeukes.vm.telemetry import TelemetryWriter, relate_failure, witnesses_field
@@ -235,8 +235,11 @@ class Run:
     def regex(self, index: int) -> JsRegex:
         found = self._regexes.get(index)
         if found is None:
-            pattern = self.plan.patterns[index]
-            found = JsRegex(pattern.source, pattern.flags, pattern.needs_utf16)
+            plan = self.plan
+            pattern = plan.patterns[index]
+            found = JsRegex(pattern.source, pattern.flags, pattern.needs_utf16,
+                            sre.pattern(pattern.source, pattern.flags, plan.compiled[index],
+                                        plan.sre_key))
             self._regexes[index] = found
         return found
 
@@ -428,6 +431,8 @@ class DeclareRegistration(Registration):
             if result.status == SUPPLY_PASSED:
                 passed_by_supply = True
             elif result.status == SUPPLY_ERROR:
+                from polydeukes.vm.messages import unjudgeable_line  # a failure's text alone
+
                 return Outcome(2, unjudgeable_line(entry.label, subject_of(world),
                                                    result.source, result.reason))
             elif result.status == BROKEN:
@@ -445,6 +450,8 @@ class DeclareRegistration(Registration):
                            len(witnesses))
             for relate_id, _, witnesses in result.breaks
         ]
+        from polydeukes.vm.messages import break_line  # a break's text: a passing call needs none
+
         reason = break_line(entry.label, subject_of(result.frame.world), result.breaks[0][1],
                             entry.why)
         frame = result.frame
@@ -503,6 +510,8 @@ def evaluate_world(plan: P.Plan, entry: P.Declare, world: dict, regex: Callable[
     for index, relate in enumerate(entry.body.relate):
         witnesses = frame.witnesses.get(index)
         if witnesses:
+            from polydeukes.vm.messages import render_break
+
             template = relate.message if relate.message is not None else (relate.left, relate.right)
             breaks.append((relate.id, render_break(template, witnesses), witnesses))
     return WorldResult(BROKEN if breaks else PASSED_WORLD, breaks, frame)
