@@ -105,10 +105,18 @@ def assemble(run: M.Run, surface: P.Surface, *, home: str | None) -> list[M.Regi
     # On macOS or Windows `.Claude/hooks/pre.sh` is the protected `.claude/hooks/pre.sh`: the
     # file system is asked (the config file under its case-swapped name is the same file).
     folded = folds_case(root, plan.config_name)
+    gathered: dict[int, routing.Candidates] = {}
+
+    def candidates(index: int, call: ToolCall) -> routing.Candidates:
+        # self-mod and shell-mod both route on a call's path candidates: gathered once.
+        found = gathered.get(index)
+        if found is None:
+            found = gathered[index] = routing.gather_candidates(call, root=root)
+        return found
 
     def by_path(index: int, call: ToolCall) -> M.Route | None:
         subject, failed = routing.route_by_paths(
-            routing.gather_candidates(call, root=root), protected, root=root, folded=folded)
+            candidates(index, call), protected, root=root, folded=folded)
         return None if subject is None else M.Route(subject, failed)
 
     if mutating:
@@ -121,7 +129,7 @@ def assemble(run: M.Run, surface: P.Surface, *, home: str | None) -> list[M.Regi
     def shell_route(index: int, call: ToolCall) -> M.Route | None:
         # Beside mentions, the analyzer's own subject: `rm -rf .` names no entry yet reaches all.
         subject, failed = routing.route_shell_mod(
-            call, routing.gather_candidates(call, root=root), protected, shell=shell,
+            call, candidates(index, call), protected, shell=shell,
             command_args=command_args, root=root, home=home, folded=folded)
         return None if subject is None else M.Route(subject, failed)
 

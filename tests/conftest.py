@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
-# `pytest --update-golden`, the one way to refresh golden files, lives in tests/golden.py.
-pytest_plugins = ["golden"]
+# `pytest --update-golden`, the one way to refresh golden files, lives in tests/golden.py;
+# tests/test_pytest_plugin.py runs pytest inside pytest (pytester).
+pytest_plugins = ["golden", "pytester"]
 
 PDKS = [sys.executable, "-m", "polydeukes.cli"]
 STAMP = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$")
@@ -95,3 +96,22 @@ def project(tmp_path: Path) -> Project:
 
 
 EMPTY_INPUT = {"toolCalls": [], "subagentSpawns": [], "userMessages": []}
+
+
+def uncommented(text: str, marker: str) -> str:
+    """`text` with the commented-out block that starts at the line `marker` starts adopted:
+    one `# ` (or a lone `#`) taken off each line from there on, as a user would."""
+    start = text.index(marker)
+    return text[:start] + "\n".join(
+        line[2:] if line.startswith("# ") else "" if line == "#" else line
+        for line in text[start:].split("\n"))
+
+
+def _starter_rungs() -> str:
+    from polydeukes.cli.scaffold import STARTER_CONFIG
+
+    return uncommented(STARTER_CONFIG, "# disciplines:")
+
+
+# The starter config with its commented disciplines adopted (an advise rung, a block rung).
+RUNGS = _starter_rungs()

@@ -99,14 +99,15 @@ def render(plan: P.Plan) -> str:
     return "\n".join([f"pdks explain \u2014 {plan.config_name}", "", *session, "", *change_set]) + "\n"
 
 
-def surface_faults(plan: P.Plan) -> list[str]:
-    """Fault lines as explain assembles both surfaces: twice for a `disciplines` entry."""
+def located_faults(plan: P.Plan) -> list[str]:
+    """What `pdks compile`, `pdks explain` and `pdks test` say about config faults: each entry
+    that did not compile once (not once per surface), pointing into the config file. The
+    location goes after the spec's line, as every load error carries it (` (at FILE:L:C)`)."""
     lines = []
-    for surface in (plan.session, plan.change_set):
-        for index in surface.entries:
-            entry = plan.entries[index]
-            if isinstance(entry, P.Fault):
-                lines.append(fault_line(entry))
+    for entry in plan.entries:
+        if isinstance(entry, P.Fault):
+            where = "" if entry.span == P.NONE else f" (at {plan.where(entry.span)})"
+            lines.append(fault_line(entry) + where)
     return lines
 
 

@@ -168,6 +168,17 @@ class ShellFacts:
         return []
 
 
+class Memo:
+    """What the runs of one plan may share in a long-lived process (polydeukes.Judge): the
+    compiled regexes and the bound programs, which depend on the plan alone."""
+
+    __slots__ = ("regexes", "programs")
+
+    def __init__(self) -> None:
+        self.regexes: dict[int, JsRegex] = {}
+        self.programs: dict[int, tuple] = {}  # by id() of a plan entry, which the plan keeps
+
+
 class Run:
     """Everything one `covenant check` run shares across calls and registrations."""
 
@@ -185,6 +196,7 @@ class Run:
         shell: ShellFacts | None = None,
         witness_open: Callable[[], bool] | None = None,
         snapshot: dict | None = None,
+        memo: Memo | None = None,
     ) -> None:
         self.plan = plan
         self.value = value
@@ -198,7 +210,9 @@ class Run:
         self.witness_open = witness_open
         self.snapshot = snapshot
         self.has_session = value.session is not UNSET
-        self._regexes: dict[int, JsRegex] = {}
+        memo = memo or Memo()
+        self._regexes = memo.regexes
+        self.programs = memo.programs
         self._files: dict[str, str | None] = {}
         self._worlds: dict[tuple[int, bool], list[dict]] = {}
         # `changes`: the path of every call of the observation that carries evidence.
@@ -343,8 +357,11 @@ class DeclareRegistration(Registration):
     def programs(self) -> tuple:
         if self._bound is None:
             entry = self.entry
-            witness = bind(entry.witness.code) if entry.witness is not None else None
-            self._bound = (bind(entry.body.code), witness)
+            found = self.run.programs.get(id(entry))
+            if found is None:
+                witness = bind(entry.witness.code) if entry.witness is not None else None
+                found = self.run.programs[id(entry)] = (bind(entry.body.code), witness)
+            self._bound = found
         return self._bound
 
     # -- scope and named sources -------------------------------------------------------------
