@@ -31,6 +31,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from callgrind import instructions  # bench/ is the script's path
+
 BIN = Path(sys.executable).parent
 HOST_FILES = {"claude-code": ".claude/settings.json", "codex": ".codex/hooks.json",
               "gemini": ".gemini/settings.json", "copilot": ".github/hooks/polydeukes.json",
@@ -118,21 +120,6 @@ def timed(argv: list[str], cwd: Path, stdin: bytes, env: dict) -> tuple[float, i
     done = subprocess.run(argv, cwd=cwd, input=stdin, env=env, stdout=subprocess.DEVNULL,
                           stderr=subprocess.DEVNULL)
     return time.perf_counter() - start, done.returncode
-
-
-def instructions(argv: list[str], cwd: Path, stdin: bytes, env: dict) -> int:
-    """Instructions executed by the command and all its children, counted by callgrind."""
-    with tempfile.TemporaryDirectory() as out:
-        subprocess.run(["valgrind", "--tool=callgrind", "--trace-children=yes",
-                        f"--callgrind-out-file={out}/%p", *argv], cwd=cwd, input=stdin,
-                       env=dict(env, PYTHONHASHSEED="0"), stdout=subprocess.DEVNULL,
-                       stderr=subprocess.DEVNULL, check=False)
-        total = 0
-        for name in os.listdir(out):
-            for line in Path(out, name).read_text(errors="replace").splitlines():
-                if line.startswith("summary:"):
-                    total += int(line.split()[1])
-        return total
 
 
 def main() -> None:

@@ -2,7 +2,8 @@
 
     pip install -e '.[dev]'
     nice -n 19 python bench/mutation.py                       # the stable modules
-    nice -n 19 python bench/mutation.py vm/machine.py cli/check.py --max-children 2
+    nice -n 10 python bench/mutation.py vm/machine.py cli/check.py --max-children 2
+    nice -n 10 python bench/mutation.py stdlib/shell/paths.py  # one file of the shell package
     python bench/mutation.py --survivors vm/algebra.py         # list what survived last time
 
 For each module given (a repository path), the script lays a scratch copy of the repository out
@@ -43,19 +44,84 @@ MODULE_TESTS: dict[str, list[str]] = {
                           "not generated_cases"],
     "compiler/lower.py": ["tests/test_differential.py", "tests/test_plan_properties.py",
                           "tests/test_lazy_plan.py"],
-    "vm/machine.py": ["tests/test_differential.py", "tests/test_verdict.py",
-                      "tests/test_judge_cases.py"],
-    "vm/planfile.py": ["tests/test_lazy_plan.py", "tests/test_plan_properties.py",
-                       "tests/test_compile_explain.py"],
-    "stdlib/shell.py": ["tests/test_shell.py", "tests/test_shell_check.py", "tests/test_meta.py"],
-    "stdlib/shell_tokenizer.py": ["tests/test_shell.py", "tests/test_shell_check.py"],
-    "stdlib/shell_paths.py": ["tests/test_shell.py", "tests/test_shell_check.py"],
-    "stdlib/shell_transcript.py": ["tests/test_shell.py", "tests/test_meta.py"],
-    "stdlib/diff.py": ["tests/test_diff.py", "tests/test_change_set.py"],
-    "cli/check.py": ["tests/test_cli.py", "tests/test_fail_closed.py",
-                     "tests/test_properties_foundation.py", "tests/test_judge_cases.py"],
+    # Tests that spawn `pdks` other than through `project.check` map to nothing (see
+    # IN_PROCESS_JUDGING), so they are left out; test_lazy_plan's pass over the judge cases
+    # repeats test_judge_cases.
+    "vm/machine.py": ["tests/test_judge_cases.py", "tests/test_machine.py",
+                      "tests/test_verdict.py", "tests/test_lazy_plan.py", "-k",
+                      "not test_judge_case_through_a_lazily_read_plan"],
+    "vm/planfile.py": ["tests/test_planfile.py", "tests/test_plan_properties.py"],
+    # Left out: a `pdks` spawned by git's hook (it runs mutmut's trampolines outside mutmut),
+    # and a test that reads the repository's .pre-commit-hooks.yaml (not in the copy).
+    "cli/check.py": ["tests/test_cli.py", "tests/test_fail_closed.py", "tests/test_check.py",
+                     "tests/test_judge_cases.py", "tests/test_change_set.py",
+                     "tests/test_baseline.py", "tests/test_lazy_plan.py", "tests/test_deadline.py",
+                     "-k", "not test_init_git_installs_a_hook and not pre_commit_framework and "
+                     "(not test_lazy_plan or unreadable_file_source) and (not test_deadline or "
+                     "bounded_with_it or configured_deadline_replaces)"],
+    "stdlib/diff.py": ["tests/test_diff.py", "tests/test_change_set.py", "-k",
+                       "not test_init_git_installs_a_hook and not pre_commit_framework"],
 }
+# The shell package (stdlib/shell/): every file is judged by the same in-process tables.
+SHELL_TESTS = ["tests/test_shell.py", "tests/test_shell_bash.py", "tests/test_meta.py"]
+MODULE_TESTS.update({f"stdlib/shell/{name}.py": SHELL_TESTS for name in (
+    "judgment", "effects", "paths", "analysis", "disk", "evidence", "expansion", "git",
+    "readers", "tokenizer", "transcript")})
 STABLE = ["vm/algebra.py", "vm/values.py", "compiler/regex.py", "compiler/lower.py"]
+
+
+# Appended to the scratch copy's tests/conftest.py. mutmut maps tests to functions by what runs
+# in its own process, so a judgment it cannot see maps to nothing and its mutants are never
+# tested. Two things hide judgments from it, and in the copy (never in the repository) both
+# are brought into the pytest process:
+# * `run_check` judges in a forked child (the hard deadline, cli/deadline.py). In the copy it
+#   takes the path a platform without fork takes: the same judgment, in this process, under a
+#   SIGALRM deadline. Only test_deadline.py's tests of the fork itself tell the two apart.
+# * `Project.check` (tests/conftest.py) spawns `pdks covenant check`. In the copy it calls
+#   `run_check` with the same argv, stdin, environment and working directory, and collects
+#   the same exit code, stdout, stderr and rows. Every other command still spawns `pdks`.
+IN_PROCESS_JUDGING = """
+
+# -- added by bench/mutation.py: judgments in the pytest process, where mutmut sees them ------
+import io as _io
+
+from polydeukes.cli import deadline as _deadline
+
+
+def _judge_in_this_process(fn, watch, fail_closed):
+    raise _deadline._ForkFailed
+
+
+_deadline._forked = _judge_in_this_process
+_spawn_pdks = Project.run
+
+
+def _check_in_this_process(self, *args, stdin=b"", env=None, log=None):
+    if args[:2] != ("covenant", "check"):
+        return _spawn_pdks(self, *args, stdin=stdin, env=env, log=log)
+    from polydeukes.cli.check import run_check
+
+    environment = pdks_environment(env)
+    saved = dict(os.environ), os.getcwd(), sys.stdin, sys.stdout, sys.stderr
+    stdout, stderr = _io.StringIO(), _io.StringIO()
+    try:
+        os.environ.clear()
+        os.environ.update(environment)
+        os.chdir(self.root)
+        sys.stdin = _io.TextIOWrapper(_io.BytesIO(stdin_bytes(stdin) or b""), encoding="utf-8")
+        sys.stdout, sys.stderr = stdout, stderr
+        code = run_check(list(args[2:]))
+    finally:
+        os.environ.clear()
+        os.environ.update(saved[0])
+        os.chdir(saved[1])
+        sys.stdin, sys.stdout, sys.stderr = saved[2:]
+    assert "Traceback" not in stderr.getvalue(), stderr.getvalue()
+    return Result(code, stdout.getvalue(), stderr.getvalue(), rows_of(log or self.log))
+
+
+Project.run = _check_in_this_process
+"""
 
 
 def stage(module: str, tests: list[str], workdir: Path) -> Path:
@@ -79,6 +145,8 @@ def stage(module: str, tests: list[str], workdir: Path) -> Path:
               f"pytest_add_cli_args_test_selection = {json.dumps(tests)}",
               'pytest_add_cli_args = ["-p", "no:cacheprovider"]', ""]
     (root / "pyproject.toml").write_text("\n".join(lines))
+    with open(root / "tests" / "conftest.py", "a", encoding="utf-8") as conftest:
+        conftest.write(IN_PROCESS_JUDGING)
     # mutmut writes the mutated copy here. It must exist before Python starts: a PYTHONPATH
     # entry that is missing at start-up stays unusable for the whole process, and mutmut's
     # test-to-function map would silently come out empty.

@@ -14,6 +14,7 @@ USAGE = (
     "pdks init | pdks demo | pdks stats [--log <file>…] [--since <when>] [--until <when>] "
     "[--label <label>…] [--event <event>…] [--json] [--html <file>] | "
     "pdks log export [--format jsonl|csv] [the same selection flags] | "
+    "pdks test [PATH…] | pdks replay <recording>… | pdks schema [config|tests|input] | "
     "pdks docs [topic | search <query> | show <document-id>] | pdks memory <subcommand> [args…]"
 )
 

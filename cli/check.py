@@ -3,6 +3,12 @@
 Imports only the standard library, msgspec and the hot-path modules; the compiler (yaml, lark)
 is imported only when the config has to be compiled. Every judgment runs under the hard
 deadline of cli/deadline.py.
+
+`run_check` is the command: argv, stdin, the process's stderr and the telemetry log, under the
+deadline. Everything after the flags is `check`, the one judging core, which takes its stderr
+and telemetry sinks, its plan source and its clock as arguments: the in-process API
+(`polydeukes.Judge`), `pdks test` and `pdks replay` call the same function, so they answer what
+the command answers.
 """
 
 from __future__ import annotations
@@ -23,6 +29,8 @@ CHECK_LABEL = "covenant-check"
 # truncated), and an endless one cannot exhaust memory before the deadline ends it.
 INPUT_LIMIT = 64 * MiB
 INPUT_TOO_LARGE = "the input is larger than {limit}"
+
+Stderr = Callable[[str], None]  # one line, without its newline
 
 
 class CheckFlags:
@@ -151,22 +159,58 @@ def run_with_deadline(fn: Callable[[], int], *, log_path: str | None = None) -> 
 
 def fail_closed(message: str, log_path: str | None) -> int:
     """Spec 05 §3.7: one stderr line, one `blocked covenant-check -` row, exit 2."""
-    return _fail_closed(message, TelemetryWriter(log_path))
+    return _fail_closed(message, TelemetryWriter(log_path), _stderr_line)
 
 
 def _judge_observation(flags: CheckFlags, root: str, stdin: bytes | None) -> int:
-    reader = read_stdin if stdin is None else (lambda: _bounded_input(stdin))
+    reader = read_stdin if stdin is None else (lambda: stdin)
     telemetry = TelemetryWriter(settle_telemetry_path(flags, root, None))
+    return check(flags, root, reader, stderr=_stderr_line, telemetry=telemetry)
+
+
+def _stderr_line(line: str) -> None:
+    write_stderr(line + "\n")
+
+
+def check(flags: CheckFlags, root: str, reader: Callable[[], bytes], *, stderr: Stderr,
+          telemetry: TelemetryWriter, plan_source: Callable | None = None,
+          clock: Callable[[], int] | None = None, baseline: bool = True,
+          memo: Callable | None = None) -> int:
+    """Judge one observation (spec 05 §3.4) and return the exit code; never raises.
+
+    `reader()` returns the input (refused past INPUT_LIMIT); `telemetry.path` is settled here
+    once the config names its log; `plan_source(root, layer)` returns the plan or raises
+    PlanUnavailable (default: the plan cache, spec 05 §8.2); `clock` is the wall clock in
+    milliseconds the witness valve and the transcript snapshot read; `baseline=False` skips
+    the protected-state comparison (an observation, never a verdict); `memo(plan)` returns the
+    machine.Memo a long-lived caller keeps for that plan. The deadline is the caller's: the
+    command runs this under cli/deadline.py.
+    """
+    run = _Context(stderr, plan_source, clock, baseline, memo)
     try:
-        return _check(flags, root, telemetry, reader)
+        return _check(flags, root, telemetry, lambda: _bounded_input(reader()), run)
     except FailClosed as exc:
-        return _fail_closed(str(exc), telemetry)
+        return _fail_closed(str(exc), telemetry, stderr)
     except KeyboardInterrupt:
-        return _fail_closed("interrupted", telemetry)
+        return _fail_closed("interrupted", telemetry, stderr)
     except MemoryError:
-        return _fail_closed("out of memory while judging", telemetry)
+        return _fail_closed("out of memory while judging", telemetry, stderr)
     except Exception as exc:  # noqa: BLE001 - no traceback ever escapes a judging command
-        return _fail_closed(f"internal error: {type(exc).__name__}: {exc}", telemetry)
+        return _fail_closed(f"internal error: {type(exc).__name__}: {exc}", telemetry, stderr)
+
+
+class _Context:
+    """What a caller of `check` injects, handed down the pipeline as one value."""
+
+    __slots__ = ("stderr", "plan_source", "clock", "baseline", "memo")
+
+    def __init__(self, stderr: Stderr, plan_source: Callable | None,
+                 clock: Callable[[], int] | None, baseline: bool, memo: Callable | None) -> None:
+        self.stderr = stderr
+        self.plan_source = plan_source
+        self.clock = clock
+        self.baseline = baseline
+        self.memo = memo
 
 
 def _bounded_input(data: bytes) -> bytes:
@@ -175,37 +219,38 @@ def _bounded_input(data: bytes) -> bytes:
     return data
 
 
-def _fail_closed(message: str, telemetry: TelemetryWriter) -> int:
-    write_stderr(f"covenant check failed closed: {message}\n")
+def _fail_closed(message: str, telemetry: TelemetryWriter, stderr: Stderr) -> int:
+    stderr(f"covenant check failed closed: {message}")
     telemetry.record(BLOCKED, CHECK_LABEL, "-")
     return 2
 
 
 def _settle(telemetry: TelemetryWriter, path: str | None) -> None:
-    """This run's rows go to `path` from now on; a deadline row too (cli/deadline.py)."""
+    """This run's rows go to `path` from now on; a deadline row too (cli/deadline.py). The
+    path is read back from the writer, which may refuse it (a Judge without telemetry)."""
     telemetry.path = path
-    deadline.settle_log_path(path)
+    deadline.settle_log_path(telemetry.path)
 
 
 def _check(flags: CheckFlags, root: str, telemetry: TelemetryWriter,
-           reader: Callable[[], bytes]) -> int:
+           reader: Callable[[], bytes], run: _Context) -> int:
     from polydeukes.cli.planning import PlanUnavailable, obtain_plan
 
     try:
-        plan = obtain_plan(root, flags.config_layer)
+        plan = (run.plan_source or obtain_plan)(root, flags.config_layer)
     except PlanUnavailable as exc:
         if flags.diff or exc.config_name is None:
             raise FailClosed(str(exc)) from None
-        return _config_repair(flags, root, telemetry, exc, reader)
+        return _config_repair(flags, root, telemetry, exc, reader, run)
     _settle(telemetry, settle_telemetry_path(flags, root, plan.telemetry_log_path))
     deadline.settle_configured_seconds(plan.deadline_seconds)
 
     value = _read_input(flags, reader())
     if flags.diff:
-        return _judge(flags, root, telemetry, plan, value, home=None)
+        return _judge(flags, root, telemetry, plan, value, run, home=None)
     from polydeukes.vm.ir import UNSET
 
-    with_session = value.session is not UNSET
+    with_session = value.session is not UNSET and run.baseline
     if with_session:  # the post-hoc state comparison; fail-open (spec 06 §8)
         # Imported only here: its hashlib and json cost ~4 ms that a call without a session
         # never needs.
@@ -219,14 +264,14 @@ def _check(flags: CheckFlags, root: str, telemetry: TelemetryWriter,
             return 0  # an explicit pass: nothing to judge, no rows
         from polydeukes.stdlib.assembly import default_home
 
-        return _judge(flags, root, telemetry, plan, value, home=default_home())
+        return _judge(flags, root, telemetry, plan, value, run, home=default_home())
     finally:
         if with_session:
             baseline.update(root, watched, baseline.admitted_by(telemetry.verdicts, watched))
 
 
-def _judge(flags: CheckFlags, root: str, telemetry: TelemetryWriter, plan, value, *,
-           home: str | None) -> int:
+def _judge(flags: CheckFlags, root: str, telemetry: TelemetryWriter, plan, value, run: _Context,
+           *, home: str | None) -> int:
     if not value.toolCalls:
         return 0
     from polydeukes.stdlib.assembly import RosterShellFacts, assemble, disk_reader
@@ -240,20 +285,22 @@ def _judge(flags: CheckFlags, root: str, telemetry: TelemetryWriter, plan, value
         reader = disk_reader(root) if session is not UNSET else None
         shell = RosterShellFacts(tools.shell, tools.commandArgs, root=root, home=home,
                                  read_file=reader)
+    clock = run.clock or M.now_ms
     try:
         witness_open = None
         if plan.witness_token is not None and session is not UNSET and not flags.unattended:
             witness_open = M.ttl_witness(plan.witness_token, plan.witness_ttl_minutes,
-                                         session.userMessages, M.now_ms)
-        run = M.Run(
+                                         session.userMessages, clock)
+        machine = M.Run(
             plan, value, root=root,
             surface=M.CHANGE_SET if flags.diff else M.SESSION,
             posture=flags.enforce, unattended=flags.unattended, telemetry=telemetry,
-            stderr=lambda line: write_stderr(line + "\n"), shell=shell,
-            witness_open=witness_open, snapshot=M.transcript_snapshot(value, M.now_ms()),
+            stderr=run.stderr, shell=shell,
+            witness_open=witness_open, snapshot=M.transcript_snapshot(value, clock()),
+            memo=run.memo(plan) if run.memo is not None else None,
         )
         surface = plan.change_set if flags.diff else plan.session
-        return M.dispatch(run, assemble(run, surface, home=home))
+        return M.dispatch(machine, assemble(machine, surface, home=home))
     except M.RunFailed as exc:
         raise FailClosed(str(exc)) from None
 
@@ -265,7 +312,7 @@ REPAIR_SUFFIX = (
 
 
 def _config_repair(flags: CheckFlags, root: str, telemetry: TelemetryWriter, failure,
-                   reader: Callable[[], bytes]) -> int:
+                   reader: Callable[[], bytes], run: _Context) -> int:
     """A session call that rewrites a config that does not load into one that does (spec 05 §3.8)."""
     from polydeukes.cli.planning import load_error
     from polydeukes.compiler.config import read_layer
@@ -301,8 +348,8 @@ def _config_repair(flags: CheckFlags, root: str, telemetry: TelemetryWriter, fai
                 config = load_config(root, name, repaired, flags.config_layer)
                 _settle(telemetry, settle_telemetry_path(flags, root, config.telemetry_log_path))
                 telemetry.record("advised", CHECK_LABEL, name)
-                write_stderr(f"covenant check: {name} does not load ({message}) \u2014 this "
-                             "call rewrites it into one that does; advised, not judged\n")
+                run.stderr(f"covenant check: {name} does not load ({message}) \u2014 this "
+                           "call rewrites it into one that does; advised, not judged")
                 return 0
             if flags.config_layer is not None and load_error(root, name, repaired) is None:
                 layer_path = os.path.normpath(os.path.join(root, flags.config_layer))

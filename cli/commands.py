@@ -52,16 +52,16 @@ def covenant_check() -> None:
 def compile_cmd() -> None:
     """Compile the config into .polydeukes/plan.bin (done automatically when stale)."""
     from polydeukes.cli.planning import PlanUnavailable, compile_to_disk
-    from polydeukes.vm.explain import fault_line, surface_rows
+    from polydeukes.vm.explain import located_faults, surface_rows
 
     try:
         plan, path = compile_to_disk(os.getcwd())
     except PlanUnavailable as exc:
         write_stderr(f"pdks compile: {exc}\n")
         raise SystemExit(2) from None
-    faults = [entry for entry in plan.entries if entry.__struct_config__.tag == "fault"]
-    for fault in faults:
-        write_stderr(f"pdks compile: {fault_line(fault)}\n")
+    faults = located_faults(plan)
+    for line in faults:
+        write_stderr(f"pdks compile: {line}\n")
     session = len(surface_rows(plan, plan.session, session=True))
     change_set = len(surface_rows(plan, plan.change_set, session=False))
     click.echo(
@@ -88,7 +88,7 @@ def explain_cmd(code: bool, as_json: bool, source: bool) -> None:
         write_stderr(f"pdks explain: {exc}\n")
         raise SystemExit(2) from None
     if form is None:
-        for line in explain.surface_faults(plan):
+        for line in explain.located_faults(plan):
             write_stderr(line + "\n")
     render = {None: explain.render, "code": explain.render_code, "json": explain.render_json,
               "source": explain.render_source}[form]
@@ -144,6 +144,68 @@ def log_export_cmd(fmt: str, logs, since, until, labels, events) -> None:
     from polydeukes.cli.roi.command import Choice, run_export
 
     raise SystemExit(run_export(Choice(logs, since, until, labels, events), fmt))
+
+
+@cli.command("schema")
+@click.argument("name", required=False, default="config",
+                type=click.Choice(["config", "tests", "input"]))
+@click.option("--path", "as_path", is_flag=True, help="Print the shipped file's path instead.")
+def schema_cmd(name: str, as_path: bool) -> None:
+    """Print a JSON Schema: the config (default), covenant test files, or the CovenantInput."""
+    from polydeukes.stdlib import schema_path
+
+    path = schema_path(name)
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except OSError as exc:
+        write_stderr(f"pdks schema: cannot read {path}: {exc.strerror or exc}\n")
+        raise SystemExit(2) from None
+    sys.stdout.buffer.write(path.encode() + b"\n" if as_path else data)
+    sys.stdout.flush()
+
+
+@cli.command("test")
+@click.argument("paths", nargs=-1)
+@click.option("--config", "config", metavar="FILE", help="Judge with this config file.")
+@click.option("-k", "pattern", metavar="PATTERN", help="Only cases whose name contains it.")
+@click.option("--junit-xml", "junit", metavar="FILE", help="Also write a JUnit XML report.")
+@click.option("--update", is_flag=True,
+              help="Rewrite failing cases' expectations from their results (asks first).")
+def test_cmd(paths: tuple[str, ...], config: str | None, pattern: str | None,
+             junit: str | None, update: bool) -> None:
+    """Run covenant test cases (polydeukes.tests.yaml, tests/covenants/*.yaml) in-process.
+
+    Exit 0: every case passed. 1: a case failed. 2: a test file or the config is broken.
+    """
+    from polydeukes.testing import main
+
+    raise SystemExit(main(os.getcwd(), list(paths), config=config, pattern=pattern,
+                          junit=junit, update=update, out=click.echo,
+                          err=lambda line: write_stderr(line + "\n"), ask=_ask))
+
+
+@cli.command("replay")
+@click.argument("recordings", nargs=-1, required=True)
+@click.option("--config", "config", metavar="FILE", help="Judge with this config file.")
+@click.option("--discipline", "only", metavar="ID", help="Only this discipline (or meta label).")
+@click.option("--json", "as_json", is_flag=True, help="The summary as JSON.")
+def replay_cmd(recordings: tuple[str, ...], config: str | None, only: str | None,
+               as_json: bool) -> None:
+    """Judge recorded sessions (Claude Code transcripts, IR JSON lines) without writing anything."""
+    from polydeukes.replay import main
+
+    raise SystemExit(main(os.getcwd(), list(recordings), config=config, only=only,
+                          as_json=as_json, out=click.echo,
+                          err=lambda line: write_stderr(line + "\n")))
+
+
+def _ask(question: str) -> bool | None:
+    """A yes/no answer from the terminal; None when nobody can answer (stdin is no terminal)."""
+    if not sys.stdin.isatty():
+        return None
+    write_stderr(question)
+    return sys.stdin.readline().strip().lower() in ("y", "yes")
 
 
 @cli.command("demo")

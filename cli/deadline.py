@@ -360,12 +360,17 @@ def _in_process(fn: Callable[[], int], watch: _Watch, fail_closed) -> int:
         watch.timer = True
         try:
             _arm_alarm(watch.seconds)
-            return fn()
+            code = fn()
         except DeadlineExceeded:
             return fail_closed(took_too_long(watch), watch.log_path)
+        except SystemExit as exc:  # an adapter's own fn may end with sys.exit(code)
+            return exc.code if isinstance(exc.code, int) else 2
+        except BaseException as exc:  # noqa: BLE001 - blocked, as a forked child's failure is
+            return fail_closed(f"internal error: {type(exc).__name__}: {exc}", watch.log_path)
         finally:
             _signal.setitimer(_signal.ITIMER_REAL, 0)
             _signal.signal(_signal.SIGALRM, previous)
+        return code if isinstance(code, int) else 2
     finally:
         _active = None
 

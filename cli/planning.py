@@ -87,3 +87,22 @@ def compile_to_disk(root: str) -> tuple[Plan, str]:
     except OSError as exc:
         raise PlanUnavailable(f"cannot write the plan: {exc.strerror or exc}") from None
     return plan, os.path.join(PLAN_DIR, PLAN_FILE)
+
+
+def config_label(root: str, path: str) -> str:
+    """How a config named by path (`pdks test --config`, `Judge(config=...)`) is called in
+    messages and protected: relative to the project root when it lies inside, else absolute."""
+    absolute = os.path.abspath(os.path.join(root, path))
+    relative = os.path.relpath(absolute, root)
+    return absolute if relative.startswith(os.pardir) else relative.replace(os.sep, "/")
+
+
+def plan_from_file(root: str, path: str) -> Plan:
+    """The plan of the config at `path` instead of the project's: compiled in memory, never
+    cached in plan.bin (which always describes the project's own config, spec 05 §8.3)."""
+    name = config_label(root, path)
+    try:
+        raw = read_bytes(os.path.join(root, path), name)
+    except ProjectError as exc:
+        raise PlanUnavailable(str(exc)) from None
+    return _compile(root, name, raw, None)

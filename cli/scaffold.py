@@ -94,8 +94,83 @@ witness:
 """
 
 
+# The starter cases: what the starter config promises, as `pdks test` checks it. The commented
+# cases test the config's commented rungs; uncomment both together.
+STARTER_TESTS = """\
+# Covenant test cases for polydeukes.config.yaml. `pdks test` runs them (docs: testing-disciplines).
+# Each case is one agent call and the verdicts it must get; cases never touch this project's files.
+cases:
+  - name: an ordinary edit goes through
+    edit:
+      path: README.md
+      before: "# The project\\n"
+      after: "# The project\\n\\nIt answers 42.\\n"
+    expect: {covenant-check: passed}
+    exit: 0
+
+  - name: the agent may not rewrite its hook settings
+    write: {path: .claude/settings.json, before: "{}\\n", content: "{\\"hooks\\": {}}\\n"}
+    expect: {self-mod: blocked}
+    exit: 2
+
+  - name: nor reach the hooks through the shell
+    bash: "echo 'exit 0' > .claude/hooks/covenant-pretooluse.mjs"
+    expect: {shell-mod: blocked}
+    exit: 2
+
+  - name: the config protects itself
+    edit:
+      path: polydeukes.config.yaml
+      before: "witness:\\n  token: 'pdks witness'\\n  ttlMinutes: 10\\n"
+      after: "{}\\n"
+    expect: {self-mod: blocked}
+    exit: 2
+
+  - name: a human's fresh witness token opens a block
+    write: {path: .claude/settings.json, before: "{}\\n", content: "{\\"hooks\\": {}}\\n"}
+    user_says: ["pdks witness"]
+    expect: {self-mod: witnessed}
+    exit: 0
+
+  - name: a token older than ttlMinutes does not
+    write: {path: .claude/settings.json, before: "{}\\n", content: "{\\"hooks\\": {}}\\n"}
+    user_says: [{text: "pdks witness", ago: 11m}]
+    expect: {self-mod: blocked}
+    exit: 2
+
+# The rungs commented out in polydeukes.config.yaml, once adopted (uncomment them with it):
+#
+#   - name: an added focused test is advised, not blocked
+#     edit:
+#       path: src/app.test.ts
+#       before: "it('adds', () => {});\\n"
+#       after: "it.only('adds', () => {});\\n"
+#     expect: {no-focused-tests: {event: advised, relate: nothing-added}}
+#     exit: 0
+#
+#   - name: an added debugger statement is blocked
+#     write: {path: src/debug.ts, content: "debugger;\\n"}
+#     expect: {no-debugger-statements: {event: blocked, message: "adds debugger"}}
+#     exit: 2
+"""
+TESTS_NAME = "polydeukes.tests.yaml"
+
+
 class InitError(Exception):
     pass
+
+
+def schema_directive(root: str, name: str = "config") -> str:
+    """The editor line naming a shipped schema, relative to the file in the project root (spec
+    02 §9) — or nothing when the schema lies outside the project (a global or pipx install):
+    the file is committed, and a path out of the project names nothing on another machine."""
+    from polydeukes.stdlib import schema_path
+
+    schema = os.path.realpath(schema_path(name))
+    relative = os.path.relpath(schema, os.path.realpath(root))
+    if not os.path.isfile(schema) or relative == ".." or relative.startswith(".." + os.sep):
+        return ""
+    return f"# yaml-language-server: $schema={relative.replace(os.sep, '/')}\n"
 
 
 def run_init(root: str) -> list[str]:
@@ -112,7 +187,7 @@ def run_init(root: str) -> list[str]:
     if found:
         skipped.append(found[0])  # presence, never parse success: a broken config is kept
     else:
-        _create_exclusive(os.path.join(root, config_name), STARTER_CONFIG)
+        _create_exclusive(os.path.join(root, config_name), schema_directive(root) + STARTER_CONFIG)
         created.append(config_name)
 
     if _ignores_state(os.path.join(root, GITIGNORE)):
@@ -120,6 +195,14 @@ def run_init(root: str) -> list[str]:
     else:
         _append_ignore(os.path.join(root, GITIGNORE))
         created.append(GITIGNORE)
+
+    # The starter cases test the starter config: written beside a config this run created.
+    if os.path.lexists(os.path.join(root, TESTS_NAME)):
+        skipped.append(TESTS_NAME)
+    elif not found:
+        _create_exclusive(os.path.join(root, TESTS_NAME),
+                          schema_directive(root, "tests") + STARTER_TESTS)
+        created.append(TESTS_NAME)
 
     return [f"created {p}" for p in created] + [f"skipped {p} (already present)" for p in skipped]
 

@@ -28,6 +28,7 @@ from polydeukes.compiler.source import Span
 from polydeukes.compiler.validate import Entry, ResolvedConfig
 from polydeukes.stdlib.protected import normalize_protected_paths, with_guard_state
 from polydeukes.vm import plan as P
+from polydeukes.vm import sre
 
 # Catalogue order of relations for explain rows (spec 05 §4.2).
 RELATION_ORDER = ("empty", "nonEmpty", "equal", "subset", "implies", "ordered", "unchanged")
@@ -167,6 +168,8 @@ def lower_config(config: ResolvedConfig) -> LoweredConfig:
         drafts=[P.Draft(d.id, d.why, tables.span(d.span)) for d in config.drafts or ()],
         strings=tables.strings,
         patterns=tables.patterns,
+        sre_key=sre.KEY,
+        compiled=[sre.compiled_form(p.source, p.flags) for p in tables.patterns],
         constants=tables.constants,
         spans=tables.spans,
     )

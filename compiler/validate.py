@@ -23,6 +23,14 @@ TOP_LEVEL_KEYS = (
     "$schema", "languages", "protectedPaths", "adapters", "memory", "telemetry", "witness",
     "deadlineSeconds", *LIST_NAMES,
 )
+# The closed key sets and value sets below are the one definition both this validator and the
+# config's JSON Schema (compiler/config_schema.py) are built from.
+LANGUAGE_PROFILE_KEYS = ("productionGlob", "testCmd")
+TELEMETRY_KEYS = ("logPath",)
+WITNESS_KEYS = ("token", "ttlMinutes")
+JUDGED_ENTRY_KEYS = ("id", "why", "enforce", "declare")
+DRAFT_ENTRY_KEYS = ("id", "why", "draft")
+ENFORCE_LEVELS = ("block", "advise")
 MAX_DEADLINE_SECONDS = 3600
 DEFAULT_LOG_PATH = ".polydeukes/roi.log"
 SESSION_CHANNELS = ("transcript", "channel", "command", "actor")
@@ -156,7 +164,7 @@ def _languages(v: _Validator, data: dict) -> dict[str, Any]:
         if not isinstance(profile, dict):
             raise v.fail(M.LANGUAGE_NOT_OBJECT.format(key=name), at)
         for key in profile:
-            if key not in ("productionGlob", "testCmd"):
+            if key not in LANGUAGE_PROFILE_KEYS:
                 where = f"languages.{name}"
                 raise v.fail(M.UNKNOWN_KEY.format(key=key, where=where), at + (key,), key=True)
         glob = profile.get("productionGlob")
@@ -201,7 +209,7 @@ def _telemetry(v: _Validator, data: dict) -> str:
     if not isinstance(telemetry, dict):
         raise v.fail(M.TELEMETRY_NOT_OBJECT, ("telemetry",))
     for key in telemetry:
-        if key != "logPath":
+        if key not in TELEMETRY_KEYS:
             where = "telemetry"
             raise v.fail(M.UNKNOWN_KEY.format(key=key, where=where), ("telemetry", key), key=True)
     if "logPath" not in telemetry:
@@ -221,7 +229,7 @@ def _witness(v: _Validator, data: dict) -> Witness | None:
     if not isinstance(witness, dict):
         raise v.fail(M.WITNESS_NOT_OBJECT, ("witness",))
     for key in witness:
-        if key not in ("token", "ttlMinutes"):
+        if key not in WITNESS_KEYS:
             raise v.fail(M.UNKNOWN_KEY.format(key=key, where="witness"), ("witness", key), key=True)
     token = witness.get("token")
     if not isinstance(token, str) or token.strip() == "":
@@ -234,9 +242,13 @@ def _witness(v: _Validator, data: dict) -> Witness | None:
 
 # -- memory (§3.5): validated because every command loads the same config --------------------
 
-_MEMORY_KEYS = ("include", "exclude", "typeMap", "ticket", "weights", "obligations", "supersedes")
-_TICKET_FROM = ("title", "frontmatter", "path")
-_DIRECTIONS = ("supersedes", "superseded-by")
+MEMORY_KEYS = ("include", "exclude", "typeMap", "ticket", "weights", "obligations", "supersedes")
+TICKET_KEYS = ("type", "from", "key", "pattern")
+TICKET_FROM = ("title", "frontmatter", "path")
+OBLIGATION_LINE_KEYS = ("line", "key")
+OBLIGATION_SECTION_KEYS = ("section",)
+SUPERSEDES_KEYS = ("line", "key", "direction")
+DIRECTIONS = ("supersedes", "superseded-by")
 
 
 def _deadline_seconds(v: _Validator, data: dict) -> float | None:
@@ -267,7 +279,7 @@ def _memory(v: _Validator, data: dict) -> dict[str, Any] | None:
     if not isinstance(memory, dict):
         raise v.fail(M.MEMORY_NOT_OBJECT, at)
     for key in memory:
-        if key not in _MEMORY_KEYS:
+        if key not in MEMORY_KEYS:
             raise v.fail(M.UNKNOWN_KEY.format(key=key, where="memory"), at + (key,), key=True)
     include = memory.get("include")
     if not (isinstance(include, list) and include and all(_non_empty_string(g) for g in include)):
@@ -287,16 +299,16 @@ def _memory(v: _Validator, data: dict) -> dict[str, Any] | None:
         )
     if "obligations" in memory:
         for loc, rule, path in _memory_rules(v, memory, "obligations"):
-            keys = ("section",) if "section" in rule else ("line", "key")
+            keys = OBLIGATION_SECTION_KEYS if "section" in rule else OBLIGATION_LINE_KEYS
             _closed_rule(v, loc, rule, path, keys)
             for field in keys:
                 _regex_field(v, loc, rule, path, field)
     if "supersedes" in memory:
         for loc, rule, path in _memory_rules(v, memory, "supersedes"):
-            _closed_rule(v, loc, rule, path, ("line", "key", "direction"))
+            _closed_rule(v, loc, rule, path, SUPERSEDES_KEYS)
             _regex_field(v, loc, rule, path, "line")
             _regex_field(v, loc, rule, path, "key")
-            if rule.get("direction") not in _DIRECTIONS:
+            if rule.get("direction") not in DIRECTIONS:
                 raise v.fail(M.MEMORY_FIELD_INVALID.format(loc=loc, field="direction"),
                              path + ("direction",))
     return memory
@@ -337,11 +349,11 @@ def _regex_field(v: _Validator, loc: str, rule: dict, path: tuple, field: str) -
 
 
 def _ticket_rule(v: _Validator, loc: str, rule: dict, path: tuple) -> None:
-    _closed_rule(v, loc, rule, path, ("type", "from", "key", "pattern"))
+    _closed_rule(v, loc, rule, path, TICKET_KEYS)
     if "type" in rule and not _non_empty_string(rule["type"]):
         raise v.fail(M.MEMORY_FIELD_INVALID.format(loc=loc, field="type"), path + ("type",))
     source = rule.get("from")
-    if source not in _TICKET_FROM:
+    if source not in TICKET_FROM:
         raise v.fail(M.MEMORY_FIELD_INVALID.format(loc=loc, field="from"), path + ("from",))
     # `key` names the frontmatter field, so it is required with `from: frontmatter` only.
     key_ok = _non_empty_string(rule.get("key")) if source == "frontmatter" else "key" not in rule
@@ -404,13 +416,13 @@ def _entry(v: _Validator, list_name: str, index: int, element: object, seen_ids:
         return _draft(v, list_name, index, element, loc)
 
     for key in element:
-        if key not in ("id", "why", "enforce", "declare"):
+        if key not in JUDGED_ENTRY_KEYS:
             raise v.fail(M.UNKNOWN_KEY.format(key=key, where=loc), at + (key,), key=True)
     why = element.get("why")
     if "why" in element and not isinstance(why, str):
         raise v.fail(M.WHY_NOT_STRING.format(loc=loc), at + ("why",))
     enforce = element.get("enforce")
-    if "enforce" in element and enforce not in ("block", "advise"):
+    if "enforce" in element and enforce not in ENFORCE_LEVELS:
         raise v.fail(M.ENFORCE_VALUE.format(loc=loc), at + ("enforce",))
 
     declare = element.get("declare")
@@ -445,7 +457,7 @@ def _draft(v: _Validator, list_name: str, index: int, element: dict, loc: str) -
     if list_name != "disciplines":
         raise v.fail(M.DRAFT_OUTSIDE_DISCIPLINES.format(loc=loc), at + ("draft",), key=True)
     for key in element:
-        if key not in ("id", "why", "draft"):
+        if key not in DRAFT_ENTRY_KEYS:
             raise v.fail(M.DRAFT_EXTRA_KEY.format(loc=loc, key=key), at + (key,), key=True)
     if element["draft"] is not True:
         raise v.fail(M.DRAFT_NOT_TRUE.format(loc=loc), at + ("draft",))

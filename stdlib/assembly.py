@@ -15,7 +15,6 @@ from typing import Callable
 
 from polydeukes.stdlib import routing
 from polydeukes.stdlib.protected import folds_case
-from polydeukes.stdlib.shell.tokenizer import executed_text
 from polydeukes.vm import machine as M
 from polydeukes.vm import plan as P
 from polydeukes.vm.ir import UNSET, Create, Modify, ToolCall
@@ -24,7 +23,8 @@ from polydeukes.vm.verdict import NO_OBSERVATION
 
 # Imported where first needed rather than here, so a call that routes to no meta-covenant and
 # writes nothing through a shell never loads them (about 1 ms of every check's start-up):
-# stdlib.meta (the judges), stdlib.shell.evidence (write analysis), vm.explain (a config-fault's line).
+# stdlib.meta (the judges), stdlib.shell.evidence (write analysis), stdlib.shell.tokenizer (a
+# shell call's command text), vm.explain (a config-fault's line).
 
 STAGED_NAMES = ["staged-write", "staged-delete"]  # the change-set surface's synthetic tools
 BACKSTOP = "shell-unjudgeable"
@@ -49,8 +49,12 @@ class RosterShellFacts(M.ShellFacts):
 
     def command(self, call: ToolCall) -> str | None:
         strings = self.command_strings(call)
+        if not strings:
+            return None
+        from polydeukes.stdlib.shell.tokenizer import executed_text  # a shell call's alone
+
         # Literal stdin data bash would not execute is not the command (spec 04 §8.1.8).
-        return executed_text(strings[0]) if strings else None
+        return executed_text(strings[0])
 
     def writes(self, call: ToolCall) -> list:
         found = self._writes.get(id(call))
@@ -101,10 +105,18 @@ def assemble(run: M.Run, surface: P.Surface, *, home: str | None) -> list[M.Regi
     # On macOS or Windows `.Claude/hooks/pre.sh` is the protected `.claude/hooks/pre.sh`: the
     # file system is asked (the config file under its case-swapped name is the same file).
     folded = folds_case(root, plan.config_name)
+    gathered: dict[int, routing.Candidates] = {}
+
+    def candidates(index: int, call: ToolCall) -> routing.Candidates:
+        # self-mod and shell-mod both route on a call's path candidates: gathered once.
+        found = gathered.get(index)
+        if found is None:
+            found = gathered[index] = routing.gather_candidates(call, root=root)
+        return found
 
     def by_path(index: int, call: ToolCall) -> M.Route | None:
         subject, failed = routing.route_by_paths(
-            routing.gather_candidates(call, root=root), protected, root=root, folded=folded)
+            candidates(index, call), protected, root=root, folded=folded)
         return None if subject is None else M.Route(subject, failed)
 
     if mutating:
@@ -117,7 +129,7 @@ def assemble(run: M.Run, surface: P.Surface, *, home: str | None) -> list[M.Regi
     def shell_route(index: int, call: ToolCall) -> M.Route | None:
         # Beside mentions, the analyzer's own subject: `rm -rf .` names no entry yet reaches all.
         subject, failed = routing.route_shell_mod(
-            call, routing.gather_candidates(call, root=root), protected, shell=shell,
+            call, candidates(index, call), protected, shell=shell,
             command_args=command_args, root=root, home=home, folded=folded)
         return None if subject is None else M.Route(subject, failed)
 

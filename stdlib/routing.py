@@ -27,7 +27,6 @@ import msgspec
 
 from polydeukes.stdlib.protected import fold
 from polydeukes.stdlib.shell.paths import dot_resolve, path_candidates, path_matches, segments
-from polydeukes.stdlib.shell.tokenizer import PlainRun, tokenize
 from polydeukes.vm.ir import UNSET, ToolCall
 
 __all__ = [
@@ -84,6 +83,8 @@ def string_candidates(text: str) -> tuple[list[str], bool]:
 
 def _run_candidates(run: str) -> list[str]:
     """The candidates of a run of plain lines, word by word."""
+    from polydeukes.stdlib.shell.tokenizer import tokenize
+
     found: list[str] = []
     for cmd in tokenize(run).commands:
         for word in cmd.words:
@@ -91,10 +92,20 @@ def _run_candidates(run: str) -> list[str]:
     return found
 
 
+# Characters with no meaning to the shell tokenizer nor to the candidate split (spec 04 §8.4.3):
+# a string made of them alone is one plain word. No quote, space, `$`, glob, brace, `=`, `,`,
+# `#`, `~`, `!` or operator character.
+_ONE_PLAIN_WORD = frozenset(
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789/._-+:@%"
+)
+
+
 @lru_cache(maxsize=8)
 def _scanned(text: str):
     """One read of a string per process: routing asks for several registrations."""
     if len(text) < LARGE_STRING:
+        from polydeukes.stdlib.shell.tokenizer import tokenize
+
         return tokenize(text)
     from polydeukes.stdlib.shell.analysis import scanned  # loads the command table
 
@@ -104,6 +115,12 @@ def _scanned(text: str):
 def string_candidate_parts(text: str) -> tuple[list[str], bool, list[str]]:
     """The path candidates of one string read as a shell line, whether it was fully read, and
     the texts of its runs of plain lines, whose candidates are left to the caller."""
+    if text.isascii() and _ONE_PLAIN_WORD.issuperset(text):
+        # What the tokenizer would answer, without loading it (most calls that are not shell
+        # calls name files by such strings): one plain word, its own only candidate.
+        return ([text] if text else []), True, []
+    from polydeukes.stdlib.shell.tokenizer import PlainRun
+
     script = _scanned(text)
     found: list[str] = []
     runs: list[str] = []

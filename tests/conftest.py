@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
-# `pytest --update-golden`, the one way to refresh golden files, lives in tests/golden.py.
-pytest_plugins = ["golden"]
+# `pytest --update-golden`, the one way to refresh golden files, lives in tests/golden.py;
+# tests/test_pytest_plugin.py runs pytest inside pytest (pytester).
+pytest_plugins = ["golden", "pytester"]
 
 PDKS = [sys.executable, "-m", "polydeukes.cli"]
 STAMP = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$")
@@ -41,6 +42,22 @@ def rows_of(log: Path) -> list[list[str]]:
     return rows
 
 
+def stdin_bytes(stdin: bytes | str | dict | None) -> bytes | None:
+    """What `pdks` reads: a dict as JSON, text as UTF-8."""
+    if isinstance(stdin, dict):
+        stdin = json.dumps(stdin)
+    if isinstance(stdin, str):
+        stdin = stdin.encode("utf-8")
+    return stdin
+
+
+def pdks_environment(env: dict | None) -> dict:
+    """This process's environment without a telemetry path, plus `env`."""
+    full_env = {k: v for k, v in os.environ.items() if k != "POLYDEUKES_TELEMETRY_PATH"}
+    full_env.update(env or {})
+    return full_env
+
+
 class Project:
     def __init__(self, root: Path) -> None:
         self.root = root
@@ -60,15 +77,9 @@ class Project:
 
     def run(self, *args: str, stdin: bytes | str | dict | None = b"", env: dict | None = None,
             log: Path | None = None) -> Result:
-        if isinstance(stdin, dict):
-            stdin = json.dumps(stdin)
-        if isinstance(stdin, str):
-            stdin = stdin.encode("utf-8")
-        full_env = {k: v for k, v in os.environ.items() if k != "POLYDEUKES_TELEMETRY_PATH"}
-        full_env.update(env or {})
         done = subprocess.run(
-            [*PDKS, *args], input=stdin, cwd=self.root, env=full_env, capture_output=True,
-            timeout=60,
+            [*PDKS, *args], input=stdin_bytes(stdin), cwd=self.root, env=pdks_environment(env),
+            capture_output=True, timeout=60,
         )
         stderr = done.stderr.decode("utf-8")
         assert "Traceback" not in stderr, stderr
@@ -85,3 +96,22 @@ def project(tmp_path: Path) -> Project:
 
 
 EMPTY_INPUT = {"toolCalls": [], "subagentSpawns": [], "userMessages": []}
+
+
+def uncommented(text: str, marker: str) -> str:
+    """`text` with the commented-out block that starts at the line `marker` starts adopted:
+    one `# ` (or a lone `#`) taken off each line from there on, as a user would."""
+    start = text.index(marker)
+    return text[:start] + "\n".join(
+        line[2:] if line.startswith("# ") else "" if line == "#" else line
+        for line in text[start:].split("\n"))
+
+
+def _starter_rungs() -> str:
+    from polydeukes.cli.scaffold import STARTER_CONFIG
+
+    return uncommented(STARTER_CONFIG, "# disciplines:")
+
+
+# The starter config with its commented disciplines adopted (an advise rung, a block rung).
+RUNGS = _starter_rungs()

@@ -52,8 +52,8 @@ def test_claude_code_init_writes_every_artifact(tmp_path):
     root = git_project(tmp_path / "p")
     done = run([str(BIN / "pdks-claude-code"), "init"], root)
     assert done.code == 0, done.stderr
-    assert done.stdout.splitlines()[:8] == [
-        "created polydeukes.config.yaml", "created .gitignore",
+    assert done.stdout.splitlines()[:9] == [
+        "created polydeukes.config.yaml", "created .gitignore", "created polydeukes.tests.yaml",
         "protected .claude/settings.local.json in polydeukes.config.yaml",
         "created .polydeukes/hook-python",
         "created .claude/hooks/covenant-pretooluse.sh", "created .claude/settings.json",

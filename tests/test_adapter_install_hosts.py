@@ -263,9 +263,11 @@ def test_a_plugin_packaged_inside_the_project_is_protected_and_never_overwritten
 
 def test_bare_pdks_init_is_still_the_agent_neutral_scaffold(tmp_path):
     done = run([*PDKS, "init"], tmp_path)
-    assert (done.code, done.stdout) == (0, "created polydeukes.config.yaml\ncreated .gitignore\n")
+    assert (done.code, done.stdout) == (0, "created polydeukes.config.yaml\ncreated .gitignore\n"
+                                           "created polydeukes.tests.yaml\n")
     assert (tmp_path / "polydeukes.config.yaml").read_text() == STARTER_CONFIG
-    assert sorted(tree(tmp_path)) == [".gitignore", "polydeukes.config.yaml"]
+    assert sorted(tree(tmp_path)) == [".gitignore", "polydeukes.config.yaml",
+                                      "polydeukes.tests.yaml"]
 
 
 def test_init_host_is_repeatable_and_all_detected_installs_what_the_project_uses(tmp_path):

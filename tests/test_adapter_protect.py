@@ -168,7 +168,10 @@ def test_after_install_protected_paths_cover_everything_the_installer_wrote(tmp_
     root = git_project(tmp_path / "p")
     assert installed_in_process(root, HOSTS[host])[0] == 0
     protected = yaml.safe_load((root / "polydeukes.config.yaml").read_text())["protectedPaths"]
-    written = [p for p in tree(root) if p not in (".gitignore", "polydeukes.config.yaml")
+    # The starter test file (pdks init) is the author's, like .gitignore: it judges nothing,
+    # so an agent editing it weakens no gate.
+    written = [p for p in tree(root)
+               if p not in (".gitignore", "polydeukes.config.yaml", "polydeukes.tests.yaml")
                and not p.startswith(".polydeukes/") and not p.startswith(".claude/rules/")
                and not p.startswith(".claude/skills/")]
     assert written  # the registration and the delegator at least

@@ -147,11 +147,13 @@ def test_config_layer_errors_fail_closed(project):
 
 def test_init_creates_then_skips_and_never_rewrites(project):
     first = project.run("init")
-    assert (first.code, first.stdout) == (0, "created polydeukes.config.yaml\ncreated .gitignore\n")
+    assert (first.code, first.stdout) == (0, "created polydeukes.config.yaml\ncreated .gitignore\n"
+                                             "created polydeukes.tests.yaml\n")
     config = (project.root / "polydeukes.config.yaml").read_text()
     again = project.run("init")
     assert again.stdout == (
-        "skipped polydeukes.config.yaml (already present)\nskipped .gitignore (already present)\n")
+        "skipped polydeukes.config.yaml (already present)\nskipped .gitignore (already present)\n"
+        "skipped polydeukes.tests.yaml (already present)\n")
     assert (project.root / "polydeukes.config.yaml").read_text() == config
     assert (project.root / ".gitignore").read_text() == (
         "# Polydeukes telemetry — local observation data, never committed.\n.polydeukes/\n")

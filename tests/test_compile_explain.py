@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -57,9 +58,18 @@ def test_explain_of_every_mechanism(project):
     assert result.code == 0
     golden.check(GOLDEN / "every-mechanism.txt", result.stdout)
     golden.check(GOLDEN / "every-mechanism.stderr.txt", result.stderr)
-    # A `disciplines` fault is named once per assembled surface.
-    assert result.stderr.count("discipline 'uses-an-unknown-step': ") == 2
+    # Each fault is named once (not once per surface), pointing at the faulty step.
+    assert result.stderr.count("discipline 'uses-an-unknown-step': ") == 1
+    _assert_points_at_the_faulty_step(result.stderr)
     assert "skipped" not in result.stdout
+
+
+def _assert_points_at_the_faulty_step(stderr: str) -> None:
+    match = re.search(r" — skipped, not judged \(at polydeukes\.config\.yaml:(\d+):(\d+)\)\n$",
+                      stderr)
+    assert match, stderr
+    line, col = int(match.group(1)), int(match.group(2))
+    assert EVERY.split("\n")[line - 1][col - 1:].startswith("op: grep")
 
 
 def test_explain_code_listing(project):
@@ -122,7 +132,7 @@ def test_compile_writes_the_plan_and_summarises(project):
         "change set 12 registrations · config faults 1\n")
     assert result.stderr.startswith("pdks compile: discipline 'uses-an-unknown-step': "
                                     "uses-an-unknown-step extract a: 'grep' is not a registered")
-    assert result.stderr.endswith(" — skipped, not judged\n")
+    _assert_points_at_the_faulty_step(result.stderr)
     data = (project.root / ".polydeukes" / "plan.bin").read_bytes()
     key = planfile.plan_key("polydeukes.config.yaml", EVERY.encode())
     assert planfile.decode_plan(data, key) is not None

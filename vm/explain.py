@@ -5,9 +5,12 @@ Everything printed comes from the plan; nothing here reads the config.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import msgspec
 
 from polydeukes.vm import plan as P
+from polydeukes.vm import sre
 from polydeukes.vm.opcodes import Op
 
 SELF_MOD = "self-mod"
@@ -96,14 +99,15 @@ def render(plan: P.Plan) -> str:
     return "\n".join([f"pdks explain \u2014 {plan.config_name}", "", *session, "", *change_set]) + "\n"
 
 
-def surface_faults(plan: P.Plan) -> list[str]:
-    """Fault lines as explain assembles both surfaces: twice for a `disciplines` entry."""
+def located_faults(plan: P.Plan) -> list[str]:
+    """What `pdks compile`, `pdks explain` and `pdks test` say about config faults: each entry
+    that did not compile once (not once per surface), pointing into the config file. The
+    location goes after the spec's line, as every load error carries it (` (at FILE:L:C)`)."""
     lines = []
-    for surface in (plan.session, plan.change_set):
-        for index in surface.entries:
-            entry = plan.entries[index]
-            if isinstance(entry, P.Fault):
-                lines.append(fault_line(entry))
+    for entry in plan.entries:
+        if isinstance(entry, P.Fault):
+            where = "" if entry.span == P.NONE else f" (at {plan.where(entry.span)})"
+            lines.append(fault_line(entry) + where)
     return lines
 
 
@@ -149,8 +153,16 @@ def render_instruction(plan: P.Plan, offset: int, instr: P.Instruction) -> str:
     return f"  {offset:4d}  {op.name:<15} {operands:<52} {plan.where(instr.span)}"
 
 
+SRE_FALLBACK = (
+    "patterns: compiled for {plan_key}, not for this Python ({key}): each is compiled with "
+    "re.compile when a check first runs it; `pdks compile` under this Python stores them for it"
+)
+
+
 def render_code(plan: P.Plan) -> str:
     lines = [f"pdks explain --code \u2014 {plan.config_name}"]
+    if plan.patterns and not sre.usable(plan.sre_key):
+        lines.append(SRE_FALLBACK.format(plan_key=plan.sre_key or "no Python", key=sre.KEY))
     for entry in plan.entries:
         lines.append("")
         if isinstance(entry, P.Fault):
@@ -199,6 +211,6 @@ def _named(value: object) -> object:
         for field in value.__struct_fields__:
             named[field.rstrip("_")] = _named(getattr(value, field))
         return named
-    if isinstance(value, (list, tuple)):
-        return [_named(item) for item in value]
+    if isinstance(value, Sequence) and not isinstance(value, (str, bytes)):
+        return [_named(item) for item in value]  # a list, or a plan's lazily decoded one
     return value

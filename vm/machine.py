@@ -16,9 +16,9 @@ from typing import Any, Callable, Iterable, Iterator
 import msgspec
 
 from polydeukes.vm import plan as P
+from polydeukes.vm import sre
 from polydeukes.vm.ir import UNSET, CovenantInput, Create, Delete, Modify, ToolCall
 from polydeukes.vm.jsregex import JsRegex
-from polydeukes.vm.messages import break_line, render_break, unjudgeable_line
 from polydeukes.vm.ops import Frame, SupplyProblem, bind
 from polydeukes.vm.safeio import PROJECT_FILE_LIMIT, read_regular, refusal_text
 from polydeukes.vm.telemetry import TelemetryWriter, relate_failure, witnesses_field
@@ -168,6 +168,17 @@ class ShellFacts:
         return []
 
 
+class Memo:
+    """What the runs of one plan may share in a long-lived process (polydeukes.Judge): the
+    compiled regexes and the bound programs, which depend on the plan alone."""
+
+    __slots__ = ("regexes", "programs")
+
+    def __init__(self) -> None:
+        self.regexes: dict[int, JsRegex] = {}
+        self.programs: dict[int, tuple] = {}  # by id() of a plan entry, which the plan keeps
+
+
 class Run:
     """Everything one `covenant check` run shares across calls and registrations."""
 
@@ -185,6 +196,7 @@ class Run:
         shell: ShellFacts | None = None,
         witness_open: Callable[[], bool] | None = None,
         snapshot: dict | None = None,
+        memo: Memo | None = None,
     ) -> None:
         self.plan = plan
         self.value = value
@@ -198,7 +210,9 @@ class Run:
         self.witness_open = witness_open
         self.snapshot = snapshot
         self.has_session = value.session is not UNSET
-        self._regexes: dict[int, JsRegex] = {}
+        memo = memo or Memo()
+        self._regexes = memo.regexes
+        self.programs = memo.programs
         self._files: dict[str, str | None] = {}
         self._worlds: dict[tuple[int, bool], list[dict]] = {}
         # `changes`: the path of every call of the observation that carries evidence.
@@ -221,8 +235,11 @@ class Run:
     def regex(self, index: int) -> JsRegex:
         found = self._regexes.get(index)
         if found is None:
-            pattern = self.plan.patterns[index]
-            found = JsRegex(pattern.source, pattern.flags, pattern.needs_utf16)
+            plan = self.plan
+            pattern = plan.patterns[index]
+            found = JsRegex(pattern.source, pattern.flags, pattern.needs_utf16,
+                            sre.pattern(pattern.source, pattern.flags, plan.compiled[index],
+                                        plan.sre_key))
             self._regexes[index] = found
         return found
 
@@ -340,8 +357,11 @@ class DeclareRegistration(Registration):
     def programs(self) -> tuple:
         if self._bound is None:
             entry = self.entry
-            witness = bind(entry.witness.code) if entry.witness is not None else None
-            self._bound = (bind(entry.body.code), witness)
+            found = self.run.programs.get(id(entry))
+            if found is None:
+                witness = bind(entry.witness.code) if entry.witness is not None else None
+                found = self.run.programs[id(entry)] = (bind(entry.body.code), witness)
+            self._bound = found
         return self._bound
 
     # -- scope and named sources -------------------------------------------------------------
@@ -411,6 +431,8 @@ class DeclareRegistration(Registration):
             if result.status == SUPPLY_PASSED:
                 passed_by_supply = True
             elif result.status == SUPPLY_ERROR:
+                from polydeukes.vm.messages import unjudgeable_line  # a failure's text alone
+
                 return Outcome(2, unjudgeable_line(entry.label, subject_of(world),
                                                    result.source, result.reason))
             elif result.status == BROKEN:
@@ -428,6 +450,8 @@ class DeclareRegistration(Registration):
                            len(witnesses))
             for relate_id, _, witnesses in result.breaks
         ]
+        from polydeukes.vm.messages import break_line  # a break's text: a passing call needs none
+
         reason = break_line(entry.label, subject_of(result.frame.world), result.breaks[0][1],
                             entry.why)
         frame = result.frame
@@ -486,6 +510,8 @@ def evaluate_world(plan: P.Plan, entry: P.Declare, world: dict, regex: Callable[
     for index, relate in enumerate(entry.body.relate):
         witnesses = frame.witnesses.get(index)
         if witnesses:
+            from polydeukes.vm.messages import render_break
+
             template = relate.message if relate.message is not None else (relate.left, relate.right)
             breaks.append((relate.id, render_break(template, witnesses), witnesses))
     return WorldResult(BROKEN if breaks else PASSED_WORLD, breaks, frame)

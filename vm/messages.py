@@ -7,15 +7,15 @@ included; the judge then wraps it into `discipline '<id>' broken on <subject>: โ
 
 from __future__ import annotations
 
-import re
 from typing import Any, Sequence
 
 from polydeukes.vm.algebra import MISSING
+from polydeukes.vm.sre import LazyPattern
 from polydeukes.vm.values import UNDEFINED, js_string, js_trim
 
 NO_SOURCE = "the world carries no source named '{source}'"  # spec 03 ยง7.3, absence under `error`
 
-_NEWLINES = re.compile("[\r\n]+")
+_NEWLINES = LazyPattern("[\r\n]+")
 
 
 def _substitution(replacement: str, subject: str, position: int, matched: str) -> str:
@@ -88,7 +88,7 @@ def fold_why(why: str | None) -> str | None:
     """`why` as one line: CR/LF runs become one space, then trim; None when nothing is left."""
     if not why:
         return None
-    folded = js_trim(_NEWLINES.sub(" ", why))
+    folded = js_trim(_NEWLINES().sub(" ", why))
     return folded or None
 
 

@@ -183,6 +183,10 @@ HANDLERS: dict[Op, Callable[[Frame, Any], None]] = {
 assert set(HANDLERS) == set(Op), "every opcode has exactly one handler"
 
 
+# Handler by instruction class: what `bind` looks up (an IntEnum call per instruction costs more).
+_HANDLER_OF = {P.INSTR_BY_OP[op]: handler for op, handler in HANDLERS.items()}
+
+
 def bind(code: list[P.Instruction]) -> list[tuple[Callable[[Frame, Any], None], Any]]:
     """Pair each instruction with its handler once, so the run loop does no lookups."""
-    return [(HANDLERS[Op(ins.__struct_config__.tag)], ins) for ins in code]
+    return [(_HANDLER_OF[type(ins)], ins) for ins in code]

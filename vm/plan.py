@@ -1,5 +1,5 @@
 """The compiled plan: registrations of flat instruction programs (imports nothing else of ours
-but the opcode list).
+but the opcode list and the compiled-pattern record of vm/sre.py).
 
 A plan is data only. Strings, regular expressions and constants are interned in tables and
 referenced by index; every instruction and registration carries `span`, an index into
@@ -14,6 +14,7 @@ from typing import Any, Union
 import msgspec
 
 from polydeukes.vm.opcodes import Op
+from polydeukes.vm.sre import CompiledPattern
 
 NONE = -1  # an optional table index that is absent
 
@@ -401,6 +402,10 @@ class Plan(msgspec.Struct, frozen=True, array_like=True):
     drafts: list[Draft]
     strings: list[str]
     patterns: list[Pattern]
+    # Per pattern, its SRE code as `pdks compile` made it under the interpreter `sre_key`
+    # names (vm/sre.py); a check under another interpreter compiles the sources instead.
+    sre_key: str
+    compiled: list[Union[CompiledPattern, None]]
     constants: list[Any]
     spans: list[SourceSpan]
 

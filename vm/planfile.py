@@ -5,11 +5,12 @@ header is decoded alone first, so a plan for other config bytes, another engine 
 format is rejected before its body is read. A plan is distrusted by default: anything that does
 not check out reads as "no plan", and a plan problem is never a verdict.
 
-A large plan's entries and spans are decoded lazily (`LazyList`, `LazyWhole`): a check decodes
-only the entries its surface's route index lets through, which is what a large config's
-start-up is made of. The header carries a CRC-32 of the body, checked whatever the plan's size
-before any byte of the body is trusted: a damaged body reads as "no plan" (a flipped bit that
-still decodes would otherwise judge with `.chaude/hooks` for `.claude/hooks`).
+A large plan's entries, compiled patterns and spans are decoded lazily (`LazyList`,
+`LazyWhole`): a check decodes only the entries its surface's route index lets through, which is
+what a large config's start-up is made of; and no plan's instructions are decoded through
+msgspec's types (see `_Decoders`). The header carries a CRC-32 of the body, checked whatever
+the plan's size before any byte of the body is trusted: a damaged body reads as "no plan" (a
+flipped bit that still decodes would otherwise judge with `.chaude/hooks` for `.claude/hooks`).
 
 The file itself is read like every file of the guard's own state (vm/safeio.py): never through
 a final symlink, never a FIFO or a device, at most PLAN_LIMIT bytes. Anything else is "no plan"
@@ -21,15 +22,26 @@ from __future__ import annotations
 import os
 import struct
 from collections.abc import Sequence
+from typing import Union
 
 import msgspec
 
 from polydeukes.vm import ENGINE_VERSION
-from polydeukes.vm.plan import Entry, Plan, SourceSpan
+from polydeukes.vm.plan import (
+    INSTR_BY_OP,
+    Declare,
+    Entry,
+    Fault,
+    Instruction,
+    Plan,
+    Program,
+    SourceSpan,
+)
 from polydeukes.vm.safeio import MiB, read_regular
+from polydeukes.vm.sre import CompiledPattern
 
 MAGIC = b"PDKSPLAN"
-FORMAT = 3  # bump whenever what plan bytes mean changes (a field, its order, an opcode)
+FORMAT = 4  # bump whenever what plan bytes mean changes (a field, its order, an opcode)
 PLAN_DIR = ".polydeukes"
 PLAN_FILE = "plan.bin"
 _LENGTH = struct.Struct(">I")
@@ -115,21 +127,73 @@ def _enc_hook(value: object) -> object:
     raise NotImplementedError(f"cannot encode {type(value).__name__}")
 
 
-# Plan as stored, but with the entries and spans kept undecoded (see LazyList, LazyWhole).
-_LAZY_FIELDS = {"entries": list[msgspec.Raw], "spans": msgspec.Raw}
-_StoredPlan = msgspec.defstruct(
-    "_StoredPlan",
-    [(name, _LAZY_FIELDS.get(name, Plan.__annotations__[name])) for name in Plan.__struct_fields__],
-    array_like=True,
-)
-
-LAZY_FROM = 1 << 16  # body bytes from which a plan is decoded lazily
+LAZY_FROM = 1 << 16  # body bytes from which a plan's entries are decoded lazily
 _HEADER_DECODER = msgspec.msgpack.Decoder(PlanHeader)
-_PLAN_DECODER = msgspec.msgpack.Decoder(Plan)
-_LAZY_PLAN_DECODER = msgspec.msgpack.Decoder(_StoredPlan)
-_ENTRY_DECODER = msgspec.msgpack.Decoder(Entry)
-_SPANS_DECODER = msgspec.msgpack.Decoder(list[SourceSpan])
 _ENCODER = msgspec.msgpack.Encoder(enc_hook=_enc_hook)
+
+
+# The plan as a check reads it. Building a msgspec decoder walks every type the decoder can
+# meet, and the instruction classes are most of the plan's types (~1.5 ms to walk, on every
+# check). So an instruction is read as the plain list its array-like tagged encoding is,
+# `[opcode, operand, ...]`, and built by `_instruction`; and the entries, their compiled
+# patterns and the spans are kept as undecoded bytes until looked up (LazyList, LazyWhole).
+def _stored(name: str, cls: type, replaced: dict, **config) -> type:
+    """`cls` as stored: the same fields in the same order, some read as other types."""
+    return msgspec.defstruct(
+        name, [(field, replaced.get(field, cls.__annotations__[field]))
+               for field in cls.__struct_fields__], array_like=True, **config)
+
+
+class _Decoders:
+    """Each decoder is built on first use: a check that looks up no entry builds none of the
+    entries' types."""
+
+    def __getattr__(self, name: str) -> msgspec.msgpack.Decoder:
+        if name == "plan":
+            stored = _stored("_StoredPlan", Plan, {"entries": list[msgspec.Raw],
+                                                   "compiled": list[msgspec.Raw],
+                                                   "spans": msgspec.Raw})
+        elif name == "entry":
+            program = _stored("_StoredProgram", Program, {"code": list[list]})
+            declare = _stored("_StoredDeclare", Declare,
+                              {"body": program, "witness": Union[program, None]}, tag="declare")
+            stored = Union[declare, Fault]
+        elif name == "compiled":
+            stored = Union[CompiledPattern, None]
+        elif name == "spans":
+            stored = list[SourceSpan]
+        else:
+            raise AttributeError(name)
+        made = msgspec.msgpack.Decoder(stored)
+        setattr(self, name, made)
+        return made
+
+
+_decoders = _Decoders()
+_BODY = Declare.__struct_fields__.index("body")
+_WITNESS = Declare.__struct_fields__.index("witness")
+
+
+def _entry(raw: msgspec.Raw) -> Entry:
+    stored = _decoders.entry.decode(raw)
+    if isinstance(stored, Fault):
+        return stored
+    fields = list(msgspec.structs.astuple(stored))
+    fields[_BODY] = _program(fields[_BODY])
+    if fields[_WITNESS] is not None:
+        fields[_WITNESS] = _program(fields[_WITNESS])
+    return Declare(*fields)
+
+
+def _program(stored) -> Program:
+    return Program([_instruction(item) for item in stored.code], stored.relate)
+
+
+def _instruction(item: list) -> Instruction:
+    try:
+        return INSTR_BY_OP[item[0]](*item[1:])
+    except (KeyError, IndexError, TypeError):
+        raise msgspec.ValidationError(f"not an instruction: {item!r}") from None
 
 
 try:  # the builtin module: importing hashlib costs OpenSSL's start-up on every check
@@ -177,14 +241,18 @@ def decode_plan(data: bytes, key: str) -> Plan | None:
         body = memoryview(data)[start + length:]  # no copy: the lazy items point into it
         if _crc32(body) != header.body_crc:
             return None
+        stored = _decoders.plan.decode(body)
+        fields = {name: getattr(stored, name) for name in Plan.__struct_fields__}
         if len(body) < LAZY_FROM:
-            return _PLAN_DECODER.decode(body)
-        stored = _LAZY_PLAN_DECODER.decode(body)
+            fields["entries"] = [_entry(raw) for raw in stored.entries]
+            fields["compiled"] = [_decoders.compiled.decode(raw) for raw in stored.compiled]
+            fields["spans"] = _decoders.spans.decode(stored.spans)
+        else:
+            fields["entries"] = LazyList(stored.entries, _entry)
+            fields["compiled"] = LazyList(stored.compiled, _decoders.compiled.decode)
+            fields["spans"] = LazyWhole(stored.spans, _decoders.spans.decode)
     except (msgspec.DecodeError, msgspec.ValidationError, ValueError, TypeError):
         return None
-    fields = {name: getattr(stored, name) for name in Plan.__struct_fields__}
-    fields["entries"] = LazyList(stored.entries, _ENTRY_DECODER.decode)
-    fields["spans"] = LazyWhole(stored.spans, _SPANS_DECODER.decode)
     return Plan(**fields)
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import sys
 import time
-from typing import Any
+from typing import Any, Callable
 
 from polydeukes.vm.safeio import append_regular, follows_symlinks, open_regular, refusal_text
 from polydeukes.vm.values import js_json_stringify
@@ -103,8 +103,13 @@ class TelemetryWriter:
     should learn that rows are missing, while the verdict and exit code stay untouched.
     """
 
-    def __init__(self, path: str | None) -> None:
+    def __init__(self, path: str | None, *, keep: bool = False,
+                 report: Callable[[str], None] | None = None) -> None:
         self.path = path
+        # With `keep`, every row is also kept here as its formatted line (polydeukes.Judge
+        # returns the rows a check wrote, byte for byte, whether or not they reach a file).
+        self.kept: list[str] | None = [] if keep else None
+        self._report_line = report  # where the one failure line goes; default sys.stderr
         self._reported = False
         self._dir_ready = False
         # (event, subject) of every row this writer recorded, written or not: the run's own
@@ -122,6 +127,8 @@ class TelemetryWriter:
     ) -> None:
         # A malformed row is a programming error and must surface, so format outside the guard.
         line = format_record(timestamp(), event, label, subject, reason=reason, witnesses=witnesses)
+        if self.kept is not None:
+            self.kept.append(line)
         self.verdicts.append((event, subject))
         if self.path is None:
             return
@@ -141,11 +148,13 @@ class TelemetryWriter:
         if self._reported:
             return
         self._reported = True
+        line = (f"pdks: telemetry could not be written to {self.path}: {refusal_text(error)} "
+                "— verdicts are unaffected")
+        if self._report_line is not None:
+            self._report_line(line)
+            return
         try:
-            sys.stderr.write(
-                f"pdks: telemetry could not be written to {self.path}: {refusal_text(error)} "
-                "— verdicts are unaffected\n"
-            )
+            sys.stderr.write(line + "\n")
         except (OSError, ValueError, AttributeError):  # a closed stderr (None) included
             pass
 

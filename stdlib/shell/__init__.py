@@ -21,7 +21,6 @@ router only needs the tokenizer and path matching) never loads the others.
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
 _EXPORTS = {
@@ -58,6 +57,7 @@ def __getattr__(name: str) -> Any:
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    # `__import__` rather than importlib: the router imports this package on every check.
+    value = getattr(__import__(f"{__name__}.{module}", fromlist=[name]), name)
     globals()[name] = value
     return value

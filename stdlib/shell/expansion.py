@@ -799,9 +799,22 @@ def segment_matches(segment: Segment, name: str, *, dotglob: bool = False, fold:
     if segment.globstar:
         return dotglob or not name.startswith(".")
     guard = name.startswith(".") and not dotglob  # a leading dot must be matched explicitly
-    if guard and not _explicit_dot(segment.nodes[0]):
+    if guard and not _begins_with_dot(segment.nodes):
         return False  # bash: a pattern that does not begin with a dot skips dotfiles
     return len(name) in _run(segment.nodes, name, {0}, guard, fold)
+
+
+def _begins_with_dot(nodes: Sequence) -> bool:
+    """Can the pattern begin with an explicit `.`? Past a leading `?(…)` or `*(…)`, which may
+    match nothing, bash also asks what follows it (`?(a).*` matches `.a`: glob.c's
+    extglob_skipname); a plain `*` or `?` is no such group."""
+    for node in nodes:
+        if _explicit_dot(node):
+            return True
+        kind, value = node
+        if not (kind == _N_GROUP and value[0] in "?*"):
+            return False
+    return False
 
 
 def _explicit_dot(node: tuple) -> bool:

@@ -19,19 +19,19 @@ hold a valid `home`.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from polydeukes.stdlib.protected import fold
+from polydeukes.vm.sre import LazyPattern
 
 # §8.4.3 splits on whitespace, `=`, `,`, parentheses and backticks. Quotes and shell operators
 # are added (Python design): inside a word they only survive as quoted data — an interpreter
 # one-liner `open("src/core/a.py")` or a nested script `rm -rf P;true` — where a glued path is
 # still a mention. Splitting only ever adds candidates, so it can only add breaks.
-_CANDIDATE_SPLIT = re.compile(r"[\s=,()`'\";&|<>]+")
+_CANDIDATE_SPLIT = LazyPattern(r"[\s=,()`'\";&|<>]+")
 # Inside an opaque word a parameter expansion's operand is still a spelled path
 # (`${T:-packages/core/dist}`): split it out too, so a literal mention is never hidden.
-_OPAQUE_CANDIDATE_SPLIT = re.compile(r"[\s=,()`'\";&|<>{}$]+|:[-=+?]")
+_OPAQUE_CANDIDATE_SPLIT = LazyPattern(r"[\s=,()`'\";&|<>{}$]+|:[-=+?]")
 
 
 def segments(path: str) -> list[str]:
@@ -166,9 +166,9 @@ def path_candidates(token: str, opaque: bool = False) -> list[str]:
 
     For an opaque token the pieces of its parameter-expansion operands are added as well.
     """
-    found = [c for c in _CANDIDATE_SPLIT.split(token) if c]
+    found = [c for c in _CANDIDATE_SPLIT().split(token) if c]
     if opaque:
         # An opaque word additionally yields the pieces a parameter expansion's operand spells
         # (`${T:-packages/core/dist}`), so a literal mention is never hidden by its wrapper.
-        found.extend(c for c in _OPAQUE_CANDIDATE_SPLIT.split(token) if c and c not in found)
+        found.extend(c for c in _OPAQUE_CANDIDATE_SPLIT().split(token) if c and c not in found)
     return found

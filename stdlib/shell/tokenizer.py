@@ -46,6 +46,8 @@ from collections.abc import Iterable
 
 import msgspec
 
+from polydeukes.vm.sre import LazyPattern
+
 # Word flags: which expansions the word's unquoted spelling asks for.
 W_GLOB = 1  # an unquoted `*`, `?`, `[` or an extglob group `?(…)`, `*(…)`, `+(…)`, `@(…)`, `!(…)`
 W_BRACE = 2  # an unquoted `{` (brace expansion, if the braces hold a list or a range)
@@ -56,17 +58,17 @@ W_ESCAPE = 16  # an ANSI-C escape whose bytes are not known
 # Characters that end a word outside quotes; `(`/`)` are word characters on purpose (§8.1.2):
 # subshell and group parentheses stay glued to words so the analyzer can see them as markers.
 # `[`, `{` and `(` are left to `word`, which flags globs, braces and extglob groups.
-_PLAIN_RUN = re.compile(r"[^\s'\"\\$`;&|<>*?\[{(]+")
+_PLAIN_RUN = LazyPattern(r"[^\s'\"\\$`;&|<>*?\[{(]+")
 # A whole word of plain characters, ending at a word end (most words): its text is its spelling.
 # A word starting with a digit or `#` is left to the general path (digits may fold into a
 # redirect, `#` may start a comment); a word end is exactly `_WORD_END` (any other whitespace
 # character is read by `word`).
-_PLAIN_WORD = re.compile(r"[^\s'\"\\$`;&|<>*?\[{(#0-9][^\s'\"\\$`;&|<>*?\[{(]*+(?=[ \t\n\r;&|<>]|\Z)")
+_PLAIN_WORD = LazyPattern(r"[^\s'\"\\$`;&|<>*?\[{(#0-9][^\s'\"\\$`;&|<>*?\[{(]*+(?=[ \t\n\r;&|<>]|\Z)")
 # Optional fd digits, the operator (longest spellings first), then the blanks before the target.
-_REDIRECT_OPERATOR = re.compile(r"([0-9]*+)(&>>|<<<|<<-|&>|>>|>\||>&|<&|<>|<<|>|<)[ \t]*")
+_REDIRECT_OPERATOR = LazyPattern(r"([0-9]*+)(&>>|<<<|<<-|&>|>>|>\||>&|<&|<>|<<|>|<)[ \t]*")
 _DOUBLE_QUOTE_SPECIAL = frozenset('"\\$`')
-_DOUBLE_QUOTED_RUN = re.compile(r'[^"\\$`]+')
-_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
+_DOUBLE_QUOTED_RUN = LazyPattern(r'[^"\\$`]+')
+_ASSIGNMENT = LazyPattern(r"[A-Za-z_][A-Za-z0-9_]*=")
 
 _WORD_END = frozenset(" \t\n\r;&|<>")
 # Characters a word reads specially (quotes, escapes, expansions, globs, braces, groups): no
@@ -139,7 +141,7 @@ MISSING_TARGET = "missing redirect target"
 
 def is_assignment(text: str) -> bool:
     """`NAME=VALUE` prefix word (§8.1.7)."""
-    return "=" in text and _ASSIGNMENT.match(text) is not None  # `in` first: most words have no `=`
+    return "=" in text and _ASSIGNMENT().match(text) is not None  # `in` first: most words have no `=`
 
 
 def _skip_group(s: str, i: int, open_ch: str, close_ch: str) -> int:
@@ -191,7 +193,7 @@ def ansi_c_escape(s: str, j: int) -> tuple[str | None, int]:
     decoded = _ANSI_C.get(s[j + 1 : j + 2])
     if decoded is not None:
         return decoded, j + 2
-    m = _ANSI_C_NUMERIC.match(s, j + 1)
+    m = _ANSI_C_NUMERIC().match(s, j + 1)
     code = int(next(g for g in m.groups() if g is not None), 8 if m.group(2) else 16) if m else 0
     if m and 0 < code <= 0x10FFFF and not 0xD800 <= code <= 0xDFFF:
         return chr(code), m.end()
@@ -212,7 +214,7 @@ _ANSI_C = {
     "n": "\n", "t": "\t", "'": "'", "\\": "\\", '"': '"', "?": "?", "a": "\a", "b": "\b",
     "e": "\x1b", "E": "\x1b", "f": "\f", "r": "\r", "v": "\v",
 }
-_ANSI_C_NUMERIC = re.compile(r"x([0-9A-Fa-f]{1,2})|([0-7]{1,3})|u([0-9A-Fa-f]{1,4})|U([0-9A-Fa-f]{1,8})")
+_ANSI_C_NUMERIC = LazyPattern(r"x([0-9A-Fa-f]{1,2})|([0-7]{1,3})|u([0-9A-Fa-f]{1,4})|U([0-9A-Fa-f]{1,8})")
 
 
 def plain_lines_pattern(names_with_effects: Iterable[str]) -> re.Pattern[str]:
@@ -300,7 +302,7 @@ class _Tokenizer:
 
     def run(self) -> Script:
         s, n = self.s, self.n
-        plain_word = _PLAIN_WORD.match
+        plain_word = _PLAIN_WORD().match
         plain_lines = self.plain_lines.match if self.plain_lines is not None else None
         add_word = self.words.append  # (`self.words` is one list for the whole run)
         # The cursor lives in a local while this loop scans; the helpers read and advance
@@ -396,7 +398,7 @@ class _Tokenizer:
         s, n = self.s, self.n
         start = self.i
         # Callers enter only at `<`, `>`, `&>` or digits before `>`, so an operator is there.
-        m = _REDIRECT_OPERATOR.match(s, start)
+        m = _REDIRECT_OPERATOR().match(s, start)
         digits, op = m.group(1, 2)
         operator = digits + op
         self.i = i = m.end()
@@ -471,7 +473,7 @@ class _Tokenizer:
         s, n = self.s, self.n
         i = start
         parts: list[str] = []
-        plain = _PLAIN_RUN.match(s, start) if s[start] not in _SPECIAL_WORD_START else None
+        plain = _PLAIN_RUN().match(s, start) if s[start] not in _SPECIAL_WORD_START else None
         if plain is not None:
             i = plain.end()
             if i == n or s[i] in _WORD_END:
@@ -488,7 +490,7 @@ class _Tokenizer:
             if c in _WORD_END:
                 break
             if c not in _SPECIAL_WORD_START:
-                m = _PLAIN_RUN.match(s, i)
+                m = _PLAIN_RUN().match(s, i)
                 if m is not None:
                     parts.append(m.group())
                     i = m.end()
@@ -610,7 +612,7 @@ class _Tokenizer:
             c = s[j]
             if c not in _DOUBLE_QUOTE_SPECIAL:
                 # Characters without meaning inside double quotes: copy the whole run at once.
-                end = _DOUBLE_QUOTED_RUN.match(s, j).end()
+                end = _DOUBLE_QUOTED_RUN().match(s, j).end()
                 out.append(s[j:end])
                 j = end
                 continue

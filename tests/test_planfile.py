@@ -1,0 +1,238 @@
+"""plan.bin itself (vm/planfile.py), in-process: what is trusted, what reads as "no plan", and
+the lazily decoded lists behaving as the lists they stand for.
+
+Each check of the header and body is broken alone, so a plan that fails exactly one of them is
+seen to be refused; the layout (MAGIC, 4-byte big-endian header length, header, body) is the
+one the module's docstring gives.
+"""
+
+from __future__ import annotations
+
+import os
+import struct
+import zlib
+
+import msgspec
+import pytest
+
+from polydeukes.compiler import compile_config
+from polydeukes.vm import ENGINE_VERSION, planfile
+
+NAME = "polydeukes.config.yaml"
+CONFIG = b"protectedPaths: ['.claude/hooks']\n"
+
+
+@pytest.fixture(scope="module")
+def plan():
+    return compile_config("/p", NAME, CONFIG).plan
+
+
+@pytest.fixture(scope="module")
+def key():
+    return planfile.plan_key(NAME, CONFIG)
+
+
+def _split(data: bytes) -> tuple[planfile.PlanHeader, bytes]:
+    start = len(planfile.MAGIC) + 4
+    (length,) = struct.unpack(">I", data[len(planfile.MAGIC):start])
+    header = msgspec.msgpack.decode(data[start:start + length], type=planfile.PlanHeader)
+    return header, data[start + length:]
+
+
+def _join(header: planfile.PlanHeader, body: bytes) -> bytes:
+    raw = msgspec.msgpack.encode(header)
+    return planfile.MAGIC + struct.pack(">I", len(raw)) + raw + body
+
+
+def test_the_layout_is_magic_length_header_body(plan, key):
+    data = planfile.encode_plan(plan, key)
+    assert data.startswith(b"PDKSPLAN")
+    header, body = _split(data)
+    assert header == planfile.PlanHeader(planfile.FORMAT, ENGINE_VERSION, key,
+                                         zlib.crc32(body))
+    assert msgspec.msgpack.decode(body, type=type(plan)) == plan
+    assert _join(header, body) == data
+
+
+def test_a_small_plan_is_decoded_whole_and_equal(plan, key):
+    read = planfile.decode_plan(planfile.encode_plan(plan, key), key)
+    assert read == plan
+    assert type(read.entries) is list and type(read.spans) is list
+
+
+@pytest.mark.parametrize("field, value", [
+    ("format", planfile.FORMAT + 1),
+    ("format", planfile.FORMAT - 1),
+    ("engine", ENGINE_VERSION + ".1"),
+    ("key", "0" * 64),
+    ("body_crc", -1),  # a header written without a CRC matches no body
+])
+def test_a_header_that_differs_in_one_field_is_no_plan(plan, key, field, value):
+    header, body = _split(planfile.encode_plan(plan, key))
+    forged = msgspec.structs.replace(header, **{field: value})
+    assert planfile.decode_plan(_join(forged, body), key) is None
+    assert planfile.decode_plan(_join(header, body), key) == plan  # the control
+
+
+def test_a_small_body_with_one_changed_byte_that_still_decodes_is_no_plan(plan, key):
+    data = planfile.encode_plan(plan, key)
+    at = data.rindex(b".claude/hooks")
+    damaged = data[:at] + b".chaude/hooks" + data[at + 13:]
+    header, body = _split(damaged)
+    assert msgspec.msgpack.decode(body, type=type(plan)).protected != plan.protected  # decodes
+    assert planfile.decode_plan(damaged, key) is None
+
+
+@pytest.mark.parametrize("data", [
+    b"", b"PDKSPLA", b"PDKSPLAN", b"PDKSPLAN\x00\x00\x00",  # shorter than magic and length
+    b"PDKSPLAN\x00\x00\x00\x00",  # an empty header
+    b"PDKSPLAN\xff\xff\xff\xff\x93",  # a header length past the end
+    b"NOTAPLAN\x00\x00\x00\x01\xc0",
+], ids=repr)
+def test_what_is_not_a_whole_plan_file_is_no_plan(data, key):
+    assert planfile.decode_plan(data, key) is None
+
+
+def test_a_body_from_another_plan_is_no_plan(plan, key):
+    other = compile_config("/p", NAME, b"protectedPaths: ['x']\n").plan
+    header, _ = _split(planfile.encode_plan(plan, key))
+    _, other_body = _split(planfile.encode_plan(other, key))
+    assert planfile.decode_plan(_join(header, other_body), key) is None
+
+
+def test_from_lazy_from_bytes_of_body_the_plan_is_read_lazily(plan, key, monkeypatch):
+    data = planfile.encode_plan(plan, key)
+    _, body = _split(data)
+    monkeypatch.setattr(planfile, "LAZY_FROM", len(body) + 1)
+    assert type(planfile.decode_plan(data, key).entries) is list
+    monkeypatch.setattr(planfile, "LAZY_FROM", len(body))
+    read = planfile.decode_plan(data, key)
+    assert isinstance(read.entries, planfile.LazyList)
+    assert isinstance(read.spans, planfile.LazyWhole)
+    assert read == plan and read.entries == plan.entries and read.spans == plan.spans
+    assert planfile.encode_plan(read, key) == data
+
+
+def test_a_lazy_list_indexes_slices_and_decodes_each_item_once():
+    decoded = []
+
+    def decode(raw):
+        decoded.append(raw)
+        return msgspec.msgpack.decode(raw)
+
+    items = [msgspec.Raw(msgspec.msgpack.encode(n)) for n in (10, 20, 30)]
+    lazy = planfile.LazyList(items, decode)
+    assert decoded == []  # nothing decoded until looked up
+    assert len(lazy) == 3
+    assert (lazy[0], lazy[-1], lazy[1]) == (10, 30, 20)
+    assert lazy[0] == 10 and len(decoded) == 3  # the second look-up is the cached item
+    assert lazy[1:] == [20, 30] and lazy[::-1] == [30, 20, 10] and lazy[5:] == []
+    with pytest.raises(IndexError):
+        lazy[3]
+    with pytest.raises(IndexError):
+        lazy[-4]
+    assert list(lazy) == [10, 20, 30] and 20 in lazy
+    assert lazy == [10, 20, 30] and lazy != [10, 20] and lazy == planfile.LazyList(items, decode)
+    assert lazy != (10, 20, 30)  # a list, not any sequence
+    assert repr(lazy) == "[10, 20, 30]"
+    with pytest.raises(TypeError):
+        hash(lazy)
+
+
+def test_a_lazy_whole_decodes_once_on_first_use():
+    calls = []
+
+    def decode(raw):
+        calls.append(raw)
+        return msgspec.msgpack.decode(raw)
+
+    whole = planfile.LazyWhole(msgspec.Raw(msgspec.msgpack.encode([1, 2, 3])), decode)
+    assert calls == []
+    assert len(whole) == 3 and whole[-1] == 3 and whole[0:2] == [1, 2]
+    assert len(calls) == 1
+    assert whole == [1, 2, 3] and repr(whole) == "[1, 2, 3]"
+
+
+def test_only_lazy_lists_are_encoded_as_lists():
+    with pytest.raises(NotImplementedError, match="cannot encode object"):
+        planfile._ENCODER.encode(object())
+
+
+def test_the_key_tells_apart_name_bytes_engine_and_format(monkeypatch):
+    base = planfile.plan_key(NAME, CONFIG)
+    assert len(base) == 64 and set(base) <= set("0123456789abcdef")
+    assert planfile.plan_key(NAME, CONFIG) == base  # deterministic
+    # Each part is length-prefixed: moving a byte from the name to the config is another key.
+    assert planfile.plan_key("ab", b"c") != planfile.plan_key("a", b"bc")
+    assert planfile.plan_key(NAME + "x", CONFIG) != base
+    assert planfile.plan_key(NAME, CONFIG + b" ") != base
+    monkeypatch.setattr(planfile, "FORMAT", planfile.FORMAT + 1)
+    assert planfile.plan_key(NAME, CONFIG) != base
+    monkeypatch.undo()
+    monkeypatch.setattr(planfile, "ENGINE_VERSION", "9.9.9")
+    assert planfile.plan_key(NAME, CONFIG) != base
+
+
+def test_write_then_read(tmp_path, plan, key):
+    planfile.write_plan(str(tmp_path), plan, key)
+    assert planfile.plan_path(str(tmp_path)) == str(tmp_path / ".polydeukes" / "plan.bin")
+    assert planfile.read_plan(str(tmp_path), key) == plan
+    assert planfile.read_plan(str(tmp_path), "0" * 64) is None
+    assert os.listdir(tmp_path / ".polydeukes") == ["plan.bin"]  # no temporary file left
+
+
+def test_a_failed_write_leaves_the_old_plan_and_no_temporary_file(tmp_path, plan, key,
+                                                                  monkeypatch):
+    planfile.write_plan(str(tmp_path), plan, key)
+    before = (tmp_path / ".polydeukes" / "plan.bin").read_bytes()
+
+    def refuse(source, target):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(planfile.os, "replace", refuse)
+    with pytest.raises(OSError, match="No space"):
+        planfile.write_plan(str(tmp_path), plan, "1" * 64)
+    assert os.listdir(tmp_path / ".polydeukes") == ["plan.bin"]
+    assert (tmp_path / ".polydeukes" / "plan.bin").read_bytes() == before
+
+
+@pytest.mark.parametrize("shape", ["absent", "directory", "symlink", "too-large"])
+def test_a_plan_file_that_cannot_be_read_safely_is_no_plan(tmp_path, plan, key, monkeypatch,
+                                                           shape):
+    state = tmp_path / ".polydeukes"
+    state.mkdir()
+    target = state / "plan.bin"
+    good = planfile.encode_plan(plan, key)
+    if shape == "directory":
+        target.mkdir()
+    elif shape == "symlink":
+        (tmp_path / "elsewhere.bin").write_bytes(good)
+        target.symlink_to(tmp_path / "elsewhere.bin")
+    elif shape == "too-large":
+        target.write_bytes(good)
+        monkeypatch.setattr(planfile, "PLAN_LIMIT", len(good) - 1)
+    assert planfile.read_plan(str(tmp_path), key) is None
+    if shape == "too-large":
+        monkeypatch.setattr(planfile, "PLAN_LIMIT", len(good))
+        assert planfile.read_plan(str(tmp_path), key) == plan
+
+
+def test_the_plan_is_written_beside_itself_under_a_recognisable_temporary_name(
+        tmp_path, plan, key, monkeypatch):
+    # In the same directory, so the rename is atomic (one filesystem); named .plan-*.tmp, so a
+    # write cut short by a crash leaves a hidden file that is plainly not the plan.
+    renames = []
+    real_replace = os.replace
+
+    def replace(source, target):
+        renames.append((source, target, open(source, "rb").read()))
+        real_replace(source, target)
+
+    monkeypatch.setattr(planfile.os, "replace", replace)
+    planfile.write_plan(str(tmp_path), plan, key)
+    ((source, target, data),) = renames
+    directory, name = os.path.split(source)
+    assert directory == str(tmp_path / ".polydeukes")
+    assert target == planfile.plan_path(str(tmp_path))
+    assert name.startswith(".plan-") and name.endswith(".tmp")
+    assert data == planfile.encode_plan(plan, key)
