@@ -47,25 +47,20 @@ class _Resolver(yaml.resolver.BaseResolver):
         return super().resolve(kind, value, implicit)
 
 
-try:  # libyaml when present: the same node tree, composed in C
-
-    class _Loader(yaml.CParser, _Resolver):
-        def __init__(self, stream: str) -> None:
-            yaml.CParser.__init__(self, stream)
-            _Resolver.__init__(self)
-
-except AttributeError:  # pragma: no cover - a PyYAML built without libyaml
-
-    class _Loader(  # type: ignore[no-redef]
-        yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser, yaml.composer.Composer,
-        _Resolver,
-    ):
-        def __init__(self, stream: str) -> None:
-            yaml.reader.Reader.__init__(self, stream)
-            yaml.scanner.Scanner.__init__(self)
-            yaml.parser.Parser.__init__(self)
-            yaml.composer.Composer.__init__(self)
-            _Resolver.__init__(self)
+# PyYAML's pure-Python composer, never libyaml's: the two accept different documents (libyaml
+# reads `a\t` and `|#c`, which PyYAML refuses) and place empty values at different positions,
+# and what loads and where a message points are interface. (The `yaml.CParser` this module
+# once tried does not exist, so the Python composer was always the one running.)
+class _Loader(
+    yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser, yaml.composer.Composer,
+    _Resolver,
+):
+    def __init__(self, stream: str) -> None:
+        yaml.reader.Reader.__init__(self, stream)
+        yaml.scanner.Scanner.__init__(self)
+        yaml.parser.Parser.__init__(self)
+        yaml.composer.Composer.__init__(self)
+        _Resolver.__init__(self)
 
 
 def _parse_error(file_label: str, problem: str, mark) -> ConfigError:
