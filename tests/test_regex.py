@@ -71,6 +71,26 @@ def test_ignore_case_never_uses_re_ignorecase() -> None:
     assert t.source == "[Aa][Bb][Cc]"
 
 
+def test_case_fold_table_is_javascripts_canonicalize_over_every_code_unit() -> None:
+    """The fold table is built from the units that have an uppercase of their own; the oracle
+    here applies JavaScript's non-`u` Canonicalize to all 65,536 units, the definition itself:
+    a unit's canonical form is its uppercase when that is one unit and does not take a
+    non-ASCII unit onto ASCII, else the unit; units with one canonical form match each other."""
+    from polydeukes.compiler import regex
+
+    members: dict[int, list[int]] = {}
+    for unit in range(0x10000):
+        upper = chr(unit).upper()
+        canonical = ord(upper) if len(upper) == 1 and (unit < 128 or ord(upper) >= 128) else unit
+        members.setdefault(canonical, []).append(unit)
+    expected = {unit: tuple(group) for group in members.values() if len(group) > 1
+                for unit in group}
+    assert regex._fold_table() == expected
+    assert regex._fold_keys == sorted(expected)
+    assert expected[ord("k")] == (ord("K"), ord("k"))  # not the Kelvin sign (U+212A)
+    assert expected[ord("\u03c3")] == (0x3A3, 0x3C2, 0x3C3)  # final sigma folds with sigma
+
+
 def test_group1_no_match_is_none() -> None:
     rx = compile_js("(a)|b")
     assert rx.group1("x") is None
