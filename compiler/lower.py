@@ -16,7 +16,6 @@ from __future__ import annotations
 import posixpath
 import re
 import re._constants as sre_constants
-import re._parser as sre_parse
 from typing import Any
 
 from polydeukes.compiler import nodes
@@ -92,7 +91,7 @@ def required_literal(translated: Any) -> str:
     if translated.needs_utf16 or translated.flags & re.IGNORECASE:
         return ""
     try:
-        parsed = sre_parse.parse(translated.source, translated.flags)
+        parsed = sre.parsed(translated.source, translated.flags)
     except (re.error, RecursionError):
         return ""
     best, run = "", []

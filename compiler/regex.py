@@ -17,9 +17,12 @@ The runtime half (running a translation, the UTF-16 view) is `polydeukes.vm.jsre
 from __future__ import annotations
 
 import bisect
+import functools
+import itertools
 import re
 from typing import Iterable
 
+from polydeukes.vm import sre
 from polydeukes.vm.jsregex import JsRegex, TranslatedPattern, from_code_units, to_code_units
 
 __all__ = ["RegexRefused", "TranslatedPattern", "JsRegex", "translate", "compile_js", "reset_groups"]
@@ -134,7 +137,7 @@ def _fold_table() -> dict[int, tuple[int, ...]]:
         # Only a unit whose uppercase differs from it can join another's class: the loop runs
         # over those (1,265), not over all 65,536 (once per compile, so it counts).
         by_canon: dict[int, list[int]] = {}
-        for unit in [u for u, (c, up) in enumerate(zip(units, uppers)) if c != up]:
+        for unit in itertools.compress(range(_MAX_UNIT + 1), map(str.__ne__, units, uppers)):
             canon = canonical(unit)
             if canon != unit:
                 by_canon.setdefault(canon, []).append(unit)
@@ -283,11 +286,15 @@ def _children(node: Node) -> list[Node]:
 
 
 def _walk(node: Node, into_looks: bool = True) -> Iterable[Node]:
-    yield node
-    if isinstance(node, Look) and not into_looks:
-        return
-    for child in _children(node):
-        yield from _walk(child, into_looks)
+    """Every node of the subtree, parents before children, children in order. (An explicit
+    stack: nested generators passed each node up through every level above it, and the
+    analyses walk every subtree, which made that quadratic in the depth.)"""
+    pending = [node]
+    while pending:
+        node = pending.pop()
+        yield node
+        if into_looks or not isinstance(node, Look):
+            pending.extend(reversed(_children(node)))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1251,6 +1258,27 @@ def translate(pattern: str, ignore_case: bool = False, *, reads_group1: bool = T
     does, a pattern whose group 1 value JavaScript would reset between repetitions is refused.
     Callers that only test for a match (`matches`, `scope`, `userTexts`) may pass False.
     """
+    outcome = _translated(pattern, ignore_case, reads_group1)
+    if isinstance(outcome, TranslatedPattern):
+        return outcome
+    reason, syntax_error = outcome
+    raise RegexRefused(reason, syntax_error=syntax_error)  # a new one each time: no shared traceback
+
+
+# A compile translates each pattern twice (the load-time check, then resolution) and a config
+# repeats patterns across disciplines: each distinct one is translated once per process. The
+# result is a pure function of the arguments (a frozen TranslatedPattern, or the refusal's
+# reason and kind); the bound keeps a long-lived process (the Judge API) from growing without end.
+@functools.lru_cache(maxsize=4096)
+def _translated(pattern: str, ignore_case: bool,
+                reads_group1: bool) -> TranslatedPattern | tuple[str, bool]:
+    try:
+        return _translate(pattern, ignore_case, reads_group1)
+    except RegexRefused as refusal:
+        return refusal.reason, refusal.syntax_error
+
+
+def _translate(pattern: str, ignore_case: bool, reads_group1: bool) -> TranslatedPattern:
     parser = _Parser(pattern, ignore_case)
     tree = parser.parse()
     _check_backtracking(tree)
@@ -1269,7 +1297,7 @@ def translate(pattern: str, ignore_case: bool = False, *, reads_group1: bool = T
         _nullable(tree) and _has_middle_sensitive_assertion(tree)
     )
     try:
-        re.compile(source)
+        sre.require_compiles(source)  # re.compile's verdict; the parse is kept for lowering
     except (re.error, OverflowError, RecursionError) as e:  # a gap in the translation itself
         raise _unsupported(f"a construct Python cannot compile ({e})") from None
     return TranslatedPattern(source, 0, len(parser.groups), needs_utf16)

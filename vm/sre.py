@@ -44,17 +44,54 @@ class CompiledPattern(msgspec.Struct, frozen=True, array_like=True, gc=False):
 
 def compiled_form(source: str, flags: int) -> CompiledPattern | None:
     """The SRE form of `re.compile(source, flags)` on this interpreter (at `pdks compile`);
-    None when this interpreter has no such form to give (the check then uses `re.compile`)."""
+    None when this interpreter has no such form to give (the check then uses `re.compile`).
+    Raises what `re.compile` raises for a pattern `re` cannot parse."""
     if not _WORD:
         return None
-    import struct
-    from re import _compiler, _parser  # the cold path only: a check never parses a pattern
+    form = _forms.get((source, flags))
+    if form is None:
+        import struct
+        from re import _compiler  # the cold path only: a check never parses a pattern
 
-    parsed = _parser.parse(source, flags)
-    words = _compiler._code(parsed, flags)
-    code = struct.pack(f"={len(words)}{_WORD}", *words)
-    return CompiledPattern(int(flags | parsed.state.flags), code, parsed.state.groups - 1,
-                           dict(parsed.state.groupdict))
+        tree = parsed(source, flags)
+        words = _compiler._code(tree, flags)
+        code = struct.pack(f"={len(words)}{_WORD}", *words)
+        form = CompiledPattern(int(flags | tree.state.flags), code, tree.state.groups - 1,
+                               dict(tree.state.groupdict))
+        _remember(_forms, (source, flags), form)
+    return form
+
+
+def parsed(source: str, flags: int):
+    """`re._parser`'s tree of a pattern (the cold path: a check never parses one). A compile
+    reads each pattern's tree three times (the translator's check that `re` takes it, the
+    required literal, the SRE form), so it is parsed once per process; readers must not
+    change it. Raises what `re.compile` raises."""
+    tree = _trees.get((source, flags))
+    if tree is None:
+        from re import _parser
+
+        tree = _parser.parse(source, flags)
+        _remember(_trees, (source, flags), tree)
+    return tree
+
+
+# Per process, bounded so that a long-lived process (the Judge API) cannot grow without end.
+_trees: dict = {}
+_forms: dict = {}
+_REMEMBERED = 4096
+
+
+def _remember(cache: dict, key, value) -> None:
+    if len(cache) >= _REMEMBERED:
+        cache.clear()
+    cache[key] = value
+
+
+def require_compiles(source: str) -> None:
+    """Raise what `re.compile(source)` raises when `re` cannot compile it; the compiler's
+    check of a translation, which leaves the SRE form behind for the plan."""
+    pattern(source, 0, compiled_form(source, 0), KEY)
 
 
 def pattern(source: str, flags: int, form: CompiledPattern | None, key: str):
