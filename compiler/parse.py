@@ -25,7 +25,10 @@ reads those rules from the Lark parser built once per process and derives the Py
 messages that enumerate names are formatted from `vocabulary()`, and `_check_nodes` refuses to
 build when a signature and its node class in compiler/nodes.py disagree.
 
-Lark is imported here only, lazily, the first time a parser or the vocabulary is asked for.
+Lark is imported here and in compiler/parser_table.py only, lazily, the first time a parser or
+the vocabulary is asked for. The parser is not built from the grammar at every compile: the
+built one is stored beside the grammar as data (compiler/parser_table.py says how, and how to
+regenerate it).
 """
 
 from __future__ import annotations
@@ -90,17 +93,29 @@ class Vocabulary(NamedTuple):
     keywords: frozenset[str]  # words of the textual form a bare name must not spell
 
 
+LARK_OPTIONS = {
+    "parser": "lalr",
+    "start": ["declaration", *_NAME_SETS, *_SIGNATURE_GROUPS],
+    "propagate_positions": True,
+    "maybe_placeholders": True,
+}
+
+
 @functools.cache
 def _lark():
+    """The parser of the grammar: the one stored beside it (compiler/parser_table.py), or,
+    when that was built from another grammar or under another Lark, built here."""
+    from polydeukes.compiler.parser_table import stored_parser
+
+    grammar = GRAMMAR_PATH.read_text(encoding="utf-8")
+    return stored_parser(grammar, LARK_OPTIONS) or build_parser(grammar)
+
+
+def build_parser(grammar: str):
+    """Lark's LALR parser built from the grammar text (about a third of a compile's time)."""
     from lark import Lark
 
-    return Lark(
-        GRAMMAR_PATH.read_text(encoding="utf-8"),
-        parser="lalr",
-        start=["declaration", *_NAME_SETS, *_SIGNATURE_GROUPS],
-        propagate_positions=True,
-        maybe_placeholders=True,
-    )
+    return Lark(grammar, **LARK_OPTIONS)
 
 
 @functools.cache
