@@ -47,10 +47,13 @@ class _Resolver(yaml.resolver.BaseResolver):
         return super().resolve(kind, value, implicit)
 
 
-# PyYAML's pure-Python composer, never libyaml's: the two accept different documents (libyaml
-# reads `a\t` and `|#c`, which PyYAML refuses) and place empty values at different positions,
-# and what loads and where a message points are interface. (The `yaml.CParser` this module
-# once tried does not exist, so the Python composer was always the one running.)
+# PyYAML's pure-Python composer decides what loads and where every message points (interface).
+# libyaml's (`yaml.cyaml.CParser`) composes about eight times faster but differs at the edges:
+# it reads `a\t` and `|#c`, which PyYAML refuses, places empty values elsewhere, and refuses
+# some documents PyYAML reads (a lone-surrogate escape). So libyaml composes only a document
+# that cannot reach those edges (`_libyaml_may_compose`, on the text, and `_same_as_pure`, on
+# the tree it gives), and anything it refuses is composed again by PyYAML, whose message is the
+# one reported. tests/test_config_yaml_hybrid.py compares the two over generated documents.
 class _Loader(
     yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser, yaml.composer.Composer,
     _Resolver,
@@ -61,6 +64,89 @@ class _Loader(
         yaml.parser.Parser.__init__(self)
         yaml.composer.Composer.__init__(self)
         _Resolver.__init__(self)
+
+
+_CLoader = None
+if getattr(yaml, "__with_libyaml__", False):
+    from yaml.cyaml import CParser
+
+    class _CLoader(CParser, _Resolver):  # type: ignore[no-redef]
+        def __init__(self, stream: str) -> None:
+            CParser.__init__(self, stream)
+            _Resolver.__init__(self)
+
+
+# Texts libyaml is not given: a tab anywhere (libyaml reads tabs after values and in places
+# PyYAML refuses), a line break other than \n, a byte-order mark, a control character, a
+# directive or document marker; `|` or `>` followed by `#` on one line without a blank between
+# (libyaml reads `|#c` as a header and a comment).
+_LIBYAML_EDGES = re.compile(
+    r"[\t\r\x85\u2028\u2029\ufeff\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]"
+    r"|^(?:---|\.\.\.|%)|[|>][-+0-9]*#", re.MULTILINE)
+# A block scalar's header as PyYAML reads it: indicators, then a comment after a blank, or nothing.
+_BLOCK_HEADER = re.compile(r"[|>](?:[-+][1-9]?|[1-9][-+]?)?(?:[ ]+#[^\n]*|[ ]*)$", re.MULTILINE)
+_MAPPING_OR_SEQUENCE = (_CORE + "map", _CORE + "seq")
+# A plain scalar inside `[...]` or `{...}` that both read alike: words of letters, digits and
+# `_.-/+~^$()=<;` on one line (they part on indicators there: `{\? a: b}`).
+_FLOW_PLAIN = re.compile(r"[\w.\-/+~^$()=<;]+(?: [\w.\-/+~^$()=<;]+)*")
+
+
+def _libyaml_may_compose(text: str) -> bool:
+    return _CLoader is not None and _LIBYAML_EDGES.search(text) is None
+
+
+def _same_as_pure(text: str, root: yaml.Node) -> bool:
+    """Whether PyYAML composes this tree of libyaml's to the same tree, values, tags and
+    positions: no empty plain value (placed elsewhere), no alias, no explicit tag, every block
+    scalar's header one PyYAML reads, plain scalars in flow collections plain words, and no deeper than MAX_NESTING (deeper, PyYAML's
+    recursive composer may fail before any other message)."""
+    pending, seen = [(root, 0, False)], set()
+    while pending:
+        node, depth, in_flow = pending.pop()
+        if depth > MAX_NESTING:
+            return False
+        if id(node) in seen:
+            return False  # an alias: PyYAML's own composer decides what it refers to
+        seen.add(id(node))
+        if isinstance(node, yaml.ScalarNode):
+            if node.tag not in (_PLAIN, _QUOTED):
+                return False
+            if node.tag == _PLAIN and (node.value == "" or in_flow and not (
+                    _FLOW_PLAIN.fullmatch(node.value)
+                    and node.start_mark.line == node.end_mark.line)):
+                return False
+            if node.style in ("|", ">") and not _BLOCK_HEADER.match(text, node.start_mark.index):
+                return False
+            continue
+        if node.tag not in _MAPPING_OR_SEQUENCE:
+            return False
+        in_flow = in_flow or bool(node.flow_style)
+        if isinstance(node, yaml.MappingNode):
+            for key, value in node.value:
+                pending += ((key, depth + 1, in_flow), (value, depth + 1, in_flow))
+        else:
+            pending += ((item, depth + 1, in_flow) for item in node.value)
+    return True
+
+
+def _compose(text: str) -> yaml.Node | None:
+    """The document's node tree, by libyaml where it gives PyYAML's tree, else by PyYAML.
+    Raises PyYAML's errors."""
+    if _libyaml_may_compose(text):
+        loader = _CLoader(text)
+        try:
+            root = loader.get_single_node()
+        except Exception:  # noqa: BLE001 - whatever libyaml refuses, PyYAML decides and words
+            root = None
+        finally:
+            loader.dispose()
+        if root is not None and _same_as_pure(text, root):
+            return root
+    loader = _Loader(text)
+    try:
+        return loader.get_single_node()
+    finally:
+        loader.dispose()
 
 
 def _parse_error(file_label: str, problem: str, mark) -> ConfigError:
@@ -79,11 +165,7 @@ def parse_config_text(text: str, file_label: str) -> tuple[object, SourceMap]:
     """Parse one config document. Raises ConfigError(`failed to parse <file>: <problem>`)."""
     source_map = SourceMap(file_label)
     try:
-        loader = _Loader(text)
-        try:
-            root = loader.get_single_node()
-        finally:
-            loader.dispose()
+        root = _compose(text)
     except yaml.composer.ComposerError as exc:
         if "expected a single document" in str(exc):
             problem = "Source contains multiple documents; a config is one YAML document"
