@@ -4,7 +4,8 @@
 
 Targets (issue 3): 200 declarations compile in <= 1 s; the plan of 1,000 decodes in <= 5 ms.
 The declarations are the `disciplines` worked examples of spec 03 §20 under fresh ids.
-Compile time includes building the Lark parser once, as a cold `pdks compile` pays it.
+Compile time includes loading the grammar's stored Lark parser once, as a cold
+`pdks compile` pays it (grammar/declarations.parser.json, compiler/parser_table.py).
 """
 
 from __future__ import annotations

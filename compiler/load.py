@@ -98,8 +98,9 @@ def _libyaml_may_compose(text: str) -> bool:
 def _same_as_pure(text: str, root: yaml.Node) -> bool:
     """Whether PyYAML composes this tree of libyaml's to the same tree, values, tags and
     positions: no empty plain value (placed elsewhere), no alias, no explicit tag, every block
-    scalar's header one PyYAML reads, plain scalars in flow collections plain words, and no deeper than MAX_NESTING (deeper, PyYAML's
-    recursive composer may fail before any other message)."""
+    scalar's header one PyYAML reads, only words as plain scalars inside flow collections, and
+    no deeper than MAX_NESTING (deeper, PyYAML's recursive composer may fail before any other
+    message)."""
     pending, seen = [(root, 0, False)], set()
     while pending:
         node, depth, in_flow = pending.pop()

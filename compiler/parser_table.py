@@ -20,8 +20,8 @@ built with; `stored_parser` returns None unless all three match the running ones
 compiler then builds the parser from the grammar as it always did (slower, never different).
 After editing the grammar, or with another Lark, regenerate it:
 
-    python -m polydeukes.compiler.parser_table          # rewrites grammar/declarations.parser.json
-    python -m polydeukes.compiler.parser_table --check  # exit 1 when the file is not what it would write
+    python -m polydeukes.compiler.parser_table          # rewrites the file
+    python -m polydeukes.compiler.parser_table --check  # exit 1 unless it is what that writes
 
 tests/test_parser_table.py runs the check, so the stored form cannot drift from the grammar.
 """
@@ -79,8 +79,8 @@ def table_text(parser, grammar: str, options: dict) -> str:
 
 def _canonical_table(table: dict) -> dict:
     """Lark's serialized LALR table with tokens numbered by name and states in breadth-first
-    order from the start states, taken by name (actions in token-name order): Lark's numbering came
-    from iterating sets, which is not the same from one run to the next."""
+    order from the start states, taken by name (actions in token-name order): Lark's numbering
+    came from iterating sets, which is not the same from one run to the next."""
     names = table["tokens"]  # token number -> name
     states = table["states"]  # state -> {token number: (0, next state) | (1, rule)}
     order = sorted(names.values())
@@ -120,7 +120,8 @@ def _encoded(value):
     if isinstance(value, list):
         return [_encoded(item) for item in value]
     if isinstance(value, dict):
-        if all(isinstance(key, str) for key in value) and _TUPLE not in value and _ITEMS not in value:
+        plain = all(isinstance(key, str) for key in value)
+        if plain and _TUPLE not in value and _ITEMS not in value:
             return {key: _encoded(item) for key, item in value.items()}
         return {_ITEMS: [[_encoded(key), _encoded(item)] for key, item in value.items()]}
     if value is None or isinstance(value, (str, int, float)):  # bool is an int
@@ -148,19 +149,15 @@ def main(argv: list[str]) -> int:
     if argv == ["--check"]:
         current = TABLE_PATH.read_text(encoding="utf-8") if TABLE_PATH.exists() else None
         if current != text:
+            import lark
+
             print(f"{TABLE_PATH.name} is not the parser of {GRAMMAR_PATH.name} under Lark "
-                  f"{_lark_version()}: run `{COMMAND}`", file=sys.stderr)
+                  f"{lark.__version__}: run `{COMMAND}`", file=sys.stderr)
             return 1
         return 0
     TABLE_PATH.write_text(text, encoding="utf-8")
     print(f"wrote {TABLE_PATH}")
     return 0
-
-
-def _lark_version() -> str:
-    import lark
-
-    return lark.__version__
 
 
 if __name__ == "__main__":

@@ -1262,7 +1262,7 @@ def translate(pattern: str, ignore_case: bool = False, *, reads_group1: bool = T
     if isinstance(outcome, TranslatedPattern):
         return outcome
     reason, syntax_error = outcome
-    raise RegexRefused(reason, syntax_error=syntax_error)  # a new one each time: no shared traceback
+    raise RegexRefused(reason, syntax_error=syntax_error)  # new each time: no traceback kept
 
 
 # A compile translates each pattern twice (the load-time check, then resolution) and a config

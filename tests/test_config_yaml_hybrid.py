@@ -67,7 +67,8 @@ def _check(text: str) -> None:
 
 # Fragments that reach the edges where the two composers are known to differ, or might.
 NASTY = [
-    "\t", "\r\n", "\r", "\ufeff", "\x85", "\u2028", "\x00", "\x07", "\x1b", "\x7f", "é", "\U0001F600",
+    "\t", "\r\n", "\r", "\ufeff", "\x85", "\u2028", "\x00", "\x07", "\x1b", "\x7f", "é",
+    "\U0001F600",
     "#", " #c", "|", "|#c", "|-", "|+", ">", ">-#c", "|2", "|1-", "|0", ">+9 # c", ": ", ":", " :",
     "- ", "-", "? ", "&a ", "*a", "&a [1]", "!!str ", "!!int ", "!x ", "!<tag:x> ", "---\n",
     "...\n", "--- ", "%YAML 1.2\n---\n", "%TAG ! tag:x:\n---\n", "'", "''", '"', '"\\x41"',

@@ -197,3 +197,54 @@ def test_an_unreadable_file_source_fails_the_run_at_its_declaration_though_it_ca
     monkeypatch.setattr(machine.Declarations, "_routable",
                         lambda self, index, call: range(self.size))
     assert _check_in_process(project.root, payload, [], capsys) == indexed
+
+
+def test_a_stale_plan_check_composes_translates_and_decodes_once(project, monkeypatch, capsys):
+    """Compile and judge in one process: the config composed once, each distinct pattern
+    translated once, the plan written and not read back, the same verdict as with its plan."""
+    from polydeukes.cli import check as check_command
+    from polydeukes.compiler import load, regex
+    from polydeukes.vm.telemetry import TelemetryWriter
+
+    monkeypatch.delenv("POLYDEUKES_TELEMETRY_PATH", raising=False)
+    monkeypatch.chdir(project.root)
+    project.config(_large_config())
+    payload = json.dumps({"toolCalls": [CALLS[0]], "subagentSpawns": [], "userMessages": [],
+                          "tools": {"mutating": ["Edit", "Write"]}}).encode()
+    counts = {"composed": 0, "translated": [], "decoded": 0}
+    compose, translate, decode = load._compose, regex._translate, planfile.decode_plan
+
+    def composed(text):
+        counts["composed"] += 1
+        return compose(text)
+
+    def translated(*args):
+        counts["translated"].append(args)
+        return translate(*args)
+
+    def decoded(*args, **kwargs):
+        counts["decoded"] += 1
+        return decode(*args, **kwargs)
+
+    monkeypatch.setattr(load, "_compose", composed)
+    monkeypatch.setattr(regex, "_translate", translated)
+    monkeypatch.setattr(planfile, "decode_plan", decoded)
+    regex._translated.cache_clear()  # translations earlier tests left in this process
+    flags = check_command.parse_flags(["--enforce", "block"])
+    lines: list[str] = []
+
+    def judged() -> tuple:
+        log = project.root / ".polydeukes" / "roi.log"
+        code = check_command.check(flags, str(project.root), lambda: payload,
+                                   stderr=lines.append, telemetry=TelemetryWriter(str(log)))
+        rows = rows_of(log)
+        log.unlink()
+        return code, list(lines), rows
+
+    stale = judged()
+    assert counts["composed"] == 1 and counts["decoded"] == 0
+    assert len(counts["translated"]) == len(set(counts["translated"])) > 0
+    assert (project.root / ".polydeukes" / "plan.bin").exists()
+    lines.clear()
+    assert judged() == stale  # the next check reads the plan it wrote, and judges alike
+    assert counts["composed"] == 1 and counts["decoded"] == 1
