@@ -134,13 +134,14 @@ def _compose(text: str) -> yaml.Node | None:
     """The document's node tree, by libyaml where it gives PyYAML's tree, else by PyYAML.
     Raises PyYAML's errors."""
     if _libyaml_may_compose(text):
-        loader = _CLoader(text)
         try:
-            root = loader.get_single_node()
+            loader = _CLoader(text)  # (it encodes the text first: a lone surrogate fails here)
+            try:
+                root = loader.get_single_node()
+            finally:
+                loader.dispose()
         except Exception:  # noqa: BLE001 - whatever libyaml refuses, PyYAML decides and words
             root = None
-        finally:
-            loader.dispose()
         if root is not None and _same_as_pure(text, root):
             return root
     loader = _Loader(text)
