@@ -33,15 +33,18 @@ ABSENT = "the world carries no source named '{source}'"
 class Frame:
     """What one program run over one world can touch."""
 
-    __slots__ = ("plan", "world", "slots", "witnesses", "regex")
+    __slots__ = ("plan", "world", "slots", "witnesses", "regex", "lines")
 
     def __init__(self, plan: P.Plan, world: dict, slot_count: int,
-                 regex: Callable[[int], Any]) -> None:
+                 regex: Callable[[int], Any], lines: dict | None = None) -> None:
         self.plan = plan
         self.world = world
         self.slots: list[Any] = [None] * slot_count
         self.witnesses: dict[int, list] = {}  # relate entry index -> its witnesses
         self.regex = regex
+        # The `lines` of a text, shared by the frames of one run: most declarations of a config
+        # start `source pre|post · lines`, so the same texts are split once, not once each.
+        self.lines = {} if lines is None else lines
 
 
 def _absent(frame: Frame, source: str, policy: int) -> list:
@@ -115,6 +118,20 @@ def op_tool_uses(f: Frame, ins: P.ToolUses) -> None:
     f.slots[ins.dst] = A.tool_uses(f.slots[ins.src], names, subagent)
 
 
+def op_lines(f: Frame, ins: P.Lines) -> None:
+    items = f.slots[ins.src]
+    if len(items) == 1 and type(items[0][1]) is str:
+        # One text (a source's value): its lines do not depend on the key, only on the text.
+        text = items[0][1]
+        found = f.lines.get(text)
+        if found is None:
+            found = f.lines[text] = A.lines(items)
+        # Shared between frames: safe because no step or relation mutates its input.
+        f.slots[ins.dst] = found
+    else:
+        f.slots[ins.dst] = A.lines(items)
+
+
 def _record(f: Frame, entry: int, witnesses: list) -> None:
     if witnesses:
         f.witnesses[entry] = witnesses
@@ -164,7 +181,7 @@ HANDLERS: dict[Op, Callable[[Frame, Any], None]] = {
     Op.FILTER: op_filter,
     Op.FLATTEN_KEYS: _unary(A.flatten_keys),
     Op.SORT: _unary(A.sort),
-    Op.LINES: _unary(A.lines),
+    Op.LINES: op_lines,
     Op.MATCHES: _with_regex(A.matches),
     Op.TOOL_USES: op_tool_uses,
     Op.USER_TEXTS: _with_regex(A.user_texts),
