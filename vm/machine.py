@@ -19,7 +19,8 @@ from polydeukes.vm import plan as P
 from polydeukes.vm import sre
 from polydeukes.vm.ir import UNSET, CovenantInput, Create, Delete, Modify, ToolCall
 from polydeukes.vm.jsregex import JsRegex
-from polydeukes.vm.ops import Frame, SupplyProblem, bind
+from polydeukes.vm.opcodes import Op
+from polydeukes.vm.ops import Frame, SupplyProblem, bind, stored
 from polydeukes.vm.safeio import PROJECT_FILE_LIMIT, read_regular, refusal_text
 from polydeukes.vm.telemetry import TelemetryWriter, relate_failure, witnesses_field
 from polydeukes.vm.values import UNDEFINED, js_trim
@@ -491,7 +492,7 @@ def evaluate_witness(entry: P.Declare, frame: Frame, program: list | None = None
 
 
 def _reads_user_texts(program: P.Program | None) -> bool:
-    return program is not None and any(isinstance(ins, P.UserTexts) for ins in program.code)
+    return program is not None and any(ins[0] == Op.USER_TEXTS for ins in stored(program.code))
 
 
 PASSED_WORLD, BROKEN, SUPPLY_PASSED, SUPPLY_ERROR = "passed", "broken", "supply-pass", "supply-error"

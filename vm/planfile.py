@@ -27,16 +27,8 @@ from typing import Union
 import msgspec
 
 from polydeukes.vm import ENGINE_VERSION
-from polydeukes.vm.plan import (
-    INSTR_BY_OP,
-    Declare,
-    Entry,
-    Fault,
-    Instruction,
-    Plan,
-    Program,
-    SourceSpan,
-)
+from polydeukes.vm.opcodes import ARITY
+from polydeukes.vm.plan import Declare, Entry, Fault, Plan, Program, SourceSpan
 from polydeukes.vm.safeio import MiB, read_regular
 from polydeukes.vm.sre import CompiledPattern
 
@@ -121,7 +113,39 @@ class LazyWhole(_Lazy):
         return self._items()[index]
 
 
+class StoredCode(_Lazy):
+    """A program's instructions as plan.bin stores them, `[opcode, operand, ..., span]`, each
+    checked against opcodes.ARITY: what the VM runs (`raw`, vm/ops.py `bind`) without creating
+    the instruction classes. Looked up or iterated, it yields the instruction objects
+    (vm/instructions.py) the compiler built, for explain and for comparisons."""
+
+    __slots__ = ("raw", "_objects")
+
+    def __init__(self, raw: list[list]) -> None:
+        for item in raw:
+            if not (type(item) is list and item and type(item[0]) is int
+                    and len(item) == ARITY.get(item[0], -2) + 1):
+                raise msgspec.ValidationError(f"not an instruction: {item!r}")
+        self.raw = raw
+        self._objects: list | None = None
+
+    def _items(self) -> list:
+        if self._objects is None:
+            from polydeukes.vm.instructions import INSTR_BY_OP
+
+            self._objects = [INSTR_BY_OP[item[0]](*item[1:]) for item in self.raw]
+        return self._objects
+
+    def __len__(self) -> int:
+        return len(self.raw)
+
+    def __getitem__(self, index):
+        return self._items()[index]
+
+
 def _enc_hook(value: object) -> object:
+    if isinstance(value, StoredCode):
+        return value.raw  # an instruction's array-like tagged encoding is exactly this list
     if isinstance(value, _Lazy):
         return list(value)
     raise NotImplementedError(f"cannot encode {type(value).__name__}")
@@ -134,8 +158,9 @@ _ENCODER = msgspec.msgpack.Encoder(enc_hook=_enc_hook)
 
 # The plan as a check reads it. Building a msgspec decoder walks every type the decoder can
 # meet, and the instruction classes are most of the plan's types (~1.5 ms to walk, on every
-# check). So an instruction is read as the plain list its array-like tagged encoding is,
-# `[opcode, operand, ...]`, and built by `_instruction`; and the entries, their compiled
+# check; creating them, ~4.4 M instructions more). So an instruction is read, and run, as the
+# plain list its array-like tagged encoding is, `[opcode, operand, ..., span]` (StoredCode);
+# and the entries, their compiled
 # patterns and the spans are kept as undecoded bytes until looked up (LazyList, LazyWhole).
 def _stored(name: str, cls: type, replaced: dict, **config) -> type:
     """`cls` as stored: the same fields in the same order, some read as other types."""
@@ -186,14 +211,7 @@ def _entry(raw: msgspec.Raw) -> Entry:
 
 
 def _program(stored) -> Program:
-    return Program([_instruction(item) for item in stored.code], stored.relate)
-
-
-def _instruction(item: list) -> Instruction:
-    try:
-        return INSTR_BY_OP[item[0]](*item[1:])
-    except (KeyError, IndexError, TypeError):
-        raise msgspec.ValidationError(f"not an instruction: {item!r}") from None
+    return Program(StoredCode(stored.code), stored.relate)
 
 
 try:  # the builtin module: importing hashlib costs OpenSSL's start-up on every check
