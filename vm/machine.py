@@ -216,6 +216,7 @@ class Run:
         self.programs = memo.programs
         self._files: dict[str, str | None] = {}
         self.lines: dict[str, list] = {}  # ops.Frame.lines: texts split once per run
+        self.groups: dict[int, dict] = {}  # ops.Frame.groups: keyByPattern's groups, per pattern
         self._worlds: dict[tuple[int, bool], list[dict]] = {}
         # `changes`: the path of every call of the observation that carries evidence.
         self.changes = [c.fileChange.path for c in value.toolCalls if c.fileChange is not UNSET]
@@ -439,7 +440,7 @@ class DeclareRegistration(Registration):
         passed_by_supply = judged = False
         for world in self.admitted(run.worlds(index, call, enriched=True)):
             result = evaluate_world(run.plan, entry, world, run.regex, self.programs()[0],
-                                    run.lines)
+                                    run.lines, run.groups)
             if result.status == SUPPLY_PASSED:
                 passed_by_supply = True
             elif result.status == SUPPLY_ERROR:
@@ -509,9 +510,11 @@ class WorldResult(msgspec.Struct, frozen=True):
 
 
 def evaluate_world(plan: P.Plan, entry: P.Declare, world: dict, regex: Callable[[int], JsRegex],
-                   body: list | None = None, lines: dict | None = None) -> WorldResult:
-    """Run a declaration's body program over one admitted world (`lines`: Frame.lines)."""
-    frame = Frame(plan, world, entry.slots, regex, lines)
+                   body: list | None = None, lines: dict | None = None,
+                   groups: dict | None = None) -> WorldResult:
+    """Run a declaration's body program over one admitted world (`lines`, `groups`: a run's
+    memos, see ops.Frame)."""
+    frame = Frame(plan, world, entry.slots, regex, lines, groups)
     try:
         for handler, ins in body if body is not None else bind(entry.body.code):
             handler(frame, ins)

@@ -38,10 +38,11 @@ ABSENT = "the world carries no source named '{source}'"
 class Frame:
     """What one program run over one world can touch."""
 
-    __slots__ = ("plan", "world", "slots", "witnesses", "regex", "lines")
+    __slots__ = ("plan", "world", "slots", "witnesses", "regex", "lines", "groups")
 
     def __init__(self, plan: P.Plan, world: dict, slot_count: int,
-                 regex: Callable[[int], Any], lines: dict | None = None) -> None:
+                 regex: Callable[[int], Any], lines: dict | None = None,
+                 groups: dict | None = None) -> None:
         self.plan = plan
         self.world = world
         self.slots: list[Any] = [None] * slot_count
@@ -50,6 +51,9 @@ class Frame:
         # The `lines` of a text, shared by the frames of one run: most declarations of a config
         # start `source pre|post · lines`, so the same texts are split once, not once each.
         self.lines = {} if lines is None else lines
+        # keyByPattern's group of a text, per pattern, shared the same way: an edit's pre and
+        # post states hold mostly the same lines.
+        self.groups = {} if groups is None else groups
 
 
 def _absent(frame: Frame, source: str, policy: int) -> list:
@@ -147,6 +151,14 @@ def op_lines(f: Frame, ins: Stored) -> None:
         f.slots[dst] = A.lines(items)
 
 
+def op_key_by_pattern(f: Frame, ins: Stored) -> None:
+    _, dst, src, pattern, _ = ins
+    groups = f.groups.get(pattern)
+    if groups is None:
+        groups = f.groups[pattern] = {}
+    f.slots[dst] = A.key_by_pattern(f.slots[src], f.regex(pattern), groups)
+
+
 def _record(f: Frame, entry: int, witnesses: list) -> None:
     if witnesses:
         f.witnesses[entry] = witnesses
@@ -182,7 +194,7 @@ HANDLERS: dict[int, Callable[[Frame, Stored], None]] = {
     Op.SELECT: _with_string(A.select),
     Op.ITEMS: _unary(A.items_),
     Op.KEY_BY: _with_string(A.key_by),
-    Op.KEY_BY_PATTERN: _with_regex(A.key_by_pattern),
+    Op.KEY_BY_PATTERN: op_key_by_pattern,
     Op.FIELD: _with_string(A.field),
     Op.FILTER: op_filter,
     Op.FLATTEN_KEYS: _unary(A.flatten_keys),

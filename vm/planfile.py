@@ -99,6 +99,9 @@ class LazyList(_Lazy):
         return len(self._raw)
 
     def __getitem__(self, index):
+        found = self._items.get(index) if type(index) is int else None
+        if found is not None:  # the common case: an entry already looked up
+            return found
         if isinstance(index, slice):
             return [self[i] for i in range(len(self._raw))[index]]
         index = range(len(self._raw))[index]  # negative indices; IndexError past the end
