@@ -10,7 +10,6 @@ depend on the input (its tool roster, its session) and are instantiated here, pe
 from __future__ import annotations
 
 import os
-from functools import cache
 from typing import Callable
 
 from polydeukes.stdlib import routing
@@ -182,11 +181,16 @@ def _skip_arms(declarations: M.Declarations, facts: RosterShellFacts,
     pre-state channel) computable writes are recorded the same way (spec 04 §7.5)."""
     strings = declarations.run.plan.strings
 
-    @cache  # computed only once a call has write paths: it looks up (decodes) every declaration
+    found: list[list[int]] = []
+
     def armed() -> list[int]:
-        return [position for position in range(declarations.size)
-                if (scope := declarations.entry(position).scope) is None
-                or strings[scope.source] != "command"]
+        # Worked out once a call has write paths: it looks up (decodes) every declaration.
+        # (A closure rather than functools.cache, whose wrapper costs every run its creation.)
+        if not found:
+            found.append([position for position in range(declarations.size)
+                          if (scope := declarations.entry(position).scope) is None
+                          or strings[scope.source] != "command"])
+        return found[0]
 
     def paths(call: ToolCall) -> list[str]:
         found = facts.uncomputable_paths(call)
