@@ -275,7 +275,7 @@ def _judge(flags: CheckFlags, root: str, telemetry: TelemetryWriter, plan, value
     if not value.toolCalls:
         return 0
     from polydeukes.stdlib.assembly import RosterShellFacts, assemble, disk_reader
-    from polydeukes.vm import machine as M
+    import polydeukes.vm.machine as M  # not `from polydeukes.vm import`: no _handle_fromlist
     from polydeukes.vm.ir import UNSET
 
     session = value.session

@@ -10,7 +10,6 @@ depend on the input (its tool roster, its session) and are instantiated here, pe
 from __future__ import annotations
 
 import os
-from functools import cache
 from typing import Callable
 
 from polydeukes.stdlib import routing
@@ -106,6 +105,7 @@ def assemble(run: M.Run, surface: P.Surface, *, home: str | None) -> list[M.Regi
     # file system is asked (the config file under its case-swapped name is the same file).
     folded = folds_case(root, plan.config_name)
     gathered: dict[int, routing.Candidates] = {}
+    matched: dict[int, tuple[str | None, bool]] = {}
 
     def candidates(index: int, call: ToolCall) -> routing.Candidates:
         # self-mod and shell-mod both route on a call's path candidates: gathered once.
@@ -114,9 +114,16 @@ def assemble(run: M.Run, surface: P.Surface, *, home: str | None) -> list[M.Regi
             found = gathered[index] = routing.gather_candidates(call, root=root)
         return found
 
+    def matched_entry(index: int, call: ToolCall) -> tuple[str | None, bool]:
+        # ... and on the same protected list: matched once too.
+        found = matched.get(index)
+        if found is None:
+            found = matched[index] = routing.route_by_paths(
+                candidates(index, call), protected, root=root, folded=folded)
+        return found
+
     def by_path(index: int, call: ToolCall) -> M.Route | None:
-        subject, failed = routing.route_by_paths(
-            candidates(index, call), protected, root=root, folded=folded)
+        subject, failed = matched_entry(index, call)
         return None if subject is None else M.Route(subject, failed)
 
     if mutating:
@@ -130,7 +137,8 @@ def assemble(run: M.Run, surface: P.Surface, *, home: str | None) -> list[M.Regi
         # Beside mentions, the analyzer's own subject: `rm -rf .` names no entry yet reaches all.
         subject, failed = routing.route_shell_mod(
             call, candidates(index, call), protected, shell=shell,
-            command_args=command_args, root=root, home=home, folded=folded)
+            command_args=command_args, root=root, home=home, folded=folded,
+            by_paths=matched_entry(index, call))
         return None if subject is None else M.Route(subject, failed)
 
     if shell:
@@ -173,11 +181,16 @@ def _skip_arms(declarations: M.Declarations, facts: RosterShellFacts,
     pre-state channel) computable writes are recorded the same way (spec 04 §7.5)."""
     strings = declarations.run.plan.strings
 
-    @cache  # computed only once a call has write paths: it looks up (decodes) every declaration
+    found: list[list[int]] = []
+
     def armed() -> list[int]:
-        return [position for position in range(declarations.size)
-                if (scope := declarations.entry(position).scope) is None
-                or strings[scope.source] != "command"]
+        # Worked out once a call has write paths: it looks up (decodes) every declaration.
+        # (A closure rather than functools.cache, whose wrapper costs every run its creation.)
+        if not found:
+            found.append([position for position in range(declarations.size)
+                          if (scope := declarations.entry(position).scope) is None
+                          or strings[scope.source] != "command"])
+        return found[0]
 
     def paths(call: ToolCall) -> list[str]:
         found = facts.uncomputable_paths(call)

@@ -26,7 +26,15 @@ from typing import Any
 import msgspec
 
 from polydeukes.stdlib.protected import fold
-from polydeukes.stdlib.shell.paths import dot_resolve, path_candidates, path_matches, segments
+from polydeukes.stdlib.shell.paths import (
+    anchored_match,
+    dot_resolve,
+    path_candidates,
+    relative_to_root,
+    root_segments,
+    segments,
+    segments_match,
+)
 from polydeukes.vm.ir import UNSET, ToolCall
 
 __all__ = [
@@ -173,21 +181,48 @@ def gather_candidates(call: ToolCall, *, root: str) -> Candidates:
 
 
 class _Entries(msgspec.Struct, frozen=True):
+    """A protected list made ready for matching, once per process (lru_cache below)."""
+
     entries: tuple[str, ...]  # as normalized from the config: the subjects
     spellings: tuple[str, ...]  # what candidates are compared with (case-folded when asked)
-    firsts: tuple[frozenset[str], ...]  # per entry: the first segment, raw and dot-resolved
+    segments: tuple[list[str], ...]  # per entry: its spelling's segments (never empty) ...
+    resolved: tuple[list[str], ...]  # ... and those dot-resolved
+    # Each distinct first segment (raw or dot-resolved) with the entries that have it: a
+    # candidate can only match an entry whose first segment it spells (see route_by_paths).
+    owners: tuple[tuple[str, tuple[int, ...]], ...]
 
 
 @lru_cache(maxsize=16)
 def _entries(protected: tuple[str, ...], folded: bool) -> _Entries:
     kept = tuple(e for e in protected if isinstance(e, str) and segments(e))
     spellings = tuple(fold(e) for e in kept) if folded else kept
-    firsts = []
-    for spelling in spellings:
-        segs = segments(spelling)
-        resolved = dot_resolve(segs)
-        firsts.append(frozenset({segs[0], *resolved[:1]}))
-    return _Entries(kept, spellings, tuple(firsts))
+    segs = tuple(segments(spelling) for spelling in spellings)
+    resolved = tuple(dot_resolve(s) for s in segs)
+    owners: dict[str, list[int]] = {}
+    for position, (raw, dotted) in enumerate(zip(segs, resolved)):
+        for first in dict.fromkeys([raw[0], *dotted[:1]]):
+            owners.setdefault(first, []).append(position)
+    return _Entries(kept, spellings, segs, resolved,
+                    tuple((first, tuple(held)) for first, held in owners.items()))
+
+
+class _Spelled:
+    """One candidate's segment forms, worked out once however many entries it is tested with:
+    exactly what `shell.paths.path_matches` computes for it."""
+
+    __slots__ = ("segments", "resolved", "relative")
+
+    def __init__(self, candidate: str, root_segs: list[str] | None) -> None:
+        self.segments = segments(candidate)
+        self.resolved = dot_resolve(self.segments)
+        self.relative = (None if root_segs is None
+                         else relative_to_root(candidate, root_segs, root_segs, None))
+
+    def matches(self, entry: list[str], entry_resolved: list[str]) -> bool:
+        """`path_matches(candidate, entry spelling, root=root)`."""
+        if segments_match(self.segments, entry) or segments_match(self.resolved, entry):
+            return True
+        return self.relative is not None and anchored_match(self.relative, entry_resolved)
 
 
 def route_by_paths(
@@ -211,18 +246,36 @@ def route_by_paths(
     # segment-wise comparison runs.
     if candidates.runs:
         # A run of plain lines can only name an entry it spells: read only those runs.
-        firsts_all = {f for firsts in table.firsts for f in firsts}
         for run in candidates.runs:
             dequoted = run.replace("'", "").replace('"', "")
             if folded:
                 dequoted = fold(dequoted)
-            if any(f in dequoted for f in firsts_all):
+            if any(first in dequoted for first, _ in table.owners):
                 found = _run_candidates(run)
                 paths = paths + tuple(fold(c) for c in found) if folded else paths + tuple(found)
-    for entry, spelling, firsts in zip(table.entries, table.spellings, table.firsts):
-        for candidate in paths:
-            if any(f in candidate for f in firsts) and path_matches(candidate, spelling, root=root):
-                return entry, False
+    # Which candidates each entry must be compared with; the first entry in list order that
+    # one of them matches is the subject, whichever candidate it is.
+    tried: dict[int, list[str]] = {}
+    for candidate in paths:
+        for first, held in table.owners:
+            if first in candidate:
+                for position in held:
+                    found = tried.get(position)
+                    if found is None:
+                        tried[position] = [candidate]
+                    elif found[-1] is not candidate:
+                        found.append(candidate)
+    if tried:
+        root_segs = root_segments(root)
+        spelled: dict[str, _Spelled] = {}
+        for position in sorted(tried):
+            b, b_resolved = table.segments[position], table.resolved[position]
+            for candidate in tried[position]:
+                forms = spelled.get(candidate)
+                if forms is None:
+                    forms = spelled[candidate] = _Spelled(candidate, root_segs)
+                if forms.matches(b, b_resolved):
+                    return table.entries[position], False
     if candidates.failed:
         return table.entries[0], True
     return None, False
@@ -249,15 +302,19 @@ def route_shell_mod(
     root: str,
     home: str | None,
     folded: bool = False,
+    by_paths: tuple[str | None, bool] | None = None,
 ) -> tuple[str | None, bool]:
     """shell-mod's route: `route_by_paths`, widened by what the shell analyzer reaches.
+    `by_paths`: `route_by_paths`' answer for the same arguments, when the caller has it.
 
     (Python design) The analyzer follows literal `cd` targets and sees a command that deletes or
     moves the project root (`rm -rf .`), which reaches every entry although no candidate names
     one. Routing on the analyzer's subject too keeps that judgment from being skipped; it only
     ever adds routes.
     """
-    subject, failed = route_by_paths(candidates, protected, root=root, folded=folded)
+    if by_paths is None:
+        by_paths = route_by_paths(candidates, protected, root=root, folded=folded)
+    subject, failed = by_paths
     if subject is not None or call.name not in shell:
         return subject, failed
     # Imported here: only a shell call needs the analyzer, and most checks judge none.

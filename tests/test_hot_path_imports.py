@@ -20,8 +20,10 @@ ROSTER = {"mutating": ["Edit", "Write"], "shell": ["Bash"], "commandArgs": ["com
 TOKENIZER, DIFF, BASELINE = ("polydeukes.stdlib.shell.tokenizer", "polydeukes.stdlib.diff",
                              "polydeukes.stdlib.baseline")
 MESSAGES, ANALYSIS = "polydeukes.vm.messages", "polydeukes.stdlib.shell.analysis"
-WATCHED = (TOKENIZER, DIFF, BASELINE, MESSAGES, ANALYSIS, "polydeukes.compiler", "yaml", "lark",
-           "click")
+# The instruction classes: a plan read from plan.bin is run from its stored lists.
+INSTRUCTIONS = "polydeukes.vm.instructions"
+WATCHED = (TOKENIZER, DIFF, BASELINE, MESSAGES, ANALYSIS, INSTRUCTIONS, "polydeukes.compiler",
+           "yaml", "lark", "click")
 
 
 def _input(call: dict, **extra) -> str:

@@ -236,3 +236,80 @@ def test_the_plan_is_written_beside_itself_under_a_recognisable_temporary_name(
     assert target == planfile.plan_path(str(tmp_path))
     assert name.startswith(".plan-") and name.endswith(".tmp")
     assert data == planfile.encode_plan(plan, key)
+
+
+DECLARING = b"""\
+deadlineSeconds: 5
+witness: { token: "pdks witness", ttlMinutes: 10 }
+disciplines:
+  - id: "no-todo"
+    declare:
+      mechanism: "added-only"
+      scope: { source: "target.path", include: ["^src/"] }
+      supply: { pre: "empty", post: "empty" }
+      extract:
+        after: [{ op: "source", of: "post" }, { op: "lines" }, { op: "matches", re: "TODO" }]
+      relate:
+        - id: "none"
+          relation: { op: "empty", of: "after" }
+          message: "adds {value}"
+"""
+
+
+PLAN_FIELDS = list(planfile.Plan.__struct_fields__)
+DECLARE_FIELDS = list(planfile.Declare.__struct_fields__)
+
+
+def _entry_code(body: list) -> list:
+    """The body program's code of the plan's one declaration, in a generically decoded body."""
+    (entry,) = body[PLAN_FIELDS.index("entries")]
+    return entry[DECLARE_FIELDS.index("body") + 1][0]  # + 1: the tag comes first
+
+
+
+def _broken_entry_tag(body):
+    body[PLAN_FIELDS.index("entries")][0][0] = "declared"
+
+
+def _unknown_opcode(body):
+    _entry_code(body)[0][0] = 99
+
+
+def _operand_missing(body):
+    _entry_code(body)[0].pop()
+
+
+def _surface_short(body):
+    body[PLAN_FIELDS.index("session")].pop()
+
+
+def _ttl_text(body):
+    body[PLAN_FIELDS.index("witness_ttl_minutes")] = "10"
+
+
+@pytest.mark.parametrize("forge", [None, _broken_entry_tag, _unknown_opcode, _operand_missing,
+                                   _surface_short, _ttl_text],
+                         ids=lambda forge: getattr(forge, "__name__", "control"))
+def test_records_of_a_shape_no_plan_has_are_no_plan_even_with_a_matching_crc(forge):
+    """Records are built by position from their plain lists (no typed decoder): a body that
+    checks out by CRC yet holds a record of the wrong shape still reads as no plan."""
+    declaring = compile_config("/p", NAME, DECLARING).plan
+    key = planfile.plan_key(NAME, DECLARING)
+    header, body = _split(planfile.encode_plan(declaring, key))
+    generic = msgspec.msgpack.decode(body)
+    if forge is not None:
+        forge(generic)
+    else:  # whole numbers where the fields are floats: msgpack keeps an int an int
+        for name in ("deadline_seconds", "witness_ttl_minutes"):
+            generic[PLAN_FIELDS.index(name)] = int(generic[PLAN_FIELDS.index(name)])
+    forged = msgspec.msgpack.encode(generic)
+    read = planfile.decode_plan(
+        _join(msgspec.structs.replace(header, body_crc=zlib.crc32(forged)), forged), key)
+    if forge is None:
+        assert read == declaring
+        # As msgspec's typed decode read them: a whole number of a float field is a float.
+        assert (read.deadline_seconds, read.witness_ttl_minutes) == (5.0, 10.0)
+        assert type(read.deadline_seconds) is float and type(read.witness_ttl_minutes) is float
+        assert read.entries[0].body.code == declaring.entries[0].body.code
+    else:
+        assert read is None

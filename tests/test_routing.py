@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 
 import pytest
-from hypothesis import event, given, settings
+from hypothesis import event, example, given, settings
 from hypothesis import strategies as st
 
 from meta_support import calls_of, load
@@ -77,3 +77,43 @@ def test_adding_a_candidate_never_unroutes(paths: list[str], extra: str, failed:
         # A real match stays a real match, and its subject can only move earlier in list order.
         assert not after[1]
         assert PROTECTED.index(after[0]) <= PROTECTED.index(before[0])
+
+
+_entry = st.lists(
+    st.sampled_from(["src", "core", "packages", "dist", ".", "..", ".claude", "settings.json", "Src"]),
+    min_size=1, max_size=3,
+).map("/".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(paths=st.lists(_path, max_size=6), protected=st.lists(_entry | st.just(""), max_size=5),
+       failed=st.booleans(), folded=st.booleans(),
+       root=st.sampled_from([ROOT, "/home/u/proj/src", "/", "relative/root"]))
+# Each way a pair matches, alone: inside the entry, dot-resolved, an ancestor anchored at the root.
+@example(paths=["x/src/core/a"], protected=["dist", "src/core"], failed=False, folded=False,
+         root="relative/root")
+@example(paths=["x/src/./core"], protected=["dist", "src/core"], failed=False, folded=False,
+         root="relative/root")
+@example(paths=["/home/u/proj/src"], protected=["dist", "src/core"], failed=False, folded=False,
+         root=ROOT)
+@example(paths=["SRC/core"], protected=["dist", "Src/core"], failed=False, folded=True, root=ROOT)
+def test_route_is_the_first_entry_any_candidate_matches(
+        paths: list[str], protected: list[str], failed: bool, folded: bool, root: str) -> None:
+    """route_by_paths' tables (segments per entry, entries by first segment, each candidate's
+    forms worked out once) answer what the segment rule answers asked pair by pair."""
+    from polydeukes.stdlib.protected import fold
+    from polydeukes.stdlib.shell.paths import path_matches, segments
+
+    kept = [e for e in protected if segments(e)]
+    spell = fold if folded else (lambda text: text)
+    want: tuple = (None, False)
+    for entry in kept:
+        if any(path_matches(spell(c), spell(entry), root=spell(root)) for c in paths):
+            want = (entry, False)
+            break
+    else:
+        if failed and kept:
+            want = (kept[0], True)
+    event("routed" if want[0] is not None else "not routed")
+    assert route_by_paths(Candidates(tuple(dict.fromkeys(paths)), failed), protected, root=root,
+                          folded=folded) == want

@@ -135,11 +135,20 @@ def key_by(items: Items, field: str) -> Items:
     return out
 
 
-def key_by_pattern(items: Items, regex: Any) -> Items:
-    """Re-key by capture group 1 of the first match over `String(value)`."""
+def key_by_pattern(items: Items, regex: Any, groups: dict | None = None) -> Items:
+    """Re-key by capture group 1 of the first match over `String(value)`.
+
+    `groups`, when given, remembers each text's group for this regex: the VM shares one per
+    pattern across a run, so a line that the pre and post states both hold is matched once."""
     out = []
     for _, value in items:
-        group = regex.group1(js_string(value))
+        text = js_string(value)
+        if groups is None:
+            group = regex.group1(text)
+        else:
+            group = groups.get(text, MISSING)
+            if group is MISSING:
+                group = groups[text] = regex.group1(text)
         if type(group) is str:  # None: no match; UNSET: group 1 took no part
             out.append((group, value))
     return out

@@ -11,7 +11,7 @@ import msgspec
 
 from polydeukes.vm import plan as P
 from polydeukes.vm import sre
-from polydeukes.vm.opcodes import Op
+from polydeukes.vm.opcodes import NAMES, Op
 
 SELF_MOD = "self-mod"
 TRANSCRIPT_MOD = "transcript-mod"
@@ -116,10 +116,11 @@ def located_faults(plan: P.Plan) -> list[str]:
 
 # Operands that index plan.strings, per instruction; every other int operand is a slot
 # (printed `sN`), an entry index, a pattern, a constant or a policy.
+# By opcode, so that importing this module (a config fault's line) creates no instruction class.
 _STRING_OPERANDS = {
-    P.Source: ("of",), P.SourceAt: ("of",), P.Json: ("label",), P.Select: ("path",),
-    P.KeyBy: ("field",), P.Field: ("name",), P.AgentType: ("is_",),
-    P.ToolUses: ("subagent_type",), P.NonEmpty: ("name",),
+    Op.SOURCE: ("of",), Op.SOURCE_AT: ("of",), Op.JSON: ("label",), Op.SELECT: ("path",),
+    Op.KEY_BY: ("field",), Op.FIELD: ("name",), Op.AGENT_TYPE: ("is_",),
+    Op.TOOL_USES: ("subagent_type",), Op.NON_EMPTY: ("name",),
 }
 _SLOT_OPERANDS = frozenset(
     {"dst", "src", "dst_pre", "dst_post", "left", "right", "of", "in_", "requires", "pre", "post"}
@@ -133,7 +134,7 @@ def _pattern_text(plan: P.Plan, index: int) -> str:
 
 def _operand(plan: P.Plan, instr: P.Instruction, name: str) -> str:
     value = getattr(instr, name)
-    if name in _STRING_OPERANDS.get(type(instr), ()):
+    if name in _STRING_OPERANDS.get(instr.__struct_config__.tag, ()):
         return "-" if value == P.NONE else repr(plan.strings[value])
     if name == "pattern":
         return _pattern_text(plan, value)
@@ -147,10 +148,10 @@ def _operand(plan: P.Plan, instr: P.Instruction, name: str) -> str:
 
 
 def render_instruction(plan: P.Plan, offset: int, instr: P.Instruction) -> str:
-    op = Op(instr.__struct_config__.tag)
+    name = NAMES[instr.__struct_config__.tag]
     fields = [f for f in instr.__struct_fields__ if f != "span"]
     operands = " ".join(f"{f.rstrip('_')}={_operand(plan, instr, f)}" for f in fields)
-    return f"  {offset:4d}  {op.name:<15} {operands:<52} {plan.where(instr.span)}"
+    return f"  {offset:4d}  {name:<15} {operands:<52} {plan.where(instr.span)}"
 
 
 SRE_FALLBACK = (
@@ -205,7 +206,7 @@ def _named(value: object) -> object:
         named = {}
         tag = value.__struct_config__.tag
         if isinstance(value, P.Instr):
-            named["op"] = Op(tag).name
+            named["op"] = NAMES[tag]
         elif tag is not None:
             named["kind"] = tag
         for field in value.__struct_fields__:

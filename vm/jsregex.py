@@ -136,11 +136,14 @@ class JsRegex:
         None when nothing matches (JS `exec` gives null), UNSET when the match leaves group 1
         out (JS `undefined`), otherwise the group's text (possibly empty).
         """
-        m = self.search(subject)
+        text, units = self._subject(subject)
+        m = self._re.search(text)
         if m is None:
             return None
-        text = m.group(1)
-        return UNSET if text is None else text
+        found = m.group(1)
+        if found is None:
+            return UNSET
+        return from_code_units(found) if units else found
 
     def __repr__(self) -> str:
         return f"JsRegex({self.source!r}, {self.flags}, {self.needs_utf16})"

@@ -19,7 +19,8 @@ from polydeukes.vm import plan as P
 from polydeukes.vm import sre
 from polydeukes.vm.ir import UNSET, CovenantInput, Create, Delete, Modify, ToolCall
 from polydeukes.vm.jsregex import JsRegex
-from polydeukes.vm.ops import Frame, SupplyProblem, bind
+from polydeukes.vm.opcodes import Op
+from polydeukes.vm.ops import Frame, SupplyProblem, bind, stored
 from polydeukes.vm.safeio import PROJECT_FILE_LIMIT, read_regular, refusal_text
 from polydeukes.vm.telemetry import TelemetryWriter, relate_failure, witnesses_field
 from polydeukes.vm.values import UNDEFINED, js_trim
@@ -214,6 +215,8 @@ class Run:
         self._regexes = memo.regexes
         self.programs = memo.programs
         self._files: dict[str, str | None] = {}
+        self.lines: dict[str, list] = {}  # ops.Frame.lines: texts split once per run
+        self.groups: dict[int, dict] = {}  # ops.Frame.groups: keyByPattern's groups, per pattern
         self._worlds: dict[tuple[int, bool], list[dict]] = {}
         # `changes`: the path of every call of the observation that carries evidence.
         self.changes = [c.fileChange.path for c in value.toolCalls if c.fileChange is not UNSET]
@@ -246,10 +249,12 @@ class Run:
     # -- worlds (spec 03 §3.2) ---------------------------------------------------------------
     def worlds(self, index: int, call: ToolCall, *, enriched: bool) -> list[dict]:
         """The call's worlds; `enriched` adds shell-derived file changes (session only)."""
-        key = (index, enriched)
+        # Without a session no shell-derived change is added: both views are one list (and
+        # a registration's admitted worlds, memoised by list, are worked out once).
+        key = (index, enriched and self.has_session)
         found = self._worlds.get(key)
         if found is None:
-            found = self._build_worlds(call, enriched)
+            found = self._build_worlds(call, key[1])
             self._worlds[key] = found
         return found
 
@@ -353,6 +358,7 @@ class DeclareRegistration(Registration):
         self.label = entry.label
         self.entry_level = entry.enforce or "advise"
         self._bound: tuple | None = None  # (body, witness), bound on first judgment
+        self._admitted: tuple[list, list] | None = None  # (worlds, admitted): route, then judge
 
     def programs(self) -> tuple:
         if self._bound is None:
@@ -366,12 +372,18 @@ class DeclareRegistration(Registration):
 
     # -- scope and named sources -------------------------------------------------------------
     def admitted(self, worlds: list[dict]) -> list[dict]:
+        # Routing and judging a call ask about the same worlds (Run.worlds keeps each list for
+        # the run, and the file sources it reads are cached there too): admitted once.
+        memo = self._admitted
+        if memo is not None and memo[0] is worlds:
+            return memo[1]
         entry = self.entry
         chosen = []
         for world in worlds:
             world = self.with_sources(world, worlds)
             if entry.scope is None or self.in_scope(world):
                 chosen.append(world)
+        self._admitted = (worlds, chosen)
         return chosen
 
     def in_scope(self, world: dict) -> bool:
@@ -427,7 +439,8 @@ class DeclareRegistration(Registration):
             return Outcome(0, skipped=NO_OBSERVATION)
         passed_by_supply = judged = False
         for world in self.admitted(run.worlds(index, call, enriched=True)):
-            result = evaluate_world(run.plan, entry, world, run.regex, self.programs()[0])
+            result = evaluate_world(run.plan, entry, world, run.regex, self.programs()[0],
+                                    run.lines, run.groups)
             if result.status == SUPPLY_PASSED:
                 passed_by_supply = True
             elif result.status == SUPPLY_ERROR:
@@ -480,7 +493,7 @@ def evaluate_witness(entry: P.Declare, frame: Frame, program: list | None = None
 
 
 def _reads_user_texts(program: P.Program | None) -> bool:
-    return program is not None and any(isinstance(ins, P.UserTexts) for ins in program.code)
+    return program is not None and any(ins[0] == Op.USER_TEXTS for ins in stored(program.code))
 
 
 PASSED_WORLD, BROKEN, SUPPLY_PASSED, SUPPLY_ERROR = "passed", "broken", "supply-pass", "supply-error"
@@ -497,15 +510,19 @@ class WorldResult(msgspec.Struct, frozen=True):
 
 
 def evaluate_world(plan: P.Plan, entry: P.Declare, world: dict, regex: Callable[[int], JsRegex],
-                   body: list | None = None) -> WorldResult:
-    """Run a declaration's body program over one admitted world."""
-    frame = Frame(plan, world, entry.slots, regex)
+                   body: list | None = None, lines: dict | None = None,
+                   groups: dict | None = None) -> WorldResult:
+    """Run a declaration's body program over one admitted world (`lines`, `groups`: a run's
+    memos, see ops.Frame)."""
+    frame = Frame(plan, world, entry.slots, regex, lines, groups)
     try:
         for handler, ins in body if body is not None else bind(entry.body.code):
             handler(frame, ins)
     except SupplyProblem as problem:
         status = SUPPLY_PASSED if problem.passed else SUPPLY_ERROR
         return WorldResult(status, [], frame, problem.source, problem.reason)
+    if not frame.witnesses:  # every relation holds: the common case
+        return WorldResult(PASSED_WORLD, [], frame)
     breaks = []
     for index, relate in enumerate(entry.body.relate):
         witnesses = frame.witnesses.get(index)

@@ -6,11 +6,16 @@ a slot or records a relation's witnesses. The loop that runs them stays dumb (vm
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Callable
+
+from msgspec.structs import astuple
 
 from polydeukes.vm import algebra as A
 from polydeukes.vm import plan as P
-from polydeukes.vm.opcodes import Op
+from polydeukes.vm.opcodes import NAMES, Op
+
+Stored = Sequence  # an instruction as stored: (opcode, operand, ..., span)
 
 
 class SupplyProblem(Exception):
@@ -33,15 +38,22 @@ ABSENT = "the world carries no source named '{source}'"
 class Frame:
     """What one program run over one world can touch."""
 
-    __slots__ = ("plan", "world", "slots", "witnesses", "regex")
+    __slots__ = ("plan", "world", "slots", "witnesses", "regex", "lines", "groups")
 
     def __init__(self, plan: P.Plan, world: dict, slot_count: int,
-                 regex: Callable[[int], Any]) -> None:
+                 regex: Callable[[int], Any], lines: dict | None = None,
+                 groups: dict | None = None) -> None:
         self.plan = plan
         self.world = world
         self.slots: list[Any] = [None] * slot_count
         self.witnesses: dict[int, list] = {}  # relate entry index -> its witnesses
         self.regex = regex
+        # The `lines` of a text, shared by the frames of one run: most declarations of a config
+        # start `source pre|post · lines`, so the same texts are split once, not once each.
+        self.lines = {} if lines is None else lines
+        # keyByPattern's group of a text, per pattern, shared the same way: an edit's pre and
+        # post states hold mostly the same lines.
+        self.groups = {} if groups is None else groups
 
 
 def _absent(frame: Frame, source: str, policy: int) -> list:
@@ -50,69 +62,101 @@ def _absent(frame: Frame, source: str, policy: int) -> list:
     raise SupplyProblem(policy == P.POLICY_PASS, source, ABSENT.format(source=source))
 
 
-def op_source(f: Frame, ins: P.Source) -> None:
-    of = f.plan.strings[ins.of]
+# Each handler gets the instruction as stored, `(opcode, operand, ..., span)` in the field order
+# of its class in vm/instructions.py, and unpacks the operands it reads by position.
+
+
+def op_source(f: Frame, ins: Stored) -> None:
+    _, dst, of, policy, _ = ins
+    of = f.plan.strings[of]
     world = f.world
-    f.slots[ins.dst] = [("0", world[of])] if of in world else _absent(f, of, ins.policy)
+    f.slots[dst] = [("0", world[of])] if of in world else _absent(f, of, policy)
 
 
-def op_source_pair(f: Frame, ins: P.SourcePair) -> None:
+def op_source_pair(f: Frame, ins: Stored) -> None:
+    _, dst_pre, dst_post, policy, _ = ins
     if "state" not in f.world:
         # `empty` is refused for state at load time, so absence is a pass or an error.
-        raise SupplyProblem(ins.policy == P.POLICY_PASS, "state", ABSENT.format(source="state"))
+        raise SupplyProblem(policy == P.POLICY_PASS, "state", ABSENT.format(source="state"))
     try:
         pre, post = A.state_pair(f.world["state"])
     except A.SupplyFailure as failure:
         raise SupplyProblem(False, "state", failure.reason) from None
-    f.slots[ins.dst_pre] = [("0", pre)]
-    f.slots[ins.dst_post] = [("0", post)]
+    f.slots[dst_pre] = [("0", pre)]
+    f.slots[dst_post] = [("0", post)]
 
 
 def _combinator(function: Callable[[list, list], list]):
-    def handler(f: Frame, ins: Any) -> None:
-        f.slots[ins.dst] = function(f.slots[ins.left], f.slots[ins.right])
+    def handler(f: Frame, ins: Stored) -> None:
+        _, dst, left, right, _ = ins
+        f.slots[dst] = function(f.slots[left], f.slots[right])
     return handler
 
 
-def op_source_at(f: Frame, ins: P.SourceAt) -> None:
-    f.slots[ins.dst] = A.source_at(f.slots[ins.src], f.plan.strings[ins.of])
-
-
-def op_json(f: Frame, ins: P.Json) -> None:
+def op_json(f: Frame, ins: Stored) -> None:
+    _, dst, src, label, _ = ins
     try:
-        f.slots[ins.dst] = A.json(f.slots[ins.src])
+        f.slots[dst] = A.json(f.slots[src])
     except A.SupplyFailure as failure:
         # A present value that cannot be read is a supply error whatever the policy.
-        raise SupplyProblem(False, f.plan.strings[ins.label], failure.reason) from None
+        raise SupplyProblem(False, f.plan.strings[label], failure.reason) from None
 
 
-def _with_string(function: Callable[[list, str], list], operand: str):
-    def handler(f: Frame, ins: Any) -> None:
-        f.slots[ins.dst] = function(f.slots[ins.src], f.plan.strings[getattr(ins, operand)])
+def _with_string(function: Callable[[list, str], list]):
+    """(dst, src, string operand): sourceAt's `of`, select's `path`, keyBy's `field`, ..."""
+    def handler(f: Frame, ins: Stored) -> None:
+        _, dst, src, string, _ = ins
+        f.slots[dst] = function(f.slots[src], f.plan.strings[string])
     return handler
 
 
 def _with_regex(function: Callable[[list, Any], list]):
-    def handler(f: Frame, ins: Any) -> None:
-        f.slots[ins.dst] = function(f.slots[ins.src], f.regex(ins.pattern))
+    def handler(f: Frame, ins: Stored) -> None:
+        _, dst, src, pattern, _ = ins
+        f.slots[dst] = function(f.slots[src], f.regex(pattern))
     return handler
 
 
 def _unary(function: Callable[[list], list]):
-    def handler(f: Frame, ins: Any) -> None:
-        f.slots[ins.dst] = function(f.slots[ins.src])
+    def handler(f: Frame, ins: Stored) -> None:
+        _, dst, src, _ = ins
+        f.slots[dst] = function(f.slots[src])
     return handler
 
 
-def op_filter(f: Frame, ins: P.Filter) -> None:
-    predicates = [tuple(p) for p in f.plan.constants[ins.predicates]]
-    f.slots[ins.dst] = A.filter_(f.slots[ins.src], predicates)
+def op_filter(f: Frame, ins: Stored) -> None:
+    _, dst, src, predicates, _ = ins
+    f.slots[dst] = A.filter_(f.slots[src], [tuple(p) for p in f.plan.constants[predicates]])
 
 
-def op_tool_uses(f: Frame, ins: P.ToolUses) -> None:
-    names = None if ins.names == P.NONE else f.plan.constants[ins.names]
-    subagent = None if ins.subagent_type == P.NONE else f.plan.strings[ins.subagent_type]
-    f.slots[ins.dst] = A.tool_uses(f.slots[ins.src], names, subagent)
+def op_tool_uses(f: Frame, ins: Stored) -> None:
+    _, dst, src, names, subagent_type, _ = ins
+    names = None if names == P.NONE else f.plan.constants[names]
+    subagent = None if subagent_type == P.NONE else f.plan.strings[subagent_type]
+    f.slots[dst] = A.tool_uses(f.slots[src], names, subagent)
+
+
+def op_lines(f: Frame, ins: Stored) -> None:
+    _, dst, src, _ = ins
+    items = f.slots[src]
+    if len(items) == 1 and type(items[0][1]) is str:
+        # One text (a source's value): its lines do not depend on the key, only on the text.
+        text = items[0][1]
+        found = f.lines.get(text)
+        if found is None:
+            found = f.lines[text] = A.lines(items)
+        # Shared between frames: safe because no step or relation mutates its input.
+        f.slots[dst] = found
+    else:
+        f.slots[dst] = A.lines(items)
+
+
+def op_key_by_pattern(f: Frame, ins: Stored) -> None:
+    _, dst, src, pattern, _ = ins
+    groups = f.groups.get(pattern)
+    if groups is None:
+        groups = f.groups[pattern] = {}
+    f.slots[dst] = A.key_by_pattern(f.slots[src], f.regex(pattern), groups)
 
 
 def _record(f: Frame, entry: int, witnesses: list) -> None:
@@ -120,73 +164,70 @@ def _record(f: Frame, entry: int, witnesses: list) -> None:
         f.witnesses[entry] = witnesses
 
 
-def op_empty(f: Frame, ins: P.Empty) -> None:
-    _record(f, ins.entry, A.empty(f.slots[ins.of]))
+def op_empty(f: Frame, ins: Stored) -> None:
+    _, entry, of, _ = ins
+    _record(f, entry, A.empty(f.slots[of]))
 
 
-def op_non_empty(f: Frame, ins: P.NonEmpty) -> None:
-    _record(f, ins.entry, A.non_empty(f.slots[ins.of], f.plan.strings[ins.name]))
+def op_non_empty(f: Frame, ins: Stored) -> None:
+    _, entry, of, name, _ = ins
+    _record(f, entry, A.non_empty(f.slots[of], f.plan.strings[name]))
 
 
-def op_equal(f: Frame, ins: P.Equal) -> None:
-    _record(f, ins.entry, A.equal(f.slots[ins.left], f.slots[ins.right]))
+def _relation(function: Callable[[list, Any], list], *, operand_is_slot: bool = True):
+    """(entry, of, second): equal's left/right, subset's in, implies' requires (slots), or
+    ordered's `strict` (a flag)."""
+    def handler(f: Frame, ins: Stored) -> None:
+        _, entry, of, second, _ = ins
+        _record(f, entry, function(f.slots[of], f.slots[second] if operand_is_slot else second))
+    return handler
 
 
-def op_subset(f: Frame, ins: P.Subset) -> None:
-    _record(f, ins.entry, A.subset(f.slots[ins.of], f.slots[ins.in_]))
-
-
-def op_implies(f: Frame, ins: P.Implies) -> None:
-    _record(f, ins.entry, A.implies(f.slots[ins.of], f.slots[ins.requires]))
-
-
-def op_ordered(f: Frame, ins: P.Ordered) -> None:
-    _record(f, ins.entry, A.ordered(f.slots[ins.of], ins.strict))
-
-
-def op_unchanged(f: Frame, ins: P.Unchanged) -> None:
-    _record(f, ins.entry, A.unchanged(f.slots[ins.pre], f.slots[ins.post]))
-
-
-HANDLERS: dict[Op, Callable[[Frame, Any], None]] = {
+HANDLERS: dict[int, Callable[[Frame, Stored], None]] = {
     Op.SOURCE: op_source,
     Op.SOURCE_PAIR: op_source_pair,
     Op.UNION: _combinator(A.union),
     Op.ONLY_IN: _combinator(A.only_in),
     Op.INTERSECT: _combinator(A.intersect),
-    Op.SOURCE_AT: op_source_at,
+    Op.SOURCE_AT: _with_string(A.source_at),
     Op.JSON: op_json,
-    Op.SELECT: _with_string(A.select, "path"),
+    Op.SELECT: _with_string(A.select),
     Op.ITEMS: _unary(A.items_),
-    Op.KEY_BY: _with_string(A.key_by, "field"),
-    Op.KEY_BY_PATTERN: _with_regex(A.key_by_pattern),
-    Op.FIELD: _with_string(A.field, "name"),
+    Op.KEY_BY: _with_string(A.key_by),
+    Op.KEY_BY_PATTERN: op_key_by_pattern,
+    Op.FIELD: _with_string(A.field),
     Op.FILTER: op_filter,
     Op.FLATTEN_KEYS: _unary(A.flatten_keys),
     Op.SORT: _unary(A.sort),
-    Op.LINES: _unary(A.lines),
+    Op.LINES: op_lines,
     Op.MATCHES: _with_regex(A.matches),
     Op.TOOL_USES: op_tool_uses,
     Op.USER_TEXTS: _with_regex(A.user_texts),
-    Op.AGENT_TYPE: _with_string(A.agent_type, "is_"),
+    Op.AGENT_TYPE: _with_string(A.agent_type),
     Op.FIRST: _unary(A.first),
     Op.AGE_MS: _unary(A.age_ms),
     Op.EMPTY: op_empty,
     Op.NON_EMPTY: op_non_empty,
-    Op.EQUAL: op_equal,
-    Op.SUBSET: op_subset,
-    Op.IMPLIES: op_implies,
-    Op.ORDERED: op_ordered,
-    Op.UNCHANGED: op_unchanged,
+    Op.EQUAL: _relation(A.equal),
+    Op.SUBSET: _relation(A.subset),
+    Op.IMPLIES: _relation(A.implies),
+    Op.ORDERED: _relation(A.ordered, operand_is_slot=False),
+    Op.UNCHANGED: _relation(A.unchanged),
 }
 
-assert set(HANDLERS) == set(Op), "every opcode has exactly one handler"
+assert set(HANDLERS) == set(NAMES), "every opcode has exactly one handler"
 
 
-# Handler by instruction class: what `bind` looks up (an IntEnum call per instruction costs more).
-_HANDLER_OF = {P.INSTR_BY_OP[op]: handler for op, handler in HANDLERS.items()}
+def stored(code: Sequence) -> list:
+    """A program's instructions as stored, `[opcode, operand, ..., span]`: a plan read from
+    plan.bin has them already (planfile.StoredCode); the compiler's instruction objects are
+    turned into them here."""
+    raw = getattr(code, "raw", None)
+    if raw is not None:
+        return raw
+    return [(ins.__struct_config__.tag, *astuple(ins)) for ins in code]
 
 
-def bind(code: list[P.Instruction]) -> list[tuple[Callable[[Frame, Any], None], Any]]:
+def bind(code: Sequence) -> list[tuple[Callable[[Frame, Stored], None], Stored]]:
     """Pair each instruction with its handler once, so the run loop does no lookups."""
-    return [(_HANDLER_OF[type(ins)], ins) for ins in code]
+    return [(HANDLERS[ins[0]], ins) for ins in stored(code)]

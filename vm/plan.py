@@ -1,5 +1,5 @@
 """The compiled plan: registrations of flat instruction programs (imports nothing else of ours
-but the opcode list and the compiled-pattern record of vm/sre.py).
+but the compiled-pattern record of vm/sre.py, and vm/instructions.py on first use).
 
 A plan is data only. Strings, regular expressions and constants are interned in tables and
 referenced by index; every instruction and registration carries `span`, an index into
@@ -13,7 +13,6 @@ from typing import Any, Union
 
 import msgspec
 
-from polydeukes.vm.opcodes import Op
 from polydeukes.vm.sre import CompiledPattern
 
 NONE = -1  # an optional table index that is absent
@@ -23,221 +22,6 @@ POLICY_ERROR = 0
 POLICY_PASS = 1
 POLICY_EMPTY = 2
 POLICY_NAMES = ("error", "pass", "empty")
-
-
-class Instr(msgspec.Struct, frozen=True, array_like=True, gc=False, tag_field="op"):
-    pass
-
-
-def _instr(op: Op):
-    return {"tag": int(op)}
-
-
-class Source(Instr, **_instr(Op.SOURCE)):
-    dst: int
-    of: int
-    policy: int
-    span: int
-
-
-class SourcePair(Instr, **_instr(Op.SOURCE_PAIR)):
-    dst_pre: int
-    dst_post: int
-    policy: int
-    span: int
-
-
-class UnionOf(Instr, **_instr(Op.UNION)):
-    dst: int
-    left: int
-    right: int
-    span: int
-
-
-class OnlyIn(Instr, **_instr(Op.ONLY_IN)):
-    dst: int
-    left: int
-    right: int
-    span: int
-
-
-class Intersect(Instr, **_instr(Op.INTERSECT)):
-    dst: int
-    left: int
-    right: int
-    span: int
-
-
-class SourceAt(Instr, **_instr(Op.SOURCE_AT)):
-    dst: int
-    src: int
-    of: int
-    span: int
-
-
-class Json(Instr, **_instr(Op.JSON)):
-    dst: int
-    src: int
-    label: int  # the source (or combinator-headed pipeline) a failure is reported against
-    span: int
-
-
-class Select(Instr, **_instr(Op.SELECT)):
-    dst: int
-    src: int
-    path: int
-    span: int
-
-
-class Items(Instr, **_instr(Op.ITEMS)):
-    dst: int
-    src: int
-    span: int
-
-
-class KeyBy(Instr, **_instr(Op.KEY_BY)):
-    dst: int
-    src: int
-    field: int
-    span: int
-
-
-class KeyByPattern(Instr, **_instr(Op.KEY_BY_PATTERN)):
-    dst: int
-    src: int
-    pattern: int
-    span: int
-
-
-class Field(Instr, **_instr(Op.FIELD)):
-    dst: int
-    src: int
-    name: int
-    span: int
-
-
-class Filter(Instr, **_instr(Op.FILTER)):
-    dst: int
-    src: int
-    predicates: int  # constants index: [[field, operator, constant], ...]
-    span: int
-
-
-class FlattenKeys(Instr, **_instr(Op.FLATTEN_KEYS)):
-    dst: int
-    src: int
-    span: int
-
-
-class Sort(Instr, **_instr(Op.SORT)):
-    dst: int
-    src: int
-    span: int
-
-
-class Lines(Instr, **_instr(Op.LINES)):
-    dst: int
-    src: int
-    span: int
-
-
-class Matches(Instr, **_instr(Op.MATCHES)):
-    dst: int
-    src: int
-    pattern: int
-    span: int
-
-
-class ToolUses(Instr, **_instr(Op.TOOL_USES)):
-    dst: int
-    src: int
-    names: int  # constants index of the names list, or NONE for "no names filter"
-    subagent_type: int  # strings index, or NONE
-    span: int
-
-
-class UserTexts(Instr, **_instr(Op.USER_TEXTS)):
-    dst: int
-    src: int
-    pattern: int
-    span: int
-
-
-class AgentType(Instr, **_instr(Op.AGENT_TYPE)):
-    dst: int
-    src: int
-    is_: int
-    span: int
-
-
-class First(Instr, **_instr(Op.FIRST)):
-    dst: int
-    src: int
-    span: int
-
-
-class AgeMs(Instr, **_instr(Op.AGE_MS)):
-    dst: int
-    src: int
-    span: int
-
-
-class Empty(Instr, **_instr(Op.EMPTY)):
-    entry: int
-    of: int
-    span: int
-
-
-class NonEmpty(Instr, **_instr(Op.NON_EMPTY)):
-    entry: int
-    of: int
-    name: int
-    span: int
-
-
-class Equal(Instr, **_instr(Op.EQUAL)):
-    entry: int
-    left: int
-    right: int
-    span: int
-
-
-class Subset(Instr, **_instr(Op.SUBSET)):
-    entry: int
-    of: int
-    in_: int
-    span: int
-
-
-class Implies(Instr, **_instr(Op.IMPLIES)):
-    entry: int
-    of: int
-    requires: int
-    span: int
-
-
-class Ordered(Instr, **_instr(Op.ORDERED)):
-    entry: int
-    of: int
-    strict: bool
-    span: int
-
-
-class Unchanged(Instr, **_instr(Op.UNCHANGED)):
-    entry: int
-    pre: int
-    post: int
-    span: int
-
-
-Instruction = Union[
-    Source, SourcePair, UnionOf, OnlyIn, Intersect, SourceAt, Json, Select, Items, KeyBy,
-    KeyByPattern, Field, Filter, FlattenKeys, Sort, Lines, Matches, ToolUses, UserTexts,
-    AgentType, First, AgeMs, Empty, NonEmpty, Equal, Subset, Implies, Ordered, Unchanged,
-]
-
-# Instr class per opcode, for handlers and the opcode reference.
-INSTR_BY_OP: dict[Op, type] = {Op(cls.__struct_config__.tag): cls for cls in Instruction.__args__}
 
 
 # -- tables -----------------------------------------------------------------------------------
@@ -300,7 +84,11 @@ class Coordinate(msgspec.Struct, frozen=True, array_like=True, gc=False):
 
 
 class Program(msgspec.Struct, frozen=True, array_like=True):
-    code: list[Instruction]
+    # Instruction objects (vm/instructions.py) as the compiler builds them; a plan read from
+    # plan.bin holds a planfile.StoredCode, which yields the same objects on demand. A string
+    # annotation, resolved (by msgspec, when a decoder for Plan is built) once `Instruction`
+    # has been re-exported here (`__getattr__` below).
+    code: "list[Instruction]"
     relate: list[RelateEntry]
 
 
@@ -414,3 +202,18 @@ class Plan(msgspec.Struct, frozen=True, array_like=True):
             return "-"
         found = self.spans[span]
         return f"{self.strings[found.file]}:{found.line}:{found.col}"
+
+
+def __getattr__(name: str):
+    """`Source`, `Instruction`, `INSTR_BY_OP`, ...: the instruction classes, created (and
+    re-exported into this module) only when something asks for one (PEP 562)."""
+    if name.startswith("__"):  # `__path__`, `__file__`, ...: what the import system probes
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from polydeukes.vm import instructions
+
+    exported = {key: value for key, value in vars(instructions).items()
+                if not key.startswith("__") and key not in ("Union", "msgspec", "ARITY", "Op")}
+    globals().update(exported)
+    if name not in exported:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return exported[name]

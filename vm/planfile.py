@@ -20,22 +20,28 @@ too, and the check rebuilds the plan in memory.
 from __future__ import annotations
 
 import os
-import struct
 from collections.abc import Sequence
-from typing import Union
+from typing import Any
 
 import msgspec
 
 from polydeukes.vm import ENGINE_VERSION
+from polydeukes.vm.opcodes import ARITY
 from polydeukes.vm.plan import (
-    INSTR_BY_OP,
+    Binding,
+    Coordinate,
     Declare,
+    Draft,
     Entry,
     Fault,
-    Instruction,
+    Pattern,
     Plan,
     Program,
+    RelateEntry,
+    RouteIndex,
+    Scope,
     SourceSpan,
+    Surface,
 )
 from polydeukes.vm.safeio import MiB, read_regular
 from polydeukes.vm.sre import CompiledPattern
@@ -44,7 +50,11 @@ MAGIC = b"PDKSPLAN"
 FORMAT = 4  # bump whenever what plan bytes mean changes (a field, its order, an opcode)
 PLAN_DIR = ".polydeukes"
 PLAN_FILE = "plan.bin"
-_LENGTH = struct.Struct(">I")
+_LENGTH_SIZE = 4  # big-endian lengths, packed by hand: `struct` costs every check ~0.9 M
+
+
+def _length(value: int) -> bytes:
+    return value.to_bytes(_LENGTH_SIZE, "big")
 PLAN_LIMIT = 64 * MiB  # a plan past this size is not read (a 1,000-discipline plan is ~1 MiB)
 
 
@@ -89,6 +99,9 @@ class LazyList(_Lazy):
         return len(self._raw)
 
     def __getitem__(self, index):
+        found = self._items.get(index) if type(index) is int else None
+        if found is not None:  # the common case: an entry already looked up
+            return found
         if isinstance(index, slice):
             return [self[i] for i in range(len(self._raw))[index]]
         index = range(len(self._raw))[index]  # negative indices; IndexError past the end
@@ -121,7 +134,39 @@ class LazyWhole(_Lazy):
         return self._items()[index]
 
 
+class StoredCode(_Lazy):
+    """A program's instructions as plan.bin stores them, `[opcode, operand, ..., span]`, each
+    checked against opcodes.ARITY: what the VM runs (`raw`, vm/ops.py `bind`) without creating
+    the instruction classes. Looked up or iterated, it yields the instruction objects
+    (vm/instructions.py) the compiler built, for explain and for comparisons."""
+
+    __slots__ = ("raw", "_objects")
+
+    def __init__(self, raw: list[list]) -> None:
+        for item in raw:
+            if not (type(item) is list and item and type(item[0]) is int
+                    and len(item) == ARITY.get(item[0], -2) + 1):
+                raise msgspec.ValidationError(f"not an instruction: {item!r}")
+        self.raw = raw
+        self._objects: list | None = None
+
+    def _items(self) -> list:
+        if self._objects is None:
+            from polydeukes.vm.instructions import INSTR_BY_OP
+
+            self._objects = [INSTR_BY_OP[item[0]](*item[1:]) for item in self.raw]
+        return self._objects
+
+    def __len__(self) -> int:
+        return len(self.raw)
+
+    def __getitem__(self, index):
+        return self._items()[index]
+
+
 def _enc_hook(value: object) -> object:
+    if isinstance(value, StoredCode):
+        return value.raw  # an instruction's array-like tagged encoding is exactly this list
     if isinstance(value, _Lazy):
         return list(value)
     raise NotImplementedError(f"cannot encode {type(value).__name__}")
@@ -133,67 +178,74 @@ _ENCODER = msgspec.msgpack.Encoder(enc_hook=_enc_hook)
 
 
 # The plan as a check reads it. Building a msgspec decoder walks every type the decoder can
-# meet, and the instruction classes are most of the plan's types (~1.5 ms to walk, on every
-# check). So an instruction is read as the plain list its array-like tagged encoding is,
-# `[opcode, operand, ...]`, and built by `_instruction`; and the entries, their compiled
-# patterns and the spans are kept as undecoded bytes until looked up (LazyList, LazyWhole).
-def _stored(name: str, cls: type, replaced: dict, **config) -> type:
-    """`cls` as stored: the same fields in the same order, some read as other types."""
-    return msgspec.defstruct(
-        name, [(field, replaced.get(field, cls.__annotations__[field]))
-               for field in cls.__struct_fields__], array_like=True, **config)
+# meet (msgspec reads each Struct's annotations in Python: ~0.15 M instructions a type, on
+# every check), and creating the instruction classes costs ~4.4 M more. So the plan's records
+# are read as the plain lists their array-like encoding is and built here by position, field
+# order being the classes' own; an instruction is read, and run, as its stored list
+# `[opcode, operand, ..., span]` (StoredCode); and the entries, their compiled patterns and the
+# spans are kept as undecoded bytes until looked up (LazyList, LazyWhole). What is not built
+# by position (the plan's scalars and plain lists) is read without a type: the content key and
+# the CRC, not the decoder, are what vouch for a plan's bytes.
+_RAW_FIELDS = {"entries": list[msgspec.Raw], "compiled": list[msgspec.Raw],
+               "spans": msgspec.Raw}
+_TOP = None  # the decoder of the plan's outer array, built on first use
+_decode = msgspec.msgpack.decode
 
 
-class _Decoders:
-    """Each decoder is built on first use: a check that looks up no entry builds none of the
-    entries' types."""
-
-    def __getattr__(self, name: str) -> msgspec.msgpack.Decoder:
-        if name == "plan":
-            stored = _stored("_StoredPlan", Plan, {"entries": list[msgspec.Raw],
-                                                   "compiled": list[msgspec.Raw],
-                                                   "spans": msgspec.Raw})
-        elif name == "entry":
-            program = _stored("_StoredProgram", Program, {"code": list[list]})
-            declare = _stored("_StoredDeclare", Declare,
-                              {"body": program, "witness": Union[program, None]}, tag="declare")
-            stored = Union[declare, Fault]
-        elif name == "compiled":
-            stored = Union[CompiledPattern, None]
-        elif name == "spans":
-            stored = list[SourceSpan]
-        else:
-            raise AttributeError(name)
-        made = msgspec.msgpack.Decoder(stored)
-        setattr(self, name, made)
-        return made
+def _top_decoder() -> msgspec.msgpack.Decoder:
+    global _TOP
+    if _TOP is None:
+        stored = msgspec.defstruct("_StoredPlan", [(name, _RAW_FIELDS.get(name, Any))
+                                                   for name in Plan.__struct_fields__],
+                                   array_like=True)
+        _TOP = msgspec.msgpack.Decoder(stored)
+    return _TOP
 
 
-_decoders = _Decoders()
-_BODY = Declare.__struct_fields__.index("body")
-_WITNESS = Declare.__struct_fields__.index("witness")
+def _float(value):
+    """A `float | None` field as msgspec's typed decode reads it (an int becomes a float)."""
+    if value is None or type(value) is float:
+        return value
+    if type(value) is int:
+        return float(value)
+    raise msgspec.ValidationError(f"expected a number, got {value!r}")
+
+
+def _surface(items: list) -> Surface:
+    entries, disciplines, own_list, route = items
+    return Surface(entries, disciplines, own_list, RouteIndex(*route))
 
 
 def _entry(raw: msgspec.Raw) -> Entry:
-    stored = _decoders.entry.decode(raw)
-    if isinstance(stored, Fault):
-        return stored
-    fields = list(msgspec.structs.astuple(stored))
-    fields[_BODY] = _program(fields[_BODY])
-    if fields[_WITNESS] is not None:
-        fields[_WITNESS] = _program(fields[_WITNESS])
-    return Declare(*fields)
-
-
-def _program(stored) -> Program:
-    return Program([_instruction(item) for item in stored.code], stored.relate)
-
-
-def _instruction(item: list) -> Instruction:
     try:
-        return INSTR_BY_OP[item[0]](*item[1:])
-    except (KeyError, IndexError, TypeError):
-        raise msgspec.ValidationError(f"not an instruction: {item!r}") from None
+        items = _decode(raw)
+        if items[0] == "fault":
+            return Fault(*items[1:])
+        if items[0] != "declare":
+            raise msgspec.ValidationError(f"not an entry: {items[0]!r}")
+        (label, list_name, enforce, why, scope, bindings, slots, body, witness, coordinate,
+         source_text, span) = items[1:]
+        return Declare(label, list_name, enforce, why,
+                       None if scope is None else Scope(*scope),
+                       [Binding(*binding) for binding in bindings], slots, _program(body),
+                       None if witness is None else _program(witness), Coordinate(*coordinate),
+                       source_text, span)
+    except (TypeError, ValueError, IndexError, KeyError) as exc:  # a shape no entry has
+        raise msgspec.ValidationError(f"not an entry: {exc}") from None
+
+
+def _program(items: list) -> Program:
+    code, relate = items
+    return Program(StoredCode(code), [RelateEntry(*entry) for entry in relate])
+
+
+def _compiled(raw: msgspec.Raw) -> CompiledPattern | None:
+    items = _decode(raw)
+    return None if items is None else CompiledPattern(*items)
+
+
+def _spans(raw: msgspec.Raw) -> list[SourceSpan]:
+    return [SourceSpan(*items) for items in _decode(raw)]
 
 
 try:  # the builtin module: importing hashlib costs OpenSSL's start-up on every check
@@ -205,7 +257,7 @@ except ImportError:  # pragma: no cover - a Python built without it
 def plan_key(config_name: str, config_bytes: bytes) -> str:
     digest = _sha256()
     for part in (ENGINE_VERSION.encode(), str(FORMAT).encode(), config_name.encode("utf-8")):
-        digest.update(_LENGTH.pack(len(part)))
+        digest.update(_length(len(part)))
         digest.update(part)
     digest.update(config_bytes)
     return digest.hexdigest()
@@ -225,15 +277,15 @@ def _crc32(data) -> int:
 def encode_plan(plan: Plan, key: str) -> bytes:
     body = _ENCODER.encode(plan)
     header = _ENCODER.encode(PlanHeader(FORMAT, ENGINE_VERSION, key, _crc32(body)))
-    return MAGIC + _LENGTH.pack(len(header)) + header + body
+    return MAGIC + _length(len(header)) + header + body
 
 
 def decode_plan(data: bytes, key: str) -> Plan | None:
     """The plan if `data` is a whole plan file for exactly this key; None otherwise."""
-    start = len(MAGIC) + _LENGTH.size
+    start = len(MAGIC) + _LENGTH_SIZE
     if len(data) < start or not data.startswith(MAGIC):
         return None
-    (length,) = _LENGTH.unpack_from(data, len(MAGIC))
+    length = int.from_bytes(data[len(MAGIC):start], "big")
     try:
         header = _HEADER_DECODER.decode(data[start:start + length])
         if header.format != FORMAT or header.engine != ENGINE_VERSION or header.key != key:
@@ -241,17 +293,24 @@ def decode_plan(data: bytes, key: str) -> Plan | None:
         body = memoryview(data)[start + length:]  # no copy: the lazy items point into it
         if _crc32(body) != header.body_crc:
             return None
-        stored = _decoders.plan.decode(body)
+        stored = _top_decoder().decode(body)
         fields = {name: getattr(stored, name) for name in Plan.__struct_fields__}
+        fields["session"] = _surface(fields["session"])
+        fields["change_set"] = _surface(fields["change_set"])
+        fields["drafts"] = [Draft(*draft) for draft in fields["drafts"]]
+        fields["patterns"] = [Pattern(*pattern) for pattern in fields["patterns"]]
+        fields["witness_ttl_minutes"] = _float(fields["witness_ttl_minutes"])
+        fields["deadline_seconds"] = _float(fields["deadline_seconds"])
         if len(body) < LAZY_FROM:
             fields["entries"] = [_entry(raw) for raw in stored.entries]
-            fields["compiled"] = [_decoders.compiled.decode(raw) for raw in stored.compiled]
-            fields["spans"] = _decoders.spans.decode(stored.spans)
+            fields["compiled"] = [_compiled(raw) for raw in stored.compiled]
+            fields["spans"] = _spans(stored.spans)
         else:
             fields["entries"] = LazyList(stored.entries, _entry)
-            fields["compiled"] = LazyList(stored.compiled, _decoders.compiled.decode)
-            fields["spans"] = LazyWhole(stored.spans, _decoders.spans.decode)
-    except (msgspec.DecodeError, msgspec.ValidationError, ValueError, TypeError):
+            fields["compiled"] = LazyList(stored.compiled, _compiled)
+            fields["spans"] = LazyWhole(stored.spans, _spans)
+    except (msgspec.DecodeError, msgspec.ValidationError, ValueError, TypeError, IndexError,
+            KeyError):
         return None
     return Plan(**fields)
 
