@@ -143,7 +143,10 @@ def stage(module: str, tests: list[str], workdir: Path) -> Path:
     lines += [f"{key} = {json.dumps(value)}" for key, value in ini.items()]
     lines += ["", "[tool.mutmut]", 'source_paths = ["src"]', f"only_mutate = [{json.dumps(mutated)}]",
               f"pytest_add_cli_args_test_selection = {json.dumps(tests)}",
-              'pytest_add_cli_args = ["-p", "no:cacheprovider"]', ""]
+              # In one process: mutmut maps tests to functions by what runs in its own process,
+              # and the repository's `-n auto` (pytest-xdist) would move every test into a
+              # worker, leaving the map empty and every mutant untested.
+              'pytest_add_cli_args = ["-p", "no:cacheprovider", "-n", "0"]', ""]
     (root / "pyproject.toml").write_text("\n".join(lines))
     with open(root / "tests" / "conftest.py", "a", encoding="utf-8") as conftest:
         conftest.write(IN_PROCESS_JUDGING)
@@ -215,6 +218,8 @@ def main() -> int:
         for module, s in rows:
             print(f"{module:28} {score(s):6.1f}% {s['killed']:7} {s['timeout']:7} "
                   f"{s['survived']:8} {s['no_tests']:8} {s['total']:6}")
+            if s["killed"] + s["timeout"] + s["survived"] == 0:
+                print(f"{'':28} not measured: no mutant was tested (see mutmut's output above)")
     return 0
 
 
