@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import shutil
 import subprocess
 import sys
@@ -157,25 +158,58 @@ def stage(module: str, tests: list[str], workdir: Path) -> Path:
     return root
 
 
-def run(module: str, tests: list[str], workdir: Path, max_children: int) -> dict:
+def run(module: str, tests: list[str], workdir: Path, max_children: int,
+        sample: int | None = None, seed: int = 16) -> dict:
     root = stage(module, tests, workdir)
     env = dict(os.environ)
     # Tests that spawn `python -m polydeukes.cli` import the mutated copy as well.
     env["PYTHONPATH"] = os.pathsep.join([str(root / "mutants" / "src"), env.get("PYTHONPATH", "")])
     command = [sys.executable, "-m", "mutmut", "run", "--max-children", str(max_children)]
     print(f"== {module}: mutmut run in {root} (tests: {' '.join(tests)})", flush=True)
+    names = None
+    if sample is not None:
+        # A first run that names no real mutant generates every mutant and maps the tests to
+        # functions, then stops; the second run tests the drawn mutants only. A uniform draw,
+        # because mutmut tests the mutants of quickly tested functions first: a run stopped
+        # part-way would overstate the score.
+        subprocess.run(command + ["__no_such_mutant__"], cwd=root, env=env, check=False,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        every = sorted(exit_codes(root, module))
+        if not every:
+            raise SystemExit(f"{module}: mutmut generated no mutants (see `mutmut run` in {root})")
+        names = sorted(random.Random(seed).sample(every, min(sample, len(every))))
+        (root / "sample.txt").write_text("\n".join(names) + "\n")
+        print(f"   {len(names)} of {len(every)} mutants drawn with seed {seed} "
+              f"(listed in {root / 'sample.txt'})", flush=True)
+        command += names
     subprocess.run(command, cwd=root, env=env, check=False)
-    return summary(root)
+    return tally(root, module, names)
 
 
-def summary(root: Path) -> dict:
-    subprocess.run([sys.executable, "-m", "mutmut", "export-cicd-stats"], cwd=root, check=True,
-                   capture_output=True)
-    return json.loads((root / "mutants" / "mutmut-cicd-stats.json").read_text())
+def exit_codes(root: Path, module: str) -> dict[str, int | None]:
+    """mutmut's recorded exit code per mutant of `module` (None: not tested yet)."""
+    meta = root / "mutants" / "src" / "polydeukes" / f"{module}.meta"
+    if not meta.exists():
+        return {}
+    return json.loads(meta.read_text())["exit_code_by_key"]
+
+
+def tally(root: Path, module: str, names: list[str] | None = None) -> dict:
+    """Mutants per mutmut status (killed, survived, timeout, no tests, …), over `names` if given."""
+    from mutmut.stats import status_by_exit_code  # a dev dependency: imported when measuring
+
+    codes = exit_codes(root, module)
+    counts = {"killed": 0, "timeout": 0, "survived": 0, "no tests": 0, "skipped": 0,
+              "not checked": 0, "suspicious": 0, "total": 0}
+    for name in names if names is not None else codes:
+        status = status_by_exit_code[codes.get(name)]
+        counts[status if status in counts else "suspicious"] += 1
+        counts["total"] += 1
+    return counts
 
 
 def score(stats: dict) -> float:
-    tested = stats["total"] - stats["skipped"]
+    tested = stats["total"] - stats["skipped"] - stats["not checked"]
     return 100.0 * (stats["killed"] + stats["timeout"]) / tested if tested else 0.0
 
 
@@ -193,6 +227,9 @@ def main() -> int:
     parser.add_argument("--workdir", type=Path, default=REPO / ".mutation")
     parser.add_argument("--max-children", type=int, default=1,
                         help="mutants tested at once (the machine is shared: keep it low)")
+    parser.add_argument("--sample", type=int, metavar="N",
+                        help="test N mutants drawn at random (seeded) instead of all of them")
+    parser.add_argument("--seed", type=int, default=16, help="the draw's seed (default: 16)")
     parser.add_argument("--survivors", action="store_true",
                         help="print last run's surviving mutants instead of running")
     args = parser.parse_args()
@@ -209,15 +246,18 @@ def main() -> int:
         if args.survivors:
             print(f"== {module}")
             print("\n".join(survivors(root)) or "(none)")
+            sample = root / "sample.txt"
+            names = sample.read_text().split() if sample.exists() else None
+            rows.append((module, tally(root, module, names)))
             continue
-        stats = run(module, tests, args.workdir, args.max_children)
+        stats = run(module, tests, args.workdir, args.max_children, args.sample, args.seed)
         rows.append((module, stats))
     if rows:
         print(f"\n{'module':28} {'score':>7} {'killed':>7} {'timeout':>7} {'survived':>8} "
-              f"{'no tests':>8} {'total':>6}")
+              f"{'no tests':>8} {'unchecked':>9} {'mutants':>7}")
         for module, s in rows:
             print(f"{module:28} {score(s):6.1f}% {s['killed']:7} {s['timeout']:7} "
-                  f"{s['survived']:8} {s['no_tests']:8} {s['total']:6}")
+                  f"{s['survived']:8} {s['no tests']:8} {s['not checked']:9} {s['total']:7}")
             if s["killed"] + s["timeout"] + s["survived"] == 0:
                 print(f"{'':28} not measured: no mutant was tested (see mutmut's output above)")
     return 0
