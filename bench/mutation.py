@@ -122,6 +122,20 @@ def _check_in_this_process(self, *args, stdin=b"", env=None, log=None):
 
 
 Project.run = _check_in_this_process
+
+
+# Each mutant's tests run in a child forked from the process that mapped the tests, so state a
+# module builds on first use was already built by the unmutated code: a mutant of the builder
+# would never run. A check process starts without it; so does every test here.
+@pytest.fixture(autouse=True)
+def _state_built_on_first_use_starts_empty(monkeypatch):
+    from polydeukes.compiler import regex as _regex
+    from polydeukes.vm import values as _values
+
+    monkeypatch.setattr(_values, "_decoder", None)
+    monkeypatch.setattr(_regex, "_fold_classes", None)
+    monkeypatch.setattr(_regex, "_fold_keys", [])
+    monkeypatch.setattr(_regex, "_reference_misfolds", {})
 """
 
 
