@@ -4,6 +4,7 @@
     nice -n 19 python bench/mutation.py                       # the stable modules
     nice -n 10 python bench/mutation.py vm/machine.py cli/check.py --max-children 2
     nice -n 10 python bench/mutation.py stdlib/shell/paths.py  # one file of the shell package
+    nice -n 19 python bench/mutation.py compiler/regex.py --sample 60  # 60 mutants drawn at random
     python bench/mutation.py --survivors vm/algebra.py         # list what survived last time
 
 For each module given (a repository path), the script lays a scratch copy of the repository out
@@ -13,7 +14,7 @@ the worktree is never touched. mutmut first runs the module's test selection onc
 tests reach which function, then runs, for each mutant, only the tests that reach the mutated
 function. PYTHONPATH points at the mutated copy, so tests that spawn `pdks` see the mutant too.
 
-The score is mutmut's: (killed + timeout) / (mutants - skipped). Results stay under
+The score is mutmut's: (killed + timeout) / (mutants tested - skipped). Results stay under
 `--workdir` (default `.mutation/`, ignored by git) for `--survivors` and `mutmut show` there.
 A score is a figure to read, not a test: it depends on the test selection below.
 """
