@@ -200,9 +200,10 @@ def run(module: str, tests: list[str], workdir: Path, max_children: int,
     names = None
     if sample is not None:
         # A first run that names no real mutant generates every mutant and maps the tests to
-        # functions, then stops; the second run tests the drawn mutants only. A uniform draw,
-        # because mutmut tests the mutants of quickly tested functions first: a run stopped
-        # part-way would overstate the score.
+        # functions, then stops (its output is dropped: when mapping fails, the second run
+        # fails the same way and shows why); the second run tests the drawn mutants only. A
+        # uniform draw, because mutmut tests the mutants of quickly tested functions first: a
+        # run stopped part-way describes only those.
         subprocess.run(command + ["__no_such_mutant__"], cwd=root, env=env, check=False,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         every = sorted(exit_codes(root, module))
