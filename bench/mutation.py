@@ -4,6 +4,7 @@
     nice -n 19 python bench/mutation.py                       # the stable modules
     nice -n 10 python bench/mutation.py vm/machine.py cli/check.py --max-children 2
     nice -n 10 python bench/mutation.py stdlib/shell/paths.py  # one file of the shell package
+    nice -n 19 python bench/mutation.py compiler/regex.py --sample 60  # 60 mutants drawn at random
     python bench/mutation.py --survivors vm/algebra.py         # list what survived last time
 
 For each module given (a repository path), the script lays a scratch copy of the repository out
@@ -13,7 +14,7 @@ the worktree is never touched. mutmut first runs the module's test selection onc
 tests reach which function, then runs, for each mutant, only the tests that reach the mutated
 function. PYTHONPATH points at the mutated copy, so tests that spawn `pdks` see the mutant too.
 
-The score is mutmut's: (killed + timeout) / (mutants - skipped). Results stay under
+The score is mutmut's: (killed + timeout) / (mutants tested - skipped). Results stay under
 `--workdir` (default `.mutation/`, ignored by git) for `--survivors` and `mutmut show` there.
 A score is a figure to read, not a test: it depends on the test selection below.
 """
@@ -23,6 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import shutil
 import subprocess
 import sys
@@ -42,8 +44,13 @@ MODULE_TESTS: dict[str, list[str]] = {
     # The table holds JavaScript's recorded answers; the live node property would only add time.
     "compiler/regex.py": ["tests/test_regex.py", "tests/test_regex_js.py", "-k",
                           "not generated_cases"],
+    # The judge cases compile their configs in this process (project.check, IN_PROCESS_JUDGING),
+    # so every mechanism's lowering meets a verdict a user would see.
     "compiler/lower.py": ["tests/test_differential.py", "tests/test_plan_properties.py",
-                          "tests/test_lazy_plan.py"],
+                          "tests/test_declare_forms.py", "tests/test_declare_roundtrip.py",
+                          "tests/test_machine.py", "tests/test_judge_cases.py",
+                          "tests/test_lazy_plan.py", "-k",
+                          "not test_judge_case_through_a_lazily_read_plan"],
     # Tests that spawn `pdks` other than through `project.check` map to nothing (see
     # IN_PROCESS_JUDGING), so they are left out; test_lazy_plan's pass over the judge cases
     # repeats test_judge_cases.
@@ -59,11 +66,17 @@ MODULE_TESTS: dict[str, list[str]] = {
                      "-k", "not test_init_git_installs_a_hook and not pre_commit_framework and "
                      "(not test_lazy_plan or unreadable_file_source) and (not test_deadline or "
                      "bounded_with_it or configured_deadline_replaces)"],
+    # Left out as well: an import probe, which sees mutmut's trampolines imported with the
+    # mutated module.
     "stdlib/diff.py": ["tests/test_diff.py", "tests/test_change_set.py", "-k",
-                       "not test_init_git_installs_a_hook and not pre_commit_framework"],
+                       "not test_init_git_installs_a_hook and not pre_commit_framework and "
+                       "not test_import_pulls_in_nothing_else"],
 }
 # The shell package (stdlib/shell/): every file is judged by the same in-process tables.
-SHELL_TESTS = ["tests/test_shell.py", "tests/test_shell_bash.py", "tests/test_meta.py"]
+# Left out: the test that reads the package's source for forbidden imports and calls (in the
+# copy it would read mutmut's trampolines).
+SHELL_TESTS = ["tests/test_shell.py", "tests/test_shell_bash.py", "tests/test_meta.py", "-k",
+               "not test_the_analysis_imports_no_heavy_module_and_never_runs_or_writes"]
 MODULE_TESTS.update({f"stdlib/shell/{name}.py": SHELL_TESTS for name in (
     "judgment", "effects", "paths", "analysis", "disk", "evidence", "expansion", "git",
     "readers", "tokenizer", "transcript")})
@@ -84,6 +97,11 @@ IN_PROCESS_JUDGING = """
 
 # -- added by bench/mutation.py: judgments in the pytest process, where mutmut sees them ------
 import io as _io
+
+# mutmut routes every call of the mutated module through a trampoline of a few frames, so the
+# regex parser's 100 levels of nesting (compiler/regex.py's _MAX_DEPTH) need several times
+# Python's default stack of 1,000 frames before the parser's own refusal can be reached.
+sys.setrecursionlimit(20_000)
 
 from polydeukes.cli import deadline as _deadline
 
@@ -121,6 +139,20 @@ def _check_in_this_process(self, *args, stdin=b"", env=None, log=None):
 
 
 Project.run = _check_in_this_process
+
+
+# Each mutant's tests run in a child forked from the process that mapped the tests, so state a
+# module builds on first use was already built by the unmutated code: a mutant of the builder
+# would never run. A check process starts without it; so does every test here.
+@pytest.fixture(autouse=True)
+def _state_built_on_first_use_starts_empty(monkeypatch):
+    from polydeukes.compiler import regex as _regex
+    from polydeukes.vm import values as _values
+
+    monkeypatch.setattr(_values, "_decoder", None)
+    monkeypatch.setattr(_regex, "_fold_classes", None)
+    monkeypatch.setattr(_regex, "_fold_keys", [])
+    monkeypatch.setattr(_regex, "_reference_misfolds", {})
 """
 
 
@@ -143,7 +175,10 @@ def stage(module: str, tests: list[str], workdir: Path) -> Path:
     lines += [f"{key} = {json.dumps(value)}" for key, value in ini.items()]
     lines += ["", "[tool.mutmut]", 'source_paths = ["src"]', f"only_mutate = [{json.dumps(mutated)}]",
               f"pytest_add_cli_args_test_selection = {json.dumps(tests)}",
-              'pytest_add_cli_args = ["-p", "no:cacheprovider"]', ""]
+              # In one process: mutmut maps tests to functions by what runs in its own process,
+              # and the repository's `-n auto` (pytest-xdist) would move every test into a
+              # worker, leaving the map empty and every mutant untested.
+              'pytest_add_cli_args = ["-p", "no:cacheprovider", "-n", "0"]', ""]
     (root / "pyproject.toml").write_text("\n".join(lines))
     with open(root / "tests" / "conftest.py", "a", encoding="utf-8") as conftest:
         conftest.write(IN_PROCESS_JUDGING)
@@ -154,25 +189,59 @@ def stage(module: str, tests: list[str], workdir: Path) -> Path:
     return root
 
 
-def run(module: str, tests: list[str], workdir: Path, max_children: int) -> dict:
+def run(module: str, tests: list[str], workdir: Path, max_children: int,
+        sample: int | None = None, seed: int = 16) -> dict:
     root = stage(module, tests, workdir)
     env = dict(os.environ)
     # Tests that spawn `python -m polydeukes.cli` import the mutated copy as well.
     env["PYTHONPATH"] = os.pathsep.join([str(root / "mutants" / "src"), env.get("PYTHONPATH", "")])
     command = [sys.executable, "-m", "mutmut", "run", "--max-children", str(max_children)]
     print(f"== {module}: mutmut run in {root} (tests: {' '.join(tests)})", flush=True)
+    names = None
+    if sample is not None:
+        # A first run that names no real mutant generates every mutant and maps the tests to
+        # functions, then stops (its output is dropped: when mapping fails, the second run
+        # fails the same way and shows why); the second run tests the drawn mutants only. A
+        # uniform draw, because mutmut tests the mutants of quickly tested functions first: a
+        # run stopped part-way describes only those.
+        subprocess.run(command + ["__no_such_mutant__"], cwd=root, env=env, check=False,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        every = sorted(exit_codes(root, module))
+        if not every:
+            raise SystemExit(f"{module}: mutmut generated no mutants (see `mutmut run` in {root})")
+        names = sorted(random.Random(seed).sample(every, min(sample, len(every))))
+        (root / "sample.txt").write_text("\n".join(names) + "\n")
+        print(f"   {len(names)} of {len(every)} mutants drawn with seed {seed} "
+              f"(listed in {root / 'sample.txt'})", flush=True)
+        command += names
     subprocess.run(command, cwd=root, env=env, check=False)
-    return summary(root)
+    return tally(root, module, names)
 
 
-def summary(root: Path) -> dict:
-    subprocess.run([sys.executable, "-m", "mutmut", "export-cicd-stats"], cwd=root, check=True,
-                   capture_output=True)
-    return json.loads((root / "mutants" / "mutmut-cicd-stats.json").read_text())
+def exit_codes(root: Path, module: str) -> dict[str, int | None]:
+    """mutmut's recorded exit code per mutant of `module` (None: not tested yet)."""
+    meta = root / "mutants" / "src" / "polydeukes" / f"{module}.meta"
+    if not meta.exists():
+        return {}
+    return json.loads(meta.read_text())["exit_code_by_key"]
+
+
+def tally(root: Path, module: str, names: list[str] | None = None) -> dict:
+    """Mutants per mutmut status (killed, survived, timeout, no tests, …), over `names` if given."""
+    from mutmut.stats import status_by_exit_code  # a dev dependency: imported when measuring
+
+    codes = exit_codes(root, module)
+    counts = {"killed": 0, "timeout": 0, "survived": 0, "no tests": 0, "skipped": 0,
+              "not checked": 0, "suspicious": 0, "total": 0}
+    for name in names if names is not None else codes:
+        status = status_by_exit_code[codes.get(name)]
+        counts[status if status in counts else "suspicious"] += 1
+        counts["total"] += 1
+    return counts
 
 
 def score(stats: dict) -> float:
-    tested = stats["total"] - stats["skipped"]
+    tested = stats["total"] - stats["skipped"] - stats["not checked"]
     return 100.0 * (stats["killed"] + stats["timeout"]) / tested if tested else 0.0
 
 
@@ -190,6 +259,9 @@ def main() -> int:
     parser.add_argument("--workdir", type=Path, default=REPO / ".mutation")
     parser.add_argument("--max-children", type=int, default=1,
                         help="mutants tested at once (the machine is shared: keep it low)")
+    parser.add_argument("--sample", type=int, metavar="N",
+                        help="test N mutants drawn at random (seeded) instead of all of them")
+    parser.add_argument("--seed", type=int, default=16, help="the draw's seed (default: 16)")
     parser.add_argument("--survivors", action="store_true",
                         help="print last run's surviving mutants instead of running")
     args = parser.parse_args()
@@ -206,15 +278,20 @@ def main() -> int:
         if args.survivors:
             print(f"== {module}")
             print("\n".join(survivors(root)) or "(none)")
+            sample = root / "sample.txt"
+            names = sample.read_text().split() if sample.exists() else None
+            rows.append((module, tally(root, module, names)))
             continue
-        stats = run(module, tests, args.workdir, args.max_children)
+        stats = run(module, tests, args.workdir, args.max_children, args.sample, args.seed)
         rows.append((module, stats))
     if rows:
         print(f"\n{'module':28} {'score':>7} {'killed':>7} {'timeout':>7} {'survived':>8} "
-              f"{'no tests':>8} {'total':>6}")
+              f"{'no tests':>8} {'unchecked':>9} {'mutants':>7}")
         for module, s in rows:
             print(f"{module:28} {score(s):6.1f}% {s['killed']:7} {s['timeout']:7} "
-                  f"{s['survived']:8} {s['no_tests']:8} {s['total']:6}")
+                  f"{s['survived']:8} {s['no tests']:8} {s['not checked']:9} {s['total']:7}")
+            if s["killed"] + s["timeout"] + s["survived"] == 0:
+                print(f"{'':28} not measured: no mutant was tested (see mutmut's output above)")
     return 0
 
 

@@ -38,6 +38,8 @@ def test_corpus(case: dict) -> None:
             translate(pattern, ignore_case)
         kind = case["refused"]
         assert info.value.syntax_error == (kind == "syntax"), info.value.reason
+        if "reason" in case:  # the text a config author reads in the compile fault
+            assert info.value.reason == case["reason"]
         if kind == "backtracking":
             assert "catastrophic backtracking" in info.value.reason
         if kind == "search":  # names the construct and where it starts in the pattern

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import pickle
 import sys
 import subprocess
@@ -38,6 +39,17 @@ def test_canonical_keeps_booleans_apart_from_numbers() -> None:
     assert canonical({"a": 1, "b": UNDEFINED}) == canonical({"a": 1})
     assert canonical(None) != canonical(UNDEFINED)
     assert canonical(-0.0) == canonical(0)
+    nan = float("nan")
+    assert canonical(nan) != canonical(nan), "NaN equals nothing, not even the same NaN"
+    assert canonical([nan]) != canonical([nan])
+
+
+def test_an_integer_beyond_every_double_is_an_infinity_of_its_sign() -> None:
+    # A config's YAML integer can exceed the double range; JavaScript would read it as ±Infinity.
+    huge = 10**400
+    assert values.js_number(huge) == math.inf and values.js_number(-huge) == -math.inf
+    assert values.js_string(huge) == "Infinity" and values.js_string(-huge) == "-Infinity"
+    assert values.js_equal(-huge, -math.inf) and not values.js_equal(-huge, math.inf)
 
 
 def test_json_parse_orders_index_keys_like_js() -> None:
