@@ -628,7 +628,7 @@ def test_the_summary_and_the_export_read_what_the_spec_reader_reads(
     summary = Summary(Selection())
     log = R.LogFile(str(path))
     for piece in log.chunks():
-        summary.add(*R.count_rows(piece, window))
+        summary.add(*R.count_rows(piece, window, summary.cell_of))
     assert (_flat(summary), summary.unreadable) == (cells, unreadable)
 
     tally = [0]
@@ -653,7 +653,7 @@ def test_an_overlong_line_is_skipped_without_being_held(tmp_path, monkeypatch):
         summary = Summary(Selection())
         log = R.LogFile(str(path))
         for piece in log.chunks():
-            summary.add(*R.count_rows(piece, R.Window()))
+            summary.add(*R.count_rows(piece, R.Window(), summary.cell_of))
         assert sum(_flat(summary).values()) == len(numbers)
         assert summary.unreadable + log.overlong == 1
 
