@@ -102,9 +102,10 @@ class Summary:
                     extra[key] += n
 
     def _cell(self, fields: bytes) -> int:
-        """What one distinct fields text feeds. The (event, label) part and a fifth field are
-        remembered on their own too: a log with many subjects repeats them far more often."""
-        parts = split_fields(fields)
+        """What one distinct fields text (with its line feed) feeds. The (event, label) part and
+        a fifth field are remembered on their own too: a log with many subjects repeats them
+        far more often."""
+        parts = split_fields(fields[:-1])
         if parts is None:
             return NO_ROW
         heads = self._heads
