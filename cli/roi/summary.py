@@ -118,7 +118,7 @@ class Summary:
             return NO_ROW
         if head is LEFT_OUT:
             return LEFT_OUT
-        event, label = head
+        event, label, plain = head
         reason = ""
         if len(parts) == 4:
             extras = self._extras
@@ -135,16 +135,18 @@ class Summary:
         if event == BLOCKED:
             return self._target(label, event, self.blocked,
                                 (parts[2].decode("utf-8", "replace"), label))
-        return self._target(label, event, None, None)
+        return plain
 
     def _head(self, word: bytes, label_bytes: bytes) -> object:
+        """(event, label, the target of its rows when they feed no other counter)."""
         event = event_of(word)
         if event is None:
             return None
         label = label_bytes.decode("utf-8", "replace")
         if not self.selection.keeps(event, label):
             return LEFT_OUT
-        return event, label
+        plain = None if event in (SKIPPED, BLOCKED) else self._target(label, event, None, None)
+        return event, label, plain
 
     def _target(self, label: str, event: str, extra: Counter | None, key: object) -> int:
         """The index of the counters a row of (label, event) feeds, made on first use. There
