@@ -12,10 +12,12 @@ callgrind, a figure the load of a shared machine does not change (some fifty tim
 a plain run: use it with `--size-mb 20`). Target (issue 14): a 1 GB log summarized in <= 10 s on
 one core, in constant memory. Not a test: read the figures.
 
-Measured on the shared 2-core development machine (AMD EPYC VM, other jobs running), 1 GB
-`sessions` log, 11,165,479 rows: `pdks stats` 10.1-14.4 s CPU per run (median 13.6 s of three
-at load average 10), peak RSS 58 MiB; the naive loop 27.8 s CPU (ratio 0.50). `uniform`,
-200 MB: about 11 s CPU, five times the per-row cost of `sessions`.
+Measured on the shared 2-core development machine (AMD EPYC VM, load average about 7 from other
+jobs), 1 GB `sessions` log, 11,165,479 rows: `pdks stats` 8.1-11.6 s CPU per run (medians 8.4,
+9.5 and 9.9 s in three sessions), peak RSS 53 MiB; the previous reader 12.9 s in the session
+that gave 8.4 (paired, ratio 0.65). `--size-mb 20 --instructions`: 1,226 M instructions (the
+previous reader 1,390 M; 425 M of either is start-up). `uniform`: about 3.5 times the
+instructions per row of `sessions`.
 
 Shapes:
 * `sessions` (default): agents working in sessions on a few files at a time (Zipf-popular files
