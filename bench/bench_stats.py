@@ -1,18 +1,23 @@
 """How long `pdks stats` takes on a large generated roi.log, and how much memory it holds.
 
     python bench/bench_stats.py [--size-mb 1024] [--runs 3] [--shape sessions|uniform] [--naive]
+                                [--instructions]
 
 Generates the log once (cached in the temp directory by size, shape and seed), then runs
 `pdks stats --log <file>` and `pdks stats --json --log <file>` as whole processes, each `--runs`
 times, and prints the median wall time, CPU time and peak RSS. With `--naive`, also times a
 plain per-line loop over `vm.telemetry.parse_record_line` (spec 06 §11's reader) on the same
-file, in the same run, for a ratio. Target (issue 14): a 1 GB log summarized in <= 10 s on one
-core, in constant memory. Not a test: read the figures.
+file, in the same run, for a ratio. `--instructions` adds one `pdks stats` run under valgrind's
+callgrind, a figure the load of a shared machine does not change (some fifty times slower than
+a plain run: use it with `--size-mb 20`). Target (issue 14): a 1 GB log summarized in <= 10 s on
+one core, in constant memory. Not a test: read the figures.
 
-Measured on the shared 2-core development machine (AMD EPYC VM, other jobs running), 1 GB
-`sessions` log, 11,165,479 rows: `pdks stats` 10.1-14.4 s CPU per run (median 13.6 s of three
-at load average 10), peak RSS 58 MiB; the naive loop 27.8 s CPU (ratio 0.50). `uniform`,
-200 MB: about 11 s CPU, five times the per-row cost of `sessions`.
+Measured on the shared 2-core development machine (AMD EPYC VM, load average about 7 from other
+jobs), 1 GB `sessions` log, 11,165,479 rows: `pdks stats` 8.1-11.6 s CPU per run (medians 8.4,
+9.5 and 9.9 s in three sessions), peak RSS 53 MiB; the previous reader 12.9 s in the session
+that gave 8.4 (paired, ratio 0.65). `--size-mb 20 --instructions`: 1,226 M instructions (the
+previous reader 1,390 M; 425 M of either is start-up). `uniform`: about 3.5 times the
+instructions per row of `sessions`.
 
 Shapes:
 * `sessions` (default): agents working in sessions on a few files at a time (Zipf-popular files
@@ -34,6 +39,8 @@ import subprocess
 import sys
 import tempfile
 import time
+
+from callgrind import instructions  # bench/ is the script's path
 
 DAY_MS = 86_400_000
 START_MS = 1_775_000_000_000  # 2026-03-31
@@ -205,6 +212,8 @@ def main() -> None:
     parser.add_argument("--shape", choices=["sessions", "uniform"], default="sessions")
     parser.add_argument("--seed", type=int, default=14)
     parser.add_argument("--naive", action="store_true")
+    parser.add_argument("--instructions", action="store_true",
+                        help="also count one `pdks stats` run's instructions under callgrind")
     options = parser.parse_args()
     size = options.size_mb * 1_000_000
     path = os.path.join(tempfile.gettempdir(),
@@ -227,6 +236,10 @@ def main() -> None:
             hwms.append(hwm)
         print(f"{label:20} wall median {statistics.median(walls):6.2f} s  "
               f"cpu median {statistics.median(cpus):6.2f} s  peak RSS {max(hwms) / 1024:6.1f} MiB")
+    if options.instructions:
+        count = instructions([sys.executable, "-c", PROBE, "stats", "--log", path], cwd, b"",
+                             dict(os.environ))
+        print(f"{'pdks stats':20} instructions {count / 1e6:,.0f} M (callgrind)")
     if options.naive:
         start = time.perf_counter()
         subprocess.run([sys.executable, "-c", NAIVE, path], check=True, capture_output=True)

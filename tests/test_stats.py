@@ -628,7 +628,7 @@ def test_the_summary_and_the_export_read_what_the_spec_reader_reads(
     summary = Summary(Selection())
     log = R.LogFile(str(path))
     for piece in log.chunks():
-        summary.add(*R.count_rows(piece, window))
+        summary.add(*R.count_rows(piece, window, summary.cell_of))
     assert (_flat(summary), summary.unreadable) == (cells, unreadable)
 
     tally = [0]
@@ -653,9 +653,31 @@ def test_an_overlong_line_is_skipped_without_being_held(tmp_path, monkeypatch):
         summary = Summary(Selection())
         log = R.LogFile(str(path))
         for piece in log.chunks():
-            summary.add(*R.count_rows(piece, R.Window()))
+            summary.add(*R.count_rows(piece, R.Window(), summary.cell_of))
         assert sum(_flat(summary).values()) == len(numbers)
         assert summary.unreadable + log.overlong == 1
+
+
+def test_lines_out_of_time_order_count_in_their_own_hours(tmp_path):
+    # Bisection for the end of the 10:00 run lands past all five lines: only the check of the
+    # run (and then the sort) keeps the 09:xx and 11:00 rows out of hour 10.
+    from datetime import datetime, timezone
+
+    lines = ["2026-11-01T10:00:00.000Z\tpassed\ta\t-", "2026-11-01T09:59:59.999Z\tblocked\ta\tx",
+             "2026-11-01T10:30:00.000Z\tpassed\ta\t-", "2026-11-01T11:00:00.000Z\tpassed\tb\t-",
+             "2026-11-01T09:00:00.000Z\tpassed\ta\t-"]
+    path = tmp_path / "roi.log"
+    path.write_text("\n".join(lines) + "\n")
+    summary = Summary(Selection())
+    for piece in R.LogFile(str(path)).chunks():
+        summary.add(*R.count_rows(piece, R.Window(), summary.cell_of))
+
+    def hour(text: str) -> int:
+        return int(datetime(2026, 11, 1, int(text), tzinfo=timezone.utc).timestamp()) // 3600
+
+    assert _flat(summary) == Counter({("a", "passed", hour("10")): 2, ("a", "blocked", hour("09")): 1,
+                                      ("b", "passed", hour("11")): 1, ("a", "passed", hour("09")): 1})
+    assert summary.blocked == Counter({("x", "a"): 1}) and summary.unreadable == 0
 
 
 @pytest.mark.parametrize(("text", "now", "expected"), [

@@ -103,7 +103,7 @@ def collect(choice: Choice, now_ms: int) -> Report:
         try:
             log = LogFile(path)
             for chunk in log.chunks():
-                summary.add(*count_rows(chunk, window))
+                summary.add(*count_rows(chunk, window, summary.cell_of))
         except LogError as exc:
             raise CommandError(str(exc)) from None
         summary.unreadable += log.overlong

@@ -33,15 +33,37 @@ class Selection(msgspec.Struct, frozen=True):
             self.events is None or event in self.events)
 
 
-_SKIP = object()  # the memo's mark for a row the selection leaves out
+# What a fields text counts for, besides a real target's index: no row, or a row the selection
+# leaves out.
+NO_ROW = -1
+LEFT_OUT = -2
+
+
+class _CellIds(dict):
+    """fields text -> the index of the counters it feeds (or NO_ROW / LEFT_OUT); a text not yet
+    seen is parsed by `parse` on lookup, so `count_rows` can map its lines through
+    `__getitem__` at C level. Cleared when full: a log of ever-new texts keeps bounded memory."""
+
+    def __init__(self, parse) -> None:
+        super().__init__()
+        self._parse = parse
+
+    def __missing__(self, fields: bytes) -> int:
+        if len(self) >= _MEMO_LIMIT:
+            self.clear()
+        cell = self[fields] = self._parse(fields)
+        return cell
 
 
 class Summary:
     """Rows per (label, event) per hour, blocked rows per subject, skips per reason.
 
-    Each distinct fields text is parsed once and remembered as the very counters it feeds, so
-    folding a chunk costs one or two Counter updates per distinct (hour, fields) and builds no
-    key; the per-label and per-event views are derived once, when the report is built.
+    Each distinct fields text is parsed once (`cell_of`, the key `count_rows` counts by) into
+    the index of a *target*: the hour counter of its (label, event) and, for a blocked or
+    skipped row, the (subject or reason, label) counter and key it also feeds. Lines that feed
+    the same target are counted together, so a chunk costs one or two Counter updates per
+    target and hour, however many subjects the rows name; the per-label and per-event views
+    are derived once, when the report is built.
     """
 
     def __init__(self, selection: Selection) -> None:
@@ -50,19 +72,18 @@ class Summary:
         self.cells: dict[tuple[str, str], Counter[int]] = {}  # (label, event) -> hour -> rows
         self.skips: Counter[tuple[str, str]] = Counter()  # (reason, "" when none; label)
         self.blocked: Counter[tuple[str, str]] = Counter()  # (subject, label)
-        # fields -> (its hour counter, its extra counter or None, the extra key), None for a
-        # line that is no row, _SKIP for a row outside the selection.
-        self._rows: dict[bytes, object] = {}
+        self.cell_of = _CellIds(self._cell).__getitem__
+        # target index -> (its hour counter, its extra counter or None, the extra key)
+        self._targets: list[tuple[Counter[int], Counter | None, object]] = []
+        self._target_index: dict[tuple[str, str, object], int] = {}  # (label, event, key)
         self._heads: dict[tuple[bytes, bytes], object] = {}  # (event, label) words
         self._extras: dict[tuple[bool, bytes], object] = {}  # (skipped?, fifth field)
         self._hours: dict[bytes, int | None] = {}
 
-    def add(self, groups: list[tuple[bytes, Counter]], unreadable: int) -> None:
-        """Fold one chunk's [(hour prefix, fields -> lines)] into the aggregates."""
+    def add(self, groups: list[tuple[bytes, Counter[int]]], unreadable: int) -> None:
+        """Fold one chunk's [(hour prefix, `cell_of` value -> lines)] into the aggregates."""
         self.unreadable += unreadable
-        rows, hours = self._rows, self._hours
-        if len(rows) > _MEMO_LIMIT:
-            rows.clear()
+        targets, hours = self._targets, self._hours
         for hour, counts in groups:
             index = hours.get(hour, False)
             if index is False:
@@ -70,33 +91,34 @@ class Summary:
             if index is None:
                 self.unreadable += sum(counts.values())
                 continue
-            for fields, n in counts.items():
-                cell = rows.get(fields, False)
-                if cell is False:
-                    cell = rows[fields] = self._cell(fields)
-                if cell is None:
-                    self.unreadable += n
-                elif cell is not _SKIP:
-                    by_hour, extra, key = cell
-                    by_hour[index] += n
-                    if extra is not None:
-                        extra[key] += n
+            for cell, n in counts.items():
+                if cell < 0:
+                    if cell == NO_ROW:
+                        self.unreadable += n
+                    continue
+                by_hour, extra, key = targets[cell]
+                by_hour[index] += n
+                if extra is not None:
+                    extra[key] += n
 
-    def _cell(self, fields: bytes) -> object:
-        """What one distinct fields text feeds. The (event, label) part and a fifth field are
-        remembered on their own too: a log with many subjects repeats them far more often."""
-        parts = split_fields(fields)
+    def _cell(self, fields: bytes) -> int:
+        """What one distinct fields text (with its line feed) feeds. The (event, label) part and
+        a fifth field are remembered on their own too: a log with many subjects repeats them
+        far more often."""
+        parts = split_fields(fields[:-1])
         if parts is None:
-            return None
+            return NO_ROW
         heads = self._heads
         head = heads.get((parts[0], parts[1]), False)
         if head is False:
             if len(heads) > _MEMO_LIMIT:  # a log of ever-new labels must not grow it forever
                 heads.clear()
             head = heads[parts[0], parts[1]] = self._head(parts[0], parts[1])
-        if head is None or head is _SKIP:
-            return head
-        event, label, by_hour = head
+        if head is None:
+            return NO_ROW
+        if head is LEFT_OUT:
+            return LEFT_OUT
+        event, label, plain = head
         reason = ""
         if len(parts) == 4:
             extras = self._extras
@@ -106,25 +128,37 @@ class Summary:
                     extras.clear()
                 extra = extras[event == SKIPPED, parts[3]] = extra_of(event, parts[3])
             if extra is NOT_A_ROW:
-                return None
+                return NO_ROW
             reason = extra
         if event == SKIPPED:
-            return by_hour, self.skips, (reason, label)
+            return self._target(label, event, self.skips, (reason, label))
         if event == BLOCKED:
-            return by_hour, self.blocked, (parts[2].decode("utf-8", "replace"), label)
-        return by_hour, None, None
+            return self._target(label, event, self.blocked,
+                                (parts[2].decode("utf-8", "replace"), label))
+        return plain
 
     def _head(self, word: bytes, label_bytes: bytes) -> object:
+        """(event, label, the target of its rows when they feed no other counter)."""
         event = event_of(word)
         if event is None:
             return None
         label = label_bytes.decode("utf-8", "replace")
         if not self.selection.keeps(event, label):
-            return _SKIP
-        by_hour = self.cells.get((label, event))
-        if by_hour is None:
-            by_hour = self.cells[label, event] = Counter()
-        return event, label, by_hour
+            return LEFT_OUT
+        plain = None if event in (SKIPPED, BLOCKED) else self._target(label, event, None, None)
+        return event, label, plain
+
+    def _target(self, label: str, event: str, extra: Counter | None, key: object) -> int:
+        """The index of the counters a row of (label, event) feeds, made on first use. There
+        are as many as the report has (label, event) cells, reasons and blocked subjects."""
+        index = self._target_index.get((label, event, key))
+        if index is None:
+            by_hour = self.cells.get((label, event))
+            if by_hour is None:
+                by_hour = self.cells[label, event] = Counter()
+            index = self._target_index[label, event, key] = len(self._targets)
+            self._targets.append((by_hour, extra, key))
+        return index
 
 
 # -- the report ---------------------------------------------------------------------------------
