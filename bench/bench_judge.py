@@ -36,8 +36,13 @@ import sys
 import tempfile
 import time
 
-LIVE = os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "bench",
-                    "live.polydeukes.config.yaml")
+# The live config sits in shared/bench/ beside the checkout (../shared from the repository
+# root), or one level further up from a worktree under a folder of worktrees.
+_REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+LIVE = next((path for path in (
+    os.path.join(_REPO, "..", "shared", "bench", "live.polydeukes.config.yaml"),
+    os.path.join(_REPO, "..", "..", "shared", "bench", "live.polydeukes.config.yaml"))
+    if os.path.exists(path)), os.path.join(_REPO, "..", "shared", "bench", "live.polydeukes.config.yaml"))
 ROSTER = {"mutating": ["Edit", "Write"], "shell": ["Bash"], "commandArgs": ["command"]}
 TARGET = "packages/core/src/index.ts"
 BEFORE = "export function judge(input: string): number {\n  return input.length;\n}\n"
