@@ -1014,18 +1014,25 @@ def _variable_repeat(node: Node) -> Repeat | None:
 
 def _anchored_repeats(root: Node) -> set[int]:
     """Repeats a search tries only at the start: top-level items behind a leading `^` (not
-    the multiline kind) and fixed-width items, in each top-level alternative."""
+    the multiline kind) and fixed-width items, in each top-level alternative. Behind a
+    variable-width item too, when no item since the first variable one can consume a unit a
+    round of the repeat must start with (`^[^/]+(?:/[^/]+)*$`): those items then end before
+    the first such unit of the text, so the repeat's rounds can begin at one place only."""
     found: set[int] = set()
     for alt in root.alts if isinstance(root, Alt) else [root]:
         items = alt.items if isinstance(alt, Seq) else [alt]
         if not items or not (isinstance(items[0], Anchor) and items[0].kind == "start"):
             continue
+        since_variable: Ranges | None = None  # what the items since the first variable one consume
         for item in items[1:]:
             if isinstance(item, Repeat):
-                found.add(id(item))
+                first = _first(item.body)
+                if since_variable is None or (
+                        first is not None and not _intersects(first, since_variable)):
+                    found.add(id(item))
             lo, hi = _width(item)
-            if lo != hi:
-                break
+            if since_variable is not None or lo != hi:
+                since_variable = _normalize([*(since_variable or ()), *_consumed(item)])
     return found
 
 
