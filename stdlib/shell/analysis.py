@@ -43,6 +43,7 @@ from polydeukes.stdlib.shell.expansion import (
 )
 from polydeukes.stdlib.shell.paths import dot_resolve
 from polydeukes.stdlib.shell.tokenizer import (
+    PLAIN_RUNS_FROM,
     W_BRACE,
     W_GLOB,
     W_SUBST,
@@ -59,6 +60,7 @@ from polydeukes.stdlib.shell.tokenizer import (
     plain_lines_pattern,
     scan,
     tokenize,
+    tokenized,
 )
 
 # §8.1.7 names eval/bash/sh/zsh; the other POSIX-family shells reinterpret text the same way.
@@ -136,14 +138,31 @@ _NAMES_WITH_EFFECTS = (
     | frozenset(_WRAPPERS)
     | frozenset({"for", "select", "case", "function", "trap", "parallel", "coproc"})
 )
-PLAIN_LINES = plain_lines_pattern(name for name in _NAMES_WITH_EFFECTS if name.isprintable())
+_plain_lines: re.Pattern[str] | None = None
 
 
-@lru_cache(maxsize=4)
+def plain_lines() -> re.Pattern[str]:
+    """The regex of runs of plain lines for this command table (`tokenizer.plain_lines_pattern`),
+    compiled when the first large string is read (see `tokenizer.PLAIN_RUNS_FROM`)."""
+    global _plain_lines
+    if _plain_lines is None:
+        _plain_lines = plain_lines_pattern(name for name in _NAMES_WITH_EFFECTS
+                                           if name.isprintable())
+    return _plain_lines
+
+
 def scanned(text: str) -> Script:
-    """`scan(text, PLAIN_LINES)`, once per process for each of the last few command strings:
-    the router and every judge of a call read the same string."""
-    return scan(text, PLAIN_LINES)
+    """The tokens of `text`, with its runs of plain lines kept whole when it is large; once per
+    process for each of the last few command strings (routing and every judge of a call read
+    the same string)."""
+    if len(text) < PLAIN_RUNS_FROM:
+        return tokenized(text)
+    return _scanned_large(text)
+
+
+@lru_cache(maxsize=2)
+def _scanned_large(text: str) -> Script:
+    return scan(text, plain_lines())
 
 
 @lru_cache(maxsize=1024)
@@ -269,7 +288,7 @@ class Walk:
         self._moves = False
 
     def events(self) -> Iterator[Event]:
-        script = scanned(self.text) if self.wants_run is not None else tokenize(self.text)
+        script = scanned(self.text) if self.wants_run is not None else tokenized(self.text)
         yield from self._script(self.text, script, 0, True)
 
     # -- scripts ----------------------------------------------------------------------------
