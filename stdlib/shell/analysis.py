@@ -62,6 +62,7 @@ from polydeukes.stdlib.shell.tokenizer import (
     tokenize,
     tokenized,
 )
+from polydeukes.vm.sre import LazyPattern
 
 # §8.1.7 names eval/bash/sh/zsh; the other POSIX-family shells reinterpret text the same way.
 NESTED_SHELLS = frozenset({"eval", "bash", "sh", "zsh", "dash", "ksh", "mksh", "ash"})
@@ -73,7 +74,7 @@ NESTING_TOO_DEEP = "nesting too deep"
 # Reserved words that open a command list: the command follows them (`then rm -rf x`).
 _RESERVED = frozenset({"!", "if", "then", "else", "elif", "do", "while", "until", "{", "time"})
 _DECLARATIONS = frozenset({"export", "declare", "typeset", "local", "readonly"})
-_FUNCTION_DEFINITION = re.compile(r"[A-Za-z_][A-Za-z0-9_.:-]*\(\)")
+_FUNCTION_DEFINITION = LazyPattern(r"[A-Za-z_][A-Za-z0-9_.:-]*\(\)")
 # Builtins and keywords: redefining one of these names changes what a later line means.
 BUILTINS = frozenset({
     "cd", "pushd", "popd", "echo", "printf", "read", "test", "[", "source", ".", "exec", "eval",
@@ -127,8 +128,8 @@ _WRAPPERS: dict[str, tuple[frozenset[str], frozenset[str], int, bool]] = {
 _CHDIR_FLAGS = frozenset({("env", "C"), ("sudo", "D")})
 # Stages that execute what arrives on stdin (as commands or as operands of a command).
 _STDIN_EXECUTORS = frozenset({"xargs", "parallel", "while", "until", "source", "."})
-_FD_REFERENCE = re.compile(r"-|\d+-?")
-_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_FD_REFERENCE = LazyPattern(r"-|\d+-?")
+_NAME = LazyPattern(r"[A-Za-z_][A-Za-z0-9_]*")
 
 # Names whose command can matter without a mention: writers and programs the table models as
 # such, shells, wrappers, reserved words, and builtins that change the line's state.
@@ -174,7 +175,7 @@ def is_write_redirect(r: Redirect) -> bool:
     """§8.2: a redirect with `>` in its operator, except an fd duplication (`2>&1`, `>&-`)."""
     if ">" not in r.operator:
         return False
-    return not (r.operator.endswith(">&") and _FD_REFERENCE.fullmatch(r.target.text) is not None)
+    return not (r.operator.endswith(">&") and _FD_REFERENCE().fullmatch(r.target.text) is not None)
 
 
 class GlobOptions:
@@ -572,7 +573,7 @@ class Walk:
                     self._assign(a, view.source)
         if view.targets or (name and name in _WRITER_NAMES):
             context.writers.append(view)  # its writes are worked out when a script runs
-        if inner < len(args) and args[inner].text.endswith("()") and _FUNCTION_DEFINITION.fullmatch(args[inner].text):
+        if inner < len(args) and args[inner].text.endswith("()") and _FUNCTION_DEFINITION().fullmatch(args[inner].text):
             context.redefined[args[inner].text[:-2]] = "function"
         if name not in _STATEFUL:
             return
@@ -591,7 +592,7 @@ class Walk:
                     context.scope.assign(a.text, (Value(""),))
         elif name in ("read", "mapfile", "readarray"):
             for a in rest:
-                if not a.text.startswith("-") and _NAME.fullmatch(a.text):
+                if not a.text.startswith("-") and _NAME().fullmatch(a.text):
                     context.scope.assign(a.text, None)
         elif name == "printf":
             for k, a in enumerate(rest[:-1]):
@@ -631,7 +632,7 @@ class Walk:
         """`NAME=VALUE`: the values NAME may now hold (unknown after a substitution)."""
         name, eq, value = a.text.partition("=")
         name = name.rstrip("+")
-        if not eq or not _NAME.fullmatch(name):
+        if not eq or not _NAME().fullmatch(name):
             return
         word = a.word
         if word.flags & W_SUBST:
@@ -826,7 +827,7 @@ def _unescape(text: str) -> str:
     return {"\\n": "\n", "\\t": "\t", "\\0": "\0"}.get(text, text[:1] or "\n")
 
 
-_XARGS_TOKEN = re.compile(r"""'([^']*)'|"([^"]*)"|((?:\\.|[^\s'"\\])+)""")
+_XARGS_TOKEN = LazyPattern(r"""'([^']*)'|"([^"]*)"|((?:\\.|[^\s'"\\])+)""")
 
 
 def _xargs_items(text: str, delimiter: str | None, limit: int = 10_000) -> list[str] | None:
@@ -836,7 +837,7 @@ def _xargs_items(text: str, delimiter: str | None, limit: int = 10_000) -> list[
         items = [item for item in text.split(delimiter) if item != ""]
     else:
         items = []
-        for m in _XARGS_TOKEN.finditer(text):
+        for m in _XARGS_TOKEN().finditer(text):
             single, double, plain = m.groups()
             items.append(single if single is not None else double if double is not None
                          else re.sub(r"\\(.)", r"\1", plain))

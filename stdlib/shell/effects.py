@@ -30,13 +30,13 @@ an unknown program …), or is None.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 import msgspec
 
 from polydeukes.stdlib.shell.expansion import ANY, Arg
+from polydeukes.vm.sre import LazyPattern
 
 READ, DATA, CHDIR = "read", "data", "chdir"
 WRITE, CREATE, DELETE, MOVE, CHMOD, LINK = "write", "create", "delete", "move", "chmod", "link"
@@ -399,13 +399,13 @@ def model_for(name: str) -> Model | None:
     """The row of `name`; a versioned interpreter (`python3.12`) reads as its family."""
     model = COMMANDS.get(name)
     if model is None and name[-1:].isdigit():
-        versioned = VERSIONED.fullmatch(name)
+        versioned = VERSIONED().fullmatch(name)
         if versioned is not None:
             model = COMMANDS.get(versioned.group(1))
     return model
 
 
-VERSIONED = re.compile(r"(python[23]?|perl|ruby|node|lua|php)[0-9.]*")
+VERSIONED = LazyPattern(r"(python[23]?|perl|ruby|node|lua|php)[0-9.]*")
 
 # Names whose command has effects besides its mentions (they can write, run, or change what
 # later commands mean): everything in the table that is not a pure reader. A plain line under
@@ -522,11 +522,11 @@ def long_option(options: dict[str, Opt], name: str) -> Opt | None:
     return None
 
 
-_MODE_WORD = re.compile(r"[-+=][rwxXstugoa0-7,+=-]*")
+_MODE_WORD = LazyPattern(r"[-+=][rwxXstugoa0-7,+=-]*")
 
 
 def _mode_word(text: str) -> bool:
-    return _MODE_WORD.fullmatch(text) is not None
+    return _MODE_WORD().fullmatch(text) is not None
 
 
 def layout_roles(layout: str, count: int) -> list[str]:

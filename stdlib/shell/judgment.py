@@ -64,6 +64,7 @@ from polydeukes.stdlib.shell.paths import (
     segments_match,
 )
 from polydeukes.stdlib.shell.tokenizer import UnreadSpan, Word
+from polydeukes.vm.sre import LazyPattern
 
 __all__ = [
     "BREAK_CODE_MENTION",
@@ -421,9 +422,9 @@ def unread_candidates(span: UnreadSpan) -> list[str]:
 
 # String literals in program text, and the operators that join them: concatenation (`+`, `.`,
 # `..`, or nothing: Python's implicit concatenation) and argument lists (`,`: a path join).
-_STRING_LITERAL = re.compile(r"""'((?:[^'\\\n]|\\.)*)'|"((?:[^"\\\n]|\\.)*)"|`((?:[^`\\]|\\.)*)`""")
-_CONCATENATION = re.compile(r"\s*(?:\+|\.\.?)?\s*")
-_ARGUMENT = re.compile(r"\s*,\s*")
+_STRING_LITERAL = LazyPattern(r"""'((?:[^'\\\n]|\\.)*)'|"((?:[^"\\\n]|\\.)*)"|`((?:[^`\\]|\\.)*)`""")
+_CONCATENATION = LazyPattern(r"\s*(?:\+|\.\.?)?\s*")
+_ARGUMENT = LazyPattern(r"\s*,\s*")
 _CODE_LITERALS = 2000  # string literals read per program
 _JOIN_WINDOW = 6  # path-join arguments combined at most
 
@@ -435,12 +436,12 @@ def code_candidates(code: str) -> list[str]:
     out = [code]
     groups: list[list[str]] = []  # runs of arguments; each argument a concatenation
     end = -1
-    for m in list(_STRING_LITERAL.finditer(code))[:_CODE_LITERALS]:
+    for m in list(_STRING_LITERAL().finditer(code))[:_CODE_LITERALS]:
         value = next(g for g in m.groups() if g is not None)
         out.append(value)
-        if end >= 0 and _CONCATENATION.fullmatch(code, end, m.start()):
+        if end >= 0 and _CONCATENATION().fullmatch(code, end, m.start()):
             groups[-1][-1] += value
-        elif end >= 0 and _ARGUMENT.fullmatch(code, end, m.start()):
+        elif end >= 0 and _ARGUMENT().fullmatch(code, end, m.start()):
             groups[-1].append(value)
         else:
             groups.append([value])
