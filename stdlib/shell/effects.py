@@ -31,7 +31,6 @@ an unknown program …), or is None.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import NamedTuple
 
 import msgspec
 
@@ -87,7 +86,9 @@ class Effects(msgspec.Struct, frozen=True, gc=False):
     unproven: str | None = None
 
 
-class Env(NamedTuple):
+# (Structs rather than NamedTuples: creating a NamedTuple class costs a shell call about
+# twice as much at import.)
+class Env(msgspec.Struct, frozen=True, gc=False):
     """What a handler may know beyond the arguments: the command's stdin sources."""
 
     heredocs: tuple[str, ...] = ()  # heredoc and herestring bodies fed to the command
@@ -95,7 +96,7 @@ class Env(NamedTuple):
     piped: bool = False  # stdin comes from the previous pipeline stage
 
 
-class Opt(NamedTuple):
+class Opt(msgspec.Struct, frozen=True, gc=False):
     arg: int  # 0 none, 1 required (attached or the next word), 2 optional (attached only)
     role: str  # the argument's role
     effect: str  # '' or a name from `_EFFECT_NAMES`
