@@ -28,9 +28,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator, Sequence
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from polydeukes.stdlib.shell import effects as E
-from polydeukes.stdlib.shell.disk import Disk, Missing, Refused
 from polydeukes.stdlib.shell.expansion import (
     ANY,
     MANY,
@@ -63,6 +63,9 @@ from polydeukes.stdlib.shell.tokenizer import (
     tokenized,
 )
 from polydeukes.vm.sre import LazyPattern
+
+if TYPE_CHECKING:  # disk.py loads when a command first looks at the working tree
+    from polydeukes.stdlib.shell.disk import Disk
 
 # §8.1.7 names eval/bash/sh/zsh; the other POSIX-family shells reinterpret text the same way.
 NESTED_SHELLS = frozenset({"eval", "bash", "sh", "zsh", "dash", "ksh", "mksh", "ash"})
@@ -283,10 +286,20 @@ class Walk:
         self.root = root
         self.root_segs: tuple[str, ...] | None = _root_segments(root)
         self.home_segs = _home_segments(home)
-        self.disk = disk if disk is not None else (Disk(root) if self.root_segs is not None else None)
+        self._disk: Disk | None | bool = disk if disk is not None else False  # False: not made yet
         self.wants_run = wants_run
         self.context = Context(self.root_segs)
         self._moves = False
+
+    @property
+    def disk(self) -> Disk | None:
+        """The working tree under the root, looked at read-only (None without a valid root);
+        made on first use, so a line that never looks at a file never loads disk.py."""
+        if self._disk is False:
+            from polydeukes.stdlib.shell.disk import Disk
+
+            self._disk = Disk(self.root) if self.root_segs is not None else None
+        return self._disk
 
     def events(self) -> Iterator[Event]:
         script = scanned(self.text) if self.wants_run is not None else tokenized(self.text)
@@ -530,6 +543,8 @@ class Walk:
             if path is None or self.disk is None or path in self.written():
                 return  # made on this line or unknowable: operands arrive at run time
             found = self.disk.read_text("/" + "/".join(path))
+            from polydeukes.stdlib.shell.disk import Missing, Refused  # loaded by `self.disk`
+
             if isinstance(found, Missing):
                 return  # xargs fails: nothing runs
             if isinstance(found, Refused):

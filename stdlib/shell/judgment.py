@@ -44,7 +44,6 @@ from polydeukes.stdlib.shell.analysis import (
     basename,
     is_write_redirect,
 )
-from polydeukes.stdlib.shell.disk import Missing, Refused, patch_text_targets
 from polydeukes.stdlib.shell.expansion import (
     compile_pattern,
     compile_segment,
@@ -693,6 +692,8 @@ class _Judge:
                 resolved = None
         if resolved is None:
             return
+        from polydeukes.stdlib.shell.disk import Refused  # loaded by `walk.disk`
+
         if isinstance(resolved, Refused):
             self.unknown_reach = True
             self.found(BREAK_UNREADABLE, f"{view.head} writes {text}, whose symbolic links cannot be followed: {resolved.reason}")
@@ -811,6 +812,8 @@ class _Judge:
 
     def deferred(self, view: View, extra: E.Extra, cwd: tuple[str, ...] | None, head: str) -> None:
         """An archive's members or a patch's targets, read from disk or stdin, as writes."""
+        from polydeukes.stdlib.shell.disk import Missing, Refused, patch_text_targets
+
         p = self.p
         hits = p.tree_hits(extra.path, cwd)
         if not hits:
