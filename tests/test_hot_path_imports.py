@@ -20,8 +20,9 @@ ROSTER = {"mutating": ["Edit", "Write"], "shell": ["Bash"], "commandArgs": ["com
 TOKENIZER, DIFF, BASELINE = ("polydeukes.stdlib.shell.tokenizer", "polydeukes.stdlib.diff",
                              "polydeukes.stdlib.baseline")
 MESSAGES, ANALYSIS = "polydeukes.vm.messages", "polydeukes.stdlib.shell.analysis"
-WATCHED = (TOKENIZER, DIFF, BASELINE, MESSAGES, ANALYSIS, "polydeukes.compiler", "yaml", "lark",
-           "click")
+DISK, TRANSCRIPT = "polydeukes.stdlib.shell.disk", "polydeukes.stdlib.shell.transcript"
+WATCHED = (TOKENIZER, DIFF, BASELINE, MESSAGES, ANALYSIS, DISK, TRANSCRIPT, "polydeukes.compiler",
+           "yaml", "lark", "click")
 
 
 def _input(call: dict, **extra) -> str:
@@ -39,9 +40,13 @@ CASES = [
      [], {TOKENIZER}),
     ("a session: the baseline comparison",
      _input(EDIT, session={"userMessages": [], "toolCalls": []}), [], {BASELINE}),
-    ("a Bash call: the shell analyzer",
+    ("a Bash call: the shell analyzer, without the working tree (it only reads) or the "
+     "transcript judge (no session)",
      _input({"name": "Bash", "args": {"command": "cat .claude/hooks/a.sh"}}), [],
      {TOKENIZER, ANALYSIS}),
+    ("a Bash call that writes: the working tree too (a link may lead the write elsewhere)",
+     _input({"name": "Bash", "args": {"command": "echo x > notes.txt"}}), [],
+     {TOKENIZER, ANALYSIS, DISK}),
     ("a break: its message", _input(dict(EDIT, args={"file_path": "src/x.py"}, fileChange={
         "kind": "modify", "path": "src/x.py", "pre": "", "post": "TODO\n"})), [], {MESSAGES}),
     ("--diff: the diff parser",
