@@ -20,7 +20,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import lru_cache
-from typing import NamedTuple
+from typing import TYPE_CHECKING
+
+import msgspec
 
 from polydeukes.stdlib.routing import (  # resolve_home: re-exported, see __all__
     Candidates,
@@ -32,11 +34,12 @@ from polydeukes.stdlib.routing import (  # resolve_home: re-exported, see __all_
     string_candidates,
 )
 from polydeukes.stdlib.protected import fold
-from polydeukes.stdlib.shell.evidence import ShellWrites, shell_writes
-from polydeukes.stdlib.shell.judgment import judge_shell_mod
 from polydeukes.stdlib.shell.paths import path_candidates, path_matches, segments
-from polydeukes.stdlib.shell.transcript import TranscriptTarget, judge_transcript_line
 from polydeukes.vm.ir import UNSET, ToolCall
+
+if TYPE_CHECKING:  # the shell analyzer's stages load only in the judges that run them
+    from polydeukes.stdlib.shell.evidence import ShellWrites
+    from polydeukes.stdlib.shell.transcript import TranscriptTarget
 
 __all__ = [
     "SELF_MOD_BREAK",
@@ -60,7 +63,7 @@ TRANSCRIPT_CHANGE = "{tool} would modify the session transcript {path}"
 TRANSCRIPT_ARGS = "{tool} names the session transcript {path} with no proven target"
 
 
-class Outcome(NamedTuple):
+class Outcome(msgspec.Struct, frozen=True):
     exit_code: int  # 0 upheld, 1 broken, 2 unjudgeable
     reason: str | None
 
@@ -168,6 +171,15 @@ def judge_shell_mod_call(
         return UNJUDGEABLE
 
 
+def judge_shell_mod(text: str, protected: Sequence[str], *, root: str, home: str | None,
+                    fold_case: bool = False):
+    """`shell.judgment.judge_shell_mod`, whose module (with the walk and the command table) loads
+    on the first shell call: a self-mod judgment never needs it."""
+    from polydeukes.stdlib.shell.judgment import judge_shell_mod as judge
+
+    return judge(text, protected, root=root, home=home, fold_case=fold_case)
+
+
 # -- transcript-mod (§7.3) ---------------------------------------------------------------------
 
 
@@ -201,6 +213,8 @@ def transcript_mod_matches(
         elif any(target.names(c) for c in _args_candidates(call)):
             return _broken(TRANSCRIPT_ARGS.format(tool=call.name, path=evidence_path))
     if call.name in shell_names:
+        from polydeukes.stdlib.shell.transcript import judge_transcript_line
+
         # A shell call with no command string is not judged here: this judge is the router.
         for line in command_strings(call, command_args):
             reason = judge_transcript_line(line, target)
@@ -211,6 +225,8 @@ def transcript_mod_matches(
 
 @lru_cache(maxsize=4)
 def _target(evidence_path: str, root: str, home: str | None) -> TranscriptTarget:
+    from polydeukes.stdlib.shell.transcript import TranscriptTarget
+
     return TranscriptTarget(evidence_path, root=root, home=home)
 
 
@@ -221,6 +237,8 @@ def _target(evidence_path: str, root: str, home: str | None) -> TranscriptTarget
 def _derive(text: str, root: str, home: str | None) -> ShellWrites:
     # Without a pre-state channel: routing needs targets, never completed changes. Cached
     # because every per-entry skip arm asks about the same call.
+    from polydeukes.stdlib.shell.evidence import shell_writes
+
     return shell_writes(text, root=root, home=home, read_file=None)
 
 

@@ -74,9 +74,6 @@ def arg_strings(value: Any) -> Iterator[str]:
             stack.extend(reversed(item))
 
 
-# A string this long is scanned with runs of plain lines kept whole (`shell.tokenizer.PlainRun`):
-# their candidates are only worked out when a run spells a protected entry's first segment.
-LARGE_STRING = 1 << 16
 
 
 def string_candidates(text: str) -> tuple[list[str], bool]:
@@ -108,13 +105,14 @@ _ONE_PLAIN_WORD = frozenset(
 )
 
 
-@lru_cache(maxsize=8)
 def _scanned(text: str):
-    """One read of a string per process: routing asks for several registrations."""
-    if len(text) < LARGE_STRING:
-        from polydeukes.stdlib.shell.tokenizer import tokenize
+    """One read of a string per process, shared with the judges: a large string is scanned with
+    runs of plain lines kept whole (`shell.tokenizer.PlainRun`), whose candidates are only worked
+    out when a run spells a protected entry's first segment."""
+    from polydeukes.stdlib.shell.tokenizer import PLAIN_RUNS_FROM, tokenized
 
-        return tokenize(text)
+    if len(text) < PLAIN_RUNS_FROM:
+        return tokenized(text)
     from polydeukes.stdlib.shell.analysis import scanned  # loads the command table
 
     return scanned(text)

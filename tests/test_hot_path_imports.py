@@ -22,7 +22,9 @@ TOKENIZER, DIFF, BASELINE = ("polydeukes.stdlib.shell.tokenizer", "polydeukes.st
 MESSAGES, ANALYSIS = "polydeukes.vm.messages", "polydeukes.stdlib.shell.analysis"
 # The instruction classes: a plan read from plan.bin is run from its stored lists.
 INSTRUCTIONS = "polydeukes.vm.instructions"
-WATCHED = (TOKENIZER, DIFF, BASELINE, MESSAGES, ANALYSIS, INSTRUCTIONS, "polydeukes.compiler",
+DISK, TRANSCRIPT = "polydeukes.stdlib.shell.disk", "polydeukes.stdlib.shell.transcript"
+WATCHED = (TOKENIZER, DIFF, BASELINE, MESSAGES, ANALYSIS, INSTRUCTIONS, DISK, TRANSCRIPT,
+           "polydeukes.compiler",
            "yaml", "lark", "click")
 
 
@@ -41,9 +43,13 @@ CASES = [
      [], {TOKENIZER}),
     ("a session: the baseline comparison",
      _input(EDIT, session={"userMessages": [], "toolCalls": []}), [], {BASELINE}),
-    ("a Bash call: the shell analyzer",
+    ("a Bash call: the shell analyzer, without the working tree (it only reads) or the "
+     "transcript judge (no session)",
      _input({"name": "Bash", "args": {"command": "cat .claude/hooks/a.sh"}}), [],
      {TOKENIZER, ANALYSIS}),
+    ("a Bash call that writes: the working tree too (a link may lead the write elsewhere)",
+     _input({"name": "Bash", "args": {"command": "echo x > notes.txt"}}), [],
+     {TOKENIZER, ANALYSIS, DISK}),
     ("a break: its message", _input(dict(EDIT, args={"file_path": "src/x.py"}, fileChange={
         "kind": "modify", "path": "src/x.py", "pre": "", "post": "TODO\n"})), [], {MESSAGES}),
     ("--diff: the diff parser",

@@ -449,6 +449,47 @@ def test_analysis_never_raises_and_stays_within_its_time(text: str) -> None:
     assert elapsed_ms <= budget, (elapsed_ms, len(text))
 
 
+# Lines a `PlainRun` may take whole (plain commands, quoted words, comments, mentions among
+# them) and lines it must not (writers, expansions, directory changes, redefinitions, operators).
+_RUN_LINES = st.lists(
+    st.sampled_from([
+        "cat src/core/a.py", "echo hi there", "ls -la", "grep -n x 'src/core' notes.md",
+        "# rm -rf src/core", "'ls' packages/core/dist", "wc -l \"polydeukes.config.yaml\"",
+        "make all", "", "   ",
+        "rm -rf src/core", "mv notes.md src", "cd src", "cd ..", "d=src; rm $d/core/x",
+        "echo x > src/core/f",
+        "alias cat='rm -rf'", "cat() { rm -rf $1; }", "sudo cat src/core", "bash -c 'ls src/core'",
+        "for f in src/*; do echo $f; done", "cat <<EOF\nsrc/core\nEOF", "cp -r src /tmp/x",
+        "ls | xargs rm",
+        "python3 -c 'open(\"src/core/a\",\"w\")'", "ls src/co*", "cat src/core | sh",
+    ]),
+    max_size=12,
+).map("\n".join)
+
+
+@PROPERTY_SETTINGS
+@given(_RUN_LINES, st.sampled_from(["", "\n", "\r\n"]))
+def test_runs_of_plain_lines_change_no_verdict(text: str, end: str) -> None:
+    """A large string is read with its runs of plain lines kept whole (`PlainRun`), a short one
+    word by word: the judges answer the same either way."""
+    from polydeukes.stdlib.shell import analysis
+
+    text = text.replace("\n", end) if end else text
+    def judged() -> tuple:
+        return (judge_shell_mod(text, PROTECTED, root=ROOT, home=HOME),
+                judge_transcript_line(text, TRANSCRIPT))
+
+    word_by_word = judged()
+    saved = analysis.PLAIN_RUNS_FROM
+    analysis.PLAIN_RUNS_FROM = 0  # every string is large
+    try:
+        with_runs = judged()
+    finally:
+        analysis.PLAIN_RUNS_FROM = saved
+    event("broken" if word_by_word[0].broken else "not broken")
+    assert with_runs == word_by_word
+
+
 def test_deep_nesting_neither_exhausts_recursion_nor_hides_a_mention() -> None:
     for text in ("$(" * 5000, "(" * 5000 + ")" * 5000, "`" * 5001, "${" * 5000, "<(" * 3000):
         tokenize(text)

@@ -28,9 +28,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator, Sequence
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from polydeukes.stdlib.shell import effects as E
-from polydeukes.stdlib.shell.disk import Disk, Missing, Refused
 from polydeukes.stdlib.shell.expansion import (
     ANY,
     MANY,
@@ -43,6 +43,7 @@ from polydeukes.stdlib.shell.expansion import (
 )
 from polydeukes.stdlib.shell.paths import dot_resolve
 from polydeukes.stdlib.shell.tokenizer import (
+    PLAIN_RUNS_FROM,
     W_BRACE,
     W_GLOB,
     W_SUBST,
@@ -59,7 +60,12 @@ from polydeukes.stdlib.shell.tokenizer import (
     plain_lines_pattern,
     scan,
     tokenize,
+    tokenized,
 )
+from polydeukes.vm.sre import LazyPattern
+
+if TYPE_CHECKING:  # disk.py loads when a command first looks at the working tree
+    from polydeukes.stdlib.shell.disk import Disk
 
 # §8.1.7 names eval/bash/sh/zsh; the other POSIX-family shells reinterpret text the same way.
 NESTED_SHELLS = frozenset({"eval", "bash", "sh", "zsh", "dash", "ksh", "mksh", "ash"})
@@ -71,7 +77,7 @@ NESTING_TOO_DEEP = "nesting too deep"
 # Reserved words that open a command list: the command follows them (`then rm -rf x`).
 _RESERVED = frozenset({"!", "if", "then", "else", "elif", "do", "while", "until", "{", "time"})
 _DECLARATIONS = frozenset({"export", "declare", "typeset", "local", "readonly"})
-_FUNCTION_DEFINITION = re.compile(r"[A-Za-z_][A-Za-z0-9_.:-]*\(\)")
+_FUNCTION_DEFINITION = LazyPattern(r"[A-Za-z_][A-Za-z0-9_.:-]*\(\)")
 # Builtins and keywords: redefining one of these names changes what a later line means.
 BUILTINS = frozenset({
     "cd", "pushd", "popd", "echo", "printf", "read", "test", "[", "source", ".", "exec", "eval",
@@ -125,8 +131,8 @@ _WRAPPERS: dict[str, tuple[frozenset[str], frozenset[str], int, bool]] = {
 _CHDIR_FLAGS = frozenset({("env", "C"), ("sudo", "D")})
 # Stages that execute what arrives on stdin (as commands or as operands of a command).
 _STDIN_EXECUTORS = frozenset({"xargs", "parallel", "while", "until", "source", "."})
-_FD_REFERENCE = re.compile(r"-|\d+-?")
-_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_FD_REFERENCE = LazyPattern(r"-|\d+-?")
+_NAME = LazyPattern(r"[A-Za-z_][A-Za-z0-9_]*")
 
 # Names whose command can matter without a mention: writers and programs the table models as
 # such, shells, wrappers, reserved words, and builtins that change the line's state.
@@ -136,14 +142,31 @@ _NAMES_WITH_EFFECTS = (
     | frozenset(_WRAPPERS)
     | frozenset({"for", "select", "case", "function", "trap", "parallel", "coproc"})
 )
-PLAIN_LINES = plain_lines_pattern(name for name in _NAMES_WITH_EFFECTS if name.isprintable())
+_plain_lines: re.Pattern[str] | None = None
 
 
-@lru_cache(maxsize=4)
+def plain_lines() -> re.Pattern[str]:
+    """The regex of runs of plain lines for this command table (`tokenizer.plain_lines_pattern`),
+    compiled when the first large string is read (see `tokenizer.PLAIN_RUNS_FROM`)."""
+    global _plain_lines
+    if _plain_lines is None:
+        _plain_lines = plain_lines_pattern(name for name in _NAMES_WITH_EFFECTS
+                                           if name.isprintable())
+    return _plain_lines
+
+
 def scanned(text: str) -> Script:
-    """`scan(text, PLAIN_LINES)`, once per process for each of the last few command strings:
-    the router and every judge of a call read the same string."""
-    return scan(text, PLAIN_LINES)
+    """The tokens of `text`, with its runs of plain lines kept whole when it is large; once per
+    process for each of the last few command strings (routing and every judge of a call read
+    the same string)."""
+    if len(text) < PLAIN_RUNS_FROM:
+        return tokenized(text)
+    return _scanned_large(text)
+
+
+@lru_cache(maxsize=2)
+def _scanned_large(text: str) -> Script:
+    return scan(text, plain_lines())
 
 
 @lru_cache(maxsize=1024)
@@ -155,7 +178,7 @@ def is_write_redirect(r: Redirect) -> bool:
     """§8.2: a redirect with `>` in its operator, except an fd duplication (`2>&1`, `>&-`)."""
     if ">" not in r.operator:
         return False
-    return not (r.operator.endswith(">&") and _FD_REFERENCE.fullmatch(r.target.text) is not None)
+    return not (r.operator.endswith(">&") and _FD_REFERENCE().fullmatch(r.target.text) is not None)
 
 
 class GlobOptions:
@@ -263,13 +286,23 @@ class Walk:
         self.root = root
         self.root_segs: tuple[str, ...] | None = _root_segments(root)
         self.home_segs = _home_segments(home)
-        self.disk = disk if disk is not None else (Disk(root) if self.root_segs is not None else None)
+        self._disk: Disk | None | bool = disk if disk is not None else False  # False: not made yet
         self.wants_run = wants_run
         self.context = Context(self.root_segs)
         self._moves = False
 
+    @property
+    def disk(self) -> Disk | None:
+        """The working tree under the root, looked at read-only (None without a valid root);
+        made on first use, so a line that never looks at a file never loads disk.py."""
+        if self._disk is False:
+            from polydeukes.stdlib.shell.disk import Disk
+
+            self._disk = Disk(self.root) if self.root_segs is not None else None
+        return self._disk
+
     def events(self) -> Iterator[Event]:
-        script = scanned(self.text) if self.wants_run is not None else tokenize(self.text)
+        script = scanned(self.text) if self.wants_run is not None else tokenized(self.text)
         yield from self._script(self.text, script, 0, True)
 
     # -- scripts ----------------------------------------------------------------------------
@@ -510,6 +543,8 @@ class Walk:
             if path is None or self.disk is None or path in self.written():
                 return  # made on this line or unknowable: operands arrive at run time
             found = self.disk.read_text("/" + "/".join(path))
+            from polydeukes.stdlib.shell.disk import Missing, Refused  # loaded by `self.disk`
+
             if isinstance(found, Missing):
                 return  # xargs fails: nothing runs
             if isinstance(found, Refused):
@@ -553,7 +588,7 @@ class Walk:
                     self._assign(a, view.source)
         if view.targets or (name and name in _WRITER_NAMES):
             context.writers.append(view)  # its writes are worked out when a script runs
-        if inner < len(args) and args[inner].text.endswith("()") and _FUNCTION_DEFINITION.fullmatch(args[inner].text):
+        if inner < len(args) and args[inner].text.endswith("()") and _FUNCTION_DEFINITION().fullmatch(args[inner].text):
             context.redefined[args[inner].text[:-2]] = "function"
         if name not in _STATEFUL:
             return
@@ -572,7 +607,7 @@ class Walk:
                     context.scope.assign(a.text, (Value(""),))
         elif name in ("read", "mapfile", "readarray"):
             for a in rest:
-                if not a.text.startswith("-") and _NAME.fullmatch(a.text):
+                if not a.text.startswith("-") and _NAME().fullmatch(a.text):
                     context.scope.assign(a.text, None)
         elif name == "printf":
             for k, a in enumerate(rest[:-1]):
@@ -612,7 +647,7 @@ class Walk:
         """`NAME=VALUE`: the values NAME may now hold (unknown after a substitution)."""
         name, eq, value = a.text.partition("=")
         name = name.rstrip("+")
-        if not eq or not _NAME.fullmatch(name):
+        if not eq or not _NAME().fullmatch(name):
             return
         word = a.word
         if word.flags & W_SUBST:
@@ -807,7 +842,7 @@ def _unescape(text: str) -> str:
     return {"\\n": "\n", "\\t": "\t", "\\0": "\0"}.get(text, text[:1] or "\n")
 
 
-_XARGS_TOKEN = re.compile(r"""'([^']*)'|"([^"]*)"|((?:\\.|[^\s'"\\])+)""")
+_XARGS_TOKEN = LazyPattern(r"""'([^']*)'|"([^"]*)"|((?:\\.|[^\s'"\\])+)""")
 
 
 def _xargs_items(text: str, delimiter: str | None, limit: int = 10_000) -> list[str] | None:
@@ -817,7 +852,7 @@ def _xargs_items(text: str, delimiter: str | None, limit: int = 10_000) -> list[
         items = [item for item in text.split(delimiter) if item != ""]
     else:
         items = []
-        for m in _XARGS_TOKEN.finditer(text):
+        for m in _XARGS_TOKEN().finditer(text):
             single, double, plain = m.groups()
             items.append(single if single is not None else double if double is not None
                          else re.sub(r"\\(.)", r"\1", plain))

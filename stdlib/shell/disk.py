@@ -23,7 +23,6 @@ from __future__ import annotations
 import os
 import stat
 import time
-from typing import NamedTuple
 
 import msgspec
 
@@ -50,7 +49,7 @@ class Missing(msgspec.Struct, frozen=True):
 MISSING = Missing()
 
 
-class _Walked(NamedTuple):
+class _Walked(msgspec.Struct, frozen=True):
     """A path resolved as far as `Disk._walk` went."""
 
     done: list[str]  # the resolved segments

@@ -30,13 +30,12 @@ an unknown program …), or is None.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
-from typing import NamedTuple
 
 import msgspec
 
 from polydeukes.stdlib.shell.expansion import ANY, Arg
+from polydeukes.vm.sre import LazyPattern
 
 READ, DATA, CHDIR = "read", "data", "chdir"
 WRITE, CREATE, DELETE, MOVE, CHMOD, LINK = "write", "create", "delete", "move", "chmod", "link"
@@ -87,7 +86,9 @@ class Effects(msgspec.Struct, frozen=True, gc=False):
     unproven: str | None = None
 
 
-class Env(NamedTuple):
+# (Structs rather than NamedTuples: creating a NamedTuple class costs a shell call about
+# twice as much at import.)
+class Env(msgspec.Struct, frozen=True, gc=False):
     """What a handler may know beyond the arguments: the command's stdin sources."""
 
     heredocs: tuple[str, ...] = ()  # heredoc and herestring bodies fed to the command
@@ -95,7 +96,7 @@ class Env(NamedTuple):
     piped: bool = False  # stdin comes from the previous pipeline stage
 
 
-class Opt(NamedTuple):
+class Opt(msgspec.Struct, frozen=True, gc=False):
     arg: int  # 0 none, 1 required (attached or the next word), 2 optional (attached only)
     role: str  # the argument's role
     effect: str  # '' or a name from `_EFFECT_NAMES`
@@ -399,13 +400,13 @@ def model_for(name: str) -> Model | None:
     """The row of `name`; a versioned interpreter (`python3.12`) reads as its family."""
     model = COMMANDS.get(name)
     if model is None and name[-1:].isdigit():
-        versioned = VERSIONED.fullmatch(name)
+        versioned = VERSIONED().fullmatch(name)
         if versioned is not None:
             model = COMMANDS.get(versioned.group(1))
     return model
 
 
-VERSIONED = re.compile(r"(python[23]?|perl|ruby|node|lua|php)[0-9.]*")
+VERSIONED = LazyPattern(r"(python[23]?|perl|ruby|node|lua|php)[0-9.]*")
 
 # Names whose command has effects besides its mentions (they can write, run, or change what
 # later commands mean): everything in the table that is not a pure reader. A plain line under
@@ -522,11 +523,11 @@ def long_option(options: dict[str, Opt], name: str) -> Opt | None:
     return None
 
 
-_MODE_WORD = re.compile(r"[-+=][rwxXstugoa0-7,+=-]*")
+_MODE_WORD = LazyPattern(r"[-+=][rwxXstugoa0-7,+=-]*")
 
 
 def _mode_word(text: str) -> bool:
-    return _MODE_WORD.fullmatch(text) is not None
+    return _MODE_WORD().fullmatch(text) is not None
 
 
 def layout_roles(layout: str, count: int) -> list[str]:

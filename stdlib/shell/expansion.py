@@ -33,6 +33,7 @@ from functools import lru_cache
 import msgspec
 
 from polydeukes.stdlib.shell.tokenizer import W_BRACE, W_GLOB, W_VAR, Word, ansi_c_escape, group_end
+from polydeukes.vm.sre import LazyPattern
 
 BRACE_LIMIT = 256  # words one brace expansion may produce; past it the word is unknown
 BRACE_BUDGET = 20_000  # characters the brace scanner may step over for one word
@@ -45,14 +46,14 @@ ONE = 0
 MANY = 1  # a glob: one or more (several files may match)
 ANY = 2  # an unknown expansion: none, one or several
 
-_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_SEQ_INT = re.compile(r"[+-]?[0-9]+")
+_NAME = LazyPattern(r"[A-Za-z_][A-Za-z0-9_]*")
+_SEQ_INT = LazyPattern(r"[+-]?[0-9]+")
 _EXTGLOB_PREFIX = frozenset("?*+@!")
-_IFS = re.compile(r"[ \t\n]+")
+_IFS = LazyPattern(r"[ \t\n]+")
 # Runs of characters that `_read_pieces` copies as they are (outside and inside double quotes).
-_ACTIVE_RUN = re.compile(r"[^\\'\"$`(]*")
+_ACTIVE_RUN = LazyPattern(r"[^\\'\"$`(]*")
 _QUOTED_SPECIAL = frozenset('"\\$`')
-_QUOTED_RUN = re.compile(r'[^"\\$`]+')
+_QUOTED_RUN = LazyPattern(r'[^"\\$`]+')
 
 
 class Arg(msgspec.Struct, frozen=True, gc=False):
@@ -235,7 +236,7 @@ def _sequence(amble: str, limit: int) -> list[str] | None:
         return None
     incr = 1
     rest = ""
-    m = _SEQ_INT.match(rhs)
+    m = _SEQ_INT().match(rhs)
     if m is not None and (rhs[:1].isdigit() or rhs[1:2].isdigit()):
         rhs_kind, rhs_text, rest = "int", m.group(), rhs[m.end() :]
     elif rhs[:1].isascii() and rhs[:1].isalpha() and (len(rhs) == 1 or rhs[1] == "."):
@@ -245,11 +246,11 @@ def _sequence(amble: str, limit: int) -> list[str] | None:
     if rest:
         if not rest.startswith("..") or len(rest) == 2:
             return None
-        step = _SEQ_INT.fullmatch(rest[2:])
+        step = _SEQ_INT().fullmatch(rest[2:])
         if step is None:
             return None
         incr = int(step.group())
-    if _SEQ_INT.fullmatch(lhs):
+    if _SEQ_INT().fullmatch(lhs):
         lhs_kind = "int"
     elif len(lhs) == 1 and lhs.isascii() and lhs.isalpha():
         lhs_kind = "char"
@@ -335,7 +336,7 @@ def _read_pieces(raw: str) -> list[_Piece]:
             out.append(_Piece(_ACTIVE, raw[i:end]))
             i = end
         else:
-            j = _ACTIVE_RUN.match(raw, i + 1).end()
+            j = _ACTIVE_RUN().match(raw, i + 1).end()
             out.append(_Piece(_ACTIVE, raw[i:j]))
             i = j
     return out
@@ -347,7 +348,7 @@ def _read_double_quoted(raw: str, i: int, out: list[_Piece]) -> int:
     while i < n and raw[i] != '"':
         c = raw[i]
         if c not in _QUOTED_SPECIAL:
-            j = _QUOTED_RUN.match(raw, i).end()  # a run without meaning inside quotes, at once
+            j = _QUOTED_RUN().match(raw, i).end()  # a run without meaning inside quotes, at once
             buf.append(raw[i:j])
             i = j
         elif c == "\\" and i + 1 < n and raw[i + 1] in '$`"\\\n':
@@ -378,7 +379,7 @@ def _read_dollar(raw: str, i: int, out: list[_Piece], *, quoted: bool) -> int:
     if nxt == "{":
         end = group_end(raw, i + 1, "{", "}")
         inner = raw[i + 2 : end - 1]
-        if _NAME.fullmatch(inner):
+        if _NAME().fullmatch(inner):
             out.append(_Piece(_VAR, inner, quoted, raw[i:end]))
         else:
             out.append(_Piece(_UNKNOWN, raw[i:end], raw=raw[i:end]))
@@ -389,7 +390,7 @@ def _read_dollar(raw: str, i: int, out: list[_Piece], *, quoted: bool) -> int:
         return end
     if nxt == "'" and not quoted:
         return _read_ansi_c(raw, i + 2, out)
-    m = _NAME.match(raw, i + 1)
+    m = _NAME().match(raw, i + 1)
     if m is not None:
         out.append(_Piece(_VAR, m.group(), quoted, "$" + m.group()))
         return m.end()
@@ -454,22 +455,22 @@ class Scope:
 def escape_pattern(text: str) -> str:
     """Literal text as pattern text: every pattern character escaped."""
     # One regex call: a generator over the characters cost ~4x more for a typical quoted word.
-    return _PATTERN_CHARACTER.sub(r"\\\g<0>", text)
+    return _PATTERN_CHARACTER().sub(r"\\\g<0>", text)
 
 
-_PATTERN_CHARACTER = re.compile(r"[*?\[\]\\(){}|!@+]")
+_PATTERN_CHARACTER = LazyPattern(r"[*?\[\]\\(){}|!@+]")
 
 
 def _has_active_glob(pattern: str) -> bool:
     """Does a pattern (quoted characters backslash-escaped) hold an unescaped `*`, `?`, `[`
     or extglob group?"""
-    return _ACTIVE_GLOB.match(pattern) is not None
+    return _ACTIVE_GLOB().match(pattern) is not None
 
 
 # Escapes and characters that open nothing, skipped whole (possessively), then a `*`, `?`, `[`
 # or an extglob prefix before `(` (the only `+`, `@`, `!` the skipping leaves). One regex call
 # instead of a Python loop per character.
-_ACTIVE_GLOB = re.compile(r"(?:[^\\*?\[+@!]++|\\.|[+@!](?!\())*+[*?\[+@!]", re.DOTALL)
+_ACTIVE_GLOB = LazyPattern(r"(?:[^\\*?\[+@!]++|\\.|[+@!](?!\())*+[*?\[+@!]", re.DOTALL)
 
 
 def expand_word(word: Word, raw: str, scope: Scope | None) -> list[Arg]:
@@ -546,8 +547,8 @@ def _finish(chunks: list[tuple[str, int, str]], word: Word) -> list[Arg]:
     fields: list[list[tuple[str, int, str]]] = [[]]
     for chunk in chunks:
         text, kind, _ = chunk
-        if kind == _SPLIT and _IFS.search(text):
-            parts = _IFS.split(text)
+        if kind == _SPLIT and _IFS().search(text):
+            parts = _IFS().split(text)
             fields[-1].append((parts[0], _ACTIVE, parts[0]))
             for part in parts[1:]:
                 fields.append([(part, _ACTIVE, part)])

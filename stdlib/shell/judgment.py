@@ -44,7 +44,6 @@ from polydeukes.stdlib.shell.analysis import (
     basename,
     is_write_redirect,
 )
-from polydeukes.stdlib.shell.disk import Missing, Refused, patch_text_targets
 from polydeukes.stdlib.shell.expansion import (
     compile_pattern,
     compile_segment,
@@ -64,6 +63,7 @@ from polydeukes.stdlib.shell.paths import (
     segments_match,
 )
 from polydeukes.stdlib.shell.tokenizer import UnreadSpan, Word
+from polydeukes.vm.sre import LazyPattern
 
 __all__ = [
     "BREAK_CODE_MENTION",
@@ -153,9 +153,12 @@ class Protected:
         self.resolved = [dot_resolve(s) for s in self.segs]
         self.resolved_firsts = frozenset(s[0] for s in self.resolved if s)
         firsts = {s[0] for s in self.segs} | {s[0] for s in self.resolved if s}
-        # One alternation per protected list; `re` caches it across calls with the same list.
-        flags = re.IGNORECASE if fold_case else 0
-        self.spelled = re.compile("|".join(re.escape(f) for f in sorted(firsts)), flags) if firsts else None
+        # Without case folding a substring test per first segment answers `spelled_in`: compiling
+        # the alternation of them cost a shell call more (about 1 M instructions) than the few
+        # texts it is asked about save. With folding, one case-insensitive alternation.
+        self.firsts = tuple(sorted(firsts))
+        self.spelled = (re.compile("|".join(re.escape(f) for f in self.firsts), re.IGNORECASE)
+                        if fold_case and firsts else None)
         self.root = root
         root_segs = root_segments(root)
         self.root_segs: tuple[str, ...] | None = tuple(comparable(s, fold_case) for s in root_segs) if root_segs is not None else None
@@ -175,7 +178,12 @@ class Protected:
     def spelled_in(self, text: str) -> bool:
         """Cheap pre-filter: any literal match needs some entry's first segment spelled in the
         text (or in the working directory that supplies its leading segments)."""
-        return self.spelled is not None and self.spelled.search(text) is not None
+        if self.spelled is None:
+            for first in self.firsts:
+                if first in text:
+                    return True
+            return False
+        return self.spelled.search(text) is not None
 
     def cwd_spelled(self, cwd: tuple[str, ...] | None) -> bool:
         """Does the working directory supply an entry's first segment (relative paths there
@@ -421,9 +429,9 @@ def unread_candidates(span: UnreadSpan) -> list[str]:
 
 # String literals in program text, and the operators that join them: concatenation (`+`, `.`,
 # `..`, or nothing: Python's implicit concatenation) and argument lists (`,`: a path join).
-_STRING_LITERAL = re.compile(r"""'((?:[^'\\\n]|\\.)*)'|"((?:[^"\\\n]|\\.)*)"|`((?:[^`\\]|\\.)*)`""")
-_CONCATENATION = re.compile(r"\s*(?:\+|\.\.?)?\s*")
-_ARGUMENT = re.compile(r"\s*,\s*")
+_STRING_LITERAL = LazyPattern(r"""'((?:[^'\\\n]|\\.)*)'|"((?:[^"\\\n]|\\.)*)"|`((?:[^`\\]|\\.)*)`""")
+_CONCATENATION = LazyPattern(r"\s*(?:\+|\.\.?)?\s*")
+_ARGUMENT = LazyPattern(r"\s*,\s*")
 _CODE_LITERALS = 2000  # string literals read per program
 _JOIN_WINDOW = 6  # path-join arguments combined at most
 
@@ -435,12 +443,12 @@ def code_candidates(code: str) -> list[str]:
     out = [code]
     groups: list[list[str]] = []  # runs of arguments; each argument a concatenation
     end = -1
-    for m in list(_STRING_LITERAL.finditer(code))[:_CODE_LITERALS]:
+    for m in list(_STRING_LITERAL().finditer(code))[:_CODE_LITERALS]:
         value = next(g for g in m.groups() if g is not None)
         out.append(value)
-        if end >= 0 and _CONCATENATION.fullmatch(code, end, m.start()):
+        if end >= 0 and _CONCATENATION().fullmatch(code, end, m.start()):
             groups[-1][-1] += value
-        elif end >= 0 and _ARGUMENT.fullmatch(code, end, m.start()):
+        elif end >= 0 and _ARGUMENT().fullmatch(code, end, m.start()):
             groups[-1].append(value)
         else:
             groups.append([value])
@@ -684,6 +692,8 @@ class _Judge:
                 resolved = None
         if resolved is None:
             return
+        from polydeukes.stdlib.shell.disk import Refused  # loaded by `walk.disk`
+
         if isinstance(resolved, Refused):
             self.unknown_reach = True
             self.found(BREAK_UNREADABLE, f"{view.head} writes {text}, whose symbolic links cannot be followed: {resolved.reason}")
@@ -802,6 +812,8 @@ class _Judge:
 
     def deferred(self, view: View, extra: E.Extra, cwd: tuple[str, ...] | None, head: str) -> None:
         """An archive's members or a patch's targets, read from disk or stdin, as writes."""
+        from polydeukes.stdlib.shell.disk import Missing, Refused, patch_text_targets
+
         p = self.p
         hits = p.tree_hits(extra.path, cwd)
         if not hits:

@@ -6,7 +6,6 @@ takes the command's arguments and returns `Effects`, like the generic reader.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 
 from polydeukes.stdlib.shell.effects import (
@@ -32,6 +31,7 @@ from polydeukes.stdlib.shell.effects import (
     unknown_reason,
 )
 from polydeukes.stdlib.shell.expansion import ONE, Arg
+from polydeukes.vm.sre import LazyPattern
 
 def _dd(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
     items = []
@@ -255,7 +255,7 @@ def _awk(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
     return Effects(tuple(items), tuple(extra), unproven)
 
 
-_AWK_TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"|#[^\n]*|\b(?:print|printf|getline|system|close)\b|\|&|\||>>?|[;{}\n()]|/(?:[^/\\\n]|\\.)+/')
+_AWK_TOKEN = LazyPattern(r'"(?:[^"\\\n]|\\.)*"|#[^\n]*|\b(?:print|printf|getline|system|close)\b|\|&|\||>>?|[;{}\n()]|/(?:[^/\\\n]|\\.)+/')
 
 
 def awk_program_effects(program: str) -> tuple[list[str] | None, bool]:
@@ -266,7 +266,7 @@ def awk_program_effects(program: str) -> tuple[list[str] | None, bool]:
     unknown_target = False
     in_print = False
     depth = 0
-    tokens = _AWK_TOKEN.findall(program)
+    tokens = _AWK_TOKEN().findall(program)
     k = 0
     while k < len(tokens):
         tok = tokens[k]
@@ -674,7 +674,7 @@ def _interpreter(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effe
     rewrites its file operands in place."""
     items: list[Item] = []
     extra: list[Extra] = []
-    family = VERSIONED.fullmatch(name).group(1) if VERSIONED.fullmatch(name) else name
+    family = VERSIONED().fullmatch(name).group(1) if VERSIONED().fullmatch(name) else name
     code_flags = {"python": ("-c",), "python2": ("-c",), "python3": ("-c",), "node": ("-e", "--eval", "-p", "--print"),
                   "nodejs": ("-e", "--eval", "-p", "--print"), "perl": ("-e", "-E"), "ruby": ("-e",),
                   "php": ("-r",), "lua": ("-e",), "deno": ("eval",), "bun": ("-e", "--eval"),

@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 import msgspec
 
@@ -682,6 +683,20 @@ def tokenize(text: str) -> Script:
     return scan(text, None)
 
 
+# A command string this long is read with its runs of plain lines kept whole (`PlainRun`); a
+# shorter one is tokenized word by word. The regex of plain lines is built from the command
+# table and costs about 20 M instructions to compile (some 5 ms), more than the runs save in
+# any but a large string: a typical shell call never builds it.
+PLAIN_RUNS_FROM = 1 << 16
+
+
+@lru_cache(maxsize=8)
+def tokenized(text: str) -> Script:
+    """`tokenize(text)`, once per process for each of the last few command strings: routing
+    and every judge of one call read the same string."""
+    return tokenize(text)
+
+
 def scan(text: str, plain_lines: re.Pattern[str] | None) -> Script:
     """`tokenize`, with runs of plain lines (`plain_lines_pattern`) kept whole as `PlainRun`s."""
     if not isinstance(text, str):
@@ -694,7 +709,7 @@ def scan(text: str, plain_lines: re.Pattern[str] | None) -> Script:
 
 def executed_text(text: str, script: Script | None = None) -> str:
     """The command text with every stdin data span deleted (§8.1.8)."""
-    script = tokenize(text) if script is None else script
+    script = tokenized(text) if script is None else script
     if not script.data:
         return text
     out: list[str] = []
