@@ -456,6 +456,12 @@ class _Parser:
         greedy = not self.eat("?")
         if hi is not None and hi >= _BIG:
             hi = None
+        if (self.look_behind_depth and (hi is None or hi > 1) and self.unsupported is None
+                and any(isinstance(n, Group) for n in _walk(atom))):
+            # JavaScript matches a look-behind backwards, so a group repeated there keeps the
+            # leftmost round (`(?<=(a){2})` on `aa`: 0..1); `re` keeps the rightmost (1..2).
+            # Raised after the whole pattern parsed: a later syntax error must win.
+            self.unsupported = _unsupported("a capturing group repeated inside a look-behind")
         return Repeat(atom, min(lo, _BIG), hi, greedy, start, self.pos)
 
     def atom(self) -> Node:

@@ -117,6 +117,18 @@ def test_back_reference_inside_look_behind_refused() -> None:
         translate(r"(a)(?<=\1)")
 
 
+def test_group_repeated_inside_look_behind_refused() -> None:
+    # JavaScript matches look-behinds backwards: `(?<=(a){2})` on "aa" captures 0..1 there and
+    # 1..2 in `re` (found by the node oracle, tests/test_regex_js.py).
+    for pattern in (r"(?<=(a){2})", r"(?<=x(?:(a)|b){3})y", r"(?<=((a)b){2})"):
+        with pytest.raises(RegexRefused) as info:
+            translate(pattern)
+        assert info.value.reason == ("the expression uses a capturing group repeated inside a "
+                                     "look-behind, which this implementation does not support")
+    for pattern in (r"(?<=(a)(b))c", r"(?<=(?:ab){2})c", r"(?<=(a))(b){2}", r"(?<=(a){1})"):
+        translate(pattern)  # one round, no group in the repeat, or outside the look-behind
+
+
 def test_variable_look_behind_reason_names_the_construct() -> None:
     with pytest.raises(RegexRefused) as info:
         translate(r"(?<=a+)b")
