@@ -187,3 +187,29 @@ def test_a_world_and_its_witness_judge_the_same_with_or_without_a_bound_program(
         assert machine.evaluate_witness(entry, on_the_spot.frame) is opens
         program = bind(entry.witness.code) if entry.witness is not None else None
         assert machine.evaluate_witness(entry, bound.frame, program) is opens
+
+
+# -- routing that fails ---------------------------------------------------------------------------
+def test_a_route_that_raises_blocks_even_under_advise(tmp_path, monkeypatch, capsys):
+    # Spec 04 §10.1: failed routing always blocks; the lenient posture does not soften it
+    # (a Route whose `failed` were falsy would be recorded `advised` and let through).
+    (tmp_path / "polydeukes.config.yaml").write_text(UNSCOPED)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("POLYDEUKES_TELEMETRY_PATH", raising=False)
+    stdin = json.dumps({
+        "toolCalls": [{"name": "Edit", "args": {"file_path": "src/a.ts"},
+                       "fileChange": {"kind": "modify", "path": "src/a.ts",
+                                      "pre": "", "post": "TODO\n"}}],
+        "subagentSpawns": [], "userMessages": []}).encode()
+    log = tmp_path / ".polydeukes" / "roi.log"
+    assert run_check(["--enforce", "advise"], stdin=stdin) == 0  # the control: advised
+    assert [row[:3] for row in rows_of(log)] == [["advised", "no-todo", "src/a.ts"]]
+    log.unlink()
+
+    def unreadable(self, index, call):
+        raise RuntimeError("routing predicate failed")
+
+    monkeypatch.setattr(machine.DeclareRegistration, "route", unreadable)
+    capsys.readouterr()
+    assert run_check(["--enforce", "advise"], stdin=stdin) == 2
+    assert [row[:3] for row in rows_of(log)] == [["blocked", "no-todo", "-"]]
