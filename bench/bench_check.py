@@ -66,16 +66,30 @@ EXAMPLES = REPO / "tests" / "cases" / "declare" / "forms" / "worked_examples.yam
 
 # Peak RSS, read as VmHWM at exit: the kernel's ru_maxrss for a spawned child also counts the
 # memory of the (forked) benchmark process before exec. The check judges in a child it forks
-# (cli/deadline.py), whose own peak is its RUSAGE_CHILDREN figure: the larger is reported.
+# (cli/deadline.py), whose own peak is its RUSAGE_CHILDREN figure once reaped (the check answers
+# before reaping it, so the probe waits for it): the larger is reported. A check ends with
+# os._exit (cli.end_process), where no atexit handler runs, so the probe wraps that too.
 PROBE = (
     "import atexit, os, sys\n"
+    "_first_pid, _exit = os.getpid(), os._exit\n"
     "def _hwm():\n"
     "    import resource\n"
+    "    while True:\n"
+    "        try:\n"
+    "            os.waitpid(-1, 0)\n"
+    "        except ChildProcessError:\n"
+    "            break\n"
     "    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss\n"
     "    for line in open('/proc/self/status'):\n"
     "        if line.startswith('VmHWM:'):\n"
     "            peak = max(peak, int(line.split()[1]))\n"
     "    os.write(int(os.environ['PDKS_BENCH_FD']), str(peak).encode())\n"
+    "def _hwm_then_exit(code):\n"
+    "    if os.getpid() == _first_pid:\n"
+    "        atexit.unregister(_hwm)\n"
+    "        _hwm()\n"
+    "    _exit(code)\n"
+    "os._exit = _hwm_then_exit\n"
     "atexit.register(_hwm)\n"
     "if sys.argv[1:2] == ['msgspec']:\n"
     "    import msgspec\n"

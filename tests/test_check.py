@@ -367,3 +367,41 @@ def test_a_session_call_compares_then_re_establishes_the_baseline(here, capsys):
     assert run_check([], stdin=_session_call()) == 0
     assert len(rows_of(log)) == 3
     capsys.readouterr()
+
+
+# A one-judgment process ends with `end_process`: its streams flushed, the verdict's exit code
+# kept even when the host has stopped reading, and no interpreter finalization (~10 ms of a
+# live-config check spent tearing down what nothing needs any more).
+ENDING = r"""
+import atexit, sys
+from polydeukes.cli import end_process
+atexit.register(lambda: sys.stderr.write("finalized\n"))
+sys.stdout.write("verdict on stdout")  # buffered: no newline, no flush
+sys.stderr.write("reason on stderr\n")
+end_process(2)
+"""
+
+
+def _buffered_env() -> dict:
+    """The environment without PYTHONUNBUFFERED, so stdout is block-buffered as a host has it."""
+    return {name: value for name, value in os.environ.items() if name != "PYTHONUNBUFFERED"}
+
+
+def test_a_check_process_ends_flushed_with_its_code_and_without_finalizing():
+    import subprocess
+
+    done = subprocess.run([sys.executable, "-c", ENDING], capture_output=True, timeout=60,
+                          env=_buffered_env())
+    assert (done.returncode, done.stdout, done.stderr) == (
+        2, b"verdict on stdout", b"reason on stderr\n")
+
+
+def test_a_check_process_keeps_its_code_when_the_host_stopped_reading():
+    import subprocess
+
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # writing to stdout now fails with EPIPE (Python's own exit: 120)
+    done = subprocess.run([sys.executable, "-c", ENDING], stdout=write_end,
+                          stderr=subprocess.PIPE, timeout=60, env=_buffered_env())
+    os.close(write_end)
+    assert (done.returncode, done.stderr) == (2, b"reason on stderr\n")

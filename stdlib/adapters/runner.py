@@ -34,7 +34,7 @@ import sys
 
 import msgspec
 
-from polydeukes.cli import write_stderr
+from polydeukes.cli import end_process, write_stderr
 
 JUDGE_FLAGS = ["--enforce", "block"]  # the session surface always blocks; never --unattended
 NOT_AN_ENVELOPE = "the payload is not a PreToolUse envelope this adapter translates"
@@ -278,6 +278,8 @@ def main(host: Host, argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else list(argv)
     if args == ["hook"]:
         code = run_hook(host)
+        if argv is None:
+            end_process(code)
     elif args == ["init"]:
         from polydeukes.stdlib.adapters.install import install
 
