@@ -66,9 +66,9 @@ EXAMPLES = REPO / "tests" / "cases" / "declare" / "forms" / "worked_examples.yam
 
 # Peak RSS, read as VmHWM at exit: the kernel's ru_maxrss for a spawned child also counts the
 # memory of the (forked) benchmark process before exec. The check judges in a child it forks
-# (cli/deadline.py), whose own peak is its RUSAGE_CHILDREN figure once reaped (the check answers
-# before reaping it, so the probe waits for it): the larger is reported. A check ends with
-# os._exit (cli.end_process), where no atexit handler runs, so the probe wraps that too.
+# (cli/deadline.py), whose own peak is its RUSAGE_CHILDREN figure once reaped (the probe waits
+# for any child still running): the larger is reported. A check ends with os._exit
+# (cli.end_process), where no atexit handler runs, so the probe wraps that too.
 PROBE = (
     "import atexit, os, sys\n"
     "_first_pid, _exit = os.getpid(), os._exit\n"

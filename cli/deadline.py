@@ -173,7 +173,6 @@ class _ForkFailed(Exception):
 
 
 def _forked(fn: Callable[[], int], watch: _Watch, fail_closed) -> int:
-    _reap_finished()  # a long-lived caller's earlier children
     for stream in (sys.stdout, sys.stderr):  # nothing buffered may be written twice
         try:
             if stream is not None:
@@ -212,11 +211,9 @@ def _child(fn: Callable[[], int], watch: _Watch) -> None:
         sys.stderr = _Relay(watch, _STDERR)
         result = fn()
         code = result if isinstance(result, int) else 2
-        _release_inherited_streams()
         watch.send(_EXIT, str(code).encode())
     except SystemExit as exc:  # an adapter's own fn may end with sys.exit(code)
         code = exc.code if isinstance(exc.code, int) else 2
-        _release_inherited_streams()
         watch.send(_EXIT, str(code).encode())
     except BaseException as exc:  # noqa: BLE001 - the parent fails closed with this text
         try:
@@ -225,20 +222,6 @@ def _child(fn: Callable[[], int], watch: _Watch) -> None:
             pass
     finally:
         os._exit(code)  # no atexit handlers, no second flush of the caller's buffers
-
-
-def _release_inherited_streams() -> None:
-    """Close the child's copies of descriptors 0, 1 and 2 before it sends its exit code.
-
-    The parent answers on that record, before the child has torn its address space down
-    (~2 ms); a host reading our stdout or stderr to the end must not then wait for the
-    child's copies to close. Everything the child writes goes through the pipe by then.
-    """
-    for fd in (0, 1, 2):
-        try:
-            os.close(fd)
-        except OSError:
-            pass
 
 
 def _arm_alarm(seconds: float) -> None:
@@ -293,7 +276,7 @@ def _parent(pid: int, read_end: int, watch: _Watch, fail_closed) -> int:
     failure: str | None = None
     pending = b""
     try:
-        while code is None:  # the exit code is the child's last record: answer on it
+        while True:
             chunk = os.read(read_end, 1 << 16)
             if not chunk:
                 break  # the child has ended: its end of the pipe closed with it
@@ -323,13 +306,9 @@ def _parent(pid: int, read_end: int, watch: _Watch, fail_closed) -> int:
         os.close(read_end)
         return fail_closed("interrupted", watch.log_path)
     os.close(read_end)
-    if code is not None:
-        # The child only has to end now (os._exit): reaped here if it already has, else by
-        # the next judgment in this process, or by init once this process ends.
-        _unreaped.append(pid)
-        _reap_finished()
-        return code
     status = _reap(pid)
+    if code is not None:
+        return code
     if failure is not None:
         return fail_closed(failure, watch.log_path)
     import _signal
@@ -350,19 +329,6 @@ def _write_text(stream, text: str) -> None:
         stream.flush()
     except (OSError, ValueError, AttributeError):  # closed or broken: the verdict stands
         pass
-
-
-_unreaped: list[int] = []  # children that sent their exit code and may still be ending
-
-
-def _reap_finished() -> None:
-    for pid in list(_unreaped):
-        try:
-            finished, _ = os.waitpid(pid, os.WNOHANG)
-        except ChildProcessError:
-            finished = pid
-        if finished:
-            _unreaped.remove(pid)
 
 
 def _reap(pid: int) -> int | None:
