@@ -16,9 +16,11 @@ alike; every ratio is the median of the per-round ratios (paired), not a ratio o
   live + 1,000 unrouted, Edit    1,000 more disciplines scoped to paths the Edit never touches
   live, Edit, stale plan         plan.bin removed before each run: compile + judge + plan write
   pdks compile (live)            the compile alone
-  scaffold, Edit, python -c      the check started by `python -c` instead of the console script,
-  ... judged in process          ... and with `os.fork` removed: the paired difference is what
-                                 the hard deadline's fork costs (cli/deadline.py)
+  scaffold, Edit, python -c      the check started by `python -c` instead of the console script
+                                 (it judges in its own process, as the console script does),
+  ... judged in a forked child   ... and told that its process outlives the judgment, as an
+                                 adapter calling run_check is: the paired difference is what
+                                 judging in a forked child costs (cli/deadline.py)
 
 The project is installed into a new virtual environment as a user's `pip install` does (not
 editable: no editable finder at start-up, bytecode compiled at install), unless `--python`
@@ -60,13 +62,16 @@ EDIT = {
 }
 BASH = {"toolCalls": [{"name": "Bash", "args": {"command": "cat .claude/settings.json | head -5"}}],
         "subagentSpawns": [], "userMessages": [], "tools": ROSTER}
-# The check through `python -c`, with the judging fork or without (the deadline's fallback).
-IN_PROCESS = "import os, sys; {fork}from polydeukes.cli import main; main()"
+# The check through `python -c`, judged in its own process as the console script is, or (with
+# the console script's declaration undone) in a forked child, as under a caller that keeps its
+# process.
+BY_PYTHON_C = "import os, sys; {fork}from polydeukes.cli import main; main()"
+IN_A_CHILD = "from polydeukes.cli import deadline; deadline.judge_in_this_process = lambda: None; "
 EXAMPLES = REPO / "tests" / "cases" / "declare" / "forms" / "worked_examples.yaml"
 
 # Peak RSS, read as VmHWM at exit: the kernel's ru_maxrss for a spawned child also counts the
-# memory of the (forked) benchmark process before exec. The check judges in a child it forks
-# (cli/deadline.py), whose own peak is its RUSAGE_CHILDREN figure once reaped (the probe waits
+# memory of the (forked) benchmark process before exec. A judgment in a forked child
+# (cli/deadline.py) has its own peak, the RUSAGE_CHILDREN figure once reaped (the probe waits
 # for any child still running): the larger is reported. A check ends with os._exit
 # (cli.end_process), where no atexit handler runs, so the probe wraps that too.
 PROBE = (
@@ -228,10 +233,10 @@ def main() -> None:
             Row("live, Edit, stale plan", check, projects["stale"], edit,
                 before=lambda: stale_plan.unlink(missing_ok=True)),
             Row("pdks compile (live)", [*pdks, "compile"], projects["live"]),
-            Row("scaffold, Edit, python -c", [str(python), "-c", IN_PROCESS.format(fork=""),
+            Row("scaffold, Edit, python -c", [str(python), "-c", BY_PYTHON_C.format(fork=""),
                                               *check[1:]], projects["scaffold"], edit),
-            Row("scaffold, Edit, judged in process",
-                [str(python), "-c", IN_PROCESS.format(fork="del os.fork; "), *check[1:]],
+            Row("scaffold, Edit, judged in a forked child",
+                [str(python), "-c", BY_PYTHON_C.format(fork=IN_A_CHILD), *check[1:]],
                 projects["scaffold"], edit),
         ]
         for round_ in range(args.warmup + args.runs):  # in turns; warm-up rounds fill caches
@@ -263,7 +268,7 @@ def main() -> None:
         added = statistics.median(a - b for a, b in zip(unrouted.walls, live_edit.walls))
         print(f"1,000 unrouted disciplines add {added * 1000:.1f} ms "
               "(median of paired differences)")
-        forked, in_process = rows[8], rows[9]
+        in_process, forked = rows[8], rows[9]
         fork = statistics.median(a - b for a, b in zip(forked.walls, in_process.walls))
         print(f"judging in a forked child costs {fork * 1000:.1f} ms (scaffold, median of "
               "paired differences)")

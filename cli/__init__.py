@@ -43,13 +43,14 @@ def end_process(code: int) -> None:
     (docs/performance.md), and the host waits for it. Everything the check writes besides the
     two streams (rows, plan.bin, the baseline) is written and closed before this point, and no
     atexit handler runs on this path. A stream that cannot be flushed (a host that stopped
-    reading) keeps the verdict's exit code instead of Python's 120.
+    reading, a write the deadline interrupted) keeps the verdict's exit code instead of
+    Python's 120.
     """
     for stream in (sys.stdout, sys.stderr):
         try:
             if stream is not None:
                 stream.flush()
-        except (OSError, ValueError):
+        except Exception:  # noqa: BLE001 - closed, broken, or held by code the deadline stopped
             pass
     os._exit(code)
 
@@ -64,6 +65,10 @@ def main(argv: list[str] | None = None) -> int:
         gc.disable()
         from polydeukes.cli.check import run_check
 
+        if argv is None:  # the console script: the process ends with this judgment
+            from polydeukes.cli import deadline
+
+            deadline.judge_in_this_process()
         code = run_check(args[2:])
         if argv is None:
             end_process(code)

@@ -116,9 +116,10 @@ def run_check(args: list[str], stdin: bytes | None = None) -> int:
     """`pdks covenant check`; `stdin` replaces standard input (the git hook's own diff, or an
     adapter judging in its own process).
 
-    The judgment runs under the hard deadline (cli/deadline.py), in a forked child where the
-    platform has fork: an in-process caller sees the same exit code, stderr (written through
-    its own `sys.stderr`) and rows as a `pdks` process.
+    The judgment runs under the hard deadline (cli/deadline.py): in this process when the
+    console script has said the process ends with it, else in a forked child where the platform
+    has fork, so an in-process caller sees the same exit code, stderr (written through its own
+    `sys.stderr`) and rows as a `pdks` process.
     """
     flags = parse_flags(args)
     if flags is None:

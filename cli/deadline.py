@@ -2,25 +2,29 @@
 
 No input, pattern or file may make a check run past its deadline: at the deadline the call is
 blocked with `covenant check failed closed: judging took longer than N s` and one
-`blocked covenant-check -` row. Python cannot stop a regular-expression match, a C decoder or
-a blocking read from the outside with certainty, so where `fork` exists the judgment runs in a
-forked child:
+`blocked covenant-check -` row. Two ways, by whether the process ends with the judgment:
 
-* the child arms its own `SIGALRM` timer with the default action, which ends the process
-  wherever it is (inside a match, a read, a syscall) and also ends an orphan whose parent the
-  host has already killed;
-* the parent relays what the child writes to stderr and stdout (so a caller's redirected
-  `sys.stderr` sees it), learns the telemetry path and the configured deadline as they are
-  settled, and reads the child's exit code from the same pipe. A child that ends without one,
-  by the timer or by any other death, is a fail-closed block written by the parent.
+* **The console scripts** (`pdks covenant check`, `pdks-<host> hook`) call
+  `judge_in_this_process()` and judge in their own process: at the deadline a `SIGALRM`
+  handler writes the block and ends the process with exit 2 (CPython runs it between
+  bytecodes, inside a regular-expression match and inside an interrupted read); a judgment
+  stuck in C code that never checks for signals is ended by `SIGPROF` one processor-second
+  later (the installed delegators and git read that death as a block). A fork would cost
+  ~10 ms a call (docs/performance.md).
+* **A caller that keeps its process** (an adapter or service calling `run_check` or
+  `run_with_deadline`) cannot be ended at the deadline, so where `fork` exists the judgment
+  runs in a forked child: the child arms its own `SIGALRM` timer with the default action,
+  which ends it wherever it is and also ends an orphan whose parent the host has already
+  killed; the parent relays what the child writes to stderr and stdout (so a caller's
+  redirected `sys.stderr` sees it), learns the telemetry path and the configured deadline as
+  they are settled, and reads the child's exit code from the same pipe. A child that ends
+  without one, by the timer or by any other death, is a fail-closed block written by the
+  parent. Where `fork` is missing (Windows) or fails, on the main thread a `SIGALRM` handler
+  raises `DeadlineExceeded` into the judgment; elsewhere a worker thread is abandoned at the
+  deadline, which bounds the answer but cannot stop a match holding the GIL.
 
-Rows the child wrote before the deadline stay in the log (it is append-only); the parent's
+Rows written before the deadline stay in the log (it is append-only); the deadline's
 `blocked covenant-check -` row follows them.
-
-Where `fork` is missing (Windows) or fails, the judgment runs in this process: on the main
-thread of a POSIX process a `SIGALRM` handler raises `DeadlineExceeded` (the regular-expression
-engine checks for signals, so even a match is interrupted); elsewhere a worker thread is
-abandoned at the deadline, which bounds the answer but cannot stop a match holding the GIL.
 
 The deadline is `POLYDEUKES_DEADLINE_SECONDS` ?? the config's `deadlineSeconds` ?? 10 s. The
 config's value is known only once the config has loaded; until then the environment's value or
@@ -39,6 +43,7 @@ import time
 from typing import Callable
 
 DEFAULT_SECONDS = 10.0
+BACKSTOP_GRACE_SECONDS = 1.0  # processor time past the deadline before SIGPROF ends the process
 MAX_SECONDS = 3600.0
 ENV_DEADLINE = "POLYDEUKES_DEADLINE_SECONDS"
 TOOK_TOO_LONG = "judging took longer than {seconds} s"
@@ -98,6 +103,7 @@ class _Watch:
         self.pipe: int | None = None  # the child's end of the pipe to the parent
         self.timer = False  # True while an ITIMER_REAL timer enforces the deadline
         self.phase: str | None = None  # a step worth naming when the deadline meets it
+        self.backstop = False  # True when a processor-time timer backs the deadline up
 
     def remaining(self) -> float:
         return self.start + self.seconds - time.monotonic()
@@ -140,6 +146,18 @@ def settle_configured_seconds(seconds: float | None) -> None:
         _arm_alarm(max(_active.remaining(), 0.001))
 
 
+_process_ends_with_judgment = False
+
+
+def judge_in_this_process() -> None:
+    """Declare that this process ends with its judgment: the `pdks covenant check` and
+    `pdks-<host> hook` console scripts. Their judgment then runs in this process under a timer
+    that ends the process at the deadline, instead of in a forked child (which costs ~10 ms a
+    call: the child re-faults the interpreter's pages and copies the ones it writes)."""
+    global _process_ends_with_judgment
+    _process_ends_with_judgment = True
+
+
 def run_with_deadline(fn: Callable[[], int], *, log_path: str | None = None,
                       fail_closed: Callable[[str, str | None], int]) -> int:
     """Run `fn()` (a judgment returning its exit code) under the hard deadline.
@@ -157,6 +175,11 @@ def run_with_deadline(fn: Callable[[], int], *, log_path: str | None = None,
     except ValueError as exc:
         return fail_closed(str(exc), log_path)
     watch = _Watch(from_environment or DEFAULT_SECONDS, from_environment is not None, log_path)
+    if _process_ends_with_judgment:
+        try:
+            return _ending_in_process(fn, watch, fail_closed)
+        except _NoTimer:
+            pass  # not the main thread, or no SIGALRM: a child can still be stopped
     if hasattr(os, "fork") and hasattr(os, "waitpid"):
         try:
             return _forked(fn, watch, fail_closed)
@@ -228,6 +251,11 @@ def _arm_alarm(seconds: float) -> None:
     import _signal
 
     _signal.setitimer(_signal.ITIMER_REAL, seconds)
+    if _active is not None and _active.backstop:
+        # Processor time never outruns wall time in this one-threaded process, so this fires
+        # only when the deadline's handler could not run: stuck in C code that never checks
+        # for signals. SIGPROF's default action ends the process (no core file).
+        _signal.setitimer(_signal.ITIMER_PROF, seconds + BACKSTOP_GRACE_SECONDS)
 
 
 class _Relay:
@@ -346,6 +374,81 @@ def _kill(pid: int) -> None:
     except ProcessLookupError:
         pass
     _reap(pid)
+
+
+# -- a process that ends with its judgment ------------------------------------------------------
+
+
+class _NoTimer(Exception):
+    pass
+
+
+def _ending_in_process(fn: Callable[[], int], watch: _Watch, fail_closed) -> int:
+    """Judge in this process, which ends at the deadline with the deadline's block.
+
+    At the deadline the `SIGALRM` handler writes the failed-closed line and row and ends the
+    process with exit 2 (cli.end_process), whatever the judgment was doing: CPython runs a
+    handler between two bytecodes, inside a regular-expression match (its engine checks for
+    signals) and inside a blocking read (interrupted, PEP 475). Nothing can catch it and turn
+    it into another answer. A judgment stuck in C code that never checks for signals is ended
+    by the `SIGPROF` backstop one processor-second later, a death by signal that the installed
+    delegators and git read as a block.
+    """
+    global _active
+    import _signal
+
+    try:
+        previous = _signal.signal(_signal.SIGALRM,
+                                  lambda signum, frame: _end_at_deadline(watch, fail_closed))
+    except (AttributeError, ValueError):  # no SIGALRM, or not the main thread
+        raise _NoTimer from None
+    previous_backstop = _signal.signal(_signal.SIGPROF, _signal.SIG_DFL)
+    _active = watch
+    watch.timer = watch.backstop = True
+    try:
+        _arm_alarm(watch.seconds)
+        code = fn()
+    except SystemExit as exc:  # an adapter's own fn may end with sys.exit(code)
+        code = exc.code if isinstance(exc.code, int) else 2
+    except KeyboardInterrupt:
+        code = fail_closed("interrupted", watch.log_path)
+    except BaseException as exc:  # noqa: BLE001 - blocked, never a traceback
+        code = fail_closed(f"internal error: {type(exc).__name__}: {exc}", watch.log_path)
+    finally:
+        _signal.setitimer(_signal.ITIMER_REAL, 0)
+        _signal.setitimer(_signal.ITIMER_PROF, 0)
+        _signal.signal(_signal.SIGALRM, previous)
+        _signal.signal(_signal.SIGPROF, previous_backstop)
+        _active = None
+    return code if isinstance(code, int) else 2
+
+
+def _end_at_deadline(watch: _Watch, fail_closed) -> None:
+    from polydeukes.cli import end_process
+
+    try:
+        try:
+            sys.stderr.flush()  # what the judgment wrote comes first
+        except BaseException:  # noqa: BLE001 - the handler may run inside a write to it
+            pass
+        # Written around sys.stderr, whose buffer the interrupted code may hold: a second
+        # write into it from here would raise "reentrant call".
+        sys.stderr = _UnbufferedStderr()
+        fail_closed(took_too_long(watch), watch.log_path)
+    finally:
+        end_process(2)
+
+
+class _UnbufferedStderr:
+    encoding = "utf-8"
+    errors = "surrogatepass"
+
+    def write(self, text: str) -> int:
+        _write_all(2, _encode(text))
+        return len(text)
+
+    def flush(self) -> None:
+        pass
 
 
 # -- in-process fallback ------------------------------------------------------------------------

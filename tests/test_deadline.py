@@ -9,6 +9,7 @@ whole-process attacks are in tests/test_hostile.py.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import threading
@@ -193,3 +194,85 @@ def test_the_judging_child_is_reaped_before_the_answer(project):
     assert child != os.getpid()
     with pytest.raises(ChildProcessError):
         os.waitpid(child, os.WNOHANG)  # already reaped: no zombie left behind
+
+
+# -- a console script: the process ends with its judgment ----------------------------------------
+# `pdks covenant check` and `pdks-<host> hook` judge in their own process (no fork, ~10 ms a call
+# less); the deadline's SIGALRM handler ends the process with the block. Whole-process attacks
+# (a quadratic rule, a stdin that never ends, 10 MB of shell) are in tests/test_hostile.py.
+
+@contextlib.contextmanager
+def _console(script: str, project, seconds: str, **kwargs):
+    """`python -c script` in `project` under a deadline of `seconds`; killed if left running."""
+    import subprocess
+    import sys
+
+    env = {**os.environ, "POLYDEUKES_DEADLINE_SECONDS": seconds}
+    env.pop("PYTHONUNBUFFERED", None)  # buffered streams, as a host starts us
+    with subprocess.Popen([sys.executable, "-c", script], cwd=project, env=env, **kwargs) as proc:
+        try:
+            yield proc
+        finally:
+            proc.kill()
+
+
+NO_FORK_PROBE = r"""
+import os, sys
+real_fork = os.fork
+def recorded_fork():
+    os.write(2, b"forked\n")
+    return real_fork()
+os.fork = recorded_fork
+sys.argv = ["pdks", "covenant", "check", "--enforce", "block"]
+from polydeukes.cli import main
+main()
+"""
+
+
+def test_the_console_script_judges_without_forking(project):
+    import subprocess
+
+    with _console(NO_FORK_PROBE, project, "10", stdin=subprocess.PIPE,
+                  stderr=subprocess.PIPE) as proc:
+        _, stderr = proc.communicate(EDIT, timeout=60)
+    assert (proc.returncode, stderr) == (2, b"Edit would modify protected path .claude/hooks\n")
+
+
+# The judgment blocks in a write to stderr (a host that has not read the pipe yet) when the
+# deadline comes: the handler runs inside that write, where sys.stderr's buffer is held.
+WRITING_WHEN_THE_DEADLINE_COMES = r"""
+import sys
+from polydeukes.cli import check, deadline, end_process
+deadline.judge_in_this_process()
+def fn():
+    sys.stderr.write("x" * 1_000_000)  # 64 KiB fill the pipe; the rest waits for the reader
+    sys.stderr.flush()
+    return 0
+end_process(check.run_with_deadline(fn))
+"""
+
+
+def test_at_the_deadline_inside_a_write_to_stderr_the_block_is_still_written(project):
+    import subprocess
+
+    with _console(WRITING_WHEN_THE_DEADLINE_COMES, project, "0.3",
+                  stderr=subprocess.PIPE) as proc:
+        time.sleep(1.0)  # past the deadline, then read
+        _, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 2
+    assert stderr.endswith(b"x" + TOO_LONG.format("0.3").encode()), stderr[-200:]
+    assert rows_of(project / ".polydeukes" / "roi.log") == [["blocked", "covenant-check", "-"]]
+
+
+STUCK_IN_C = r"""
+from polydeukes.cli import check, deadline, end_process
+deadline.judge_in_this_process()
+end_process(check.run_with_deadline(lambda: sum(range(10**15))))  # C code, no signal checks
+"""
+
+
+def test_judgment_stuck_in_c_code_is_ended_by_the_processor_time_backstop(project):
+    import signal
+
+    with _console(STUCK_IN_C, project, "0.2") as proc:
+        assert proc.wait(timeout=60) == -signal.SIGPROF  # about 0.2 + 1 s of processor time

@@ -277,6 +277,10 @@ def main(host: Host, argv: list[str] | None = None) -> int:
     """The console script `pdks-<host>`: `init` installs, `hook` judges one payload."""
     args = sys.argv[1:] if argv is None else list(argv)
     if args == ["hook"]:
+        if argv is None:  # the console script: the process ends with this judgment
+            from polydeukes.cli import deadline
+
+            deadline.judge_in_this_process()
         code = run_hook(host)
         if argv is None:
             end_process(code)
