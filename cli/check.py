@@ -146,9 +146,11 @@ def run_with_deadline(fn: Callable[[], int], *, log_path: str | None = None) -> 
     `$POLYDEUKES_TELEMETRY_PATH` or `.polydeukes/roi.log` under the working directory.
 
     The deadline is `POLYDEUKES_DEADLINE_SECONDS` ?? the config's `deadlineSeconds` ?? 10 s.
-    Where `fork` exists, `fn` runs in a forked child: its writes to `sys.stdout` and
-    `sys.stderr` are relayed to this process's streams, but any other state it changes stays
-    in the child, so `fn` should return (or print) everything the caller needs.
+    Unless a console script declared that the process ends with this judgment
+    (`deadline.judge_in_this_process`), where `fork` exists `fn` runs in a forked child: its
+    writes to `sys.stdout` and `sys.stderr` are relayed to this process's streams, but any
+    other state it changes stays in the child, so `fn` should return (or print) everything the
+    caller needs.
     """
     if log_path is None:
         try:

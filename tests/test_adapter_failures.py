@@ -226,10 +226,14 @@ def test_the_hook_process_imports_only_what_a_check_needs(project, module):
         "import io, sys, types\n"
         "sys.stdin = types.SimpleNamespace(buffer=io.BytesIO(sys.argv[1].encode()))\n"
         f"from polydeukes.stdlib.adapters.{module} import HOST, hook\n"
-        "code = hook()\n"
-        "sys.stderr.write('%s %s' % (code == HOST.deny_status, sorted(m for m in ('lark', "
+        "from polydeukes.stdlib.adapters import runner\n"
+        "def report(code):\n"  # hook() ends the process with the answer: look just before
+        "    sys.stderr.write('%s %s' % (code == HOST.deny_status, sorted(m for m in ('lark', "
         "'yaml', 'click', 'polydeukes.compiler', 'polydeukes.stdlib.adapters.install') "
         "if m in sys.modules)))\n"
+        "    runner.os._exit(code)\n"
+        "runner.end_process = report\n"
+        "hook()\n"
     )
     done = subprocess.run([sys.executable, "-P", "-c", probe, json.dumps(BLOCKED_WRITES[module])],
                           cwd=project, capture_output=True, text=True, env=clean_env())
@@ -413,3 +417,27 @@ def test_every_registered_command_finds_the_project_from_a_subdirectory(project,
     result = run_hook(host, project, payload(project, HARMLESS[host]), cwd=deep,
                       env=clean_env(PATH=SYSTEM_PATH, **variables))
     assert (result.code, result.rows) == (0, [["passed", "covenant-check", "-"]]), result.stderr
+
+
+def test_the_hook_process_judges_without_forking_and_ends_with_the_answer(project):
+    """The delegator's bootstrap calls hook(): judged in this process (a fork would cost ~10 ms
+    a call, docs/performance.md), and the process ends with the host's answer."""
+    subprocess.run([*map(str, [sys.executable, "-m", "polydeukes.cli"]), "compile"], cwd=project,
+                   check=True, capture_output=True)
+    probe = (
+        "import io, os, sys, types\n"
+        "sys.stdin = types.SimpleNamespace(buffer=io.BytesIO(sys.argv[1].encode()))\n"
+        "real_fork = os.fork\n"
+        "def recorded_fork():\n"
+        "    os.write(2, b'forked\\n')\n"
+        "    return real_fork()\n"
+        "os.fork = recorded_fork\n"
+        "from polydeukes.stdlib.adapters.claude_code import hook\n"
+        "hook()\n"
+        "os.write(2, b'returned\\n')\n"
+    )
+    done = subprocess.run([sys.executable, "-P", "-c", probe,
+                           json.dumps(BLOCKED_WRITES["claude_code"])],
+                          cwd=project, capture_output=True, text=True, env=clean_env())
+    assert (done.returncode, done.stderr) == (
+        2, "Write would modify protected path .claude/hooks/x.sh\n")

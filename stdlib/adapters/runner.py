@@ -106,11 +106,13 @@ class Host:
         return install.names_command(root, self.registration, install.registered_command(self))
 
     def entry_points(self):
-        """(hook, main) for the host's module: `hook()` is what the delegator's bootstrap calls,
-        `main(argv=None)` is the console script `pdks-<name>`."""
+        """(hook, main) for the host's module: `hook()` is what the delegator's bootstrap calls
+        (it ends the process with the answer), `main(argv=None)` is the console script
+        `pdks-<name>`."""
 
         def hook() -> int:
-            return run_hook(self)
+            hook_process(self)  # ends the process
+            return 2  # never reached; were it, the bootstrap's SystemExit(2) would block
 
         def console_script(argv: list[str] | None = None) -> int:
             return main(self, argv)
@@ -273,17 +275,23 @@ def _tell(text: str) -> None:
         pass  # the host stopped reading: it can no longer be told anything
 
 
+def hook_process(host: Host) -> None:
+    """Judge this process's payload and end the process with the answer (the console script
+    `pdks-<host> hook` and the delegator's bootstrap): judged in this process under the
+    deadline (cli/deadline.py), no interpreter finalization after (cli.end_process)."""
+    from polydeukes.cli import deadline
+
+    deadline.judge_in_this_process()
+    end_process(run_hook(host))
+
+
 def main(host: Host, argv: list[str] | None = None) -> int:
     """The console script `pdks-<host>`: `init` installs, `hook` judges one payload."""
     args = sys.argv[1:] if argv is None else list(argv)
     if args == ["hook"]:
-        if argv is None:  # the console script: the process ends with this judgment
-            from polydeukes.cli import deadline
-
-            deadline.judge_in_this_process()
+        if argv is None:  # the console script
+            hook_process(host)
         code = run_hook(host)
-        if argv is None:
-            end_process(code)
     elif args == ["init"]:
         from polydeukes.stdlib.adapters.install import install
 
