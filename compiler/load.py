@@ -147,8 +147,20 @@ def _compose(text: str) -> yaml.Node | None:
     loader = _Loader(text)
     try:
         return loader.get_single_node()
+    except ValueError:
+        # PyYAML's scanner turns `\UXXXXXXXX` into a character with chr(), which refuses a
+        # code point past U+10FFFF with a bare ValueError (found by the hybrid differential).
+        raise yaml.scanner.ScannerError(
+            "while scanning a double-quoted scalar", None,
+            "found an escape sequence past the last Unicode code point U+10FFFF",
+            _back(loader.get_mark(), 2)) from None  # at its backslash, not its digits
     finally:
         loader.dispose()
+
+
+def _back(mark: yaml.Mark, columns: int) -> yaml.Mark:
+    return yaml.Mark(mark.name, mark.index - columns, mark.line, mark.column - columns,
+                     mark.buffer, mark.pointer)
 
 
 def _parse_error(file_label: str, problem: str, mark) -> ConfigError:
