@@ -39,8 +39,8 @@ def end_process(code: int) -> None:
     interpreter's finalization.
 
     Finalizing tears down every module and every object the plan and the judgment built, which
-    nothing needs once the verdict is written: measured at ~10 ms of a live-config check
-    (docs/performance.md), and the host waits for it. Everything the check writes besides the
+    nothing needs once the verdict is written: about 13 ms of a live-config check (strace,
+    docs/performance.md), and the host waits for it. Everything the check writes besides the
     two streams (rows, plan.bin, the baseline) is written and closed before this point, and no
     atexit handler runs on this path. A stream that cannot be flushed (a host that stopped
     reading, a write the deadline interrupted) keeps the verdict's exit code instead of
