@@ -186,12 +186,13 @@ def load_file(root: str, path: str) -> LoadedFile:
     from polydeukes.compiler.diagnostics import ConfigError
     from polydeukes.compiler.load import parse_config_text
 
-    try:
-        with open(os.path.join(root, path), "rb") as handle:
-            raw = handle.read()
+    from polydeukes.vm.safeio import PROJECT_FILE_LIMIT, read_regular, refusal_text
+
+    try:  # a FIFO, a device or an endless file planted as a test file must not hang the run
+        raw = read_regular(os.path.join(root, path), limit=PROJECT_FILE_LIMIT)
         text = raw.decode("utf-8")
     except OSError as exc:
-        raise CaseFileError(f"cannot read {path}: {exc.strerror or exc}") from None
+        raise CaseFileError(f"cannot read {path}: {refusal_text(exc)}") from None
     except UnicodeDecodeError as exc:
         raise CaseFileError(f"{path} is not UTF-8 text (offset {exc.start})") from None
     try:

@@ -34,6 +34,7 @@ from polydeukes.judge import Row, judge_in_process
 
 REPLAYED = ("Edit", "Write", "MultiEdit", "NotebookEdit", "Bash")
 FILE_TOOLS = ("Edit", "Write", "MultiEdit")
+RECORDING_LIMIT = 256 << 20  # a recording (an IR or a session transcript) read whole: 256 MiB
 UNKNOWN = object()  # a pre-state that cannot be known (None is "the file did not exist")
 COLUMNS = ("routed", "passed", "advised", "blocked", "witnessed", "skipped", "unjudgeable")
 
@@ -66,11 +67,12 @@ class Call:
 
 
 def read_calls(path: str, root: str) -> list[Call]:
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read()
+    from polydeukes.vm.safeio import read_regular, refusal_text
+
+    try:  # a FIFO or a device named as a recording must not hang the replay
+        data = read_regular(path, limit=RECORDING_LIMIT)
     except OSError as exc:
-        raise ReplayError(f"cannot read {path}: {exc.strerror or exc}") from None
+        raise ReplayError(f"cannot read {path}: {refusal_text(exc)}") from None
     lines = data.split(b"\n")
     first = next((line for line in lines if line.strip()), b"")
     try:

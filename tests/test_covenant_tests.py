@@ -235,6 +235,15 @@ def test_a_broken_test_file_exits_2_naming_where(project, run, text, message):
     assert len(run.err) == 1 and re.fullmatch(message, run.err[0]), run.err
 
 
+def test_a_fifo_as_the_test_file_is_refused_not_waited_on(project, run):
+    project.config(CONFIG)
+    (project.root / "tests" / "covenants").mkdir(parents=True)
+    os.mkfifo(project.root / "tests" / "covenants" / "pipe.yaml")  # no writer: open() waits
+    assert run() == 2 and run.out == []
+    assert run.err == ["pdks test: cannot read tests/covenants/pipe.yaml: it is a FIFO, not a "
+                       "regular file"]
+
+
 def test_a_config_that_does_not_load_exits_2_with_its_location(project):
     project.config("languages: {}\nbogus: 1\n")
     project.write("polydeukes.tests.yaml", "cases:\n  - {name: a, bash: ls}\n")

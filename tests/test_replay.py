@@ -9,6 +9,7 @@ and write nothing.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -158,6 +159,14 @@ def test_unusable_recordings_and_configs_exit_2(project, argv, message):
     project.write("x.jsonl", "{}\n")
     result = project.run(*argv)
     assert (result.code, result.stdout, result.stderr) == (2, "", message)
+
+
+def test_a_fifo_as_the_recording_is_refused_not_waited_on(project):
+    project.config(RUNGS)
+    os.mkfifo(project.root / "pipe.jsonl")  # no writer: a plain open() would hang
+    result = project.run("replay", "pipe.jsonl")  # (run() gives up after 60 s)
+    assert (result.code, result.stdout, result.stderr) == (
+        2, "", "pdks replay: cannot read pipe.jsonl: it is a FIFO, not a regular file\n")
 
 
 def test_replay_usage(project):
