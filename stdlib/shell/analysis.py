@@ -373,13 +373,24 @@ class Walk:
         view.glob = context.glob
         view.cwd = context.cwd
         view.args = args = self._expand(text, words, cmd.flags)
-        inner, view.via_xargs, wrapper_cd, xargs_at = _unwrap(args)
+        # `_unwrap`'s common case answered here: a first word that is no assignment, reserved
+        # word, wrapper or `case` pattern is the command (a call less per command).
+        first = args[0].text if args else "="
+        first_name = basename(first)
+        if "=" in first or first in _RESERVED or first_name in _WRAPPERS or first.endswith(")"):
+            inner, view.via_xargs, wrapper_cd, xargs_at = _unwrap(args)
+            name = basename(args[inner].text) if inner < len(args) and not args[inner].opaque else ""
+        else:
+            inner, wrapper_cd, xargs_at = 0, False, -1
+            name = first_name if not args[0].opaque else ""
         view.inner = inner
-        name = basename(args[inner].text) if inner < len(args) and not args[inner].opaque else ""
         if inner == 0 and name.startswith("(") and not name.startswith("(("):
             name = basename(name.lstrip("("))  # `(cd sub && make)`: the group's first command
         view.name = name
-        view.model = E.model_for(name) if name else None
+        model = E.COMMANDS.get(name)
+        if model is None and name[-1:].isdigit():
+            model = E.model_for(name)  # a versioned interpreter
+        view.model = model
         if context.redefined and name:
             view.redefined = context.redefined.get(name)
         if cmd.heredocs or cmd.redirects or piped:

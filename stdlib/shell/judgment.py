@@ -510,7 +510,8 @@ class _Judge:
     def command(self, view: View) -> None:
         p = self.p
         cwd = view.cwd
-        cwd_spelled = p.cwd_spelled(cwd)
+        # (`cwd_spelled`'s answer for the directory it saw last, without the call)
+        cwd_spelled = p._last_cwd_spelled if cwd is p._last_cwd and cwd is not None else p.cwd_spelled(cwd)
         name = view.name
         model = view.model
         # A call of a name the line redefined proves nothing; a builtin or a modelled command

@@ -287,6 +287,9 @@ class _Tokenizer:
         self.heredoc_owner: dict[int, list[Heredoc]] = {}
         # (heredoc list of the declaring command, delimiter, strip tabs, literal), fed at newline
         self.pending: list[tuple[list[Heredoc], str, bool, bool]] = []
+        # The patterns' match methods, fetched once per text rather than once per word.
+        self.plain_run = _PLAIN_RUN().match
+        self.quoted_run = _DOUBLE_QUOTED_RUN().match
 
     # -- commands ---------------------------------------------------------------------------
 
@@ -490,7 +493,8 @@ class _Tokenizer:
         s, n = self.s, self.n
         i = start
         parts: list[str] = []
-        plain = _PLAIN_RUN().match(s, start) if s[start] not in _SPECIAL_WORD_START else None
+        plain_run = self.plain_run
+        plain = plain_run(s, start) if s[start] not in _SPECIAL_WORD_START else None
         if plain is not None:
             i = plain.end()
             if i == n or s[i] in _WORD_END:
@@ -507,7 +511,7 @@ class _Tokenizer:
             if c in _WORD_END:
                 break
             if c not in _SPECIAL_WORD_START:
-                m = _PLAIN_RUN().match(s, i)
+                m = plain_run(s, i)
                 if m is not None:
                     parts.append(m.group())
                     i = m.end()
@@ -629,7 +633,7 @@ class _Tokenizer:
             c = s[j]
             if c not in _DOUBLE_QUOTE_SPECIAL:
                 # Characters without meaning inside double quotes: copy the whole run at once.
-                end = _DOUBLE_QUOTED_RUN().match(s, j).end()
+                end = self.quoted_run(s, j).end()
                 out.append(s[j:end])
                 j = end
                 continue
