@@ -243,7 +243,7 @@ class View:
         when the command has no row (or no known name)."""
         if self._effects is False:
             self._effects = E.effects_of(self.name, self.args[self.inner + 1 :], self.env,
-                                         self.inner + 1) if self.model is not None else None
+                                         self.inner + 1, self.model) if self.model is not None else None
         return self._effects
 
     @property
@@ -372,7 +372,11 @@ class Walk:
             view.moves_directory = True
         view.glob = context.glob
         view.cwd = context.cwd
-        view.args = args = self._expand(text, words, cmd.flags)
+        flags = cmd.flags
+        if not flags & (W_GLOB | W_BRACE | W_VAR):  # nothing to expand anywhere (see `_expand`)
+            view.args = args = [Arg(w.text, None, w.opaque, ANY if w.opaque else ONE, w) for w in words]
+        else:
+            view.args = args = self._expand(text, words, flags)
         # `_unwrap`'s common case answered here: a first word that is no assignment, reserved
         # word, wrapper or `case` pattern is the command (a call less per command).
         first = args[0].text if args else "="
@@ -396,7 +400,9 @@ class Walk:
         if cmd.heredocs or cmd.redirects or piped:
             view.env = self._env(cmd, piped)
         if cmd.redirects:
-            view.targets = [(r, self._expand(text, (r.target,), r.target.flags)) for r in cmd.redirects]
+            view.targets = [(r, [Arg(r.target.text, None, r.target.opaque, ANY if r.target.opaque else ONE, r.target)]
+                             if not r.target.flags & (W_GLOB | W_BRACE | W_VAR)
+                             else self._expand(text, (r.target,), r.target.flags)) for r in cmd.redirects]
         if wrapper_cd:
             view.cwd = None  # `env -C dir`, `sudo -D dir`: not followed
         if inner:

@@ -652,13 +652,16 @@ def unknown_reason(parsed: Parsed) -> str | None:
     return None
 
 
-def effects_of(name: str, args: Sequence[Arg], env: Env = Env(), offset: int = 0) -> Effects | None:
+def effects_of(name: str, args: Sequence[Arg], env: Env = Env(), offset: int = 0,
+               model: Model | None = None) -> Effects | None:
     """The effects of command `name` on its arguments, or None when the table has no row;
     item indexes are shifted by `offset` (the position of the first argument in a longer argv).
+    `model` is `model_for(name)` when the caller has it already.
 
     Memoised on what the effects depend on (the words' texts, patterns and opacity, and the
     stdin sources): scripts repeat their commands."""
-    model = model_for(name)
+    if model is None:
+        model = model_for(name)
     if model is None:
         return None
     key = (name, tuple([(a.text, a.pattern, a.opaque, a.count) for a in args]), env, offset)

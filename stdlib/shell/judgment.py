@@ -544,16 +544,20 @@ class _Judge:
         """(b)-(f): the mention scan and the read-only proof."""
         p = self.p
         name = view.name
-        head = view.head
         first = -1
         first_kind = ""  # what carried the first mention: literal, pattern or code
         first_word = ""
         opaque_mentions: list[int] = []
         mentioned: list[int] = []  # arguments that mention an entry
         inner = view.inner
+        tokens = p.tokens
         for k, a in enumerate(view.args):
             if k == inner and "/" not in a.text:
                 continue  # a command name without a slash is looked up in PATH, not a path
+            # (`first_in_text`'s answer for a word already seen spelling nothing, without the call)
+            token = tokens.get((a.text, a.opaque))
+            if token is not None and not token[0] and not cwd_spelled and a.pattern is None:
+                continue
             index = p.first_in_text(a.text, a.opaque, cwd, cwd_spelled)
             kind = "literal"
             if index < 0 and a.pattern is not None:
@@ -612,11 +616,11 @@ class _Judge:
         if view.redefined:
             self.found(BREAK_REDEFINED, REDEFINED.format(name=name, how=view.redefined))
         elif first_kind == "pattern":
-            self.found(BREAK_PATTERN, PATTERN.format(head=head, word=first_word, p=entry))
+            self.found(BREAK_PATTERN, PATTERN.format(head=view.head, word=first_word, p=entry))
         elif first_kind == "code":
-            self.found(BREAK_CODE_MENTION, CODE.format(head=head, p=entry))
+            self.found(BREAK_CODE_MENTION, CODE.format(head=view.head, p=entry))
         else:
-            self.found(BREAK_UNPROVEN_MENTION, UNPROVEN.format(head=head, p=entry))
+            self.found(BREAK_UNPROVEN_MENTION, UNPROVEN.format(head=view.head, p=entry))
 
     def _mention_possible(self, view: View) -> bool:
         """Can anything in the command name an entry: a word or target spelling an entry's

@@ -290,6 +290,7 @@ class _Tokenizer:
         # The patterns' match methods, fetched once per text rather than once per word.
         self.plain_run = _PLAIN_RUN().match
         self.quoted_run = _DOUBLE_QUOTED_RUN().match
+        self.redirect_operator = _REDIRECT_OPERATOR().match
 
     # -- commands ---------------------------------------------------------------------------
 
@@ -418,7 +419,7 @@ class _Tokenizer:
         s, n = self.s, self.n
         start = self.i
         # Callers enter only at `<`, `>`, `&>` or digits before `>`, so an operator is there.
-        m = _REDIRECT_OPERATOR().match(s, start)
+        m = self.redirect_operator(s, start)
         digits, op = m.group(1, 2)
         operator = digits + op
         self.i = i = m.end()
