@@ -174,6 +174,8 @@ class Protected:
         self._pattern_hits: dict[tuple, list[int]] = {}
         self._matches_cwd: tuple[str, ...] | None = None
         self._matches: dict[tuple[str, bool], int] = {}
+        self._matches_off_first = False
+        self._off_first_matches: dict[tuple[str, bool], int] = {}
 
     def spelled_in(self, text: str) -> bool:
         """Cheap pre-filter: any literal match needs some entry's first segment spelled in the
@@ -217,10 +219,23 @@ class Protected:
         if cwd is not self._matches_cwd:
             self._matches_cwd = cwd
             self._matches = {}
+            root = self.root_segs
+            # Below the root in a directory whose first segment starts no entry, a plain
+            # relative path cannot name an entry anchored (see `relative`): its answer is the
+            # same in every such directory, so it is kept across them (a script that keeps
+            # `cd`-ing resolved its paths again after every `cd`).
+            self._matches_off_first = (root is not None and cwd is not None and len(cwd) > len(root)
+                                       and cwd[len(root)] not in self.resolved_firsts and cwd[: len(root)] == root)
         key = (candidate, cwd_spelled)
         index = self._matches.get(key)
         if index is None:
-            index = self._matches[key] = self._match(candidate, cwd, cwd_spelled)
+            if self._matches_off_first and candidate[:1] not in "/~$" and "." not in candidate:
+                index = self._off_first_matches.get(key)
+                if index is None:
+                    index = self._off_first_matches[key] = self._match(candidate, cwd, cwd_spelled)
+            else:
+                index = self._match(candidate, cwd, cwd_spelled)
+            self._matches[key] = index
         return index
 
     def _match(self, candidate: str, cwd: tuple[str, ...] | None, cwd_spelled: bool) -> int:
