@@ -27,11 +27,12 @@
 
 Same work on both sides: a process keeps results keyed by input text (functools caches: the
 current analyzer's tokens of its last few command strings, `analysis.scanned`, and of glob
-segments; both analyzers' command basenames). A real check judges one command string once, so
+segments; both analyzers' command basenames; and the effect model's memo of each command's
+effects, `effects.effects_of`, which offers the same `cache_clear`). A real check judges one command string once, so
 those caches never answer its first reading; repeated calls on one string here would let them
 answer, and tokenizing (which the baseline redoes every call) would drop out of our figure. So
 every repetition, timed or counted, first clears every functools cache of the analyzer's
-modules (`_clear_caches`), ours and the baseline's alike. What stays warm is what a process
+modules (`_clear_caches`: everything with a `cache_clear`), ours and the baseline's alike. What stays warm is what a process
 pays once whatever the input: imports and compiled regular expressions.
 """
 

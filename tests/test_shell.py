@@ -109,6 +109,28 @@ def test_separators_and_commands() -> None:
     assert _words("echo 'a; b' > f") == [["echo", "a; b"]]
 
 
+# Plain words, digits, blanks and control operators only: a command's words are its blank-separated
+# pieces (no quote, expansion, comment or redirect to read). The tokenizer reads runs of such
+# words in one regex call and splits them itself; this reference splits with str methods.
+_PLAIN_PIECES = st.lists(st.sampled_from(["a", "b1", "-x", "./p", "k=v", "7", "42", "z)", " ", "  ", "\t", " \t ",
+                                          ";", "&&", "||", "|", "\n"]), max_size=24)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_PLAIN_PIECES)
+def test_plain_word_runs_are_split_at_blanks(pieces: list[str]) -> None:
+    text = "".join(pieces)
+    expected = []
+    for segment in re.split(r"&&|\|\||[;|\n]", text):
+        if segment.split():
+            expected.append(segment.split())
+    commands = tokenize(text).commands
+    assert [[w.text for w in c.words] for c in commands] == expected
+    for c in commands:
+        for w in c.words:
+            assert text[w.start : w.end] == w.text and not w.opaque and w.flags == 0
+
+
 def test_redirect_operators_fold_fd_numbers() -> None:
     cmd = tokenize("tee 12> f 2>&1 &>> g").commands[0]
     assert [w.text for w in cmd.words] == ["tee"]

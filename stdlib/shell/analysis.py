@@ -243,7 +243,7 @@ class View:
         when the command has no row (or no known name)."""
         if self._effects is False:
             self._effects = E.effects_of(self.name, self.args[self.inner + 1 :], self.env,
-                                         self.inner + 1) if self.model is not None else None
+                                         self.inner + 1, self.model) if self.model is not None else None
         return self._effects
 
     @property
@@ -312,7 +312,8 @@ class Walk:
         yield from script.unread
         fully_read = outer_fully_read and script.fully_read
         commands = script.commands
-        feeds = _feeds_executor(commands)
+        feeds: list[bool] = []  # per stage of the pipeline that starts at `feeds_from`
+        feeds_from = -1
         # §8.6: a directory change anywhere in a script (or the script around it) makes its
         # relative write targets ambiguous for the evidence derivation (order-blind).
         moves = outer_moves or (self.track_moves and any(
@@ -329,8 +330,13 @@ class Walk:
                     and not self.wants_run(" ".join([w.text for w in cmd.words]), context):
                 continue  # a plain command that can only matter through a mention it lacks
             piped = k > 0 and type(commands[k - 1]) is not PlainRun and commands[k - 1].connector == "|"
+            feeds_executor = False
+            if cmd.connector == "|":
+                if not feeds_from <= k < feeds_from + len(feeds):
+                    feeds_from, feeds = k, _pipeline_feeds_executor(commands, k)
+                feeds_executor = feeds[k - feeds_from]
             self._moves = moves
-            view, written_script = self._view(text, cmd, depth, fully_read, feeds[k], piped)
+            view, written_script = self._view(text, cmd, depth, fully_read, feeds_executor, piped)
             yield view
             if view.follow or written_script is not None:
                 yield from self._follow(text, view, written_script)
@@ -366,20 +372,37 @@ class Walk:
             view.moves_directory = True
         view.glob = context.glob
         view.cwd = context.cwd
-        view.args = args = self._expand(text, words, cmd.flags)
-        inner, view.via_xargs, wrapper_cd, xargs_at = _unwrap(args)
+        flags = cmd.flags
+        if not flags & (W_GLOB | W_BRACE | W_VAR):  # nothing to expand anywhere (see `_expand`)
+            view.args = args = [Arg(w.text, None, w.opaque, ANY if w.opaque else ONE, w) for w in words]
+        else:
+            view.args = args = self._expand(text, words, flags)
+        # `_unwrap`'s common case answered here: a first word that is no assignment, reserved
+        # word, wrapper or `case` pattern is the command (a call less per command).
+        first = args[0].text if args else "="
+        first_name = basename(first)
+        if "=" in first or first in _RESERVED or first_name in _WRAPPERS or first.endswith(")"):
+            inner, view.via_xargs, wrapper_cd, xargs_at = _unwrap(args)
+            name = basename(args[inner].text) if inner < len(args) and not args[inner].opaque else ""
+        else:
+            inner, wrapper_cd, xargs_at = 0, False, -1
+            name = first_name if not args[0].opaque else ""
         view.inner = inner
-        name = basename(args[inner].text) if inner < len(args) and not args[inner].opaque else ""
         if inner == 0 and name.startswith("(") and not name.startswith("(("):
             name = basename(name.lstrip("("))  # `(cd sub && make)`: the group's first command
         view.name = name
-        view.model = E.model_for(name) if name else None
+        model = E.COMMANDS.get(name)
+        if model is None and name[-1:].isdigit():
+            model = E.model_for(name)  # a versioned interpreter
+        view.model = model
         if context.redefined and name:
             view.redefined = context.redefined.get(name)
         if cmd.heredocs or cmd.redirects or piped:
             view.env = self._env(cmd, piped)
         if cmd.redirects:
-            view.targets = [(r, self._expand(text, (r.target,), r.target.flags)) for r in cmd.redirects]
+            view.targets = [(r, [Arg(r.target.text, None, r.target.opaque, ANY if r.target.opaque else ONE, r.target)]
+                             if not r.target.flags & (W_GLOB | W_BRACE | W_VAR)
+                             else self._expand(text, (r.target,), r.target.flags)) for r in cmd.redirects]
         if wrapper_cd:
             view.cwd = None  # `env -C dir`, `sudo -D dir`: not followed
         if inner:
@@ -1038,9 +1061,19 @@ def shell_script_sources(words: Sequence[Arg | Word], cmd: SimpleCommand) -> tup
 def _reads_stdin_as_program(cmd: SimpleCommand) -> bool:
     """Does this pipeline stage turn the bytes it reads into commands, command operands, code
     or patches?"""
-    if cmd.words and not cmd.words[0].opaque and cmd.words[0].text in ("while", "until"):
-        return True  # `… | while read f; do …`: the loop runs what it reads
     words = cmd.words
+    if not words:
+        return False
+    first = words[0]
+    if not first.opaque:
+        if first.text in ("while", "until"):
+            return True  # `… | while read f; do …`: the loop runs what it reads
+        # Most stages are a plain reader or filter (`| sort`, `| wc -l`): a name that is no
+        # executor, shell, wrapper, reserved word or interpreter cannot run what it reads.
+        if "=" not in first.text and not first.text.endswith(")"):
+            head = basename(first.text)
+            if head not in _MAY_RUN_STDIN and not head[-1:].isdigit():
+                return False
     index, via_xargs, _, _ = _unwrap(words)
     words = words[index:]
     if via_xargs:
@@ -1061,28 +1094,32 @@ def _reads_stdin_as_program(cmd: SimpleCommand) -> bool:
     return False
 
 
+# The first names of the stages `_reads_stdin_as_program` must read further (a versioned
+# interpreter name, `python3.12`, ends in a digit and is read further too).
+_MAY_RUN_STDIN = (_STDIN_EXECUTORS | NESTED_SHELLS | _RESERVED | frozenset(_WRAPPERS)
+                  | frozenset(name for name, model in E.COMMANDS.items() if model.handler == "interpreter"))
+
+
 def _pure_reader(words: Sequence[Word]) -> bool:
     model = E.model_for(basename(words[0].text))
     return model is not None and model.pure
 
 
-def _feeds_executor(commands: Sequence[SimpleCommand | PlainRun]) -> list[bool]:
-    """Per command: does its stdout reach, through `|`, a stage that executes its input?"""
-    flags = [False] * len(commands)
+def _pipeline_feeds_executor(commands: Sequence[SimpleCommand | PlainRun], start: int) -> list[bool]:
+    """Per stage of the pipeline from `commands[start]` to its last stage: does the stage's
+    stdout reach, through `|`, a later stage that executes its input? (Only stages that pipe
+    into another need asking, so the walk asks once per pipeline, at its first stage.)"""
+    end = start
+    while end < len(commands) and type(commands[end]) is not PlainRun and commands[end].connector == "|":
+        end += 1
+    # commands[start:end] pipe into their successor; commands[end] (if any) is the last stage.
+    flags = [False] * (end - start)
     downstream_executes = False
-    for k in range(len(commands) - 1, -1, -1):
-        cmd = commands[k]
-        if type(cmd) is PlainRun:
-            downstream_executes = False
-            continue
-        if cmd.connector != "|":
-            downstream_executes = False
-        flags[k] = downstream_executes and cmd.connector == "|"
-        # Only a stage that receives a pipe can execute what flows into it.
-        previous = commands[k - 1] if k > 0 else None
-        if previous is not None and type(previous) is not PlainRun and previous.connector == "|" \
-                and _reads_stdin_as_program(cmd):
+    for k in range(end, start, -1):
+        cmd = commands[k] if k < len(commands) else None
+        if type(cmd) is SimpleCommand and _reads_stdin_as_program(cmd):
             downstream_executes = True
+        flags[k - 1 - start] = downstream_executes
     return flags
 
 

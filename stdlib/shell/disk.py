@@ -60,6 +60,7 @@ class _Walked(msgspec.Struct, frozen=True):
 
 _OUTSIDE = object()  # a directory outside the root and above none of it
 _UNUSUAL = object()  # a directory above the root, or spelled with `.`/`..`: resolved in full
+_MISSING = object()  # a directory under the root where some segment does not exist, no link above
 
 
 class Member(msgspec.Struct, frozen=True, gc=False):
@@ -135,13 +136,20 @@ class Disk:
         instructions per target 50 levels down)."""
         if directory is self._last_directory:  # (the walk hands the same tuple until a `cd`:
             walked = self._last_walked        # no hashing of the whole directory per target)
+        elif self._last_walked is _MISSING and self._below_last(directory):
+            # Below a directory where nothing exists, nothing exists either: a script that keeps
+            # `cd`-ing down a missing tree is not walked again, from the root, at every level.
+            walked = self._last_walked
+            self._last_directory = directory
         else:
             walked = self._directories.get(directory)
             if walked is None:
                 walked = self._directories[directory] = self._walk_directory(directory)
             self._last_directory, self._last_walked = directory, walked
-        if walked is _OUTSIDE:
-            return None  # nothing outside the root is followed
+        if walked is _OUTSIDE or walked is _MISSING:
+            # Nothing outside the root is followed; with nothing at some segment of the
+            # directory and no link above it, the path resolves to itself.
+            return None
         if walked is _UNUSUAL:
             lexical = dot_resolve([*directory, *parts])
             while lexical and lexical[0] == "..":
@@ -165,12 +173,24 @@ class Disk:
             return None
         return found.done
 
+    def _below_last(self, directory: tuple[str, ...]) -> bool:
+        """Is `directory` strictly below the last directory walked (and spelled without `.`
+        or `..` in the segments that extend it)?"""
+        last = self._last_directory
+        if last is None or len(directory) <= len(last) or directory[len(last) - 1] != last[-1]:
+            return False
+        extension = directory[len(last) :]
+        return "." not in extension and ".." not in extension and directory[: len(last)] == last
+
     def _walk_directory(self, directory: tuple[str, ...]) -> _Walked | Refused | object:
         root = self.root_segs
         if directory[: len(root)] == tuple(root):
             if "." in directory or ".." in directory:
                 return _UNUSUAL
-            return self._walk(list(root), list(directory[len(root) :]), 0, True)
+            walked = self._walk(list(root), list(directory[len(root) :]), 0, True)
+            if isinstance(walked, _Walked) and walked.missing and not walked.followed:
+                return _MISSING
+            return walked
         if tuple(root[: len(directory)]) == directory:
             return _UNUSUAL  # an ancestor of the root: the parts may lead into it
         return _OUTSIDE

@@ -652,13 +652,16 @@ def unknown_reason(parsed: Parsed) -> str | None:
     return None
 
 
-def effects_of(name: str, args: Sequence[Arg], env: Env = Env(), offset: int = 0) -> Effects | None:
+def effects_of(name: str, args: Sequence[Arg], env: Env = Env(), offset: int = 0,
+               model: Model | None = None) -> Effects | None:
     """The effects of command `name` on its arguments, or None when the table has no row;
     item indexes are shifted by `offset` (the position of the first argument in a longer argv).
+    `model` is `model_for(name)` when the caller has it already.
 
     Memoised on what the effects depend on (the words' texts, patterns and opacity, and the
     stdin sources): scripts repeat their commands."""
-    model = model_for(name)
+    if model is None:
+        model = model_for(name)
     if model is None:
         return None
     key = (name, tuple([(a.text, a.pattern, a.opaque, a.count) for a in args]), env, offset)
@@ -692,3 +695,8 @@ def _handlers() -> dict[str, Callable[[str, Sequence[Arg], Model, Env], Effects]
 
 
 _HANDLERS: dict[str, Callable[[str, Sequence[Arg], Model, Env], Effects]] = {}
+
+
+# Emptied like the functools caches of the shell modules (bench/bench_shell.py clears every
+# `cache_clear` it finds, so that a repetition pays what a first reading of the text pays).
+effects_of.cache_clear = _MEMO.clear  # type: ignore[attr-defined]

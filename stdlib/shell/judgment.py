@@ -174,6 +174,8 @@ class Protected:
         self._pattern_hits: dict[tuple, list[int]] = {}
         self._matches_cwd: tuple[str, ...] | None = None
         self._matches: dict[tuple[str, bool], int] = {}
+        self._matches_off_first = False
+        self._off_first_matches: dict[tuple[str, bool], int] = {}
 
     def spelled_in(self, text: str) -> bool:
         """Cheap pre-filter: any literal match needs some entry's first segment spelled in the
@@ -217,10 +219,23 @@ class Protected:
         if cwd is not self._matches_cwd:
             self._matches_cwd = cwd
             self._matches = {}
+            root = self.root_segs
+            # Below the root in a directory whose first segment starts no entry, a plain
+            # relative path cannot name an entry anchored (see `relative`): its answer is the
+            # same in every such directory, so it is kept across them (a script that keeps
+            # `cd`-ing resolved its paths again after every `cd`).
+            self._matches_off_first = (root is not None and cwd is not None and len(cwd) > len(root)
+                                       and cwd[len(root)] not in self.resolved_firsts and cwd[: len(root)] == root)
         key = (candidate, cwd_spelled)
         index = self._matches.get(key)
         if index is None:
-            index = self._matches[key] = self._match(candidate, cwd, cwd_spelled)
+            if self._matches_off_first and candidate[:1] not in "/~$" and "." not in candidate:
+                index = self._off_first_matches.get(key)
+                if index is None:
+                    index = self._off_first_matches[key] = self._match(candidate, cwd, cwd_spelled)
+            else:
+                index = self._match(candidate, cwd, cwd_spelled)
+            self._matches[key] = index
         return index
 
     def _match(self, candidate: str, cwd: tuple[str, ...] | None, cwd_spelled: bool) -> int:
@@ -510,7 +525,8 @@ class _Judge:
     def command(self, view: View) -> None:
         p = self.p
         cwd = view.cwd
-        cwd_spelled = p.cwd_spelled(cwd)
+        # (`cwd_spelled`'s answer for the directory it saw last, without the call)
+        cwd_spelled = p._last_cwd_spelled if cwd is p._last_cwd and cwd is not None else p.cwd_spelled(cwd)
         name = view.name
         model = view.model
         # A call of a name the line redefined proves nothing; a builtin or a modelled command
@@ -543,16 +559,20 @@ class _Judge:
         """(b)-(f): the mention scan and the read-only proof."""
         p = self.p
         name = view.name
-        head = view.head
         first = -1
         first_kind = ""  # what carried the first mention: literal, pattern or code
         first_word = ""
         opaque_mentions: list[int] = []
         mentioned: list[int] = []  # arguments that mention an entry
         inner = view.inner
+        tokens = p.tokens
         for k, a in enumerate(view.args):
             if k == inner and "/" not in a.text:
                 continue  # a command name without a slash is looked up in PATH, not a path
+            # (`first_in_text`'s answer for a word already seen spelling nothing, without the call)
+            token = tokens.get((a.text, a.opaque))
+            if token is not None and not token[0] and not cwd_spelled and a.pattern is None:
+                continue
             index = p.first_in_text(a.text, a.opaque, cwd, cwd_spelled)
             kind = "literal"
             if index < 0 and a.pattern is not None:
@@ -611,11 +631,11 @@ class _Judge:
         if view.redefined:
             self.found(BREAK_REDEFINED, REDEFINED.format(name=name, how=view.redefined))
         elif first_kind == "pattern":
-            self.found(BREAK_PATTERN, PATTERN.format(head=head, word=first_word, p=entry))
+            self.found(BREAK_PATTERN, PATTERN.format(head=view.head, word=first_word, p=entry))
         elif first_kind == "code":
-            self.found(BREAK_CODE_MENTION, CODE.format(head=head, p=entry))
+            self.found(BREAK_CODE_MENTION, CODE.format(head=view.head, p=entry))
         else:
-            self.found(BREAK_UNPROVEN_MENTION, UNPROVEN.format(head=head, p=entry))
+            self.found(BREAK_UNPROVEN_MENTION, UNPROVEN.format(head=view.head, p=entry))
 
     def _mention_possible(self, view: View) -> bool:
         """Can anything in the command name an entry: a word or target spelling an entry's

@@ -61,10 +61,15 @@ W_ESCAPE = 16  # an ANSI-C escape whose bytes are not known
 # `[`, `{` and `(` are left to `word`, which flags globs, braces and extglob groups.
 _PLAIN_RUN = LazyPattern(r"[^\s'\"\\$`;&|<>*?\[{(]+")
 # A whole word of plain characters, ending at a word end (most words): its text is its spelling.
-# A word starting with a digit or `#` is left to the general path (digits may fold into a
-# redirect, `#` may start a comment); a word end is exactly `_WORD_END` (any other whitespace
-# character is read by `word`).
-_PLAIN_WORD = LazyPattern(r"[^\s'\"\\$`;&|<>*?\[{(#0-9][^\s'\"\\$`;&|<>*?\[{(]*+(?=[ \t\n\r;&|<>]|\Z)")
+# A word starting with `#` is left to the general path (it starts a comment), and so is one
+# starting with a digit unless a blank follows (digits may fold into a redirect, `2>`); a word
+# end is exactly `_WORD_END` (any other whitespace character is read by `word`). A run of such
+# words separated by blanks, then the blanks after it, is read in one call and split at its
+# blanks (a loop turn per word cost more). Group 1 ends where the last word ends.
+_PLAIN_WORDS = LazyPattern(
+    r"([^\s'\"\\$`;&|<>*?\[{(#0-9][^\s'\"\\$`;&|<>*?\[{(]*+"
+    r"(?:[ \t]++(?:[^\s'\"\\$`;&|<>*?\[{(#0-9][^\s'\"\\$`;&|<>*?\[{(]*+|[0-9][^\s'\"\\$`;&|<>*?\[{(]*+(?=[ \t])))*+)"
+    r"(?=[ \t\n\r;&|<>]|\Z)[ \t]*+")
 # Optional fd digits, the operator (longest spellings first), then the blanks before the target.
 _REDIRECT_OPERATOR = LazyPattern(r"([0-9]*+)(&>>|<<<|<<-|&>|>>|>\||>&|<&|<>|<<|>|<)[ \t]*")
 _DOUBLE_QUOTE_SPECIAL = frozenset('"\\$`')
@@ -76,7 +81,7 @@ _WORD_END = frozenset(" \t\n\r;&|<>")
 # plain run starts at one, so testing this set first spares such words a failing regex call.
 _SPECIAL_WORD_START = frozenset("'\"\\$`*?[{(")
 _DIGITS = frozenset("0123456789")
-# The characters `_PLAIN_WORD` excludes at a word start (other whitespace aside): at these the
+# The characters `_PLAIN_WORDS` excludes at a word start (other whitespace aside): at these the
 # tokenizer goes straight to the operator and word rules without trying the regex.
 _NO_PLAIN_WORD_START = frozenset(" \t\n\r#;&|<>'\"\\$`*?[{(0123456789")
 _REDIRECT_START = frozenset("<>")
@@ -282,6 +287,10 @@ class _Tokenizer:
         self.heredoc_owner: dict[int, list[Heredoc]] = {}
         # (heredoc list of the declaring command, delimiter, strip tabs, literal), fed at newline
         self.pending: list[tuple[list[Heredoc], str, bool, bool]] = []
+        # The patterns' match methods, fetched once per text rather than once per word.
+        self.plain_run = _PLAIN_RUN().match
+        self.quoted_run = _DOUBLE_QUOTED_RUN().match
+        self.redirect_operator = _REDIRECT_OPERATOR().match
 
     # -- commands ---------------------------------------------------------------------------
 
@@ -303,7 +312,7 @@ class _Tokenizer:
 
     def run(self) -> Script:
         s, n = self.s, self.n
-        plain_word = _PLAIN_WORD().match
+        plain_words = _PLAIN_WORDS().match
         plain_lines = self.plain_lines.match if self.plain_lines is not None else None
         add_word = self.words.append  # (`self.words` is one list for the whole run)
         # The cursor lives in a local while this loop scans; the helpers read and advance
@@ -322,11 +331,22 @@ class _Tokenizer:
                 i += 1
                 continue
             if c not in _NO_PLAIN_WORD_START:
-                m = plain_word(s, i)
+                m = plain_words(s, i)
                 if m is not None:  # the common case; else `word` reads it below
-                    end = m.end()
-                    add_word(Word(m.group(), False, i, end))
-                    i = end
+                    run = m.group(1)
+                    if " " not in run and "\t" not in run:
+                        add_word(Word(run, False, i, i + len(run)))
+                    elif "  " not in run and "\t" not in run:
+                        for text in run.split(" "):  # words one blank apart: offsets by length
+                            end = i + len(text)
+                            add_word(Word(text, False, i, end))
+                            i = end + 1
+                    else:
+                        for text in run.split():
+                            i = s.find(text, i)  # past blanks only: the word's own start
+                            add_word(Word(text, False, i, i + len(text)))
+                            i += len(text)
+                    i = m.end()
                     continue
             if c == "\n" or c == "\r":
                 self.end_command("\n")
@@ -399,7 +419,7 @@ class _Tokenizer:
         s, n = self.s, self.n
         start = self.i
         # Callers enter only at `<`, `>`, `&>` or digits before `>`, so an operator is there.
-        m = _REDIRECT_OPERATOR().match(s, start)
+        m = self.redirect_operator(s, start)
         digits, op = m.group(1, 2)
         operator = digits + op
         self.i = i = m.end()
@@ -474,7 +494,8 @@ class _Tokenizer:
         s, n = self.s, self.n
         i = start
         parts: list[str] = []
-        plain = _PLAIN_RUN().match(s, start) if s[start] not in _SPECIAL_WORD_START else None
+        plain_run = self.plain_run
+        plain = plain_run(s, start) if s[start] not in _SPECIAL_WORD_START else None
         if plain is not None:
             i = plain.end()
             if i == n or s[i] in _WORD_END:
@@ -491,7 +512,7 @@ class _Tokenizer:
             if c in _WORD_END:
                 break
             if c not in _SPECIAL_WORD_START:
-                m = _PLAIN_RUN().match(s, i)
+                m = plain_run(s, i)
                 if m is not None:
                     parts.append(m.group())
                     i = m.end()
@@ -613,7 +634,7 @@ class _Tokenizer:
             c = s[j]
             if c not in _DOUBLE_QUOTE_SPECIAL:
                 # Characters without meaning inside double quotes: copy the whole run at once.
-                end = _DOUBLE_QUOTED_RUN().match(s, j).end()
+                end = self.quoted_run(s, j).end()
                 out.append(s[j:end])
                 j = end
                 continue
