@@ -139,6 +139,15 @@ def _check_in_this_process(self, *args, stdin=b"", env=None, log=None):
 
 
 Project.run = _check_in_this_process
+
+
+# A mutant that breaks the import of a test module (a table the module builds at import, a
+# module that no longer loads) fails the collection; pytest would then find none of the test
+# ids mutmut names and end in a usage error, which mutmut's fork server records as exit 255, a
+# "timeout". It is a kill, so it ends as one, with the exit code of failed tests.
+def pytest_collectreport(report):
+    if report.failed:
+        pytest.exit("a test module cannot be collected", returncode=pytest.ExitCode.TESTS_FAILED)
 """
 
 
@@ -187,6 +196,11 @@ def stage(module: str, tests: list[str], workdir: Path) -> Path:
               # Each mutant's tests in a process that has run no test and collected nothing:
               # see FRESH_PROCESS_PER_MUTANT.
               'process_isolation = "forkserver"', 'forkserver_warmup = "import"',
+              # A mutant's limit is (its tests' mapped time + this) x 15 s of wall time. In a
+              # fresh process the tests are collected again first (the shell tables: 3.4 s of
+              # CPU, 16 s of wall time at nice 19 on the shared machine), which mutmut's default
+              # of 1 s does not cover: 8 of the first 13 effects.py mutants "timed out".
+              "timeout_constant = 8.0",
               f"preload_modules_file = {json.dumps(str(root / 'preload.txt'))}", ""]
     (root / "pyproject.toml").write_text("\n".join(lines))
     (root / "preload.txt").write_text("\n".join(PRELOADED) + "\n")
