@@ -196,10 +196,10 @@ def stage(module: str, tests: list[str], workdir: Path) -> Path:
               # Each mutant's tests in a process that has run no test and collected nothing:
               # see FRESH_PROCESS_PER_MUTANT.
               'process_isolation = "forkserver"', 'forkserver_warmup = "import"',
-              # A mutant's limit is (its tests' mapped time + this) x 15 s of wall time. In a
-              # fresh process the tests are collected again first (the shell tables: 3.4 s of
-              # CPU, 16 s of wall time at nice 19 on the shared machine), which mutmut's default
-              # of 1 s does not cover: 8 of the first 13 effects.py mutants "timed out".
+              # A mutant's wall-time limit is (its tests' mapped time + this) x 15 s. In a fresh
+              # process the tests are collected again first (the shell tables: 3.4 s of CPU,
+              # 16 s of wall time at nice 19 on the shared machine), about all that mutmut's
+              # default of 1 s leaves a mutant whose tests take a tenth of a second.
               "timeout_constant = 8.0",
               f"preload_modules_file = {json.dumps(str(root / 'preload.txt'))}", ""]
     (root / "pyproject.toml").write_text("\n".join(lines))
