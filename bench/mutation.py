@@ -141,13 +141,25 @@ def _check_in_this_process(self, *args, stdin=b"", env=None, log=None):
 Project.run = _check_in_this_process
 
 
-# A mutant that breaks the import of a test module (a table the module builds at import, a
-# module that no longer loads) fails the collection; pytest would then find none of the test
-# ids mutmut names and end in a usage error, which mutmut's fork server records as exit 255, a
-# "timeout". It is a kill, so it ends as one, with the exit code of failed tests.
+# A mutant that breaks the import of a test module (the shell tests run the analysis at
+# import) fails the collection. pytest then ends in a usage error when it finds none of the
+# test ids mutmut names in that module (the fork server records exit 255, which mutmut counts
+# as a timeout), or "interrupted" (exit 2, which mutmut counts as stopped by the user). Either
+# way the mutant broke the tests: it ends as failed tests (exit 1), a kill.
+_collection_errors = []
+
+
 def pytest_collectreport(report):
     if report.failed:
-        pytest.exit("a test module cannot be collected", returncode=pytest.ExitCode.TESTS_FAILED)
+        _collection_errors.append(report.nodeid)
+    if not report.nodeid and _collection_errors:  # the session's own report, before "not found"
+        pytest.exit(f"cannot collect {_collection_errors[0]}", returncode=pytest.ExitCode.TESTS_FAILED)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session, exitstatus):
+    if _collection_errors and exitstatus == pytest.ExitCode.INTERRUPTED:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
 """
 
 
