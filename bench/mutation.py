@@ -145,21 +145,27 @@ Project.run = _check_in_this_process
 # import) fails the collection. pytest then ends in a usage error when it finds none of the
 # test ids mutmut names in that module (the fork server records exit 255, which mutmut counts
 # as a timeout), or "interrupted" (exit 2, which mutmut counts as stopped by the user). Either
-# way the mutant broke the tests: it ends as failed tests (exit 1), a kill.
-_collection_errors = []
+# way the mutant broke the tests: it ends as failed tests (exit 1), a kill. A plugin rather
+# than hooks of this conftest: the session's own collection report, the last chance before
+# "not found", reaches only plugins and the conftests of the root directory.
+class _BrokenCollectionIsAKill:
+    def __init__(self):
+        self.errors = []
+
+    def pytest_collectreport(self, report):
+        if report.failed:
+            self.errors.append(report.nodeid)
+        if not report.nodeid and self.errors:  # the session's report: the tests are collected
+            pytest.exit(f"cannot collect {self.errors[0]}", returncode=pytest.ExitCode.TESTS_FAILED)
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_sessionfinish(self, session, exitstatus):
+        if self.errors and exitstatus == pytest.ExitCode.INTERRUPTED:
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
-def pytest_collectreport(report):
-    if report.failed:
-        _collection_errors.append(report.nodeid)
-    if not report.nodeid and _collection_errors:  # the session's own report, before "not found"
-        pytest.exit(f"cannot collect {_collection_errors[0]}", returncode=pytest.ExitCode.TESTS_FAILED)
-
-
-@pytest.hookimpl(trylast=True)
-def pytest_sessionfinish(session, exitstatus):
-    if _collection_errors and exitstatus == pytest.ExitCode.INTERRUPTED:
-        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+def pytest_configure(config):
+    config.pluginmanager.register(_BrokenCollectionIsAKill(), "broken-collection-is-a-kill")
 """
 
 
