@@ -141,19 +141,51 @@ def _check_in_this_process(self, *args, stdin=b"", env=None, log=None):
 Project.run = _check_in_this_process
 
 
-# Each mutant's tests run in a child forked from the process that mapped the tests, so state a
-# module builds on first use was already built by the unmutated code: a mutant of the builder
-# would never run. A check process starts without it; so does every test here.
-@pytest.fixture(autouse=True)
-def _state_built_on_first_use_starts_empty(monkeypatch):
-    from polydeukes.compiler import regex as _regex
-    from polydeukes.vm import values as _values
+# A mutant that breaks the import of a test module (the shell tests run the analysis at
+# import) fails the collection. pytest then ends in a usage error when it finds none of the
+# test ids mutmut names in that module (the fork server records exit 255, which mutmut counts
+# as a timeout), or "interrupted" (exit 2, which mutmut counts as stopped by the user). Either
+# way the mutant broke the tests: it ends as failed tests (exit 1), a kill. A plugin rather
+# than hooks of this conftest: the session's own collection report, the last chance before
+# "not found", reaches only plugins and the conftests of the root directory.
+class _BrokenCollectionIsAKill:
+    def __init__(self):
+        self.errors = []
 
-    monkeypatch.setattr(_values, "_decoder", None)
-    monkeypatch.setattr(_regex, "_fold_classes", None)
-    monkeypatch.setattr(_regex, "_fold_keys", [])
-    monkeypatch.setattr(_regex, "_reference_misfolds", {})
+    def pytest_collectreport(self, report):
+        if report.failed:
+            self.errors.append(report.nodeid)
+        if not report.nodeid and self.errors:  # the session's report: the tests are collected
+            pytest.exit(f"cannot collect {self.errors[0]}", returncode=pytest.ExitCode.TESTS_FAILED)
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_sessionfinish(self, session, exitstatus):
+        if self.errors and exitstatus == pytest.ExitCode.INTERRUPTED:
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def pytest_configure(config):
+    config.pluginmanager.register(_BrokenCollectionIsAKill(), "broken-collection-is-a-kill")
 """
+
+
+# FRESH_PROCESS_PER_MUTANT. By default mutmut lists the tests, maps them, and runs the clean
+# selection in its own process, then forks each mutant's test run from it. Two things then leak
+# from the unmutated runs into every mutant:
+# * state the product builds on first use: a mutant of the builder never runs. The shell
+#   analysis memoises effects per command (stdlib/shell/effects.py's `_MEMO`), filled by the
+#   clean run with the very commands the mutant's tests then ask about: 23.3 % for
+#   effects.py, where re-running the survivors by hand killed most of them.
+# * pytest's own state: the ids a parametrize mark generated are stored on the mark, and a
+#   second session in the same process escapes them again (`\\r` becomes `\\\\r`), so a
+#   test whose id holds a backslash or a non-ASCII character is "not found" — pytest's usage
+#   error, exit 4, which stopped stdlib/diff.py's clean run (pytest 9.2, tests/cases/diff's
+#   CRLF and octal-escape rows).
+# mutmut's fork server avoids both: the main process never imports pytest or the tests, and
+# each run (listing, mapping, clean run, every mutant) is forked from a server that imported
+# only the third-party libraries below, so it imports the product and the tests itself and
+# runs one pytest session, as a check process starts with nothing built.
+PRELOADED = ["pytest", "xdist", "hypothesis", "yaml", "msgspec", "lark", "click"]
 
 
 def stage(module: str, tests: list[str], workdir: Path) -> Path:
@@ -178,8 +210,18 @@ def stage(module: str, tests: list[str], workdir: Path) -> Path:
               # In one process: mutmut maps tests to functions by what runs in its own process,
               # and the repository's `-n auto` (pytest-xdist) would move every test into a
               # worker, leaving the map empty and every mutant untested.
-              'pytest_add_cli_args = ["-p", "no:cacheprovider", "-n", "0"]', ""]
+              'pytest_add_cli_args = ["-p", "no:cacheprovider", "-n", "0"]',
+              # Each mutant's tests in a process that has run no test and collected nothing:
+              # see FRESH_PROCESS_PER_MUTANT.
+              'process_isolation = "forkserver"', 'forkserver_warmup = "import"',
+              # A mutant's wall-time limit is (its tests' mapped time + this) x 15 s. In a fresh
+              # process the tests are collected again first (the shell tables: 3.4 s of CPU,
+              # 16 s of wall time at nice 19 on the shared machine), about all that mutmut's
+              # default of 1 s leaves a mutant whose tests take a tenth of a second.
+              "timeout_constant = 8.0",
+              f"preload_modules_file = {json.dumps(str(root / 'preload.txt'))}", ""]
     (root / "pyproject.toml").write_text("\n".join(lines))
+    (root / "preload.txt").write_text("\n".join(PRELOADED) + "\n")
     with open(root / "tests" / "conftest.py", "a", encoding="utf-8") as conftest:
         conftest.write(IN_PROCESS_JUDGING)
     # mutmut writes the mutated copy here. It must exist before Python starts: a PYTHONPATH

@@ -52,9 +52,9 @@ def make_tree(root: Path | str, tree: dict) -> None:
             os.symlink(rebase(spec["symlink"], str(root), home), path)
         elif "fifo" in spec:
             os.mkfifo(path)
-        elif "tar" in spec or "tar.gz" in spec:
-            members = spec.get("tar") or spec.get("tar.gz")
-            mode = "w:gz" if "tar.gz" in spec else "w"
+        elif "tar" in spec or "tar.gz" in spec or "tar.bz2" in spec:
+            members = spec.get("tar") or spec.get("tar.gz") or spec.get("tar.bz2")
+            mode = "w:gz" if "tar.gz" in spec else "w:bz2" if "tar.bz2" in spec else "w"
             with tarfile.open(path, mode) as archive:
                 for name, content in members.items():
                     info = tarfile.TarInfo(name)

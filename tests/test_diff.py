@@ -116,6 +116,14 @@ def test_parse_exposes_block_facts() -> None:
     assert gone.removed == ["z"] and gone.added == []
 
 
+def test_a_rename_from_line_names_the_old_side_even_without_its_rename_to() -> None:
+    # The old side comes from the most explicit line: the `---` line, then `rename from`, and
+    # only then the header's guess. A patch's targets (stdlib/shell/disk.py) are both sides
+    # of every block, so a half rename still counts the path it names as touched.
+    (block,) = parse_unified_diff("diff --git a/x b/x\nrename from ci/gate.sh\n")
+    assert (block.old_path, block.new_path, block.is_rename) == ("ci/gate.sh", "x", False)
+
+
 def test_import_pulls_in_nothing_else() -> None:
     # The parser runs on the hot path of `pdks covenant check --diff`.
     code = (

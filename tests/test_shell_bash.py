@@ -17,11 +17,11 @@ import shutil
 import subprocess
 
 import pytest
-from hypothesis import HealthCheck, example, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from polydeukes.stdlib.shell.analysis import Walk
-from polydeukes.stdlib.shell.expansion import compile_pattern, pattern_reaches
+from polydeukes.stdlib.shell.expansion import BRACE_LIMIT, compile_pattern, pattern_reaches
 
 BASH = shutil.which("bash")
 pytestmark = pytest.mark.skipif(BASH is None, reason="bash is not installed: nothing to compare with")
@@ -72,6 +72,9 @@ _BRACE_WORDS = st.lists(_BRACE_PIECES, min_size=1, max_size=7).map("".join)
 def test_brace_expansion_agrees_with_bash(tmp_path, words: list[str]) -> None:
     script = "printf '[%s]\\n' " + " ".join(f"{SEPARATOR} {w}" for w in words)
     expected = _fields(_bash(script, str(tmp_path)))
+    # Past BRACE_LIMIT words the analyzer stops expanding: the word stays whole, of unknown
+    # count (`{a,b}{a,b}{1..3}{1..3}{1..3}{1..3}` makes 324). There bash is no oracle.
+    assume(all(len(fields) <= BRACE_LIMIT for fields in expected))
     views = [e for e in Walk(script, root=str(tmp_path), home=None).events() if hasattr(e, "args")]
     (view,) = views
     got: list[list[str]] = []
