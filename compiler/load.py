@@ -112,6 +112,10 @@ def _same_as_pure(text: str, root: yaml.Node) -> bool:
         if isinstance(node, yaml.ScalarNode):
             if node.tag not in (_PLAIN, _QUOTED):
                 return False
+            if node.tag == _QUOTED and not node.style:
+                return False  # a plain scalar resolved as a string: libyaml's reading of a lone
+                #               `!` tag (`a: !` is '' there, null in PyYAML; found by the
+                #               hybrid differential)
             if node.tag == _PLAIN and (node.value == "" or in_flow and not (
                     _FLOW_PLAIN.fullmatch(node.value)
                     and node.start_mark.line == node.end_mark.line)):
