@@ -97,7 +97,8 @@ def _libyaml_may_compose(text: str) -> bool:
 
 def _same_as_pure(text: str, root: yaml.Node) -> bool:
     """Whether PyYAML composes this tree of libyaml's to the same tree, values, tags and
-    positions: no empty plain value (placed elsewhere), no alias, no explicit tag, every block
+    positions: no empty plain value (placed elsewhere), no alias, no explicit tag (nor a lone
+    `!`, which libyaml reads as a string), every block
     scalar's header one PyYAML reads, only words as plain scalars inside flow collections, and
     no deeper than MAX_NESTING (deeper, PyYAML's recursive composer may fail before any other
     message)."""
