@@ -214,6 +214,8 @@ class View:
     depth = 0  # nesting level of the script it belongs to
     fully_read = True
     feeds_executor = False  # its stdout reaches, through `|`, a stage that runs what it reads
+    piped_code: tuple[str, ...] = ()  # heredoc/herestring bodies piped into it, when it runs its stdin
+    piped_unread: tuple[str, ...] = ()  # those of `piped_code` no analysis reads as code or operands
     redefined: str | None = None  # how the line redefined `name` (function, alias …)
     via_xargs = False  # xargs appends operands this layer cannot read
     env: E.Env = E.Env()
@@ -314,6 +316,9 @@ class Walk:
         commands = script.commands
         feeds: list[bool] = []  # per stage of the pipeline that starts at `feeds_from`
         feeds_from = -1
+        # Issue 11: heredoc and herestring bodies of earlier stages of this pipeline whose
+        # stdout reaches an executor (through filters too): code for the executor.
+        upstream: list[str] = []
         # §8.6: a directory change anywhere in a script (or the script around it) makes its
         # relative write targets ambiguous for the evidence derivation (order-blind).
         moves = outer_moves or (self.track_moves and any(
@@ -330,13 +335,19 @@ class Walk:
                     and not self.wants_run(" ".join([w.text for w in cmd.words]), context):
                 continue  # a plain command that can only matter through a mention it lacks
             piped = k > 0 and type(commands[k - 1]) is not PlainRun and commands[k - 1].connector == "|"
+            if not piped:
+                upstream = []
             feeds_executor = False
             if cmd.connector == "|":
                 if not feeds_from <= k < feeds_from + len(feeds):
                     feeds_from, feeds = k, _pipeline_feeds_executor(commands, k)
                 feeds_executor = feeds[k - feeds_from]
             self._moves = moves
-            view, written_script = self._view(text, cmd, depth, fully_read, feeds_executor, piped)
+            view, written_script = self._view(text, cmd, depth, fully_read, feeds_executor, piped, upstream)
+            if feeds_executor and (cmd.heredocs or cmd.redirects):
+                upstream = upstream + [h.body for h in cmd.heredocs]
+                upstream.extend(r.target.text + "\n" for r in cmd.redirects
+                                if r.operator == "<<<" and not r.target.opaque)  # as `shell_script_sources`
             yield view
             if view.follow or written_script is not None:
                 yield from self._follow(text, view, written_script)
@@ -354,7 +365,7 @@ class Walk:
     # -- one command ------------------------------------------------------------------------
 
     def _view(self, text: str, cmd: SimpleCommand, depth: int, fully_read: bool,
-              feeds_executor: bool, piped: bool) -> tuple[View, str | None]:
+              feeds_executor: bool, piped: bool, upstream: Sequence[str] = ()) -> tuple[View, str | None]:
         """The view of one command, and the text of a shell script it runs that the line wrote."""
         context = self.context
         words = cmd.words
@@ -399,6 +410,12 @@ class Walk:
             view.redefined = context.redefined.get(name)
         if cmd.heredocs or cmd.redirects or piped:
             view.env = self._env(cmd, piped)
+        if upstream and piped and _reads_stdin_as_program(cmd):
+            # Judged as if the bodies were fed to it directly (`sh <<EOF`, `python3 <<EOF`,
+            # `xargs rm <<EOF`): a filter between only passes on part of them.
+            view.piped_code = tuple(upstream)
+            env = view.env
+            view.env = E.Env(tuple(upstream) + env.heredocs, env.stdin_file, piped)
         if cmd.redirects:
             view.targets = [(r, [Arg(r.target.text, None, r.target.opaque, ANY if r.target.opaque else ONE, r.target)]
                              if not r.target.flags & (W_GLOB | W_BRACE | W_VAR)
@@ -409,11 +426,16 @@ class Walk:
             view.prefix_roles, view.wrapper_scripts = _wrapper_options(args, inner)
         if view.via_xargs:
             self._xargs(view, xargs_at)
+        if view.piped_code and not (name in NESTED_SHELLS or (model is not None and model.handler == "interpreter")
+                                    or (xargs_at >= 0 and not view.via_xargs)):
+            # `… | while read f; do …`, `… | source /dev/stdin`, `xargs` with operands it could
+            # not read: the bodies are mentions nothing proves read-only (fail closed).
+            view.piped_unread = view.piped_code
         # Subshell group: a `(` opening the command saves the directory, a `)` closing it
         # restores it after the command.
         if words and words[0].text.startswith("(") and not words[0].text.startswith("(("):
             context.groups.append(context.cwd)
-        if view.wrapper_scripts or name in _RUNS_SCRIPTS or cmd.flags & W_SUBST:
+        if view.wrapper_scripts or name in _RUNS_SCRIPTS or cmd.flags & W_SUBST or view.piped_code:
             view.follow = True
         written_script = None
         if (context.writers or context.written) and inner < len(args) and (
@@ -442,7 +464,7 @@ class Walk:
                     yield from self.nested(inner_text, depth, fully_read)
         if name in NESTED_SHELLS and not view.via_xargs:
             sources, _known = shell_script_sources(args[inner:], cmd)
-            for source in sources:
+            for source in sources + list(view.piped_code):
                 yield from self.nested(source, depth, fully_read)
         elif name == "alias":
             for a in args[inner + 1 :]:

@@ -603,6 +603,14 @@ class _Judge:
                         opaque_mentions.append(-1)
                     if first < 0:
                         first, first_kind, first_word = index, "literal", t.text
+        in_unread_stdin = False  # a mention in stdin an executor runs that no analysis read
+        for body in view.piped_unread:
+            index = p.first_in_text(body, False, cwd, cwd_spelled)
+            if index >= 0:
+                self.reached.add(index)
+                in_unread_stdin = True
+                if first < 0:
+                    first, first_kind, first_word = index, "literal", body
         code_index = self.code_mention(view, found, cwd)
         if code_index >= 0:
             self.reached.add(code_index)
@@ -625,7 +633,7 @@ class _Judge:
             self.found(BREAK_OPAQUE_WRITE_TARGET, OPAQUE_TARGET.format(p=entry))
             return
         # (e) read-only proof
-        if code_index < 0 and not in_target and proven_read(view, found, mentioned, roles):
+        if code_index < 0 and not in_target and not in_unread_stdin and proven_read(view, found, mentioned, roles):
             return
         # (f) the backstop, named after what carried the mention
         if view.redefined:
@@ -642,7 +650,8 @@ class _Judge:
         first segment, a glob pattern, or code?"""
         # An interpreter's code may spell a path only once its string fragments are joined
         # (`'.cl' + 'aude'`); stdin bodies are data, except a program an interpreter reads.
-        if view.written_code is not None or (view.model is not None and view.model.handler == "interpreter"):
+        if view.written_code is not None or view.piped_unread or (
+                view.model is not None and view.model.handler == "interpreter"):
             return True
         args = view.args
         for a in args:  # (plain loops: a generator expression costs several times more here)
