@@ -257,6 +257,28 @@ def test_path_lookups_past_their_budget_are_refused(tmp_path: pathlib.Path) -> N
     assert isinstance(slow, Refused) and "took longer than" in slow.reason
 
 
+def test_listing_a_directory_past_the_budget_is_refused(tmp_path: pathlib.Path, monkeypatch) -> None:
+    """`cp tmp/gat* notes` lists notes for links the glob can match: a directory too large to
+    list within the budget fails closed."""
+    import os
+
+    from polydeukes.stdlib.shell.disk import Disk, Refused
+
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    for k in range(200):
+        (notes / f"f{k}").write_text("")
+    os.symlink("../ci/gate.sh", notes / "gate.sh")
+    segments = [s for s in str(notes).split("/") if s]
+    assert Disk(str(tmp_path), lookups=8).links_in(segments, lambda name: name.startswith("g")) == ["gate.sh"]
+    assert Disk(str(tmp_path), lookups=8).links_in(segments, lambda name: name.startswith("x")) == []
+    refused = Disk(str(tmp_path), lookups=3).links_in(segments, lambda name: True)
+    assert isinstance(refused, Refused) and "too many paths" in refused.reason
+    monkeypatch.setattr(Disk, "links_in", lambda self, segments, accept: Refused("too many paths to look up on disk"))
+    result = judge_shell_mod("cp tmp/x* notes", ["ci/gate.sh"], root=str(tmp_path), home=None)
+    assert result.broken and "whose directory cannot be listed: too many paths" in result.reason
+
+
 def test_a_decompression_bomb_is_refused_not_unpacked(tmp_path: pathlib.Path) -> None:
     """A small gzip archive that unpacks past the bound fails closed instead of filling memory."""
     import gzip

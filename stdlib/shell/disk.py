@@ -36,6 +36,7 @@ ARCHIVE_BYTES = 64 * safeio.MiB  # one archive file on disk
 UNPACKED_BYTES = 256 * safeio.MiB  # decompressed bytes read from one archive
 MEMBERS = 100_000  # archive members
 SYMLINK_HOPS = 40  # as the kernel's ELOOP limit
+_LISTED = 64  # directory entries listed per lookup spent
 
 
 class Refused(msgspec.Struct, frozen=True):
@@ -288,6 +289,27 @@ class Disk:
             except (OSError, ValueError):
                 continue
         return False
+
+    def links_in(self, segments: list[str], accept) -> list[str] | Refused:
+        """Names of the symbolic links directly inside the directory at `segments` whose name
+        `accept`s (a missing or unreadable directory has none). One lookup is spent per
+        `_LISTED` entries, so a huge directory runs into the budget and is refused."""
+        refused = self._spend()
+        if refused is not None:
+            return refused
+        found: list[str] = []
+        try:
+            with os.scandir("/" + "/".join(segments)) as entries:
+                for count, entry in enumerate(entries, 1):
+                    if count % _LISTED == 0:
+                        refused = self._spend()
+                        if refused is not None:
+                            return refused
+                    if entry.is_symlink() and accept(entry.name):
+                        found.append(entry.name)
+        except (OSError, ValueError):
+            return found
+        return found
 
     # -- files ------------------------------------------------------------------------------
 

@@ -295,9 +295,9 @@ _UNKNOWN = 3  # anything else whose value is unknown (substitution, `${x:-y}`, `
 
 class _Piece(msgspec.Struct, frozen=True, gc=False):
     kind: int
-    text: str  # the piece's value (for _VAR the variable's name)
+    text: str  # the piece's value (for _VAR the variable's name, for _UNKNOWN its spelling)
     quoted: bool = False
-    raw: str = ""  # _VAR, _UNKNOWN: the spelling, kept when the value stays unknown
+    raw: str = ""  # _VAR: the spelling, kept when the value stays unknown
 
 
 def _read_pieces(raw: str) -> list[_Piece]:
@@ -382,7 +382,7 @@ def _read_dollar(raw: str, i: int, out: list[_Piece], *, quoted: bool) -> int:
         if _NAME().fullmatch(inner):
             out.append(_Piece(_VAR, inner, quoted, raw[i:end]))
         else:
-            out.append(_Piece(_UNKNOWN, raw[i:end], raw=raw[i:end]))
+            out.append(_Piece(_UNKNOWN, raw[i:end]))
         return end
     if nxt == "(":
         end = group_end(raw, i + 1, "(", ")")
@@ -415,7 +415,7 @@ def _read_ansi_c(raw: str, i: int, out: list[_Piece]) -> int:
                 if buf:
                     out.append(_Piece(_LIT, "".join(buf)))
                     buf = []
-                out.append(_Piece(_UNKNOWN, raw[i:end], raw=raw[i:end]))
+                out.append(_Piece(_UNKNOWN, raw[i:end]))
             i = end
         else:
             buf.append(c)
@@ -524,8 +524,10 @@ def _expand_spelling(spelling: str, word: Word, scope: Scope | None) -> list[Arg
             alternatives = [alt + [chunk] for alt in alternatives for chunk in chunks]
         else:
             if piece.kind == _UNKNOWN:
+                # Its spelling stays in the word (`$(echo ci)/gate.sh`), as in a word without
+                # braces or variables: the mention rules read it.
                 opaque = True
-                chunk = (piece.raw, _LIT, piece.raw)
+                chunk = (piece.text, _LIT, piece.text)
             elif piece.kind == _LIT:
                 chunk = (piece.text, _LIT, escape_pattern(piece.text))
             else:

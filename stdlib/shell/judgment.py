@@ -732,6 +732,30 @@ class _Judge:
             self.reached.update(hits)
             self.found(BREAK_EFFECT, THROUGH_SYMLINK.format(head=view.head, path=text, p=self.p.entries[hits[0]]))
 
+    def glob_into_links(self, view: View, pattern: str, cwd: tuple[str, ...] | None) -> None:
+        """`cp tmp/gat* DIR` writes DIR/<name> for every name the glob can match: each link
+        already in DIR whose name the glob's last segment matches is written through, as the
+        same source spelled literally would be (`DIR/gate.sh -> ../ci/gate.sh`)."""
+        disk = self.walk.disk
+        if disk is None or cwd is None:
+            return
+        directory, _, last = pattern.rpartition("/")  # `into` joins DIR and the source's last segment
+        absolute = absolute_segments(directory or "/", cwd, self.p.home)
+        if absolute is None:
+            return
+        glob = view.glob
+        segment = compile_segment(last, glob.extglob, glob.globstar)
+        fold = glob.nocaseglob or self.p.fold
+        links = disk.links_in(absolute, lambda name: segment_matches(segment, name, dotglob=glob.dotglob, fold=fold))
+        from polydeukes.stdlib.shell.disk import Refused  # loaded by `walk.disk`
+
+        if isinstance(links, Refused):
+            self.unknown_reach = True
+            self.found(BREAK_UNREADABLE, f"{view.head} writes {pattern}, whose directory cannot be listed: {links.reason}")
+            return
+        for name in links:
+            self.through_symlink(view, f"{directory}/{name}", cwd)
+
     def contains(self, view: View, found: E.Effects, cwd: tuple[str, ...] | None) -> None:
         """Writing the project root or a directory above it reaches every entry."""
         for it in found.items:
@@ -780,6 +804,8 @@ class _Judge:
             return
         if extra.pattern is not None:
             hits = p.pattern_hits(extra.pattern, cwd, view.glob)
+            if not hits and extra.rule == "into":
+                self.glob_into_links(view, extra.pattern, cwd)
         elif extra.tree:
             hits = p.tree_hits(extra.path, cwd)
         else:
