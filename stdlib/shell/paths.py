@@ -30,8 +30,10 @@ from polydeukes.vm.sre import LazyPattern
 # still a mention. Splitting only ever adds candidates, so it can only add breaks.
 _CANDIDATE_SPLIT = LazyPattern(r"[\s=,()`'\";&|<>]+")
 # Inside an opaque word a parameter expansion's operand is still a spelled path
-# (`${T:-packages/core/dist}`): split it out too, so a literal mention is never hidden.
-_OPAQUE_CANDIDATE_SPLIT = LazyPattern(r"[\s=,()`'\";&|<>{}$]+|:[-=+?]")
+# (`${T:-packages/core/dist}`): split it out too, so a literal mention is never hidden. A
+# special parameter is one character after `$` (`$1ci` is `${1}ci`, `$#ci` is `${#}ci`), so it
+# is a separator whole: what follows it is literal text (`$_ci` is the variable `_ci`).
+_OPAQUE_CANDIDATE_SPLIT = LazyPattern(r"(?:\$[0-9#?$!@*-]|[\s=,()`'\";&|<>{}$])+|:[-=+?]")
 
 
 def segments(path: str) -> list[str]:
