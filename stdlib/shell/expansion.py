@@ -579,6 +579,17 @@ def _finish(chunks: list[tuple[str, int, str]], word: Word) -> list[Arg]:
     return out
 
 
+def unknown_tail(text: str) -> str | None:
+    """The literal text after the last expansion of unknown value in an opaque word's text,
+    which keeps such expansions as spelled (`$V/gate.sh` -> `/gate.sh`, `${V}ate.sh` ->
+    `ate.sh`, `$(pwd)` -> ``), or None when the text holds none."""
+    pieces = _read_pieces(text)
+    for k in range(len(pieces) - 1, -1, -1):
+        if pieces[k].kind == _VAR or pieces[k].kind == _UNKNOWN:
+            return "".join(piece.text for piece in pieces[k + 1 :])
+    return None
+
+
 def word_values(word: Word, raw: str, scope: Scope | None) -> tuple[Value, ...] | None:
     """The values an assignment's right-hand side gives its variable, or None when unknown.
 

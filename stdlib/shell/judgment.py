@@ -50,6 +50,7 @@ from polydeukes.stdlib.shell.expansion import (
     segment_matches,
     pattern_reaches,
     resolve_pattern,
+    unknown_tail,
 )
 from polydeukes.stdlib.shell.paths import (
     absolute_segments,
@@ -61,6 +62,7 @@ from polydeukes.stdlib.shell.paths import (
     root_segments,
     segments,
     segments_match,
+    tail_can_name,
 )
 from polydeukes.stdlib.shell.tokenizer import UnreadSpan, Word
 from polydeukes.vm.sre import LazyPattern
@@ -100,6 +102,7 @@ CONTAINS_REMOVED = "{head} removes or moves a directory that contains protected 
 CONTAINS_WRITTEN = "{head} {verb} a directory that contains protected path {p}"
 OPAQUE_MENTION = "protected path {p} inside an opaque token"
 OPAQUE_TARGET = "opaque redirect target alongside protected path {p}"
+UNKNOWN_PREFIX = "{head} {what} {word} can be protected path {p}: its value before {tail!r} is unknown"
 UNPROVEN = "{head} mentions protected path {p} without read-only proof"
 PATTERN = "{head} pattern {word} can match protected path {p}"
 THROUGH_SYMLINK = "{head} writes through symbolic link {path} into protected path {p}"
@@ -673,6 +676,7 @@ class _Judge:
                 continue
             for t in targets:
                 if t.opaque:
+                    self.unknown_prefix(view, t.text, "write target")
                     continue
                 index = p.first_in_text(t.text, False, cwd, cwd_spelled)
                 if index < 0 and t.pattern is not None:
@@ -776,8 +780,28 @@ class _Judge:
                 # `rm link` removes the link itself; anything else follows it.
                 follow_last = it.role not in (E.DELETE, E.MOVE) or it.text.endswith("/")
                 self.through_symlink(view, it.text, cwd, follow_last=follow_last)
+            elif a.opaque and (it.role in E.WRITING or it.role == E.UNKNOWN):
+                self.unknown_prefix(view, it.text, "operand")
         for extra in found.extra:
             self.extra(view, extra, cwd, view.head, view.name)
+
+    def unknown_prefix(self, view: View, text: str, what: str) -> None:
+        """A written word whose value is unknown up to a literal tail (`$V/gate.sh`, `"$D"/ci`)
+        can be every path that ends so: an entry, an ancestor up to the project root, or
+        something inside an entry."""
+        tail = unknown_tail(text)
+        if not tail:
+            return  # no literal tail (`rm -rf "$V"`): recorded as unjudgeable, not judged here
+        p = self.p
+        # Each entry with the project directory's own name above it: the directories above the
+        # project are not matched (`"$D"/tmp` would block wherever the project lives in /tmp).
+        top = p.root_segs[-1:] if p.root_segs is not None else ()
+        tail = comparable(tail, p.fold)
+        hits = [index for index, entry in enumerate(p.resolved) if tail_can_name(tail, [*top, *entry])]
+        if hits:
+            self.reached.update(hits)
+            self.found(BREAK_OPAQUE_WRITE_TARGET, UNKNOWN_PREFIX.format(
+                head=view.head, what=what, word=text, tail=tail, p=p.entries[hits[0]]))
 
     def extra(self, view: View, extra: E.Extra, cwd: tuple[str, ...] | None, head: str, name: str) -> None:
         p = self.p
