@@ -224,6 +224,7 @@ class View:
     runs_written: str | None = None  # a script the line wrote with unknown content, run here
     written_code: str | None = None  # a program the line wrote, run by an interpreter here
     items_refused: str | None = None  # why xargs's operand file could not be read
+    loop_values: dict[str, tuple[Value, ...]] | None = None  # what `while read` gets from `done <<EOF`
     synthetic = False  # built by another command (find -exec)
     source = ""  # the script text the words index into
     moves_directory = False  # the script changes directory somewhere (§8.6)
@@ -344,6 +345,8 @@ class Walk:
                 feeds_executor = feeds[k - feeds_from]
             self._moves = moves
             view, written_script = self._view(text, cmd, depth, fully_read, feeds_executor, piped, upstream)
+            if not piped and _opens_input_loop(cmd):
+                self._loop_input(view, commands, k)
             if feeds_executor and (cmd.heredocs or cmd.redirects):
                 upstream = upstream + [h.body for h in cmd.heredocs]
                 upstream.extend(r.target.text + "\n" for r in cmd.redirects
@@ -654,6 +657,9 @@ class Walk:
             for a in rest:
                 if not a.text.startswith("-") and _NAME().fullmatch(a.text):
                     context.scope.assign(a.text, None)
+            if view.loop_values is not None:
+                for var, values in view.loop_values.items():
+                    context.scope.assign(var, values)
         elif name == "printf":
             for k, a in enumerate(rest[:-1]):
                 if a.text == "-v":
@@ -721,6 +727,39 @@ class Walk:
             self.context.scope.assign(var, tuple(values) if values else None)
         else:
             self.context.scope.assign(var, None)  # `for x; do`: the positional parameters
+
+    def _loop_input(self, view: View, commands: Sequence[SimpleCommand | PlainRun], k: int) -> None:
+        """`while read f; do …; done <<EOF` (or `<<<`, `< list.txt`): the loop's words come from
+        the input of its `done`. A plain `read NAME…` condition gives its names the input's
+        lines (split as bash splits them), so the body is judged with them as it is with a
+        `for` loop's words; any other loop over such input reads words this layer does not
+        follow, and a protected path the input mentions fails closed."""
+        done = _loop_end(commands, k)
+        if done is None:
+            return
+        bodies = [h.body for h in done.heredocs]
+        bodies.extend(r.target.text + "\n" for r in done.redirects if r.operator == "<<<" and not r.target.opaque)
+        for r in done.redirects:
+            if r.operator != "<":
+                continue
+            path = self.absolute(r.target.text, view.cwd) if not r.target.opaque else None
+            if path is None or self.disk is None or path in self.written():
+                return  # made on this line or unknowable: the lines arrive at run time
+            found = self.disk.read_text("/" + "/".join(path))
+            from polydeukes.stdlib.shell.disk import Missing, Refused  # loaded by `self.disk`
+
+            if isinstance(found, Refused):
+                view.items_refused = found.reason
+                return
+            if not isinstance(found, Missing):  # a missing file: the loop reads nothing
+                bodies.append(found)
+        if not bodies:
+            return
+        values = _read_values(view.args[view.inner :] if view.name == "read" else (), "".join(bodies))
+        if values is None:
+            view.piped_unread = tuple(bodies)
+        else:
+            view.loop_values = values
 
     def _directory(self, view: View, name: str, rest: Sequence[Arg]) -> None:
         context = self.context
@@ -1078,6 +1117,85 @@ def shell_script_sources(words: Sequence[Arg | Word], cmd: SimpleCommand) -> tup
     if not stdin or len(stdin) != stdin_sources:
         return [], False
     return stdin, True
+
+
+def _opens_input_loop(cmd: SimpleCommand) -> bool:
+    """Does the command open a `while`/`until` loop (after `do`, `then` …)?"""
+    for w in cmd.words:
+        if w.text in ("while", "until"):
+            return True
+        if w.text not in _RESERVED:
+            return False
+    return False
+
+
+_LOOP_OPENERS = frozenset({"while", "until", "for", "select"})
+
+
+def _loop_end(commands: Sequence[SimpleCommand | PlainRun], k: int) -> SimpleCommand | None:
+    """The `done` that closes the loop the command `commands[k]` opens."""
+    depth = 0
+    for cmd in commands[k:]:
+        if type(cmd) is PlainRun:
+            continue  # plain lines: no reserved word among them
+        words = cmd.words
+        for w in words:  # the loops opened after leading reserved words (`do while …`)
+            if w.text in _LOOP_OPENERS:
+                depth += 1
+            elif w.text not in _RESERVED:
+                break
+        if words and words[0].text == "done":
+            depth -= 1
+            if depth == 0:
+                return cmd
+    return None
+
+
+_READ_FLAGS = frozenset("rse")  # `read` options without an argument that leave splitting as is
+_READ_LINES = 256  # lines a loop's input may give its `read` names (past it: fail closed)
+
+
+def _read_values(argv: Sequence[Arg], text: str) -> dict[str, tuple[Value, ...]] | None:
+    """What `read [-r] [-s] [-e] [-p P] [-t N] NAME…` assigns over the lines of `text`, per
+    name, or None when another option, an opaque word or too many lines leave it unknown."""
+    if not argv:
+        return None
+    names: list[str] = []
+    raw = False
+    k = 1
+    while k < len(argv):
+        a = argv[k]
+        if a.opaque:
+            return None
+        if a.text.startswith("-") and not names:
+            letters = a.text[1:]
+            if letters in ("p", "t"):
+                k += 2
+                continue
+            if not letters or not set(letters) <= _READ_FLAGS:
+                return None
+            raw = raw or "r" in letters
+        elif _NAME().fullmatch(a.text):
+            names.append(a.text)
+        else:
+            return None
+        k += 1
+    names = names or ["REPLY"]
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    if len(lines) > _READ_LINES or (not raw and any(line.endswith("\\") for line in lines)):
+        return None
+    found: dict[str, list[str]] = {name: [] for name in names}
+    for line in lines:
+        if not raw:
+            line = re.sub(r"\\(.)", r"\1", line)
+        fields = line.split(None, len(names) - 1) if len(names) > 1 else [line.strip(" \t")]
+        for index, name in enumerate(names):
+            value = fields[index] if index < len(fields) else ""
+            if value not in found[name]:
+                found[name].append(value)
+    return {name: tuple(Value(v) for v in values) for name, values in found.items()}
 
 
 def _reads_stdin_as_program(cmd: SimpleCommand) -> bool:
