@@ -225,6 +225,7 @@ class View:
     written_code: str | None = None  # a program the line wrote, run by an interpreter here
     items_refused: str | None = None  # why xargs's operand file could not be read
     loop_values: dict[str, tuple[Value, ...]] | None = None  # what `while read` gets from `done <<EOF`
+    rewritten_by: str | None = None  # an earlier pipeline stage that rewrites the code this one runs
     synthetic = False  # built by another command (find -exec)
     source = ""  # the script text the words index into
     moves_directory = False  # the script changes directory somewhere (§8.6)
@@ -320,6 +321,9 @@ class Walk:
         # Issue 11: heredoc and herestring bodies of earlier stages of this pipeline whose
         # stdout reaches an executor (through filters too): code for the executor.
         upstream: list[str] = []
+        # The first earlier stage of this pipeline that rewrites the text it passes on (`| sed
+        # s/X/ci/ | sh`): what reaches an executor after it is text nobody read.
+        rewriter: str | None = None
         # §8.6: a directory change anywhere in a script (or the script around it) makes its
         # relative write targets ambiguous for the evidence derivation (order-blind).
         moves = outer_moves or (self.track_moves and any(
@@ -332,10 +336,15 @@ class Walk:
                 if context.redefined or (self.wants_run is not None and self.wants_run(run_text, context)):
                     yield from self._script(run_text, tokenize(run_text), depth, fully_read, moves)
                 continue
+            piped = k > 0 and type(commands[k - 1]) is not PlainRun and commands[k - 1].connector == "|"
+            if not piped:
+                rewriter = None
+            # (asked of a stage even when it is skipped below: `echo … | tr … | sh`)
+            rewrites = _rewrites_text(cmd, first=not piped) if cmd.connector == "|" and rewriter is None else None
             if self.wants_run is not None and not context.redefined and _inert(cmd) \
                     and not self.wants_run(" ".join([w.text for w in cmd.words]), context):
+                rewriter = rewriter or rewrites
                 continue  # a plain command that can only matter through a mention it lacks
-            piped = k > 0 and type(commands[k - 1]) is not PlainRun and commands[k - 1].connector == "|"
             if not piped:
                 upstream = []
             feeds_executor = False
@@ -347,6 +356,9 @@ class Walk:
             view, written_script = self._view(text, cmd, depth, fully_read, feeds_executor, piped, upstream)
             if not piped and _opens_input_loop(cmd):
                 self._loop_input(view, commands, k)
+            if rewriter is not None and _runs_stdin_as_code(cmd):
+                view.rewritten_by = rewriter
+            rewriter = rewriter or rewrites
             if feeds_executor and (cmd.heredocs or cmd.redirects):
                 upstream = upstream + [h.body for h in cmd.heredocs]
                 upstream.extend(r.target.text + "\n" for r in cmd.redirects
@@ -1117,6 +1129,90 @@ def shell_script_sources(words: Sequence[Arg | Word], cmd: SimpleCommand) -> tup
     if not stdin or len(stdin) != stdin_sources:
         return [], False
     return stdin, True
+
+
+def _runs_stdin_as_code(cmd: SimpleCommand) -> bool:
+    """Does this pipeline stage run the text it reads as a script or program (a shell, an
+    interpreter, `source`), not as operands or loop words?"""
+    if not _reads_stdin_as_program(cmd):
+        return False
+    words = cmd.words
+    index, via_xargs, _, _ = _unwrap(words)
+    return not via_xargs and index < len(words) and basename(words[index].text) not in _STDIN_OPERAND_READERS
+
+
+_STDIN_OPERAND_READERS = frozenset({"xargs", "parallel", "while", "until"})
+
+# Programs whose output is their input rewritten (or decoded): text they pass to an executor is
+# text nobody read. A stage not listed still rewrites when it sits between two stages, unless it
+# is a proven pass-through (`_passes_through`).
+_REWRITERS = frozenset({
+    "sed", "awk", "gawk", "mawk", "nawk", "tr", "perl", "cut", "rev", "tac", "base64", "base32",
+    "basenc", "xxd", "od", "uudecode", "gunzip", "zcat", "gzip", "bzip2", "bzcat", "xz", "xzcat",
+    "unxz", "zstd", "zstdcat", "openssl", "iconv", "envsubst", "m4", "jq", "yq", "sort", "uniq",
+    "fold", "fmt", "expand", "unexpand", "paste", "column", "rot13", "recode", "dos2unix", "unix2dos",
+})
+_GREP_VERBATIM = frozenset("viyEFGPwxsaU")  # grep letters that print matching lines as they are
+
+
+def _rewrites_text(cmd: SimpleCommand, first: bool) -> str | None:
+    """The name of a pipeline stage whose output is not text this layer read, or None.
+
+    The first stage is the source: `cat <<EOF`, `echo`/`printf` without escapes or directives,
+    a program's output (as before, judged by mention), unless it is a listed rewriter or fed a
+    heredoc or herestring it does not pass through. A later stage passes its input on verbatim only as `cat`,
+    `tee` or `grep` printing whole lines; anything else rewrites it."""
+    words = cmd.words
+    index, via_xargs, _, _ = _unwrap(words)
+    if via_xargs or index >= len(words) or words[index].opaque:
+        return None if first else (words[index].text if index < len(words) else "xargs")
+    name = basename(words[index].text)
+    operands = [w.text for w in words[index + 1 :]]
+    if name in _REWRITERS:
+        return name
+    if not first:
+        return None if _passes_through(name, operands) else name
+    if name == "echo":
+        options = []
+        for t in operands:
+            if not t.startswith("-") or t == "-":
+                break
+            options.append(t)
+        escapes = any("e" in t for t in options) or any("\\" in t for t in operands)
+        return name if escapes else None
+    if name == "printf":
+        format_ = next((t for t in operands if not t.startswith("-")), "")
+        return name if "%" in format_ or "\\" in format_ else None
+    fed = cmd.heredocs or any(r.operator == "<<<" for r in cmd.redirects)
+    return name if fed and not _passes_through(name, operands) else None
+
+
+def _passes_through(name: str, operands: Sequence[str]) -> bool:
+    """Does a middle stage print (some of) its input lines exactly as they came?"""
+    if name == "cat":
+        return all(t == "-" for t in operands)
+    if name == "tee":
+        return True  # it also writes its operands: judged as a writer on its own
+    if name not in ("grep", "egrep", "fgrep"):
+        return False
+    patterns = 0
+    k = 0
+    while k < len(operands):
+        t = operands[k]
+        if t in ("-e", "--regexp"):
+            patterns, k = patterns + 1, k + 2
+            continue
+        if t.startswith("--regexp="):
+            patterns += 1
+        elif t.startswith("-") and len(t) > 1:
+            if not set(t[1:]) <= _GREP_VERBATIM:
+                return False  # `-o`, `-n`, `-c`, `-l`, `-H`, a file of patterns …
+        elif patterns == 0:
+            patterns = 1  # the pattern operand
+        else:
+            return False  # a file operand: what it prints is that file's lines
+        k += 1
+    return True
 
 
 def _opens_input_loop(cmd: SimpleCommand) -> bool:

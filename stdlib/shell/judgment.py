@@ -114,6 +114,7 @@ FIND_DELETE = "find -delete can remove protected path {p}"
 DERIVED = "{head} {verb} {path}, which reaches protected path {p}"
 CODE = "{head} runs code that mentions protected path {p}"
 REDEFINED = "{name} is called after this line redefines it ({how})"
+REWRITTEN = "{head} runs what {stage} makes of the text on its way through the pipeline, which cannot be judged"
 WRITTEN_SCRIPT = "{head} runs {path}, which this line writes with content this layer does not compute"
 UNREADABLE_ITEMS = "{head} takes operands from a file that cannot be read within bounds ({why})"
 
@@ -537,6 +538,9 @@ class _Judge:
         if view.redefined and (name in BUILTINS or model is not None or name in NESTED_SHELLS):
             self.unknown_reach = True
             self.found(BREAK_REDEFINED, REDEFINED.format(name=name, how=view.redefined))
+        if view.rewritten_by is not None:
+            self.unknown_reach = True
+            self.found(BREAK_UNREADABLE, REWRITTEN.format(head=view.head, stage=view.rewritten_by))
         if view.runs_written is not None:
             self.unknown_reach = True
             self.found(BREAK_UNREADABLE, WRITTEN_SCRIPT.format(head=view.head, path=view.runs_written))
