@@ -781,7 +781,8 @@ class Walk:
             return
         current = context.cwd
         if not operands:
-            target = tuple(self.home_segs) if name == "cd" and self.home_segs is not None else None
+            home = self.home_now()
+            target = home if name == "cd" and home is not None else None
             if name == "pushd":
                 target = None
         elif len(operands) != 1 or operands[0].opaque or operands[0].pattern is not None:
@@ -880,6 +881,11 @@ class Walk:
 
     # -- paths ------------------------------------------------------------------------------
 
+    def home_now(self) -> tuple[str, ...] | None:
+        """The home directory `~` names here: unknown once the line assigns HOME (followed
+        no further: `HOME=…; cd ~` leaves the directory unknown)."""
+        return None if "HOME" in self.context.scope.values else self.home_segs
+
     def absolute(self, text: str, cwd: tuple[str, ...] | None) -> tuple[str, ...] | None:
         """The absolute, dot-resolved segments of a spelled path, or None when unknowable
         (a relative path under an unknown directory, another user's home, a variable)."""
@@ -887,9 +893,10 @@ class Walk:
             base: tuple[str, ...] = ()
             rest = text
         elif text == "~" or text.startswith("~/"):
-            if self.home_segs is None:
+            home = self.home_now()
+            if home is None:
                 return None
-            base, rest = self.home_segs, text[1:]
+            base, rest = home, text[1:]
         elif text.startswith(("~", "$")):
             return None
         else:
@@ -929,9 +936,9 @@ def _home_segments(home: str | None) -> tuple[str, ...] | None:
     if not isinstance(home, str) or not home.startswith("/"):
         return None
     segs = [s for s in home.split("/") if s]
-    if not segs or any(s in (".", "..") for s in segs):
+    if any(s in (".", "..") for s in segs):
         return None
-    return tuple(segs)
+    return tuple(segs)  # `()` for a home of `/`
 
 
 def _unescape(text: str) -> str:

@@ -103,6 +103,7 @@ CONTAINS_WRITTEN = "{head} {verb} a directory that contains protected path {p}"
 OPAQUE_MENTION = "protected path {p} inside an opaque token"
 OPAQUE_TARGET = "opaque redirect target alongside protected path {p}"
 UNKNOWN_PREFIX = "{head} {what} {word} can be protected path {p}: its value before {tail!r} is unknown"
+UNKNOWN_BASE = "{head} {what} {word} can be protected path {p}: {base} is unknown"
 UNPROVEN = "{head} mentions protected path {p} without read-only proof"
 PATTERN = "{head} pattern {word} can match protected path {p}"
 THROUGH_SYMLINK = "{head} writes through symbolic link {path} into protected path {p}"
@@ -118,6 +119,9 @@ REWRITTEN = "{head} runs what {stage} makes of the text on its way through the p
 WRITTEN_SCRIPT = "{head} runs {path}, which this line writes with content this layer does not compute"
 UNREADABLE_ITEMS = "{head} takes operands from a file that cannot be read within bounds ({why})"
 
+
+# A word that is the home directory or a path below it spelled with the variable: `$HOME/x`.
+_HOME_WORD = LazyPattern(r"\$(?:HOME|\{HOME\})(/[^$`]*)?")
 
 # Effects on a directory that carry its whole content with them.
 _CONTAINING = frozenset({E.DELETE, E.MOVE, E.CHMOD})
@@ -423,7 +427,9 @@ class Protected:
 
 
 def _valid_home(home: str | None) -> bool:
-    return isinstance(home, str) and home.startswith("/") and bool(segments(home))
+    # `/` is a home like any other (`~/home/u/proj` is then the project); None, '' and a
+    # relative path leave `~` unknown (see `_Judge.unknown_base`).
+    return isinstance(home, str) and home.startswith("/") and ".." not in home.split("/")
 
 
 def unread_candidates(span: UnreadSpan) -> list[str]:
@@ -691,6 +697,8 @@ class _Judge:
                     self.found(BREAK_PRECISE_WRITE, PRECISE.format(rule="redirect-write", p=p.entries[index]))
                 else:
                     self.through_symlink(view, t.text, cwd)
+                    if cwd is None or t.text[:1] == "~":
+                        self.unknown_base(view, t.text, t.pattern, cwd, "write target")
         words = view.words
         if words and not view.synthetic and basename(words[0].text) in ("tee", "sed"):
             for rule, detect in (("tee", tee_targets), ("sed-in-place", sed_in_place_targets)):
@@ -784,8 +792,19 @@ class _Judge:
                 # `rm link` removes the link itself; anything else follows it.
                 follow_last = it.role not in (E.DELETE, E.MOVE) or it.text.endswith("/")
                 self.through_symlink(view, it.text, cwd, follow_last=follow_last)
+            if it.role in E.WRITING and not a.opaque and (cwd is None or it.text[:1] == "~"):
+                self.unknown_base(view, it.text, a.pattern if it.whole else None, cwd, "operand")
             elif a.opaque and (it.role in E.WRITING or it.role == E.UNKNOWN):
-                self.unknown_prefix(view, it.text, "operand")
+                home = _HOME_WORD().fullmatch(it.text)
+                if home is None:
+                    self.unknown_prefix(view, it.text, "operand")
+                elif self.p.home is None or "HOME" in self.walk.context.scope.values:
+                    self.unknown_base(view, "~" + (home.group(1) or ""), None, cwd, "operand", it.text)
+                elif self.p.contains_root("~" + (home.group(1) or ""), cwd):
+                    # `rm -rf "$HOME"`: a word of unknown value only until the home is known
+                    self.reached.add(0)
+                    self.found(BREAK_CONTAINS_PROTECTED, CONTAINS_REMOVED.format(head=view.name or view.head,
+                                                                                 p=self.p.entries[0]))
         for extra in found.extra:
             self.extra(view, extra, cwd, view.head, view.name)
 
@@ -796,16 +815,50 @@ class _Judge:
         tail = unknown_tail(text)
         if not tail:
             return  # no literal tail (`rm -rf "$V"`): recorded as unjudgeable, not judged here
+        hits = self._tail_hits(tail)
+        if hits:
+            self.reached.update(hits)
+            self.found(BREAK_OPAQUE_WRITE_TARGET, UNKNOWN_PREFIX.format(
+                head=view.head, what=what, word=text, tail=tail, p=self.p.entries[hits[0]]))
+
+    def _tail_hits(self, tail: str) -> list[int]:
+        """The entries a path ending in `tail` after an unknown value can be (`tail_can_name`)."""
         p = self.p
         # Each entry with the project directory's own name above it: the directories above the
         # project are not matched (`"$D"/tmp` would block wherever the project lives in /tmp).
         top = p.root_segs[-1:] if p.root_segs is not None else ()
         tail = comparable(tail, p.fold)
-        hits = [index for index, entry in enumerate(p.resolved) if tail_can_name(tail, [*top, *entry])]
+        return [index for index, entry in enumerate(p.resolved) if tail_can_name(tail, [*top, *entry])]
+
+    def unknown_base(self, view: View, text: str, pattern: str | None, cwd: tuple[str, ...] | None,
+                     what: str, shown: str | None = None) -> None:
+        """A written path whose base directory is unknown can be every path that ends in its
+        text: `~…` when the home directory is unknown (the host gave none, or a relative one,
+        or the line assigns HOME), a relative path where a `cd` could not be followed (`cd ~`
+        with an unknown home). `~` alone can be the project or a directory above it."""
+        p = self.p
+        if text == "~" or text.startswith("~/"):
+            if p.home is not None and "HOME" not in self.walk.context.scope.values:
+                return
+            tail, base = text[1:], "the home directory"
+            pattern = pattern[1:] if pattern is not None and pattern.startswith("~") else None
+        elif cwd is None and text[:1] not in ("/", "~", "$", ""):
+            tail, base = "/" + text, "the directory it runs in"
+            pattern = None  # a relative pattern here is already matched anchored anywhere
+        else:
+            return
+        if pattern is not None:
+            compiled = list(compile_pattern(comparable(pattern.lstrip("/"), p.fold), extglob=view.glob.extglob,
+                                            globstar=view.glob.globstar))
+            hits = p._unanchored_pattern_hits(compiled, view.glob.dotglob, view.glob.nocaseglob or p.fold)
+        elif tail.strip("/"):
+            hits = self._tail_hits(tail)
+        else:
+            hits = list(range(len(p.entries)))  # `~` itself: the project may lie below it
         if hits:
             self.reached.update(hits)
-            self.found(BREAK_OPAQUE_WRITE_TARGET, UNKNOWN_PREFIX.format(
-                head=view.head, what=what, word=text, tail=tail, p=p.entries[hits[0]]))
+            self.found(BREAK_OPAQUE_WRITE_TARGET, UNKNOWN_BASE.format(
+                head=view.head, what=what, word=shown or text, base=base, p=p.entries[hits[0]]))
 
     def extra(self, view: View, extra: E.Extra, cwd: tuple[str, ...] | None, head: str, name: str) -> None:
         p = self.p
