@@ -772,6 +772,37 @@ class _Judge:
         for name in links:
             self.through_symlink(view, f"{directory}/{name}", cwd)
 
+    def glob_destination(self, view: View, pattern: str, name: str, cwd: tuple[str, ...] | None) -> None:
+        """`cp x.sh note*` writes each match of the destination glob, or `<match>/x.sh` when it
+        is a directory: the matches in the glob's directory (links and directories) are listed
+        and each spelling is followed through its symbolic links. A glob in a directory above
+        the last segment is not listed: it fails closed."""
+        disk = self.walk.disk
+        if disk is None or cwd is None:
+            return
+        directory, _, last = pattern.rpartition("/")
+        absolute = absolute_segments(directory or ".", cwd, self.p.home) if "\\" not in directory else None
+        from polydeukes.stdlib.shell.disk import Refused  # loaded by `walk.disk`
+
+        if absolute is None or any(c in directory for c in "*?[("):  # (escaped ones too: fail closed)
+            self.unknown_reach = True
+            self.found(BREAK_UNREADABLE, f"{view.head} writes into {pattern}, whose directories cannot be listed")
+            return
+        glob = view.glob
+        segment = compile_segment(last, glob.extglob, glob.globstar)
+        fold = glob.nocaseglob or self.p.fold
+        matches = disk.links_in(absolute, lambda entry: segment_matches(segment, entry, dotglob=glob.dotglob, fold=fold),
+                                directories=True)
+        if isinstance(matches, Refused):
+            self.unknown_reach = True
+            self.found(BREAK_UNREADABLE, f"{view.head} writes into {pattern}, whose directory cannot be listed: {matches.reason}")
+            return
+        for match in matches:
+            spelled = f"{directory}/{match}" if directory else match
+            self.through_symlink(view, spelled, cwd)
+            if name:
+                self.through_symlink(view, f"{spelled}/{name}", cwd)
+
     def contains(self, view: View, found: E.Effects, cwd: tuple[str, ...] | None) -> None:
         """Writing the project root or a directory above it reaches every entry."""
         for it in found.items:
@@ -805,7 +836,15 @@ class _Judge:
                     self.reached.add(0)
                     self.found(BREAK_CONTAINS_PROTECTED, CONTAINS_REMOVED.format(head=view.name or view.head,
                                                                                  p=self.p.entries[0]))
+        # Destinations spelled as globs (`cp x.sh note*`): the directories and links they can
+        # name are listed, as a glob source copied into a directory is (`glob_into_links`).
+        globbed = {view.args[it.index].text: view.args[it.index].pattern for it in found.items
+                   if it.role in E.WRITING and it.whole and view.args[it.index].pattern is not None}
         for extra in found.extra:
+            if globbed and extra.rule == "into" and extra.pattern is None:
+                destination, _, name = extra.path.rpartition("/")
+                if destination in globbed:
+                    self.glob_destination(view, globbed[destination], name, cwd)
             self.extra(view, extra, cwd, view.head, view.name)
 
     def unknown_prefix(self, view: View, text: str, what: str) -> None:
