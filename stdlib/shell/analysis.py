@@ -324,6 +324,7 @@ class Walk:
         # The first earlier stage of this pipeline that rewrites the text it passes on (`| sed
         # s/X/ci/ | sh`): what reaches an executor after it is text nobody read.
         rewriter: str | None = None
+        loop_ends: dict[int, int] | None = None  # loop opener index -> its `done`, once a loop is seen
         # §8.6: a directory change anywhere in a script (or the script around it) makes its
         # relative write targets ambiguous for the evidence derivation (order-blind).
         moves = outer_moves or (self.track_moves and any(
@@ -355,7 +356,11 @@ class Walk:
             self._moves = moves
             view, written_script = self._view(text, cmd, depth, fully_read, feeds_executor, piped, upstream)
             if not piped and _opens_input_loop(cmd):
-                self._loop_input(view, commands, k)
+                if loop_ends is None:
+                    loop_ends = _loop_ends(commands)
+                done = loop_ends.get(k)
+                if done is not None:
+                    self._loop_input(view, commands[done])
             if rewriter is not None and _runs_stdin_as_code(cmd):
                 view.rewritten_by = rewriter
             rewriter = rewriter or rewrites
@@ -740,15 +745,12 @@ class Walk:
         else:
             self.context.scope.assign(var, None)  # `for x; do`: the positional parameters
 
-    def _loop_input(self, view: View, commands: Sequence[SimpleCommand | PlainRun], k: int) -> None:
+    def _loop_input(self, view: View, done: SimpleCommand) -> None:
         """`while read f; do …; done <<EOF` (or `<<<`, `< list.txt`): the loop's words come from
         the input of its `done`. A plain `read NAME…` condition gives its names the input's
         lines (split as bash splits them), so the body is judged with them as it is with a
         `for` loop's words; any other loop over such input reads words this layer does not
         follow, and a protected path the input mentions fails closed."""
-        done = _loop_end(commands, k)
-        if done is None:
-            return
         bodies = [h.body for h in done.heredocs]
         bodies.extend(r.target.text + "\n" for r in done.redirects if r.operator == "<<<" and not r.target.opaque)
         for r in done.redirects:
@@ -1235,23 +1237,23 @@ def _opens_input_loop(cmd: SimpleCommand) -> bool:
 _LOOP_OPENERS = frozenset({"while", "until", "for", "select"})
 
 
-def _loop_end(commands: Sequence[SimpleCommand | PlainRun], k: int) -> SimpleCommand | None:
-    """The `done` that closes the loop the command `commands[k]` opens."""
-    depth = 0
-    for cmd in commands[k:]:
+def _loop_ends(commands: Sequence[SimpleCommand | PlainRun]) -> dict[int, int]:
+    """For each command that opens a loop, the index of the `done` that closes it (one pass
+    over the script, so a script of many loops is not scanned again per loop)."""
+    ends: dict[int, int] = {}
+    open_loops: list[int] = []
+    for k, cmd in enumerate(commands):
         if type(cmd) is PlainRun:
             continue  # plain lines: no reserved word among them
         words = cmd.words
+        if words and words[0].text == "done" and open_loops:
+            ends[open_loops.pop()] = k
         for w in words:  # the loops opened after leading reserved words (`do while …`)
             if w.text in _LOOP_OPENERS:
-                depth += 1
+                open_loops.append(k)
             elif w.text not in _RESERVED:
                 break
-        if words and words[0].text == "done":
-            depth -= 1
-            if depth == 0:
-                return cmd
-    return None
+    return ends
 
 
 _READ_FLAGS = frozenset("rse")  # `read` options without an argument that leave splitting as is
