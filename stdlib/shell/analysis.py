@@ -1169,8 +1169,8 @@ def _rewrites_text(cmd: SimpleCommand, first: bool) -> str | None:
 
     The first stage is the source: `cat <<EOF`, `echo`/`printf` without escapes or directives,
     a program's output (as before, judged by mention), unless it is a listed rewriter or fed a
-    heredoc or herestring it does not pass through. A later stage passes its input on verbatim only as `cat`,
-    `tee` or `grep` printing whole lines; anything else rewrites it."""
+    heredoc or herestring it does not pass through. A later stage passes its input on verbatim
+    only as `cat`, `tee` or `grep` printing whole lines; anything else rewrites it."""
     words = cmd.words
     index, via_xargs, _, _ = _unwrap(words)
     if via_xargs or index >= len(words) or words[index].opaque:

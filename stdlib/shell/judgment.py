@@ -45,6 +45,8 @@ from polydeukes.stdlib.shell.analysis import (
     is_write_redirect,
 )
 from polydeukes.stdlib.shell.expansion import (
+    ONE,
+    Arg,
     compile_pattern,
     compile_segment,
     segment_matches,
@@ -817,6 +819,7 @@ class _Judge:
     def effect_reach(self, view: View, found: E.Effects, cwd: tuple[str, ...] | None) -> None:
         """Effects that reach entries without a word spelling them: writes through symbolic
         links, the work tree, archives, patches, `find -delete`, derived names."""
+        homes = False  # a `$HOME` word with the home known
         for it in found.items:
             a = view.args[it.index]
             if it.role in E.WRITING and not a.opaque and (a.pattern is None or not it.whole):
@@ -824,18 +827,17 @@ class _Judge:
                 follow_last = it.role not in (E.DELETE, E.MOVE) or it.text.endswith("/")
                 self.through_symlink(view, it.text, cwd, follow_last=follow_last)
             if it.role in E.WRITING and not a.opaque and (cwd is None or it.text[:1] == "~"):
-                self.unknown_base(view, it.text, a.pattern if it.whole else None, cwd, "operand")
+                self.unknown_base(view, it.text, a.pattern if it.whole else None, cwd, "operand", role=it.role)
             elif a.opaque and (it.role in E.WRITING or it.role == E.UNKNOWN):
                 home = _HOME_WORD().fullmatch(it.text)
                 if home is None:
                     self.unknown_prefix(view, it.text, "operand")
                 elif self.p.home is None or "HOME" in self.walk.context.scope.values:
-                    self.unknown_base(view, "~" + (home.group(1) or ""), None, cwd, "operand", it.text)
-                elif self.p.contains_root("~" + (home.group(1) or ""), cwd):
-                    # `rm -rf "$HOME"`: a word of unknown value only until the home is known
-                    self.reached.add(0)
-                    self.found(BREAK_CONTAINS_PROTECTED, CONTAINS_REMOVED.format(head=view.name or view.head,
-                                                                                 p=self.p.entries[0]))
+                    self.unknown_base(view, "~" + (home.group(1) or ""), None, cwd, "operand", it.text, it.role)
+                else:
+                    homes = True
+        if homes:
+            self.home_words(view, cwd)
         # Destinations spelled as globs (`cp x.sh note*`): the directories and links they can
         # name are listed, as a glob source copied into a directory is (`glob_into_links`).
         globbed = {view.args[it.index].text: view.args[it.index].pattern for it in found.items
@@ -846,6 +848,19 @@ class _Judge:
                 if destination in globbed:
                     self.glob_destination(view, globbed[destination], name, cwd)
             self.extra(view, extra, cwd, view.head, view.name)
+
+    def home_words(self, view: View, cwd: tuple[str, ...] | None) -> None:
+        """`rm -rf "$HOME"` with the home known: the model gives a word of unknown value no
+        role, so the command's effects are worked out again with such words spelled `~…`, and
+        a removal of the home that holds the project reaches every entry (`cp x "$HOME"` writes
+        into it and does not)."""
+        spelled = []
+        for a in view.args[view.inner + 1 :]:
+            home = _HOME_WORD().fullmatch(a.text) if a.opaque else None
+            spelled.append(Arg("~" + (home.group(1) or ""), None, False, ONE, a.word) if home else a)
+        effects = E.effects_of(view.name, spelled, view.env, view.inner + 1, view.model)
+        if effects is not None:
+            self.contains(view, effects, cwd)
 
     def unknown_prefix(self, view: View, text: str, what: str) -> None:
         """A written word whose value is unknown up to a literal tail (`$V/gate.sh`, `"$D"/ci`)
@@ -870,11 +885,13 @@ class _Judge:
         return [index for index, entry in enumerate(p.resolved) if tail_can_name(tail, [*top, *entry])]
 
     def unknown_base(self, view: View, text: str, pattern: str | None, cwd: tuple[str, ...] | None,
-                     what: str, shown: str | None = None) -> None:
+                     what: str, shown: str | None = None, role: str = E.WRITE) -> None:
         """A written path whose base directory is unknown can be every path that ends in its
         text: `~…` when the home directory is unknown (the host gave none, or a relative one,
         or the line assigns HOME), a relative path where a `cd` could not be followed (`cd ~`
-        with an unknown home). `~` alone can be the project or a directory above it."""
+        with an unknown home). `~` alone can be the project or a directory above it: removing,
+        moving or changing its mode (or an unknown role) reaches every entry; writing into it
+        is judged by the names it writes there (`cp x ~` writes `~/x`)."""
         p = self.p
         if text == "~" or text.startswith("~/"):
             if p.home is not None and "HOME" not in self.walk.context.scope.values:
@@ -892,8 +909,10 @@ class _Judge:
             hits = p._unanchored_pattern_hits(compiled, view.glob.dotglob, view.glob.nocaseglob or p.fold)
         elif tail.strip("/"):
             hits = self._tail_hits(tail)
-        else:
+        elif role in _CONTAINING or role == E.UNKNOWN:
             hits = list(range(len(p.entries)))  # `~` itself: the project may lie below it
+        else:
+            hits = []
         if hits:
             self.reached.update(hits)
             self.found(BREAK_OPAQUE_WRITE_TARGET, UNKNOWN_BASE.format(
@@ -934,6 +953,8 @@ class _Judge:
             hits = p.anchored_hits(extra.path, cwd)
             if not hits:
                 self.through_symlink(view, extra.path, cwd)
+                if cwd is None or extra.path[:1] == "~":
+                    self.unknown_base(view, extra.path, None, cwd, "target")
         if hits:
             self.reached.update(hits)
             shown = extra.pattern if extra.pattern is not None else extra.path
