@@ -392,7 +392,7 @@ class Walk:
         # word, wrapper or `case` pattern is the command (a call less per command).
         first = args[0].text if args else "="
         first_name = basename(first)
-        if "=" in first or first in _RESERVED or first_name in _WRAPPERS or first.endswith(")"):
+        if "=" in first or first in _RESERVED or first_name in _WRAPPERS or first.endswith(")") or first == "case":
             inner, view.via_xargs, wrapper_cd, xargs_at = _unwrap(args)
             name = basename(args[inner].text) if inner < len(args) and not args[inner].opaque else ""
         else:
@@ -433,7 +433,8 @@ class Walk:
             view.piped_unread = view.piped_code
         # Subshell group: a `(` opening the command saves the directory, a `)` closing it
         # restores it after the command.
-        if words and words[0].text.startswith("(") and not words[0].text.startswith("(("):
+        if words and words[0].text.startswith("(") and not words[0].text.startswith("((") \
+                and not (inner and _is_case_pattern(words[0])):  # `(x) cmd`: an arm, no group
             context.groups.append(context.cwd)
         if view.wrapper_scripts or name in _RUNS_SCRIPTS or cmd.flags & W_SUBST or view.piped_code:
             view.follow = True
@@ -915,7 +916,8 @@ def _unwrap(args: Sequence[Arg] | Sequence[Word]) -> tuple[int, bool, bool, int]
     if not n:
         return 0, False, False, -1
     first = args[0].text
-    if "=" not in first and first not in _RESERVED and basename(first) not in _WRAPPERS and not first.endswith(")"):
+    if "=" not in first and first not in _RESERVED and basename(first) not in _WRAPPERS and not first.endswith(")") \
+            and first != "case":
         return 0, False, False, -1  # the common case: a plain command, nothing to unwrap
     k = 0
     via_xargs = False
@@ -923,10 +925,23 @@ def _unwrap(args: Sequence[Arg] | Sequence[Word]) -> tuple[int, bool, bool, int]
     xargs_at = -1
     while k < n:
         a = args[k]
+        if k == 0 and _is_case_pattern(a) and (n > 1 or "(" not in a.text):
+            k += 1  # an arm's pattern opening a line (`x)`, `*)`; `(x)` only before its command)
+            continue
         if a.opaque:
             break
-        if is_assignment(a.text) or a.text in _RESERVED or (k == 0 and a.text.endswith(")") and "(" not in a.text):
-            k += 1  # an assignment prefix, a reserved word, a `case` pattern
+        if a.text == "case" and k + 2 < n and args[k + 2].text == "in" and not args[k + 2].opaque:
+            # `case WORD in PATTERN) CMD …` on one line (a `;;`, `;&` or `;;&` ends the arm and
+            # the next arm opens its own command): the subject is data, the pattern no command.
+            # Without a `)` the pattern goes on past a `|` (`a|b)`), which ends this command.
+            k += 3
+            while k < n:
+                k += 1
+                if _is_case_pattern(args[k - 1]):
+                    break
+            continue
+        if is_assignment(a.text) or a.text in _RESERVED:
+            k += 1  # an assignment prefix, a reserved word
             continue
         name = basename(a.text)
         spec = _WRAPPERS.get(name)
@@ -958,6 +973,15 @@ def _unwrap(args: Sequence[Arg] | Sequence[Word]) -> tuple[int, bool, bool, int]
                 break
         k += positionals
     return min(k, n), via_xargs, changes_directory, xargs_at
+
+
+def _is_case_pattern(a: Arg | Word) -> bool:
+    """Is the word a `case` arm's pattern (`x)`, `(x)`, `*.sh)`, the `b)` of `a|b)`)? A function
+    definition (`f()`) is none, nor is a word that ends in a command substitution (`$(echo rm)`
+    runs it)."""
+    text = a.text
+    return text.endswith(")") and ("(" not in text or text[:1] == "(" and text[1:2] != "(") and not (
+        (a.word if type(a) is Arg else a).flags & W_SUBST)
 
 
 def _inert(cmd: SimpleCommand) -> bool:
@@ -1097,6 +1121,8 @@ def _reads_stdin_as_program(cmd: SimpleCommand) -> bool:
             if head not in _MAY_RUN_STDIN and not head[-1:].isdigit():
                 return False
     index, via_xargs, _, _ = _unwrap(words)
+    if index == len(words) and first.text == "case":
+        return True  # `… | case x in` with its arms on later lines: they read the pipe
     words = words[index:]
     if via_xargs:
         return not words or not _pure_reader(words)
@@ -1118,7 +1144,7 @@ def _reads_stdin_as_program(cmd: SimpleCommand) -> bool:
 
 # The first names of the stages `_reads_stdin_as_program` must read further (a versioned
 # interpreter name, `python3.12`, ends in a digit and is read further too).
-_MAY_RUN_STDIN = (_STDIN_EXECUTORS | NESTED_SHELLS | _RESERVED | frozenset(_WRAPPERS)
+_MAY_RUN_STDIN = (_STDIN_EXECUTORS | NESTED_SHELLS | _RESERVED | frozenset(_WRAPPERS) | {"case"}
                   | frozenset(name for name, model in E.COMMANDS.items() if model.handler == "interpreter"))
 
 
