@@ -225,6 +225,7 @@ class View:
     written_code: str | None = None  # a program the line wrote, run by an interpreter here
     items_refused: str | None = None  # why xargs's operand file could not be read
     synthetic = False  # built by another command (find -exec)
+    find_exec: E.Extra | None = None  # for `find -exec`: the start path `{}` stands below
     source = ""  # the script text the words index into
     moves_directory = False  # the script changes directory somewhere (§8.6)
     prefix_roles: dict[int, str] = {}
@@ -479,15 +480,17 @@ class Walk:
             found = view.effects
             for extra in found.extra if found is not None else ():
                 if extra.kind == "command":
-                    yield from self._synthetic(view, extra.argv, depth)
+                    yield from self._synthetic(view, extra.argv, depth, extra)
         for source in view.wrapper_scripts:
             yield from self.nested(source, depth, fully_read)
         if written_script is not None:
             yield from self.nested(written_script, depth, fully_read)
 
-    def _synthetic(self, parent: View, argv: tuple[Arg, ...], depth: int) -> Iterator[Event]:
+    def _synthetic(self, parent: View, argv: tuple[Arg, ...], depth: int,
+                   find_exec: E.Extra | None = None) -> Iterator[Event]:
         """A command another command runs with arguments it builds (`find … -exec cmd {} ;`)."""
         view = View()
+        view.find_exec = find_exec
         view.cmd = parent.cmd
         view.words = parent.words
         view.depth = depth

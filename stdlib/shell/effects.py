@@ -67,7 +67,9 @@ class Extra(msgspec.Struct, frozen=True, gc=False):
     `extract` / `patch` (members or targets read from disk or stdin by the judge).
     `path`: a spelled path relative to the command's directory; `pattern`: a pathname pattern
     (for a path built from a glob); `tree`: the effect may reach anything below `path`;
-    `rule`: names the effect in messages; `source`: for extract/patch, what to read.
+    `rule`: names the effect in messages; `source`: for extract/patch, what to read (for a
+    `find -exec` command: the indexes in `argv` of the words that held `{}`, with `path` or
+    `pattern` the start path they stand below and `names` find's `-name` filters before it).
     """
 
     kind: str

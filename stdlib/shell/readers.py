@@ -382,10 +382,15 @@ def _find(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
                 items.append(Item(index, args[index].text, DATA))  # judged in the command below
             if j < n:
                 items.append(Item(j, args[j].text, DATA))
+            # `{}` is every path find visits below a start path that passed the tests before
+            # `-exec`: the judge reads it as `-delete`'s (`source`: the words holding `{}`).
+            placeholders = tuple(i for i, w in enumerate(command) if "{}" in w.text)
             for start in starts:
                 argv = tuple(_placeholder(w, start) for w in command)
                 if argv:
-                    extra.append(Extra("command", rule="find-exec", argv=argv, path=start.text))
+                    extra.append(Extra("command", rule="find" + t, argv=argv, path=start.text,
+                                       pattern=start.pattern, names=tuple(names) if narrowing else (),
+                                       source=placeholders))
             k = j + 1
         else:
             items.append(Item(k, t, DATA))
