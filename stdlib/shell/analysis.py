@@ -31,6 +31,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from polydeukes.stdlib.shell import effects as E
+from polydeukes.stdlib.shell import listers
 from polydeukes.stdlib.shell.expansion import (
     ANY,
     MANY,
@@ -133,6 +134,7 @@ _CHDIR_FLAGS = frozenset({("env", "C"), ("sudo", "D")})
 _STDIN_EXECUTORS = frozenset({"xargs", "parallel", "while", "until", "source", "."})
 _FD_REFERENCE = LazyPattern(r"-|\d+-?")
 _NAME = LazyPattern(r"[A-Za-z_][A-Za-z0-9_]*")
+_VARIABLE_REFERENCE = LazyPattern(r"\$\{?[#!]?([A-Za-z_][A-Za-z0-9_]*)")
 
 # Names whose command can matter without a mention: writers and programs the table models as
 # such, shells, wrappers, reserved words, and builtins that change the line's state.
@@ -225,7 +227,13 @@ class View:
     written_code: str | None = None  # a program the line wrote, run by an interpreter here
     items_refused: str | None = None  # why xargs's operand file could not be read
     synthetic = False  # built by another command (find -exec)
-    find_exec: E.Extra | None = None  # for `find -exec`: the start path `{}` stands below
+    # Paths a lister gives this command (`find -exec … {}`, `lister | xargs cmd`, `$f` of a loop
+    # over a lister's output), as `listers.listing` items whose `source` holds the indexes of
+    # the arguments they stand for: in `listed_argv` when set (xargs appends them), else `args`.
+    listed: tuple = ()
+    listed_argv: list | None = None
+    stdin_listing: tuple | None = None  # what the previous stage prints, when it lists paths
+    loop_listing: tuple | None = None  # what a `for` loop's `$(…)` word list prints
     source = ""  # the script text the words index into
     moves_directory = False  # the script changes directory somewhere (§8.6)
     prefix_roles: dict[int, str] = {}
@@ -257,7 +265,7 @@ class View:
 class Context:
     """The line's state as the walk goes (see the module docstring)."""
 
-    __slots__ = ("cwd", "stack", "oldpwd", "scope", "glob", "redefined", "written", "writers", "groups")
+    __slots__ = ("cwd", "stack", "oldpwd", "scope", "glob", "redefined", "written", "writers", "groups", "listed")
 
     def __init__(self, root: tuple[str, ...] | None) -> None:
         self.cwd: tuple[str, ...] | None = root
@@ -269,6 +277,7 @@ class Context:
         self.written: dict[tuple[str, ...], str | None] = {}
         self.writers: list[View] = []  # commands whose writes `written` has not taken in yet
         self.groups: list[tuple[str, ...] | None] = []
+        self.listed: dict[str, tuple] = {}  # loop variables that take the paths a lister prints
 
 
 Event = View | UnreadSpan
@@ -293,6 +302,7 @@ class Walk:
         self.wants_run = wants_run
         self.context = Context(self.root_segs)
         self._moves = False
+        self.printed: tuple | None = None  # what the last lister stage walked prints
 
     @property
     def disk(self) -> Disk | None:
@@ -326,16 +336,20 @@ class Walk:
             type(cmd) is not PlainRun and _moves_directory(cmd) for cmd in commands))
         self._moves = moves
         context = self.context
+        flowing = None  # the paths the previous stage prints, when it lists them (listers.py)
         for k, cmd in enumerate(commands):
             if type(cmd) is PlainRun:
                 run_text = text[cmd.start : cmd.end]
                 if context.redefined or (self.wants_run is not None and self.wants_run(run_text, context)):
                     yield from self._script(run_text, tokenize(run_text), depth, fully_read, moves)
                 continue
-            if self.wants_run is not None and not context.redefined and _inert(cmd) \
+            piped = k > 0 and type(commands[k - 1]) is not PlainRun and commands[k - 1].connector == "|"
+            if not piped:
+                flowing = None
+            if self.wants_run is not None and not context.redefined and _inert(cmd) and flowing is None \
+                    and not (cmd.words[0].text in listers.LISTERS and (depth or cmd.connector == "|")) \
                     and not self.wants_run(" ".join([w.text for w in cmd.words]), context):
                 continue  # a plain command that can only matter through a mention it lacks
-            piped = k > 0 and type(commands[k - 1]) is not PlainRun and commands[k - 1].connector == "|"
             if not piped:
                 upstream = []
             feeds_executor = False
@@ -344,7 +358,7 @@ class Walk:
                     feeds_from, feeds = k, _pipeline_feeds_executor(commands, k)
                 feeds_executor = feeds[k - feeds_from]
             self._moves = moves
-            view, written_script = self._view(text, cmd, depth, fully_read, feeds_executor, piped, upstream)
+            view, written_script = self._view(text, cmd, depth, fully_read, feeds_executor, piped, upstream, flowing)
             if feeds_executor and (cmd.heredocs or cmd.redirects):
                 upstream = upstream + [h.body for h in cmd.heredocs]
                 upstream.extend(r.target.text + "\n" for r in cmd.redirects
@@ -353,6 +367,11 @@ class Walk:
             if view.follow or written_script is not None:
                 yield from self._follow(text, view, written_script)
             self._update(view)
+            # (Only a stage that pipes, or the output of a substitution, can feed a command.)
+            if flowing is not None or view.name in listers.LISTERS and (depth or cmd.connector == "|"):
+                flowing = _flows_out(view, flowing)
+                if flowing is not None:
+                    self.printed = flowing
             if context.groups and cmd.words and cmd.words[-1].text.endswith(")") and "(" not in cmd.words[-1].text:
                 context.cwd = context.groups.pop()
 
@@ -366,7 +385,8 @@ class Walk:
     # -- one command ------------------------------------------------------------------------
 
     def _view(self, text: str, cmd: SimpleCommand, depth: int, fully_read: bool,
-              feeds_executor: bool, piped: bool, upstream: Sequence[str] = ()) -> tuple[View, str | None]:
+              feeds_executor: bool, piped: bool, upstream: Sequence[str] = (),
+              flowing: tuple | None = None) -> tuple[View, str | None]:
         """The view of one command, and the text of a shell script it runs that the line wrote."""
         context = self.context
         words = cmd.words
@@ -425,8 +445,12 @@ class Walk:
             view.cwd = None  # `env -C dir`, `sudo -D dir`: not followed
         if inner:
             view.prefix_roles, view.wrapper_scripts = _wrapper_options(args, inner)
+        if flowing is not None:
+            view.stdin_listing = flowing
         if view.via_xargs:
             self._xargs(view, xargs_at)
+        if context.listed and flags & W_VAR:
+            self._listed_variables(view, text)
         if view.piped_code and not (name in NESTED_SHELLS or (model is not None and model.handler == "interpreter")
                                     or (xargs_at >= 0 and not view.via_xargs)):
             # `… | while read f; do …`, `… | source /dev/stdin`, `xargs` with operands it could
@@ -456,10 +480,14 @@ class Walk:
         name = view.name
         depth = view.depth
         fully_read = view.fully_read
+        loop = name in ("for", "select")
         for word in cmd.words:
             if word.flags & W_SUBST:
                 for inner_text in substitutions(text[word.start : word.end]):
+                    self.printed = None
                     yield from self.nested(inner_text, depth, fully_read)
+                    if loop:  # `for f in $(git ls-files)`: `f` takes the paths it prints
+                        view.loop_listing = None if self.printed is None else (*(view.loop_listing or ()), *self.printed)
         for r in cmd.redirects:
             if r.target.flags & W_SUBST:
                 for inner_text in substitutions(text[r.target.start : r.target.end]):
@@ -490,7 +518,8 @@ class Walk:
                    find_exec: E.Extra | None = None) -> Iterator[Event]:
         """A command another command runs with arguments it builds (`find … -exec cmd {} ;`)."""
         view = View()
-        view.find_exec = find_exec
+        if find_exec is not None:
+            view.listed = (find_exec,)
         view.cmd = parent.cmd
         view.words = parent.words
         view.depth = depth
@@ -601,6 +630,14 @@ class Walk:
                 return
             source = found
         if source is None:
+            if view.stdin_listing is not None and view.inner < len(args):
+                # `lister | xargs cmd`: cmd gets the listed paths, appended or for `-I` words.
+                if replace is not None:
+                    view.listed = listers.within(view.stdin_listing, tuple(
+                        k for k in range(view.inner + 1, len(args)) if replace in args[k].text))
+                else:
+                    view.listed_argv = [*args, Arg("{}", None, False, ONE, args[-1].word)]
+                    view.listed = listers.within(view.stdin_listing, (len(args),))
             return
         items = _xargs_items(source, delimiter)
         if items is None:
@@ -621,6 +658,20 @@ class Walk:
         else:
             view.args = args + extra
         view.via_xargs = False  # the operands are known now
+
+    def _listed_variables(self, view: View, text: str) -> None:
+        """Arguments that expand a loop variable taking a lister's paths (`rm "$f"`)."""
+        listed = self.context.listed
+        by_name: dict[str, list[int]] = {}
+        for k in range(view.inner + 1, len(view.args)):
+            word = view.args[k].word
+            if word.flags & W_VAR:
+                for m in _VARIABLE_REFERENCE().finditer(text, word.start, word.end):
+                    if m.group(1) in listed:
+                        by_name.setdefault(m.group(1), []).append(k)
+        if by_name:
+            view.listed = tuple(extra for var, indexes in by_name.items()
+                                for extra in listers.within(listed[var], tuple(indexes)))
 
     # -- state updates ----------------------------------------------------------------------
 
@@ -655,15 +706,21 @@ class Walk:
                 if not a.text.startswith("-"):
                     context.scope.assign(a.text, (Value(""),))
         elif name in ("read", "mapfile", "readarray"):
+            # `lister | while read f; do …`: `f` takes the paths the lister prints.
+            listed = view.stdin_listing if inner and args[0].text in ("while", "until") else None
             for a in rest:
                 if not a.text.startswith("-") and _NAME().fullmatch(a.text):
                     context.scope.assign(a.text, None)
+                    if listed is not None:
+                        context.listed[a.text] = listed
         elif name == "printf":
             for k, a in enumerate(rest[:-1]):
                 if a.text == "-v":
                     context.scope.assign(rest[k + 1].text, None)
         elif name in ("for", "select"):
             self._loop(rest)
+            if rest and view.loop_listing is not None:
+                context.listed[rest[0].text] = view.loop_listing
         elif name == "set":
             for k, a in enumerate(rest):
                 if a.text in ("-f", "-o") and (a.text == "-f" or rest[k + 1 : k + 2] and rest[k + 1].text == "noglob"):
@@ -698,6 +755,7 @@ class Walk:
         name = name.rstrip("+")
         if not eq or not _NAME().fullmatch(name):
             return
+        self.context.listed.pop(name, None)
         word = a.word
         if word.flags & W_SUBST:
             values = None
@@ -715,6 +773,7 @@ class Walk:
         if not rest or rest[0].opaque:
             return
         var = rest[0].text
+        self.context.listed.pop(var, None)
         if len(rest) >= 2 and rest[1].text == "in":
             values = []
             for a in rest[2:]:
@@ -985,6 +1044,19 @@ def _is_case_pattern(a: Arg | Word) -> bool:
     text = a.text
     return text.endswith(")") and ("(" not in text or text[:1] == "(" and text[1:2] != "(") and not (
         (a.word if type(a) is Arg else a).flags & W_SUBST)
+
+
+def _flows_out(view: View, flowing: tuple | None) -> tuple | None:
+    """The paths a stage prints when they are listed paths: a lister's own, or those it was fed
+    when it only passes on some of its lines (`find … | grep x | xargs rm`); a stage that may
+    rewrite the lines it was fed passes on any path at all."""
+    if view.name in listers.LISTERS:
+        listed = listers.listing(view)
+        if listed is not None:
+            return listed
+    if flowing is None:
+        return None
+    return flowing if listers.selects(view) else listers.anywhere(flowing)
 
 
 def _inert(cmd: SimpleCommand) -> bool:

@@ -109,6 +109,7 @@ UNLISTED_ARCHIVE = ("{head} extracts {archive} into a directory that holds prote
 UNREAD_PATCH = "{head} applies a patch that cannot be read ({why}) where protected path {p} lies"
 FIND_DELETE = "find -delete can remove protected path {p}"
 FIND_EXEC = "find {action} {name} gets protected path {p} as {{}} without read-only proof"
+LISTED = "{name} gets protected path {p} from {lister} without read-only proof"
 DERIVED = "{head} {verb} {path}, which reaches protected path {p}"
 CODE = "{head} runs code that mentions protected path {p}"
 REDEFINED = "{name} is called after this line redefines it ({how})"
@@ -546,8 +547,8 @@ class _Judge:
         writer = model is not None and not model.pure
         mention = cwd_spelled or self._mention_possible(view)
         if not writer and not mention and not view.targets:
-            if view.find_exec is not None:
-                self.find_exec(view, cwd)
+            if view.listed:
+                self.listed(view, cwd)
             return  # reads or runs something unknown, and names no entry: nothing to judge
         found = view.effects if writer or mention else None
         if found is not None and writer:
@@ -558,8 +559,8 @@ class _Judge:
             self.mentions(view, found, model, cwd, cwd_spelled)
         if found is not None and writer:
             self.effect_reach(view, found, cwd)
-        if view.find_exec is not None:
-            self.find_exec(view, cwd)
+        if view.listed:
+            self.listed(view, cwd)
 
     def mentions(self, view: View, found: E.Effects | None, model: E.Model | None,
                  cwd: tuple[str, ...] | None, cwd_spelled: bool) -> None:
@@ -796,8 +797,8 @@ class _Judge:
         p = self.p
         entries = p.entries
         kind = extra.kind
-        if kind == "command":
-            return  # judged as its own view
+        if kind == "command" or kind == "list":
+            return  # judged as its own view / what find prints (judged where it is fed)
         if extra.rule == "whole-tree":
             hits = self._tree_dir_hits(extra.path, cwd)
             if hits:
@@ -848,24 +849,36 @@ class _Judge:
             return list(range(len(p.entries)))
         return []
 
-    def find_exec(self, view: View, cwd: tuple[str, ...] | None) -> None:
-        """`find … -exec CMD {} ;` (`-execdir`, `-ok`): `{}` is every path find visits below
-        the start path, read as `-delete` reads it (`-name` filters before `-exec` applied).
-        Where CMD does not prove it only reads a `{}` word (`sed -i`, `chmod`, `tee`, an
-        unknown program, a shell, `{}` as the program), every entry among them is reached."""
-        extra = view.find_exec
-        found = view.effects
+    def listed(self, view: View, cwd: tuple[str, ...] | None) -> None:
+        """Arguments that stand for every path a lister prints: `{}` of `find … -exec CMD {} ;`
+        (`-execdir`, `-ok`), the operands `lister | xargs CMD` appends, `$f` of a loop over a
+        lister's output. Where CMD does not prove it only reads one of them (`sed -i`,
+        `chmod`, `tee`, an unknown program, a shell, `{}` as the program), each protected
+        entry among those paths is reached (`listed_reach`)."""
+        argv = view.listed_argv
+        if argv is None:
+            found = view.effects
+        else:
+            found = E.effects_of(view.name, argv[view.inner + 1 :], view.env, view.inner + 1,
+                                 view.model) if view.model is not None else None
         roles = _roles_by_arg(found)
-        for k in extra.source:
-            if proven_read(view, found, (k,), roles):
-                continue
-            p = self.p
-            hits = self.listed_reach(extra.path, extra.pattern, extra.names, cwd, view.glob,
-                                     not _SINGLE_FILE_WRITES.issuperset(roles.get(k, (E.UNKNOWN,))))
-            if hits:
+        p = self.p
+        for extra in view.listed:
+            for k in extra.source:
+                if proven_read(view, found, (k,), roles):
+                    continue
+                hits = self.listed_reach(extra.path, extra.pattern, extra.names, cwd, view.glob,
+                                         not _SINGLE_FILE_WRITES.issuperset(roles.get(k, (E.UNKNOWN,))))
+                if not hits:
+                    continue
                 self.reached.update(hits)
-                self.found(BREAK_EFFECT, FIND_EXEC.format(action=extra.rule[4:], name="{}" if view.inner in extra.source else view.name, p=p.entries[hits[0]]))
-            return
+                if extra.rule.startswith("find-"):
+                    name = "{}" if view.inner in extra.source else view.name
+                    self.found(BREAK_EFFECT, FIND_EXEC.format(action=extra.rule[4:], name=name, p=p.entries[hits[0]]))
+                else:
+                    name = f"xargs {view.name}" if view.via_xargs else view.name or view.head
+                    self.found(BREAK_EFFECT, LISTED.format(name=name, lister=extra.rule, p=p.entries[hits[0]]))
+                return
 
     def listed_reach(self, path: str, pattern: str | None, names: tuple[str, ...],
                      cwd: tuple[str, ...] | None, glob, recursing: bool) -> list[int]:
@@ -1061,10 +1074,12 @@ def proven_read(view: View, found: E.Effects | None, mentioned: Sequence[int],
 
 def _judged_by_find(view: View) -> tuple[int, ...]:
     """The words of a `find -exec` command that hold `{}` under `-name` filters: only the
-    filtered paths reach them, so `find_exec` alone judges them (unfiltered, they are also
-    judged as the start path they were spelled with, as before)."""
-    extra = view.find_exec
-    return extra.source if extra is not None and extra.names else ()
+    filtered paths reach them, so `_Judge.listed` alone judges them (unfiltered, they are
+    also judged as the start path they were spelled with, as before)."""
+    for extra in view.listed:
+        if extra.names and extra.rule.startswith("find-"):
+            return extra.source
+    return ()
 
 
 def _git_subcommand(view: View) -> str:

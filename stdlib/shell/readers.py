@@ -334,6 +334,7 @@ def _find(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
     names: list[str] = []
     narrowing = True
     deletes = False
+    formatted = False  # `-printf`: what it prints need not be the paths it visits
     while k < n:
         a = args[k]
         t = a.text
@@ -356,6 +357,7 @@ def _find(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
             names.append(("i:" if t == "-iname" else "") + args[k + 1].text)
             k += 2
         elif t in _FIND_ARG_TESTS and k + 1 < n:
+            formatted = formatted or t == "-printf"
             items.append(Item(k, t, DATA))
             items.append(Item(k + 1, args[k + 1].text, DATA))
             k += 2
@@ -404,6 +406,13 @@ def _find(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
         for start in starts:
             extra.append(Extra(DELETE, path=start.text, pattern=start.pattern, tree=True,
                                rule="find-delete", names=tuple(names) if narrowing else ()))
+    # What it prints, for a stage it feeds (`find … | xargs rm`: see listers.py).
+    for start in starts:
+        if formatted or start.opaque or unproven is not None:
+            extra.append(Extra("list", path="/", rule="find"))  # any path at all
+            break
+        extra.append(Extra("list", path=start.text, pattern=start.pattern, rule="find",
+                           names=tuple(names) if narrowing else ()))
     return Effects(tuple(items), tuple(extra), unproven)
 
 
