@@ -134,6 +134,7 @@ _CHDIR_FLAGS = frozenset({("env", "C"), ("sudo", "D")})
 _STDIN_EXECUTORS = frozenset({"xargs", "parallel", "while", "until", "source", "."})
 _FD_REFERENCE = LazyPattern(r"-|\d+-?")
 _NAME = LazyPattern(r"[A-Za-z_][A-Za-z0-9_]*")
+_GLOB_CHARACTERS = frozenset("*?[")
 _VARIABLE_REFERENCE = LazyPattern(r"\$\{?[#!]?([A-Za-z_][A-Za-z0-9_]*)")
 
 # Names whose command can matter without a mention: writers and programs the table models as
@@ -682,10 +683,10 @@ class Walk:
         name = view.name
         # A command of assignments only sets shell variables; the assignments prefixing a
         # command only set its environment (the shell's own variables keep their values).
-        if inner >= len(args):
-            for a in args:
-                if not a.opaque and is_assignment(a.text) or a.word.flags & (W_VAR | W_SUBST):
-                    self._assign(a, view.source)
+        if inner >= len(args) or "=(" in args[0].text and is_assignment(args[0].text):
+            # (`a=(x y)` reads as the assignment `a=(x` prefixing a command `y)`: §8.7 #42
+            # judges it so, a mention in it breaks; the walk still follows the array.)
+            self._assign_all(args, 0, view.source)
         if view.targets or (name and name in _WRITER_NAMES):
             context.writers.append(view)  # its writes are worked out when a script runs
         if inner < len(args) and args[inner].text.endswith("()") and _FUNCTION_DEFINITION().fullmatch(args[inner].text):
@@ -696,11 +697,7 @@ class Walk:
         if name in DIRECTORY_CHANGES:
             self._directory(view, name, rest)
         elif name in _DECLARATIONS:
-            for a in rest:
-                if a.text.startswith(("-", "+")):
-                    continue
-                if "=" in a.text:
-                    self._assign(a, view.source)
+            self._assign_all(rest, 0, view.source)
         elif name == "unset":
             for a in rest:
                 if not a.text.startswith("-"):
@@ -749,22 +746,77 @@ class Walk:
         elif name == "function" and rest:
             context.redefined[rest[0].text.rstrip("()")] = "function"
 
+    def _assign_all(self, args: Sequence[Arg], k: int, source: str) -> None:
+        """The assignments among `args` from `k` on, arrays (`a=(x y)`) included."""
+        while k < len(args):
+            a = args[k]
+            if "=(" in a.text and is_assignment(a.text):
+                end = _array_end(args, k)
+                self._assign_array(args[k:end], source)
+                k = end
+                continue
+            if not a.opaque and is_assignment(a.text) or a.word.flags & (W_VAR | W_SUBST) and "=" in a.text:
+                self._assign(a, source)
+            k += 1
+
+    def _assign_array(self, words: Sequence[Arg], source: str) -> None:
+        """`NAME=(…)` / `NAME+=(…)` (its words already expanded, but for the first): the
+        elements, unknown when one of them is (its spelling kept for the mention rules)."""
+        first = words[0]
+        name, _, value = first.text.partition("=")
+        append = name.endswith("+")
+        name = name.rstrip("+")
+        if not _NAME().fullmatch(name):
+            return
+        self.context.listed.pop(name, None)
+        texts: list[str] = []
+        known = True
+        if first.word.flags & W_SUBST:
+            known = False
+        elif first.word.flags & W_VAR:
+            raw = source[first.word.start : first.word.end].partition("=")[2]
+            values = word_values(first.word, raw, self.context.scope)
+            if values is None:
+                known = False
+            else:
+                texts.extend(piece for v in values for piece in v.text.split())
+        else:
+            texts.extend(value.split())
+        for a in words[1:]:
+            known = known and not a.opaque
+            texts.append(a.text)
+        if texts:
+            texts[0] = texts[0].removeprefix("(")
+            texts[-1] = texts[-1].removesuffix(")")
+        keyed = any(t.startswith("[") and "]=" in t for t in texts)
+        texts = [t.split("]=", 1)[1] if t.startswith("[") and "]=" in t else t for t in texts]
+        elements = tuple(Value(t, t if _GLOB_CHARACTERS & set(t) else None) for t in texts if t) if known else None
+        self.context.scope.assign_array(name, elements, " ".join(texts), append, keyed)
+
     def _assign(self, a: Arg, source: str) -> None:
         """`NAME=VALUE`: the values NAME may now hold (unknown after a substitution)."""
         name, eq, value = a.text.partition("=")
+        append = name.endswith("+")
         name = name.rstrip("+")
         if not eq or not _NAME().fullmatch(name):
             return
         self.context.listed.pop(name, None)
         word = a.word
+        scope = self.context.scope
         if word.flags & W_SUBST:
             values = None
         elif word.flags & W_VAR:
             raw = source[word.start : word.end]
-            values = word_values(word, raw.partition("=")[2], self.context.scope)
+            values = word_values(word, raw.partition("=")[2], scope)
         else:
             values = (Value(value),)
-        self.context.scope.assign(name, values)
+        if append:  # `x+=y`: what x held, then y (of unknown value, `$x` keeps spelling y)
+            before = scope.value(name)
+            values = None if before is None or values is None or len(before) * len(values) > 64 \
+                else tuple(Value(b.text + v.text) for b in before for v in values)
+        scope.assign(name, values)
+        if append and values is None:
+            scope.spellings[name] = scope.spellings.get(name, "") + value
         if name == "GLOBIGNORE":
             self.context.glob = self.context.glob.copy()
             self.context.glob.dotglob = True
@@ -1044,6 +1096,16 @@ def _is_case_pattern(a: Arg | Word) -> bool:
     text = a.text
     return text.endswith(")") and ("(" not in text or text[:1] == "(" and text[1:2] != "(") and not (
         (a.word if type(a) is Arg else a).flags & W_SUBST)
+
+
+def _array_end(args: Sequence[Arg] | Sequence[Word], k: int) -> int:
+    """Index past the words of an array assignment opening at `args[k]` (`a=(x`, `y`, `z)`)."""
+    if args[k].text.endswith(")"):
+        return k + 1
+    j = k + 1
+    while j < len(args) and not args[j].text.endswith(")"):
+        j += 1
+    return min(j + 1, len(args))
 
 
 def _flows_out(view: View, flowing: tuple | None) -> tuple | None:
