@@ -259,7 +259,10 @@ COMMANDS: dict[str, Model] = {
                    "-l,--lines=data -n,--number=data --additional-suffix=data "
                    "--filter=exec:unproven -t,--separator=data -d -x --numeric-suffixes=?data "
                    "--hex-suffixes=?data -e,--elide-empty-files -u,--unbuffered --verbose "
-                   "--help --version"),
+                   "--help --version", handler="split"),
+    "csplit": Model("read data...", "-f,--prefix=write -b,--suffix-format=data -n,--digits=data "
+                    "-k,--keep-files -s,-q,--quiet,--silent -z,--elide-empty-files "
+                    "--suppress-matched --help --version", handler="split"),
     "rg": Model("data read...", "-e,--regexp=data:pattern -f,--file=read:pattern "
                 "--pre=exec:unproven --pre-glob=data --hostname-bin=exec:unproven "
                 "-g,--glob=data --iglob=data -t,--type=data -T,--type-not=data "

@@ -24,13 +24,14 @@ from polydeukes.stdlib.shell.effects import (
     Item,
     Model,
     assign_roles,
+    generic,
     layout_roles,
     long_option,
     option_of,
     read_options,
     unknown_reason,
 )
-from polydeukes.stdlib.shell.expansion import ONE, Arg
+from polydeukes.stdlib.shell.expansion import ONE, Arg, escape_pattern
 from polydeukes.vm.sre import LazyPattern
 
 def _dd(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
@@ -805,10 +806,21 @@ def patch_source(input_file: str | None, env: Env, strip: int | None, prefix: st
     return ("stdin", None, strip, prefix)
 
 
+def _split(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
+    """`split IN PREFIX`, `csplit -f PREFIX`: the output names are PREFIX and a suffix it
+    chooses (`split -a1 x ci/gate.s` writes ci/gate.sa … ci/gate.sz), so the prefix is the
+    pattern `PREFIX*` for a writer."""
+    found = generic(model, args)
+    extra = [Extra(WRITE, path=it.text, rule="prefix",
+                   pattern=(args[it.index].pattern or escape_pattern(it.text)) + "*")
+             for it in found.items if it.role == WRITE and not args[it.index].opaque]
+    return Effects(found.items, (*found.extra, *extra), found.unproven) if extra else found
+
+
 # -- git ---------------------------------------------------------------------------------------
 
 
 HANDLERS: dict[str, Callable[[str, Sequence[Arg], Model, Env], Effects]] = {
     "dd": _dd, "sed": _sed, "awk": _awk, "find": _find, "tar": _tar, "unzip": _unzip,
-    "compress": _compress, "patch": _patch, "interpreter": _interpreter,
+    "compress": _compress, "patch": _patch, "interpreter": _interpreter, "split": _split,
 }
