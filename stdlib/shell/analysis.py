@@ -359,6 +359,8 @@ class Walk:
                     feeds_from, feeds = k, _pipeline_feeds_executor(commands, k)
                 feeds_executor = feeds[k - feeds_from]
             self._moves = moves
+            if not piped and cmd.words and cmd.words[0].text in ("while", "until"):
+                flowing = self._loop_input(commands, k, depth)  # `… done < <(git ls-files)`
             view, written_script = self._view(text, cmd, depth, fully_read, feeds_executor, piped, upstream, flowing)
             if feeds_executor and (cmd.heredocs or cmd.redirects):
                 upstream = upstream + [h.body for h in cmd.heredocs]
@@ -452,6 +454,8 @@ class Walk:
             self._xargs(view, xargs_at)
         if context.listed and flags & W_VAR:
             self._listed_variables(view, text)
+        if flags & W_SUBST and inner < len(args):
+            self._substituted_listings(view, text)
         if view.piped_code and not (name in NESTED_SHELLS or (model is not None and model.handler == "interpreter")
                                     or (xargs_at >= 0 and not view.via_xargs)):
             # `… | while read f; do …`, `… | source /dev/stdin`, `xargs` with operands it could
@@ -617,6 +621,13 @@ class Walk:
                 source = bodies[0]
             elif view.env.stdin_file is not None and not bodies:
                 from_file = view.env.stdin_file
+            elif not bodies:
+                from_file = next((r.target.text for r in view.cmd.redirects
+                                  if r.operator == "<" and r.target.text.startswith("<(")), None)
+        if from_file is not None and from_file.startswith("<(") and from_file.endswith(")"):
+            # `xargs rm < <(git ls-files)`, `xargs -a <(find …) rm`: what the script prints
+            view.stdin_listing = self._printed_by(from_file[2:-1], view.depth)
+            from_file = None
         if from_file is not None:
             path = self.absolute(from_file, view.cwd)
             if path is None or self.disk is None or path in self.written():
@@ -659,6 +670,63 @@ class Walk:
         else:
             view.args = args + extra
         view.via_xargs = False  # the operands are known now
+
+    def _substituted_listings(self, view: View, text: str) -> None:
+        """Arguments a substitution fills with the paths a lister prints (`rm $(git
+        ls-files)`, `sed -i … `find …``)."""
+        found: list = []
+        for k in range(view.inner + 1, len(view.args)):
+            word = view.args[k].word
+            raw = text[word.start : word.end]
+            if not word.flags & W_SUBST or raw.startswith(("<(", ">(")):
+                continue  # (a process substitution is a file name, not the paths)
+            for source in substitutions(raw):
+                printed = self._printed_by(source, view.depth)
+                if printed:
+                    found.extend(listers.within(printed, (k,)))
+        if found:
+            view.listed = (*view.listed, *found)
+
+    def _loop_input(self, commands: Sequence[SimpleCommand | PlainRun], k: int, depth: int) -> tuple | None:
+        """What a `while`/`until` loop opening at `commands[k]` reads, when its `done` takes it
+        from a process substitution that lists paths (`done < <(git ls-files)`)."""
+        open_loops = 0
+        for cmd in commands[k:]:
+            if type(cmd) is PlainRun or not cmd.words:
+                continue
+            head = cmd.words[0].text
+            for word in cmd.words:  # a loop opens after reserved words too (`do for x in …`)
+                if word.text in ("while", "until", "for", "select"):
+                    open_loops += 1
+                    break
+                if word.text not in _RESERVED:
+                    break
+            if head == "done":
+                open_loops -= 1
+                if not open_loops:
+                    for r in cmd.redirects:
+                        if r.operator == "<" and r.target.text.startswith("<(") and r.target.text.endswith(")"):
+                            return self._printed_by(r.target.text[2:-1], depth)
+                    return None
+        return None
+
+    def _printed_by(self, source: str, depth: int) -> tuple | None:
+        """What a substitution's script prints when it lists paths, read ahead of the command
+        that takes it (its commands are walked and judged after that command, as any
+        substitution's). It runs in a subshell: what it assigns or `cd`s stays there."""
+        if depth + 1 >= MAX_NESTING or not any(
+                type(cmd) is SimpleCommand and cmd.words and basename(cmd.words[0].text) in listers.LISTERS
+                for cmd in tokenized(source).commands):
+            return None
+        walk = Walk(source, root=self.root, home=None, disk=self.disk)
+        walk.home_segs = self.home_segs
+        context = walk.context
+        context.cwd = self.context.cwd
+        context.glob = self.context.glob
+        context.scope = self.context.scope.copy()
+        for _event in walk._script(source, tokenized(source), depth + 1, True):
+            pass
+        return walk.printed
 
     def _listed_variables(self, view: View, text: str) -> None:
         """Arguments that expand a loop variable taking a lister's paths (`rm "$f"`)."""

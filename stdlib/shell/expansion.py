@@ -456,6 +456,13 @@ class Scope:
         self.spellings: dict[str, str] = {}
         self.keyed: set[str] = set()  # arrays assigned with `[k]=v` elements: positions unknown
 
+    def copy(self) -> Scope:
+        other = Scope()
+        other.values = dict(self.values)
+        other.spellings = dict(self.spellings)
+        other.keyed = set(self.keyed)
+        return other
+
     def value(self, name: str) -> tuple[Value, ...] | None:
         if name[-1:] != "]":
             return self.values.get(name)
