@@ -134,7 +134,6 @@ _CHDIR_FLAGS = frozenset({("env", "C"), ("sudo", "D")})
 _STDIN_EXECUTORS = frozenset({"xargs", "parallel", "while", "until", "source", "."})
 _FD_REFERENCE = LazyPattern(r"-|\d+-?")
 _NAME = LazyPattern(r"[A-Za-z_][A-Za-z0-9_]*")
-_GLOB_CHARACTERS = frozenset("*?[")
 _VARIABLE_REFERENCE = LazyPattern(r"\$\{?[#!]?([A-Za-z_][A-Za-z0-9_]*)")
 
 # Names whose command can matter without a mention: writers and programs the table models as
@@ -348,8 +347,9 @@ class Walk:
             if not piped:
                 flowing = None
             if self.wants_run is not None and not context.redefined and _inert(cmd) and flowing is None \
-                    and not (cmd.words[0].text in listers.LISTERS and (depth or cmd.connector == "|")) \
-                    and not self.wants_run(" ".join([w.text for w in cmd.words]), context):
+                    and not self.wants_run(" ".join([w.text for w in cmd.words]), context) \
+                    and not (cmd.words[0].text in listers.LISTERS and (
+                        depth or cmd.connector == "|" and _pipeline_feeds_executor(commands, k)[0])):
                 continue  # a plain command that can only matter through a mention it lacks
             if not piped:
                 upstream = []
@@ -370,8 +370,9 @@ class Walk:
             if view.follow or written_script is not None:
                 yield from self._follow(text, view, written_script)
             self._update(view)
-            # (Only a stage that pipes, or the output of a substitution, can feed a command.)
-            if flowing is not None or view.name in listers.LISTERS and (depth or cmd.connector == "|"):
+            # (Only a stage whose output reaches an executor (`| xargs rm`, `| while read f`), or
+            # the output of a substitution, can give a command its paths.)
+            if flowing is not None or view.name in listers.LISTERS and (depth or feeds_executor):
                 flowing = _flows_out(view, flowing)
                 if flowing is not None:
                     self.printed = flowing
@@ -454,7 +455,7 @@ class Walk:
             self._xargs(view, xargs_at)
         if context.listed and flags & W_VAR:
             self._listed_variables(view, text)
-        if flags & W_SUBST and inner < len(args):
+        if flags & W_SUBST and inner < len(args) and not (model is not None and model.pure):
             self._substituted_listings(view, text)
         if view.piped_code and not (name in NESTED_SHELLS or (model is not None and model.handler == "interpreter")
                                     or (xargs_at >= 0 and not view.via_xargs)):
@@ -492,7 +493,8 @@ class Walk:
                     self.printed = None
                     yield from self.nested(inner_text, depth, fully_read)
                     if loop:  # `for f in $(git ls-files)`: `f` takes the paths it prints
-                        view.loop_listing = None if self.printed is None else (*(view.loop_listing or ()), *self.printed)
+                        printed = self.printed
+                        view.loop_listing = None if printed is None else (*(view.loop_listing or ()), *printed)
         for r in cmd.redirects:
             if r.target.flags & W_SUBST:
                 for inner_text in substitutions(text[r.target.start : r.target.end]):
@@ -858,7 +860,8 @@ class Walk:
             texts[-1] = texts[-1].removesuffix(")")
         keyed = any(t.startswith("[") and "]=" in t for t in texts)
         texts = [t.split("]=", 1)[1] if t.startswith("[") and "]=" in t else t for t in texts]
-        elements = tuple(Value(t, t if _GLOB_CHARACTERS & set(t) else None) for t in texts if t) if known else None
+        elements = tuple(Value(t, t if listers.GLOB_CHARACTERS & set(t) else None)
+                         for t in texts if t) if known else None
         self.context.scope.assign_array(name, elements, " ".join(texts), append, keyed)
 
     def _assign(self, a: Arg, source: str) -> None:
@@ -868,7 +871,8 @@ class Walk:
         name = name.rstrip("+")
         if not eq or not _NAME().fullmatch(name):
             return
-        self.context.listed.pop(name, None)
+        if self.context.listed:
+            self.context.listed.pop(name, None)
         word = a.word
         scope = self.context.scope
         if word.flags & W_SUBST:
@@ -1107,7 +1111,7 @@ def _unwrap(args: Sequence[Arg] | Sequence[Word]) -> tuple[int, bool, bool, int]
     xargs_at = -1
     while k < n:
         a = args[k]
-        if k == 0 and _is_case_pattern(a) and (n > 1 or "(" not in a.text):
+        if k == 0 and a.text[-1:] == ")" and _is_case_pattern(a) and (n > 1 or "(" not in a.text):
             k += 1  # an arm's pattern opening a line (`x)`, `*)`; `(x)` only before its command)
             continue
         if a.opaque:

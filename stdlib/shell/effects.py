@@ -64,7 +64,8 @@ class Extra(msgspec.Struct, frozen=True, gc=False):
     """An effect on something no single argument spells.
 
     kind: a role (write, delete, …), or `command` (a command `find -exec` runs: `argv`), or
-    `extract` / `patch` (members or targets read from disk or stdin by the judge).
+    `extract` / `patch` (members or targets read from disk or stdin by the judge), or `list`
+    (paths a lister prints, see listers.py: every path below `path`, narrowed by `names`).
     `path`: a spelled path relative to the command's directory; `pattern`: a pathname pattern
     (for a path built from a glob); `tree`: the effect may reach anything below `path`;
     `rule`: names the effect in messages; `source`: for extract/patch, what to read (for a

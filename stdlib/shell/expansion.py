@@ -47,6 +47,7 @@ MANY = 1  # a glob: one or more (several files may match)
 ANY = 2  # an unknown expansion: none, one or several
 
 _NAME = LazyPattern(r"[A-Za-z_][A-Za-z0-9_]*")
+_SUBSCRIPTED = LazyPattern(r"([A-Za-z_][A-Za-z0-9_]*)\[([^\]]*)\]")  # `${a[@]}`'s inside
 _SEQ_INT = LazyPattern(r"[+-]?[0-9]+")
 _EXTGLOB_PREFIX = frozenset("?*+@!")
 _IFS = LazyPattern(r"[ \t\n]+")
@@ -480,7 +481,7 @@ class Scope:
     def spelling(self, name: str, raw: str) -> str:
         """What to keep of a variable of unknown value: an array's assigned spelling (`a=(ci/x
         $y)`), else the expansion as written."""
-        return self.spellings.get(name.partition("[")[0], raw) if self.spellings else raw
+        return self.spellings.get(name.partition("[")[0], raw)
 
     def assign(self, name: str, values: tuple[Value, ...] | None) -> None:
         self.values[name] = values
@@ -524,7 +525,6 @@ def _has_active_glob(pattern: str) -> bool:
 # Escapes and characters that open nothing, skipped whole (possessively), then a `*`, `?`, `[`
 # or an extglob prefix before `(` (the only `+`, `@`, `!` the skipping leaves). One regex call
 # instead of a Python loop per character.
-_SUBSCRIPTED = LazyPattern(r"([A-Za-z_][A-Za-z0-9_]*)\[([^\]]*)\]")
 _ACTIVE_GLOB = LazyPattern(r"(?:[^\\*?\[+@!]++|\\.|[+@!](?!\())*+[*?\[+@!]", re.DOTALL)
 
 
@@ -564,7 +564,8 @@ def _expand_spelling(spelling: str, word: Word, scope: Scope | None) -> list[Arg
             values = scope.value(piece.text) if scope is not None else None
             if values is None:
                 opaque = True
-                spelled = scope.spelling(piece.text, piece.raw) if scope is not None else piece.raw
+                spelled = scope.spelling(piece.text, piece.raw) if scope is not None and scope.spellings \
+                    else piece.raw
                 chunk = (spelled, _LIT, spelled)
                 for alt in alternatives:
                     alt.append(chunk)

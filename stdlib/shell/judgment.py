@@ -574,7 +574,7 @@ class _Judge:
         mentioned: list[int] = []  # arguments that mention an entry
         inner = view.inner
         tokens = p.tokens
-        by_find = _judged_by_find(view)
+        by_find = _judged_by_find(view) if view.listed else ()
         for k, a in enumerate(view.args):
             if k == inner and "/" not in a.text or by_find and k in by_find:
                 continue  # a command name without a slash is looked up in PATH, not a path
@@ -767,7 +767,7 @@ class _Judge:
 
     def contains(self, view: View, found: E.Effects, cwd: tuple[str, ...] | None) -> None:
         """Writing the project root or a directory above it reaches every entry."""
-        by_find = _judged_by_find(view)
+        by_find = _judged_by_find(view) if view.listed else ()
         for it in found.items:
             if by_find and it.index in by_find:
                 continue
@@ -782,7 +782,7 @@ class _Judge:
     def effect_reach(self, view: View, found: E.Effects, cwd: tuple[str, ...] | None) -> None:
         """Effects that reach entries without a word spelling them: writes through symbolic
         links, the work tree, archives, patches, `find -delete`, derived names."""
-        by_find = _judged_by_find(view)
+        by_find = _judged_by_find(view) if view.listed else ()
         for it in found.items:
             a = view.args[it.index]
             if it.role in E.WRITING and not a.opaque and (a.pattern is None or not it.whole) \

@@ -25,7 +25,7 @@ from polydeukes.stdlib.shell import effects as E
 LISTERS = frozenset({"find", "git", "ls", "grep", "egrep", "fgrep", "rg", "ag", "fd", "fdfind", "tree", "du"})
 _GREPS = frozenset({"grep", "egrep", "fgrep", "rg", "ag"})
 _FILES_ONLY = frozenset({"--files-with-matches", "--files-without-match", "--files"})
-_GLOB_CHARACTERS = frozenset("*?[")
+GLOB_CHARACTERS = frozenset("*?[")
 _GIT_NAME_FLAGS = frozenset({"--name-only", "--name-status", "-l", "--files-with-matches", "-L",
                              "--files-without-match", "--porcelain", "--short", "-s", "--raw", "--stat"})
 
@@ -96,9 +96,9 @@ def _git_ls_files(view, found: E.Effects | None) -> tuple[E.Extra, ...] | None:
         text = it.text
         if a.opaque:
             out.append(_start(text, None, True, "git ls-files"))
-        elif text.startswith(":") or _GLOB_CHARACTERS & set(text):
+        elif text.startswith(":") or GLOB_CHARACTERS & set(text):
             suffix = text[1:]
-            filtered = text.startswith("*") and "/" not in text and not _GLOB_CHARACTERS & set(suffix)
+            filtered = text.startswith("*") and "/" not in text and not GLOB_CHARACTERS & set(suffix)
             out.append(_start(".", None, False, "git ls-files", (text,) if filtered else ()))
         else:
             out.append(_start(text, None, False, "git ls-files"))
