@@ -897,7 +897,8 @@ class Walk:
         if not rest or rest[0].opaque:
             return
         var = rest[0].text
-        self.context.listed.pop(var, None)
+        if self.context.listed:
+            self.context.listed.pop(var, None)
         if len(rest) >= 2 and rest[1].text == "in":
             values = []
             for a in rest[2:]:
