@@ -74,7 +74,7 @@ _PLAIN_WORDS = LazyPattern(
 _REDIRECT_OPERATOR = LazyPattern(r"([0-9]*+)(&>>|<<<|<<-|&>|>>|>\||>&|<&|<>|<<|>|<)[ \t]*")
 _DOUBLE_QUOTE_SPECIAL = frozenset('"\\$`')
 _DOUBLE_QUOTED_RUN = LazyPattern(r'[^"\\$`]+')
-_ASSIGNMENT = LazyPattern(r"[A-Za-z_][A-Za-z0-9_]*=")
+_ASSIGNMENT = LazyPattern(r"[A-Za-z_][A-Za-z0-9_]*\+?=")  # `x=…`, and `x+=…` (appends)
 
 _WORD_END = frozenset(" \t\n\r;&|<>")
 # Characters a word reads specially (quotes, escapes, expansions, globs, braces, groups): no
