@@ -506,6 +506,8 @@ _RUN_LINES = st.lists(
         "for f in src/*; do echo $f; done", "cat <<EOF\nsrc/core\nEOF", "cp -r src /tmp/x",
         "ls | xargs rm",
         "python3 -c 'open(\"src/core/a\",\"w\")'", "ls src/co*", "cat src/core | sh",
+        # A versioned interpreter name reads as its family: never a plain line.
+        "python3.12 -c \"import os; os.remove('.cl' + 'aude/settings.json'); ok = 1\"",
     ]),
     max_size=12,
 ).map("\n".join)

@@ -967,7 +967,8 @@ def _inert(cmd: SimpleCommand) -> bool:
     if cmd.flags or cmd.redirects or cmd.heredocs or not cmd.words:
         return False
     name = cmd.words[0].text
-    if "/" in name or "=" in name or name in _NAMES_WITH_EFFECTS:
+    # (A name ending in a digit may be a versioned interpreter, `python3.12`: `E.model_for`.)
+    if "/" in name or "=" in name or name in _NAMES_WITH_EFFECTS or name[-1:].isdigit():
         return False
     # A parenthesis glued to a word is a group or `case` marker (§8.6 reads those). (A plain
     # loop: `any` over a generator costs more for the few words a command has.)
