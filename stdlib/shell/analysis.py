@@ -266,11 +266,36 @@ class Context:
         self.glob = GlobOptions()
         self.redefined: dict[str, str] = {}
         self.written: dict[tuple[str, ...], str | None] = {}
-        self.writers: list[View] = []  # commands whose writes `written` has not taken in yet
+        # Commands whose writes `written` has not taken in yet.
+        self.writers: list[View | QuietCommand] = []
         self.groups: list[tuple[str, ...] | None] = []
 
 
-Event = View | UnreadSpan
+class QuietCommand:
+    """A command the walk judged from its tokens alone, without a view (`Walk(spells=...)`):
+    a plain command (see `_quiet`) whose words and redirect targets spell no protected entry.
+    What is left of it for a judge is its write redirects, whose targets may still be
+    symbolic links into an entry; it also stands for them in `Context.writers` (the attributes
+    `Walk._record_writes` reads, as a view has them)."""
+
+    __slots__ = ("cmd", "cwd")
+    model = None  # no effects of its own: its name is no writer (see `_quiet`)
+
+    def __init__(self, cmd: SimpleCommand, cwd: tuple[str, ...] | None) -> None:
+        self.cmd = cmd
+        self.cwd = cwd
+
+    @property
+    def head(self) -> str:
+        return self.cmd.words[0].text
+
+    @property
+    def targets(self) -> list[tuple[Redirect, list[Arg]]]:
+        return [(r, [Arg(r.target.text, None, r.target.opaque, ANY if r.target.opaque else ONE, r.target)])
+                for r in self.cmd.redirects]
+
+
+Event = View | UnreadSpan | QuietCommand
 
 
 class Walk:
@@ -278,10 +303,17 @@ class Walk:
 
     `wants_run(text, context)` is asked for each run of plain lines (`tokenizer.PlainRun`):
     True reads the run word by word (a judge answers from a cheap test of the run's text
-    whether it can matter)."""
+    whether it can matter).
+
+    `spells(text, context)`, given by a judge that only looks at commands which can concern
+    its entries, is asked for each plain command (`_quiet`: plain words and redirect targets,
+    a name with no effects of its own, nothing run from stdin): False means nothing in it can
+    name an entry, and the walk makes no view of it; one with a write redirect is yielded as a
+    `QuietCommand` instead (its targets may be links), one without is not yielded at all."""
 
     def __init__(self, text: str, *, root: str, home: str | None, disk: Disk | None = None,
                  wants_run: Callable[[str, Context], bool] | None = None,
+                 spells: Callable[[str, Context], bool] | None = None,
                  track_moves: bool = False) -> None:
         self.text = text
         self.track_moves = track_moves  # `View.moves_directory` is read by the derivation only
@@ -290,6 +322,7 @@ class Walk:
         self.home_segs = _home_segments(home)
         self._disk: Disk | None | bool = disk if disk is not None else False  # False: not made yet
         self.wants_run = wants_run
+        self.spells = spells
         self.context = Context(self.root_segs)
         self._moves = False
 
@@ -331,7 +364,8 @@ class Walk:
                 if context.redefined or (self.wants_run is not None and self.wants_run(run_text, context)):
                     yield from self._script(run_text, tokenize(run_text), depth, fully_read, moves)
                 continue
-            if self.wants_run is not None and not context.redefined and _inert(cmd) \
+            spells = self.spells
+            if spells is None and self.wants_run is not None and not context.redefined and _inert(cmd) \
                     and not self.wants_run(" ".join([w.text for w in cmd.words]), context):
                 continue  # a plain command that can only matter through a mention it lacks
             piped = k > 0 and type(commands[k - 1]) is not PlainRun and commands[k - 1].connector == "|"
@@ -342,8 +376,21 @@ class Walk:
                 if not feeds_from <= k < feeds_from + len(feeds):
                     feeds_from, feeds = k, _pipeline_feeds_executor(commands, k)
                 feeds_executor = feeds[k - feeds_from]
+            args = None
+            if spells is not None and not context.redefined and not feeds_executor and not (piped and upstream):
+                spelled, args = self._quiet_text(text, cmd)
+                if spelled is not None and not spells(spelled, context):
+                    # No view, no effects: a plain command that can only matter through a
+                    # mention it lacks, or through a write redirect's target being a link.
+                    for r in cmd.redirects:
+                        if is_write_redirect(r):
+                            quiet = QuietCommand(cmd, context.cwd)
+                            context.writers.append(quiet)
+                            yield quiet
+                            break
+                    continue
             self._moves = moves
-            view, written_script = self._view(text, cmd, depth, fully_read, feeds_executor, piped, upstream)
+            view, written_script = self._view(text, cmd, depth, fully_read, feeds_executor, piped, upstream, args)
             if feeds_executor and (cmd.heredocs or cmd.redirects):
                 upstream = upstream + [h.body for h in cmd.heredocs]
                 upstream.extend(r.target.text + "\n" for r in cmd.redirects
@@ -355,6 +402,49 @@ class Walk:
             if context.groups and cmd.words and cmd.words[-1].text.endswith(")") and "(" not in cmd.words[-1].text:
                 context.cwd = context.groups.pop()
 
+    def _quiet_text(self, text: str, cmd: SimpleCommand) -> tuple[str | None, list[Arg] | None]:
+        """The text of a command that can matter only through what its words and redirect
+        targets spell (None for any other command), and its words expanded if that took
+        expanding them.
+
+        Such a command has a plain name that is no writer, executor, shell, wrapper, reserved
+        word or state-changing builtin (`_NAMES_WITH_EFFECTS`), no `/` (a script the line may
+        have written), no `=` (an assignment) and no final digit (a versioned interpreter);
+        words without glob, brace or substitution, whose variables the line gave no pattern
+        (an unknown value leaves the word opaque, spelled as written); no group parenthesis;
+        targets that expand to nothing else. Its heredocs and herestrings are data it reads
+        (the caller has ruled out a pipe into an executor). The text is what the judge's
+        mention test reads for its view: the expanded words' and the targets' texts, joined by
+        blanks."""
+        words = cmd.words
+        flags = cmd.flags
+        if flags & (W_GLOB | W_BRACE | W_SUBST) or not words:
+            return None, None
+        first = words[0]
+        name = first.text
+        if first.flags or first.opaque or "/" in name or "=" in name or name in _NAMES_WITH_EFFECTS \
+                or name[-1:].isdigit():
+            return None, None
+        args = None
+        if flags & W_VAR:
+            for r in cmd.redirects:
+                if r.target.flags & W_VAR:
+                    return None, None
+            args = self._expand(text, words, flags)
+            texts = []
+            for a in args:  # (a plain loop: cheaper than generator expressions for a few words)
+                if a.pattern is not None:
+                    return None, args  # a variable the line gave a pattern (`for f in src/*`)
+                texts.append(a.text)
+        else:
+            texts = [w.text for w in words]
+        for t in texts:
+            if t.startswith("(") or t.endswith(")"):
+                return None, args
+        for r in cmd.redirects:
+            texts.append(r.target.text)
+        return " ".join(texts), args
+
     def nested(self, source: str, depth: int, fully_read: bool) -> Iterator[Event]:
         """A script the line runs (nested shell, substitution, written script, alias)."""
         if depth >= MAX_NESTING:
@@ -365,8 +455,10 @@ class Walk:
     # -- one command ------------------------------------------------------------------------
 
     def _view(self, text: str, cmd: SimpleCommand, depth: int, fully_read: bool,
-              feeds_executor: bool, piped: bool, upstream: Sequence[str] = ()) -> tuple[View, str | None]:
-        """The view of one command, and the text of a shell script it runs that the line wrote."""
+              feeds_executor: bool, piped: bool, upstream: Sequence[str] = (),
+              args: list[Arg] | None = None) -> tuple[View, str | None]:
+        """The view of one command, and the text of a shell script it runs that the line wrote
+        (`args`: its words expanded already, by `_quiet_text`)."""
         context = self.context
         words = cmd.words
         view = View()
@@ -384,7 +476,9 @@ class Walk:
         view.glob = context.glob
         view.cwd = context.cwd
         flags = cmd.flags
-        if not flags & (W_GLOB | W_BRACE | W_VAR):  # nothing to expand anywhere (see `_expand`)
+        if args is not None:
+            view.args = args
+        elif not flags & (W_GLOB | W_BRACE | W_VAR):  # nothing to expand anywhere (see `_expand`)
             view.args = args = [Arg(w.text, None, w.opaque, ANY if w.opaque else ONE, w) for w in words]
         else:
             view.args = args = self._expand(text, words, flags)
@@ -755,7 +849,7 @@ class Walk:
         context.writers.clear()
         return context.written
 
-    def _record_writes(self, view: View) -> None:
+    def _record_writes(self, view: View | QuietCommand) -> None:
         written = self.context.written
         for r, targets in view.targets:
             if not is_write_redirect(r):

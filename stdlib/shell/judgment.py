@@ -39,6 +39,7 @@ from polydeukes.stdlib.shell.analysis import (
     DANGEROUS_ENVIRONMENT,
     NESTED_SHELLS,
     Context,
+    QuietCommand,
     View,
     Walk,
     basename,
@@ -114,6 +115,10 @@ REDEFINED = "{name} is called after this line redefines it ({how})"
 WRITTEN_SCRIPT = "{head} runs {path}, which this line writes with content this layer does not compute"
 UNREADABLE_ITEMS = "{head} takes operands from a file that cannot be read within bounds ({why})"
 
+
+# Commands that cannot concern an entry are judged from their tokens, without a view
+# (`Walk(spells=...)`); False views every command (tests compare the two readings).
+QUIET_COMMANDS = True
 
 # Effects on a directory that carry its whole content with them.
 _CONTAINING = frozenset({E.DELETE, E.MOVE, E.CHMOD})
@@ -481,7 +486,8 @@ def code_candidates(code: str) -> list[str]:
 class _Judge:
     def __init__(self, protected: Protected, text: str, root: str, home: str | None) -> None:
         self.p = protected
-        self.walk = Walk(text, root=root, home=home, wants_run=self.wants_run)
+        self.walk = Walk(text, root=root, home=home, wants_run=self.wants_run,
+                         spells=self.spells if QUIET_COMMANDS else None)
         self.reached: set[int] = set()
         self.unknown_reach = False  # text was unread or a reach could not be determined
         self.reason: str | None = None
@@ -500,10 +506,13 @@ class _Judge:
             # 0 is reached after a break nothing later can change the result.
             if self.reason is not None and 0 in self.reached:
                 return
-            if type(event) is UnreadSpan:
+            kind = type(event)
+            if kind is View:
+                self.command(event)
+            elif kind is UnreadSpan:
                 self.unread(event)
             else:
-                self.command(event)
+                self.quiet(event)
 
     def wants_run(self, text: str, context: Context) -> bool:
         """A run of plain lines matters only if it spells an entry's first segment, or the
@@ -511,6 +520,20 @@ class _Judge:
         if self.p.cwd_spelled(context.cwd):
             return True
         return self.p.spelled_in(text.replace("'", "").replace('"', "") if ("'" in text or '"' in text) else text)
+
+    def spells(self, text: str, context: Context) -> bool:
+        """Can a plain command whose words and targets read `text` name an entry (the walk
+        makes no view of it otherwise)? The same test as `_mention_possible` on its view."""
+        if self.p.cwd_spelled(context.cwd):
+            return True
+        return self.p.spelled_in(text)
+
+    def quiet(self, command: QuietCommand) -> None:
+        """A plain command that names no entry: its write redirects' targets, as `precise`
+        judges them, may still be symbolic links into one."""
+        for r in command.cmd.redirects:
+            if is_write_redirect(r) and not r.target.opaque:
+                self.through_symlink(command, r.target.text, command.cwd)
 
     def unread(self, span: UnreadSpan) -> None:
         self.unknown_reach = True
@@ -692,7 +715,7 @@ class _Judge:
                         self.reached.add(index)
                         self.found(BREAK_PRECISE_WRITE, PRECISE.format(rule=rule, p=p.entries[index]))
 
-    def through_symlink(self, view: View, text: str, cwd: tuple[str, ...] | None, follow_last: bool = True) -> None:
+    def through_symlink(self, view: View | QuietCommand, text: str, cwd: tuple[str, ...] | None, follow_last: bool = True) -> None:
         """A write target that spells no entry may still reach one through a symbolic link
         in the project."""
         disk = self.walk.disk
