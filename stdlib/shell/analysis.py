@@ -230,6 +230,7 @@ class View:
     prefix_roles: dict[int, str] = {}
     wrapper_scripts: tuple = ()
     follow = False  # the walk reads scripts this command runs
+    spells_entry = False  # its words or targets spell an entry (the walk's `spells` said so)
     _effects: E.Effects | None | bool = False
 
     @property
@@ -377,6 +378,7 @@ class Walk:
                     feeds_from, feeds = k, _pipeline_feeds_executor(commands, k)
                 feeds_executor = feeds[k - feeds_from]
             args = None
+            spelled = None
             if spells is not None and not context.redefined and not feeds_executor and not (piped and upstream):
                 spelled, args = self._quiet_text(text, cmd)
                 if spelled is not None and not spells(spelled, context):
@@ -391,6 +393,8 @@ class Walk:
                     continue
             self._moves = moves
             view, written_script = self._view(text, cmd, depth, fully_read, feeds_executor, piped, upstream, args)
+            if spelled is not None:
+                view.spells_entry = True  # the judge's mention test, answered above
             if feeds_executor and (cmd.heredocs or cmd.redirects):
                 upstream = upstream + [h.body for h in cmd.heredocs]
                 upstream.extend(r.target.text + "\n" for r in cmd.redirects
@@ -417,13 +421,13 @@ class Walk:
         mention test reads for its view: the expanded words' and the targets' texts, joined by
         blanks."""
         words = cmd.words
-        flags = cmd.flags
-        if flags & (W_GLOB | W_BRACE | W_SUBST) or not words:
+        if not words:
             return None, None
         first = words[0]
         name = first.text
-        if first.flags or first.opaque or "/" in name or "=" in name or name in _NAMES_WITH_EFFECTS \
-                or name[-1:].isdigit():
+        flags = cmd.flags
+        if name in _NAMES_WITH_EFFECTS or flags & (W_GLOB | W_BRACE | W_SUBST) or first.flags or first.opaque \
+                or "/" in name or "=" in name or name[-1:].isdigit():
             return None, None
         args = None
         if flags & W_VAR:

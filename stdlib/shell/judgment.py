@@ -564,7 +564,7 @@ class _Judge:
             self.unknown_reach = True
             self.found(BREAK_UNREADABLE, UNREADABLE_ITEMS.format(head=view.head, why=view.items_refused))
         writer = model is not None and not model.pure
-        mention = cwd_spelled or self._mention_possible(view)
+        mention = cwd_spelled or view.spells_entry or self._mention_possible(view)
         if not writer and not mention and not view.targets:
             return  # reads or runs something unknown, and names no entry: nothing to judge
         found = view.effects if writer or mention else None
