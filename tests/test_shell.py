@@ -544,7 +544,8 @@ def test_runs_of_plain_lines_change_no_verdict(text: str, end: str) -> None:
 # often, so that the fast path is taken for a good share of the commands.
 _QUIET_PLAIN_NAMES = ["cat", "echo", "ls", "make", "wc -l", "grep -n x", "ruff check", "done", "fi", "true", "f"]
 _QUIET_OTHER_NAMES = [
-    "g2", "sort", "uniq", "rm -f", "cp", "tee", "sed -i s/a/b/", "bash -c", "sh", "python3",
+    "g2", "sort", "uniq", "sort -o gate", "sort -o out.txt", "uniq -c", "rg -n x", "mv a.txt",
+    "ln -s a.txt", "chmod +x", "xxd", "mkdir -p", "rm -f", "cp", "tee", "sed -i s/a/b/", "bash -c", "sh", "python3",
     "python3.12 -c", "perl5.30 -e", "eval", "xargs rm", "cd", "pushd", "popd", "env", "sudo",
     "alias f=rm", "hash -p /bin/rm f", "x=ci", "read x", "set -f", "shopt -s dotglob", "source",
     "for x in ci/*; do echo", "for x in *; do echo", "for y in .c*; do echo", "while read l; do echo", "exec", "command", "printf -v x",

@@ -378,10 +378,13 @@ class Walk:
                     feeds_from, feeds = k, _pipeline_feeds_executor(commands, k)
                 feeds_executor = feeds[k - feeds_from]
             args = None
-            spelled = None
+            mentioned = False
             if spells is not None and not context.redefined and not feeds_executor and not (piped and upstream):
                 spelled, args = self._quiet_text(text, cmd)
-                if spelled is not None and not spells(spelled, context):
+                if spelled is not None and spells(spelled, context):
+                    mentioned = True
+                elif spelled is not None and (cmd.words[0].text not in _GENERIC_WRITERS
+                                              or _reads_only(cmd.words[0].text, args)):
                     # No view, no effects: a plain command that can only matter through a
                     # mention it lacks, or through a write redirect's target being a link.
                     for r in cmd.redirects:
@@ -393,7 +396,7 @@ class Walk:
                     continue
             self._moves = moves
             view, written_script = self._view(text, cmd, depth, fully_read, feeds_executor, piped, upstream, args)
-            if spelled is not None:
+            if mentioned:
                 view.spells_entry = True  # the judge's mention test, answered above
             if feeds_executor and (cmd.heredocs or cmd.redirects):
                 upstream = upstream + [h.body for h in cmd.heredocs]
@@ -426,8 +429,8 @@ class Walk:
         first = words[0]
         name = first.text
         flags = cmd.flags
-        if name in _NAMES_WITH_EFFECTS or flags & (W_GLOB | W_BRACE | W_SUBST) or first.flags or first.opaque \
-                or "/" in name or "=" in name or name[-1:].isdigit():
+        if (name in _NAMES_WITH_EFFECTS and name not in _GENERIC_WRITERS) or flags & (W_GLOB | W_BRACE | W_SUBST) \
+                or first.flags or first.opaque or "/" in name or "=" in name or name[-1:].isdigit():
             return None, None
         args = None
         if flags & W_VAR:
@@ -442,6 +445,8 @@ class Walk:
                 texts.append(a.text)
         else:
             texts = [w.text for w in words]
+            if name in _GENERIC_WRITERS:  # its effects are read from its arguments
+                args = [Arg(w.text, None, w.opaque, ANY if w.opaque else ONE, w) for w in words]
         for t in texts:
             if t.startswith("(") or t.endswith(")"):
                 return None, args
@@ -963,6 +968,14 @@ _STATEFUL = DIRECTORY_CHANGES | _DECLARATIONS | frozenset({
     "unset", "read", "mapfile", "readarray", "printf", "for", "select", "set", "shopt", "hash",
     "enable", "function",
 })
+# Commands with a row that can write (so in `_NAMES_WITH_EFFECTS`) but whose effects the generic
+# reading of options and operands decides, and that change nothing else: the fast path asks the
+# model whether a given argv of theirs only reads (`_reads_only`). Not `tee` (§8.2 reads its
+# operands as write targets itself).
+_GENERIC_WRITERS = frozenset(
+    name for name, model in E.COMMANDS.items() if not model.pure and model.handler is None
+) - NESTED_SHELLS - DIRECTORY_CHANGES - _RESERVED - _DECLARATIONS - BUILTINS - frozenset(_WRAPPERS) \
+    - _RUNS_SCRIPTS - _STATEFUL - frozenset({"tee", "sed"})
 
 
 def _root_segments(root: str) -> tuple[str, ...] | None:
@@ -1072,6 +1085,19 @@ def _inert(cmd: SimpleCommand) -> bool:
     # loop: `any` over a generator costs more for the few words a command has.)
     for w in cmd.words:
         if w.text.startswith("(") or w.text.endswith(")"):
+            return False
+    return True
+
+
+def _reads_only(name: str, args: list[Arg]) -> bool:
+    """Do the model's effects of a `_GENERIC_WRITERS` command on these arguments only read
+    (`sort`, `uniq -c`, `rg x`: no `-o`, no output operand)? Then, without a mention, the
+    judge finds nothing in it but its redirects."""
+    found = E.effects_of(name, args[1:], _NO_ENV, 1, E.COMMANDS[name])
+    if found is None or found.extra or found.unproven is not None:
+        return False
+    for it in found.items:
+        if it.role not in E.HARMLESS:
             return False
     return True
 
