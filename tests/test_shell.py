@@ -545,7 +545,9 @@ def test_runs_of_plain_lines_change_no_verdict(text: str, end: str) -> None:
 _QUIET_PLAIN_NAMES = ["cat", "echo", "ls", "make", "wc -l", "grep -n x", "ruff check", "done", "fi", "true", "f"]
 _QUIET_OTHER_NAMES = [
     "g2", "sort", "uniq", "sort -o gate", "sort -o out.txt", "uniq -c", "rg -n x", "mv a.txt",
-    "ln -s a.txt", "chmod +x", "xxd", "mkdir -p", "rm -f", "cp", "tee", "sed -i s/a/b/", "bash -c", "sh", "python3",
+    "ln -s a.txt", "chmod +x", "xxd", "mkdir -p", "git diff --stat", "git checkout", "git status",
+    "git apply", "awk '{print}'", "awk 'BEGIN{system(\"x\")}'", "tar -xf a.tar", "gzip", "patch -p1",
+    "dd of=gate", "unzip", "rm -f", "cp", "tee", "sed -i s/a/b/", "bash -c", "sh", "python3",
     "python3.12 -c", "perl5.30 -e", "eval", "xargs rm", "cd", "pushd", "popd", "env", "sudo",
     "alias f=rm", "hash -p /bin/rm f", "x=ci", "read x", "set -f", "shopt -s dotglob", "source",
     "for x in ci/*; do echo", "for x in *; do echo", "for y in .c*; do echo", "while read l; do echo", "exec", "command", "printf -v x",
@@ -564,7 +566,7 @@ _QUIET_REDIRECTS = [""] * 12 + [
 ]
 _QUIET_HEREDOCS = ["", "", "", " <<'EOF'\nrm -rf ci\nEOF", " <<EOF\n$x ci/gate.sh\nEOF", " <<EOF\nhello\nEOF"]
 _QUIET_COMMAND = st.tuples(
-    st.sampled_from(_QUIET_PLAIN_NAMES * 8 + _QUIET_OTHER_NAMES),
+    st.sampled_from(_QUIET_PLAIN_NAMES * 10 + _QUIET_OTHER_NAMES),
     st.lists(st.sampled_from(_QUIET_PLAIN_WORDS * 4 + _QUIET_OTHER_WORDS), max_size=3),
     st.sampled_from(_QUIET_REDIRECTS),
 ).map(lambda parts: " ".join([parts[0], *parts[1]]) + parts[2])

@@ -383,8 +383,9 @@ class Walk:
                 spelled, args = self._quiet_text(text, cmd)
                 if spelled is not None and spells(spelled, context):
                     mentioned = True
-                elif spelled is not None and (cmd.words[0].text not in _GENERIC_WRITERS
-                                              or _reads_only(cmd.words[0].text, args)):
+                elif spelled is not None and (cmd.words[0].text not in _MODELLED_WRITERS or _reads_only(
+                        cmd.words[0].text, args, self._env(cmd, piped) if cmd.heredocs or cmd.redirects or piped
+                        else _NO_ENV)):
                     # No view, no effects: a plain command that can only matter through a
                     # mention it lacks, or through a write redirect's target being a link.
                     for r in cmd.redirects:
@@ -429,7 +430,7 @@ class Walk:
         first = words[0]
         name = first.text
         flags = cmd.flags
-        if (name in _NAMES_WITH_EFFECTS and name not in _GENERIC_WRITERS) or flags & (W_GLOB | W_BRACE | W_SUBST) \
+        if (name in _NAMES_WITH_EFFECTS and name not in _MODELLED_WRITERS) or flags & (W_GLOB | W_BRACE | W_SUBST) \
                 or first.flags or first.opaque or "/" in name or "=" in name or name[-1:].isdigit():
             return None, None
         args = None
@@ -445,7 +446,7 @@ class Walk:
                 texts.append(a.text)
         else:
             texts = [w.text for w in words]
-            if name in _GENERIC_WRITERS:  # its effects are read from its arguments
+            if name in _MODELLED_WRITERS:  # the model reads its effects from its arguments
                 args = [Arg(w.text, None, w.opaque, ANY if w.opaque else ONE, w) for w in words]
         for t in texts:
             if t.startswith("(") or t.endswith(")"):
@@ -968,12 +969,13 @@ _STATEFUL = DIRECTORY_CHANGES | _DECLARATIONS | frozenset({
     "unset", "read", "mapfile", "readarray", "printf", "for", "select", "set", "shopt", "hash",
     "enable", "function",
 })
-# Commands with a row that can write (so in `_NAMES_WITH_EFFECTS`) but whose effects the generic
-# reading of options and operands decides, and that change nothing else: the fast path asks the
-# model whether a given argv of theirs only reads (`_reads_only`). Not `tee` (§8.2 reads its
-# operands as write targets itself).
-_GENERIC_WRITERS = frozenset(
-    name for name, model in E.COMMANDS.items() if not model.pure and model.handler is None
+# Commands with a row that can write (so in `_NAMES_WITH_EFFECTS`) whose effects the model
+# decides from their argv and stdin, and that change nothing else: the fast path asks the model
+# whether a given call of theirs only reads (`_reads_only`). Not an interpreter (its code is
+# always read for mentions), nor `tee` and `sed` (§8.2 reads their operands as write targets
+# itself), nor `find` (the walk follows what it runs).
+_MODELLED_WRITERS = frozenset(
+    name for name, model in E.COMMANDS.items() if not model.pure and model.handler != "interpreter"
 ) - NESTED_SHELLS - DIRECTORY_CHANGES - _RESERVED - _DECLARATIONS - BUILTINS - frozenset(_WRAPPERS) \
     - _RUNS_SCRIPTS - _STATEFUL - frozenset({"tee", "sed"})
 
@@ -1089,11 +1091,12 @@ def _inert(cmd: SimpleCommand) -> bool:
     return True
 
 
-def _reads_only(name: str, args: list[Arg]) -> bool:
-    """Do the model's effects of a `_GENERIC_WRITERS` command on these arguments only read
-    (`sort`, `uniq -c`, `rg x`: no `-o`, no output operand)? Then, without a mention, the
-    judge finds nothing in it but its redirects."""
-    found = E.effects_of(name, args[1:], _NO_ENV, 1, E.COMMANDS[name])
+def _reads_only(name: str, args: list[Arg], env: E.Env) -> bool:
+    """Do the model's effects of a `_MODELLED_WRITERS` command on these arguments and stdin
+    only read (`sort`, `uniq -c`, `rg x`, `git diff --stat`: no `-o`, no output operand, no
+    work-tree rewrite)? Then, without a mention, the judge finds nothing in it but its
+    redirects."""
+    found = E.effects_of(name, args[1:], env, 1, E.COMMANDS[name])
     if found is None or found.extra or found.unproven is not None:
         return False
     for it in found.items:
