@@ -542,7 +542,10 @@ def test_runs_of_plain_lines_change_no_verdict(text: str, end: str) -> None:
 # herestrings, directory changes and redefinitions.
 # Most commands of a real script are plain (a name without effects, plain words): drawn more
 # often, so that the fast path is taken for a good share of the commands.
-_QUIET_PLAIN_NAMES = ["cat", "echo", "ls", "make", "wc -l", "grep -n x", "ruff check", "done", "fi", "true", "f"]
+_QUIET_PLAIN_NAMES = [
+    "cat", "echo", "ls", "make", "wc -l", "grep -n x", "ruff check", "done", "fi", "true", "f",
+    "cd build;", "cd notes &&", "cd ..;", "pushd build;", "popd;", "sort", "git diff --stat",
+]
 _QUIET_OTHER_NAMES = [
     "g2", "sort", "uniq", "sort -o gate", "sort -o out.txt", "uniq -c", "rg -n x", "mv a.txt",
     "ln -s a.txt", "chmod +x", "xxd", "mkdir -p", "git diff --stat", "git checkout", "git status",

@@ -394,6 +394,9 @@ class Walk:
                             context.writers.append(quiet)
                             yield quiet
                             break
+                    name = cmd.words[0].text
+                    if name in DIRECTORY_CHANGES:
+                        self._directory(name, args[1:])  # what its view's `_update` would do
                     continue
             self._moves = moves
             view, written_script = self._view(text, cmd, depth, fully_read, feeds_executor, piped, upstream, args)
@@ -412,14 +415,16 @@ class Walk:
 
     def _quiet_text(self, text: str, cmd: SimpleCommand) -> tuple[str | None, list[Arg] | None]:
         """The text of a command that can matter only through what its words and redirect
-        targets spell (None for any other command), and its words expanded if that took
-        expanding them.
+        targets spell (None for any other command), and its words expanded (or made `Arg`s)
+        if that was needed.
 
-        Such a command has a plain name that is no writer, executor, shell, wrapper, reserved
-        word or state-changing builtin (`_NAMES_WITH_EFFECTS`), no `/` (a script the line may
-        have written), no `=` (an assignment) and no final digit (a versioned interpreter);
-        words without glob, brace or substitution, whose variables the line gave no pattern
-        (an unknown value leaves the word opaque, spelled as written); no group parenthesis;
+        Such a command has a plain name without `/` (a script the line may have written), `=`
+        (an assignment) or a final digit (a versioned interpreter) that is either no writer,
+        executor, shell, wrapper, reserved word or state-changing builtin
+        (`_NAMES_WITH_EFFECTS`), or a writer the model reads (`_MODELLED_WRITERS`: the caller
+        asks `_reads_only`), or `cd`/`pushd`/`popd` (the caller follows the directory); words
+        without glob, brace or substitution, whose variables the line gave no pattern (an
+        unknown value leaves the word opaque, spelled as written); no group parenthesis;
         targets that expand to nothing else. Its heredocs and herestrings are data it reads
         (the caller has ruled out a pipe into an executor). The text is what the judge's
         mention test reads for its view: the expanded words' and the targets' texts, joined by
@@ -430,7 +435,7 @@ class Walk:
         first = words[0]
         name = first.text
         flags = cmd.flags
-        if (name in _NAMES_WITH_EFFECTS and name not in _MODELLED_WRITERS) or flags & (W_GLOB | W_BRACE | W_SUBST) \
+        if (name in _NAMES_WITH_EFFECTS and name not in _QUIET_WITH_ARGS) or flags & (W_GLOB | W_BRACE | W_SUBST) \
                 or first.flags or first.opaque or "/" in name or "=" in name or name[-1:].isdigit():
             return None, None
         args = None
@@ -446,7 +451,7 @@ class Walk:
                 texts.append(a.text)
         else:
             texts = [w.text for w in words]
-            if name in _MODELLED_WRITERS:  # the model reads its effects from its arguments
+            if name in _QUIET_WITH_ARGS:  # the model or `_directory` reads its arguments
                 args = [Arg(w.text, None, w.opaque, ANY if w.opaque else ONE, w) for w in words]
         for t in texts:
             if t.startswith("(") or t.endswith(")"):
@@ -743,7 +748,7 @@ class Walk:
             return
         rest = args[inner + 1 :]
         if name in DIRECTORY_CHANGES:
-            self._directory(view, name, rest)
+            self._directory(name, rest)
         elif name in _DECLARATIONS:
             for a in rest:
                 if a.text.startswith(("-", "+")):
@@ -826,7 +831,7 @@ class Walk:
         else:
             self.context.scope.assign(var, None)  # `for x; do`: the positional parameters
 
-    def _directory(self, view: View, name: str, rest: Sequence[Arg]) -> None:
+    def _directory(self, name: str, rest: Sequence[Arg]) -> None:
         context = self.context
         operands = [a for a in rest if not a.text.startswith("-") or a.text == "-"]
         if name == "popd":
@@ -978,6 +983,9 @@ _MODELLED_WRITERS = frozenset(
     name for name, model in E.COMMANDS.items() if not model.pure and model.handler != "interpreter"
 ) - NESTED_SHELLS - DIRECTORY_CHANGES - _RESERVED - _DECLARATIONS - BUILTINS - frozenset(_WRAPPERS) \
     - _RUNS_SCRIPTS - _STATEFUL - frozenset({"tee", "sed"})
+# Names the fast path takes with their words as arguments: the writers above, and `cd`,
+# `pushd`, `popd`, whose directory it follows as `_update` would.
+_QUIET_WITH_ARGS = _MODELLED_WRITERS | DIRECTORY_CHANGES
 
 
 def _root_segments(root: str) -> tuple[str, ...] | None:
