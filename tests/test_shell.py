@@ -40,6 +40,8 @@ from polydeukes.stdlib.shell import (
     shell_writes,
     tokenize,
 )
+from polydeukes.stdlib.shell.expansion import unknown_tail
+from polydeukes.stdlib.shell.paths import tail_can_name
 from polydeukes.stdlib.shell.tokenizer import executed_text
 from shell_tree import make_tree, rebase
 
@@ -199,6 +201,53 @@ def test_executed_text_drops_stdin_data() -> None:
 )
 def test_path_matches(candidate: str, entry: str, expected: bool) -> None:
     assert path_matches(candidate, entry, root=ROOT) is expected
+
+
+@pytest.mark.parametrize(
+    ("text", "tail"),
+    [
+        ("$V/gate.sh", "/gate.sh"),
+        ("${V}ate.sh", "ate.sh"),
+        ("$1ci/gate.sh", "ci/gate.sh"),
+        ("$V/$W/x", "/x"),
+        ("$(pwd)/a", "/a"),
+        ("`pwd`", ""),
+        ("ci/gate.sh", None),
+    ],
+)
+def test_unknown_tail(text: str, tail: str | None) -> None:
+    assert unknown_tail(text) == tail
+
+
+@pytest.mark.parametrize(
+    ("tail", "expected"),
+    [
+        ("/gate.sh", True),  # the entry itself
+        ("/ci/gate.sh", True),
+        ("/ci", True),  # an ancestor
+        ("/proj", True),  # the project directory
+        ("ate.sh", True),  # the value ends inside a segment
+        ("i", True),  # ... of the ancestor `ci`
+        ("/gate.sh/x", True),  # inside the entry
+        ("/x/../gate.sh", True),  # after `..` only the rest is known
+        ("/ci/./gate.sh/", True),
+        ("/x", False),
+        ("/gate", False),
+        ("/cit/gate.sh", False),
+        ("/gate.sh/ci", True),
+        ("/ci/x", False),  # a sibling of the entry
+        ("/u/proj", True),  # what lies above the segments given is not known
+        ("/u/proj/ci", True),
+        ("/u/x/ci", False),
+        ("/home/u", False),
+        ("i/x", False),
+        ("", False),  # the value alone
+        ("/", False),
+        ("/x/..", False),
+    ],
+)
+def test_tail_can_name(tail: str, expected: bool) -> None:
+    assert tail_can_name(tail, ["proj", "ci", "gate.sh"]) is expected
 
 
 # -- judge details -------------------------------------------------------------------------------
@@ -544,13 +593,13 @@ def test_runs_of_plain_lines_change_no_verdict(text: str, end: str) -> None:
 # often, so that the fast path is taken for a good share of the commands.
 _QUIET_PLAIN_NAMES = [
     "cat", "echo", "ls", "make", "wc -l", "grep -n x", "ruff check", "done", "fi", "true", "f",
-    "cd build;", "cd notes &&", "cd ..;", "pushd build;", "popd;", "sort", "git diff --stat",
+    "cd build;", "cd notes &&", "cd ..;", "cd $1;", "pushd build;", "popd;", "sort", "git diff --stat",
 ]
 _QUIET_OTHER_NAMES = [
     "g2", "sort", "uniq", "sort -o gate", "sort -o out.txt", "uniq -c", "rg -n x", "mv a.txt",
     "ln -s a.txt", "chmod +x", "xxd", "mkdir -p", "git diff --stat", "git checkout", "git status",
     "git apply", "awk '{print}'", "awk 'BEGIN{system(\"x\")}'", "tar -xf a.tar", "gzip", "patch -p1",
-    "dd of=gate", "unzip", "rm -f", "cp", "tee", "sed -i s/a/b/", "bash -c", "sh", "python3",
+    "dd of=gate", "unzip", "tr a-z A-Z", "base64 -d", "while read f; do rm", "rm -f", "cp", "tee", "sed -i s/a/b/", "bash -c", "sh", "python3",
     "python3.12 -c", "perl5.30 -e", "eval", "xargs rm", "cd", "pushd", "popd", "env", "sudo",
     "alias f=rm", "hash -p /bin/rm f", "x=ci", "read x", "set -f", "shopt -s dotglob", "source",
     "for x in ci/*; do echo", "for x in *; do echo", "for y in .c*; do echo", "while read l; do echo", "exec", "command", "printf -v x",
@@ -560,12 +609,12 @@ _QUIET_OTHER_WORDS = [
     "ci/gate.sh", "ci", ".", "..", "ci/ga*", "ci/{gate,x}.sh", "'ci/gate.sh'", '"c"i/gate.sh',
     "c'i/gate.sh'", "${x}", "$(echo ci)", "`ls`", "src/core/a.py", ".claude", "out",
     "gate", "notes/hook", "x=ci", "src/*", "*", "~/proj/ci", "/tmp/z", "(ls", "a)",
-    "'.cl' + 'aude/hooks'", "$'\\x41'", "'it''s'",
+    "'.cl' + 'aude/hooks'", "$'\\x41'", "'it''s'", "$V/gate.sh", '"$HOME"/proj/ci', "~/proj/out",
 ]
 _QUIET_REDIRECTS = [""] * 12 + [
     " > out.txt", " > gate", " >> out/new", " 2>&1", " < ci/gate.sh", " > ci/gate.sh",
     " <<< 'rm -rf ci'", " > $x", " > notes/hook/x", " 2> build/e.log", " > ci/g*", " >&2",
-    " > \"$y\"", " > build/{a,b}", " <<< ci/gate.sh",
+    " > \"$y\"", " > build/{a,b}", " <<< ci/gate.sh", " > $V/gate.sh", " > ~/proj/gate", " > gate.sh", " >> hooks/x", " > $'\\q'gate",
 ]
 _QUIET_HEREDOCS = ["", "", "", " <<'EOF'\nrm -rf ci\nEOF", " <<EOF\n$x ci/gate.sh\nEOF", " <<EOF\nhello\nEOF"]
 _QUIET_COMMAND = st.tuples(
