@@ -276,13 +276,14 @@ class Context:
 
 class QuietCommand:
     """A command the walk judged from its tokens alone, without a view (`Walk(spells=...)`):
-    a plain command (see `_quiet`) whose words and redirect targets spell no protected entry.
-    What is left of it for a judge is its write redirects, whose targets may still be
-    symbolic links into an entry; it also stands for them in `Context.writers` (the attributes
+    a plain command (see `Walk._quiet_text`) whose words and redirect targets spell no
+    protected entry.
+    What is left of it for a judge is its write redirects, whose targets may still reach an
+    entry (through a symbolic link, from an unknown directory); it also stands for them in `Context.writers` (the attributes
     `Walk._record_writes` reads, as a view has them)."""
 
     __slots__ = ("cmd", "cwd")
-    model = None  # no effects of its own: its name is no writer (see `_quiet`)
+    model = None  # nothing for `_record_writes` to take from a model: it writes no operand
 
     def __init__(self, cmd: SimpleCommand, cwd: tuple[str, ...] | None) -> None:
         self.cmd = cmd
@@ -309,10 +310,11 @@ class Walk:
     whether it can matter).
 
     `spells(text, context)`, given by a judge that only looks at commands which can concern
-    its entries, is asked for each plain command (`_quiet`: plain words and redirect targets,
-    a name with no effects of its own, nothing run from stdin): False means nothing in it can
-    name an entry, and the walk makes no view of it; one with a write redirect is yielded as a
-    `QuietCommand` instead (its targets may be links), one without is not yielded at all."""
+    its entries, is asked for each plain command (`_quiet_text`: plain words and redirect
+    targets, a name without effects of its own or whose model effects only read, nothing run
+    from stdin): False means nothing in it can name an entry, and the walk makes no view of
+    it; one with a write redirect is yielded as a `QuietCommand` instead (its targets may be
+    links), one without is not yielded at all."""
 
     def __init__(self, text: str, *, root: str, home: str | None, disk: Disk | None = None,
                  wants_run: Callable[[str, Context], bool] | None = None,
