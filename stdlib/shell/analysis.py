@@ -241,6 +241,7 @@ class View:
     prefix_roles: dict[int, str] = {}
     wrapper_scripts: tuple = ()
     follow = False  # the walk reads scripts this command runs
+    spells_entry = False  # its words or targets spell an entry (the walk's `spells` said so)
     _effects: E.Effects | None | bool = False
 
     @property
@@ -277,12 +278,38 @@ class Context:
         self.glob = GlobOptions()
         self.redefined: dict[str, str] = {}
         self.written: dict[tuple[str, ...], str | None] = {}
-        self.writers: list[View] = []  # commands whose writes `written` has not taken in yet
+        # Commands whose writes `written` has not taken in yet.
+        self.writers: list[View | QuietCommand] = []
         self.groups: list[tuple[str, ...] | None] = []
         self.listed: dict[str, tuple] = {}  # loop variables that take the paths a lister prints
 
 
-Event = View | UnreadSpan
+class QuietCommand:
+    """A command the walk judged from its tokens alone, without a view (`Walk(spells=...)`):
+    a plain command (see `Walk._quiet_text`) whose words and redirect targets spell no
+    protected entry.
+    What is left of it for a judge is its write redirects, whose targets may still reach an
+    entry (through a symbolic link, from an unknown directory); it also stands for them in `Context.writers` (the attributes
+    `Walk._record_writes` reads, as a view has them)."""
+
+    __slots__ = ("cmd", "cwd")
+    model = None  # nothing for `_record_writes` to take from a model: it writes no operand
+
+    def __init__(self, cmd: SimpleCommand, cwd: tuple[str, ...] | None) -> None:
+        self.cmd = cmd
+        self.cwd = cwd
+
+    @property
+    def head(self) -> str:
+        return self.cmd.words[0].text
+
+    @property
+    def targets(self) -> list[tuple[Redirect, list[Arg]]]:
+        return [(r, [Arg(r.target.text, None, r.target.opaque, ANY if r.target.opaque else ONE, r.target)])
+                for r in self.cmd.redirects]
+
+
+Event = View | UnreadSpan | QuietCommand
 
 
 class Walk:
@@ -290,10 +317,18 @@ class Walk:
 
     `wants_run(text, context)` is asked for each run of plain lines (`tokenizer.PlainRun`):
     True reads the run word by word (a judge answers from a cheap test of the run's text
-    whether it can matter)."""
+    whether it can matter).
+
+    `spells(text, context)`, given by a judge that only looks at commands which can concern
+    its entries, is asked for each plain command (`_quiet_text`: plain words and redirect
+    targets, a name without effects of its own or whose model effects only read, nothing run
+    from stdin): False means nothing in it can name an entry, and the walk makes no view of
+    it; one with a write redirect is yielded as a `QuietCommand` instead (its targets may be
+    links), one without is not yielded at all."""
 
     def __init__(self, text: str, *, root: str, home: str | None, disk: Disk | None = None,
                  wants_run: Callable[[str, Context], bool] | None = None,
+                 spells: Callable[[str, Context], bool] | None = None,
                  track_moves: bool = False) -> None:
         self.text = text
         self.track_moves = track_moves  # `View.moves_directory` is read by the derivation only
@@ -302,6 +337,7 @@ class Walk:
         self.home_segs = _home_segments(home)
         self._disk: Disk | None | bool = disk if disk is not None else False  # False: not made yet
         self.wants_run = wants_run
+        self.spells = spells
         self.context = Context(self.root_segs)
         self._moves = False
         self.printed: tuple | None = None  # what the last lister stage walked prints
@@ -349,14 +385,15 @@ class Walk:
                 if context.redefined or (self.wants_run is not None and self.wants_run(run_text, context)):
                     yield from self._script(run_text, tokenize(run_text), depth, fully_read, moves)
                 continue
+            spells = self.spells
             piped = k > 0 and type(commands[k - 1]) is not PlainRun and commands[k - 1].connector == "|"
             if not piped:
                 rewriter = None
                 flowing = None
             # (asked of a stage even when it is skipped below: `echo … | tr … | sh`)
             rewrites = _rewrites_text(cmd, first=not piped) if cmd.connector == "|" and rewriter is None else None
-            if self.wants_run is not None and not context.redefined and _inert(cmd) and flowing is None \
-                    and not self.wants_run(" ".join([w.text for w in cmd.words]), context) \
+            if spells is None and self.wants_run is not None and not context.redefined and _inert(cmd) \
+                    and flowing is None and not self.wants_run(" ".join([w.text for w in cmd.words]), context) \
                     and not (cmd.words[0].text in listers.LISTERS and (
                         depth or cmd.connector == "|" and _pipeline_feeds_executor(commands, k)[0])):
                 rewriter = rewriter or rewrites
@@ -368,8 +405,38 @@ class Walk:
                 if not feeds_from <= k < feeds_from + len(feeds):
                     feeds_from, feeds = k, _pipeline_feeds_executor(commands, k)
                 feeds_executor = feeds[k - feeds_from]
+            args = None
+            mentioned = False
+            # (A stage a listing flows into, or a lister whose paths may reach a writer — inside a
+            # substitution, or piped on — needs its view: the listing travels on it.)
+            if spells is not None and not context.redefined and not feeds_executor and not (piped and upstream) \
+                    and flowing is None and not (depth and cmd.words and cmd.words[0].text in listers.LISTERS):
+                spelled, args = self._quiet_text(text, cmd)
+                if spelled is not None and spells(spelled, context):
+                    mentioned = True
+                elif spelled is not None and (cmd.words[0].text not in _MODELLED_WRITERS or _reads_only(
+                        cmd.words[0].text, args, self._env(cmd, piped) if cmd.heredocs or cmd.redirects or piped
+                        else _NO_ENV)):
+                    # No view, no effects: a plain command that can only matter through a
+                    # mention it lacks, or through a write redirect's target being a link.
+                    for r in cmd.redirects:
+                        if is_write_redirect(r):
+                            quiet = QuietCommand(cmd, context.cwd)
+                            context.writers.append(quiet)
+                            yield quiet
+                            break
+                    name = cmd.words[0].text
+                    if name in DIRECTORY_CHANGES:
+                        self._directory(name, args[1:])  # what its view's `_update` would do
+                    # (No loop opens here, and no stage that runs its input as code: the name
+                    # is neither a reserved word nor an executor.)
+                    rewriter = rewriter or rewrites
+                    continue
             self._moves = moves
-            view, written_script = self._view(text, cmd, depth, fully_read, feeds_executor, piped, upstream, flowing)
+            view, written_script = self._view(text, cmd, depth, fully_read, feeds_executor, piped, upstream,
+                                              flowing, args)
+            if mentioned:
+                view.spells_entry = True  # the judge's mention test, answered above
             if not piped and _opens_input_loop(cmd):
                 if loop_ends is None:
                     loop_ends = _loop_ends(commands)
@@ -398,6 +465,53 @@ class Walk:
             if context.groups and cmd.words and cmd.words[-1].text.endswith(")") and "(" not in cmd.words[-1].text:
                 context.cwd = context.groups.pop()
 
+    def _quiet_text(self, text: str, cmd: SimpleCommand) -> tuple[str | None, list[Arg] | None]:
+        """The text of a command that can matter only through what its words and redirect
+        targets spell (None for any other command), and its words expanded (or made `Arg`s)
+        if that was needed.
+
+        Such a command has a plain name without `/` (a script the line may have written), `=`
+        (an assignment) or a final digit (a versioned interpreter) that is either no writer,
+        executor, shell, wrapper, reserved word or state-changing builtin
+        (`_NAMES_WITH_EFFECTS`), or a writer the model reads (`_MODELLED_WRITERS`: the caller
+        asks `_reads_only`), or `cd`/`pushd`/`popd` (the caller follows the directory); words
+        without glob, brace or substitution, whose variables the line gave no pattern (an
+        unknown value leaves the word opaque, spelled as written); no group parenthesis;
+        targets that expand to nothing else. Its heredocs and herestrings are data it reads
+        (the caller has ruled out a pipe into an executor). The text is what the judge's
+        mention test reads for its view: the expanded words' and the targets' texts, joined by
+        blanks."""
+        words = cmd.words
+        if not words:
+            return None, None
+        first = words[0]
+        name = first.text
+        flags = cmd.flags
+        if (name in _NAMES_WITH_EFFECTS and name not in _QUIET_WITH_ARGS) or flags & (W_GLOB | W_BRACE | W_SUBST) \
+                or first.flags or first.opaque or "/" in name or "=" in name or name[-1:].isdigit():
+            return None, None
+        args = None
+        if flags & W_VAR:
+            for r in cmd.redirects:
+                if r.target.flags & W_VAR:
+                    return None, None
+            args = self._expand(text, words, flags)
+            texts = []
+            for a in args:  # (a plain loop: cheaper than generator expressions for a few words)
+                if a.pattern is not None:
+                    return None, args  # a variable the line gave a pattern (`for f in src/*`)
+                texts.append(a.text)
+        else:
+            texts = [w.text for w in words]
+            if name in _QUIET_WITH_ARGS:  # the model or `_directory` reads its arguments
+                args = [Arg(w.text, None, w.opaque, ANY if w.opaque else ONE, w) for w in words]
+        for t in texts:
+            if t.startswith("(") or t.endswith(")"):
+                return None, args
+        for r in cmd.redirects:
+            texts.append(r.target.text)
+        return " ".join(texts), args
+
     def nested(self, source: str, depth: int, fully_read: bool) -> Iterator[Event]:
         """A script the line runs (nested shell, substitution, written script, alias)."""
         if depth >= MAX_NESTING:
@@ -409,8 +523,10 @@ class Walk:
 
     def _view(self, text: str, cmd: SimpleCommand, depth: int, fully_read: bool,
               feeds_executor: bool, piped: bool, upstream: Sequence[str] = (),
-              flowing: tuple | None = None) -> tuple[View, str | None]:
-        """The view of one command, and the text of a shell script it runs that the line wrote."""
+              flowing: tuple | None = None, args: list[Arg] | None = None) -> tuple[View, str | None]:
+        """The view of one command, and the text of a shell script it runs that the line wrote
+        (`flowing`: the paths a lister upstream prints into it; `args`: its words expanded
+        already, by `_quiet_text`)."""
         context = self.context
         words = cmd.words
         view = View()
@@ -428,7 +544,9 @@ class Walk:
         view.glob = context.glob
         view.cwd = context.cwd
         flags = cmd.flags
-        if not flags & (W_GLOB | W_BRACE | W_VAR):  # nothing to expand anywhere (see `_expand`)
+        if args is not None:
+            view.args = args
+        elif not flags & (W_GLOB | W_BRACE | W_VAR):  # nothing to expand anywhere (see `_expand`)
             view.args = args = [Arg(w.text, None, w.opaque, ANY if w.opaque else ONE, w) for w in words]
         else:
             view.args = args = self._expand(text, words, flags)
@@ -769,7 +887,7 @@ class Walk:
             return
         rest = args[inner + 1 :]
         if name in DIRECTORY_CHANGES:
-            self._directory(view, name, rest)
+            self._directory(name, rest)
         elif name in _DECLARATIONS:
             self._assign_all(rest, 0, view.source)
         elif name == "unset":
@@ -947,7 +1065,7 @@ class Walk:
         else:
             view.loop_values = values
 
-    def _directory(self, view: View, name: str, rest: Sequence[Arg]) -> None:
+    def _directory(self, name: str, rest: Sequence[Arg]) -> None:
         context = self.context
         operands = [a for a in rest if not a.text.startswith("-") or a.text == "-"]
         if name == "popd":
@@ -981,7 +1099,7 @@ class Walk:
         context.writers.clear()
         return context.written
 
-    def _record_writes(self, view: View) -> None:
+    def _record_writes(self, view: View | QuietCommand) -> None:
         written = self.context.written
         for r, targets in view.targets:
             if not is_write_redirect(r):
@@ -1097,6 +1215,18 @@ _STATEFUL = DIRECTORY_CHANGES | _DECLARATIONS | frozenset({
     "unset", "read", "mapfile", "readarray", "printf", "for", "select", "set", "shopt", "hash",
     "enable", "function",
 })
+# Commands with a row that can write (so in `_NAMES_WITH_EFFECTS`) whose effects the model
+# decides from their argv and stdin, and that change nothing else: the fast path asks the model
+# whether a given call of theirs only reads (`_reads_only`). Not an interpreter (its code is
+# always read for mentions), nor `tee` and `sed` (§8.2 reads their operands as write targets
+# itself), nor `find` (the walk follows what it runs).
+_MODELLED_WRITERS = frozenset(
+    name for name, model in E.COMMANDS.items() if not model.pure and model.handler != "interpreter"
+) - NESTED_SHELLS - DIRECTORY_CHANGES - _RESERVED - _DECLARATIONS - BUILTINS - frozenset(_WRAPPERS) \
+    - _RUNS_SCRIPTS - _STATEFUL - frozenset({"tee", "sed"})
+# Names the fast path takes with their words as arguments: the writers above, and `cd`,
+# `pushd`, `popd`, whose directory it follows as `_update` would.
+_QUIET_WITH_ARGS = _MODELLED_WRITERS | DIRECTORY_CHANGES
 
 
 def _root_segments(root: str) -> tuple[str, ...] | None:
@@ -1245,12 +1375,27 @@ def _inert(cmd: SimpleCommand) -> bool:
     if cmd.flags or cmd.redirects or cmd.heredocs or not cmd.words:
         return False
     name = cmd.words[0].text
-    if "/" in name or "=" in name or name in _NAMES_WITH_EFFECTS:
+    # (A name ending in a digit may be a versioned interpreter, `python3.12`: `E.model_for`.)
+    if "/" in name or "=" in name or name in _NAMES_WITH_EFFECTS or name[-1:].isdigit():
         return False
     # A parenthesis glued to a word is a group or `case` marker (§8.6 reads those). (A plain
     # loop: `any` over a generator costs more for the few words a command has.)
     for w in cmd.words:
         if w.text.startswith("(") or w.text.endswith(")"):
+            return False
+    return True
+
+
+def _reads_only(name: str, args: list[Arg], env: E.Env) -> bool:
+    """Do the model's effects of a `_MODELLED_WRITERS` command on these arguments and stdin
+    only read (`sort`, `uniq -c`, `rg x`, `git diff --stat`: no `-o`, no output operand, no
+    work-tree rewrite)? Then, without a mention, the judge finds nothing in it but its
+    redirects."""
+    found = E.effects_of(name, args[1:], env, 1, E.COMMANDS[name])
+    if found is None or found.extra or found.unproven is not None:
+        return False
+    for it in found.items:
+        if it.role not in E.HARMLESS:
             return False
     return True
 

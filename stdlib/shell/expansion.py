@@ -301,8 +301,16 @@ class _Piece(msgspec.Struct, frozen=True, gc=False):
     raw: str = ""  # _VAR: the spelling, kept when the value stays unknown
 
 
-def _read_pieces(raw: str) -> list[_Piece]:
-    """The pieces of one word's raw spelling, in order (quote removal done per piece)."""
+@lru_cache(maxsize=1024)
+def _read_pieces(raw: str) -> tuple[_Piece, ...]:
+    """The pieces of one word's raw spelling, in order (quote removal done per piece).
+
+    Kept for the last thousand spellings: scripts repeat their words (`"$f"` in a loop body),
+    and the pieces depend on the spelling alone (the values come from the scope later)."""
+    return tuple(_pieces(raw))
+
+
+def _pieces(raw: str) -> list[_Piece]:
     out: list[_Piece] = []
     i, n = 0, len(raw)
     while i < n:
@@ -539,7 +547,18 @@ def expand_word(word: Word, raw: str, scope: Scope | None) -> list[Arg]:
             # Too many words to enumerate: read as a pattern that may match any name.
             return [Arg(word.text, "*", False, ANY, word)]
     else:
-        spellings = [raw]
+        # Memoised on the spelling and the values of its variables (scripts repeat their words,
+        # `"$f"` in a loop body); the word, whose position differs, is set on each call.
+        values = [scope.value(piece.text) if scope is not None else None
+                  for piece in _read_pieces(raw) if piece.kind == _VAR]
+        key = (raw, tuple(values))
+        found = _EXPANDED.get(key)
+        if found is None:
+            if len(_EXPANDED) >= 4096:
+                _EXPANDED.clear()
+            found = _EXPANDED[key] = tuple([(a.text, a.pattern, a.opaque, a.count)
+                                            for a in _expand_spelling(raw, word, scope)])
+        return [Arg(text, pattern, opaque, count, word) for text, pattern, opaque, count in found]
     out: list[Arg] = []
     for spelling in spellings:
         out.extend(_expand_spelling(spelling, word, scope))
@@ -547,6 +566,10 @@ def expand_word(word: Word, raw: str, scope: Scope | None) -> list[Arg]:
             return [Arg(word.text, "*", False, ANY, word)]
     return out
 
+
+_EXPANDED: dict[tuple, tuple[tuple[str, str | None, bool, int], ...]] = {}
+# Emptied like the functools caches (bench/bench_shell.py clears every `cache_clear` it finds).
+expand_word.cache_clear = _EXPANDED.clear  # type: ignore[attr-defined]
 
 # Chunk kinds of an expanded word besides _LIT and _ACTIVE: an unquoted variable value (split
 # at blanks, its pattern characters active) and one value of a loop over a glob.

@@ -39,6 +39,7 @@ from polydeukes.stdlib.shell.analysis import (
     DANGEROUS_ENVIRONMENT,
     NESTED_SHELLS,
     Context,
+    QuietCommand,
     View,
     Walk,
     basename,
@@ -123,6 +124,10 @@ REWRITTEN = "{head} runs what {stage} makes of the text on its way through the p
 WRITTEN_SCRIPT = "{head} runs {path}, which this line writes with content this layer does not compute"
 UNREADABLE_ITEMS = "{head} takes operands from a file that cannot be read within bounds ({why})"
 
+
+# Commands that cannot concern an entry are judged from their tokens, without a view
+# (`Walk(spells=...)`); False views every command (tests compare the two readings).
+QUIET_COMMANDS = True
 
 # A word that is the home directory or a path below it spelled with the variable: `$HOME/x`.
 _HOME_WORD = LazyPattern(r"\$(?:HOME|\{HOME\})(/[^$`]*)?")
@@ -497,7 +502,8 @@ def code_candidates(code: str) -> list[str]:
 class _Judge:
     def __init__(self, protected: Protected, text: str, root: str, home: str | None) -> None:
         self.p = protected
-        self.walk = Walk(text, root=root, home=home, wants_run=self.wants_run)
+        self.walk = Walk(text, root=root, home=home, wants_run=self.wants_run,
+                         spells=self.spells if QUIET_COMMANDS else None)
         self.reached: set[int] = set()
         self.unknown_reach = False  # text was unread or a reach could not be determined
         self.reason: str | None = None
@@ -516,10 +522,13 @@ class _Judge:
             # 0 is reached after a break nothing later can change the result.
             if self.reason is not None and 0 in self.reached:
                 return
-            if type(event) is UnreadSpan:
+            kind = type(event)
+            if kind is View:
+                self.command(event)
+            elif kind is UnreadSpan:
                 self.unread(event)
             else:
-                self.command(event)
+                self.quiet(event)
 
     def wants_run(self, text: str, context: Context) -> bool:
         """A run of plain lines matters only if it spells an entry's first segment, or the
@@ -527,6 +536,21 @@ class _Judge:
         if self.p.cwd_spelled(context.cwd):
             return True
         return self.p.spelled_in(text.replace("'", "").replace('"', "") if ("'" in text or '"' in text) else text)
+
+    def spells(self, text: str, context: Context) -> bool:
+        """Can a plain command whose words and targets read `text` name an entry (the walk
+        makes no view of it otherwise)? The same test as `_mention_possible` on its view."""
+        if self.p.cwd_spelled(context.cwd):
+            return True
+        return self.p.spelled_in(text)
+
+    def quiet(self, command: QuietCommand) -> None:
+        """A plain command that names no entry: its write redirects' targets, as `precise`
+        judges them, may still be symbolic links into one."""
+        for r, targets in command.targets:
+            if is_write_redirect(r):
+                for t in targets:
+                    self.unspelled_target(command, t, command.cwd)
 
     def unread(self, span: UnreadSpan) -> None:
         self.unknown_reach = True
@@ -560,7 +584,7 @@ class _Judge:
             self.unknown_reach = True
             self.found(BREAK_UNREADABLE, UNREADABLE_ITEMS.format(head=view.head, why=view.items_refused))
         writer = model is not None and not model.pure
-        mention = cwd_spelled or self._mention_possible(view)
+        mention = cwd_spelled or view.spells_entry or self._mention_possible(view)
         if not writer and not mention and not view.targets:
             if view.listed:
                 self.listed(view, cwd)
@@ -697,7 +721,7 @@ class _Judge:
                 continue
             for t in targets:
                 if t.opaque:
-                    self.unknown_prefix(view, t.text, "write target")
+                    self.unspelled_target(view, t, cwd)
                     continue
                 index = p.first_in_text(t.text, False, cwd, cwd_spelled)
                 if index < 0 and t.pattern is not None:
@@ -707,9 +731,7 @@ class _Judge:
                     self.reached.add(index)
                     self.found(BREAK_PRECISE_WRITE, PRECISE.format(rule="redirect-write", p=p.entries[index]))
                 else:
-                    self.through_symlink(view, t.text, cwd)
-                    if cwd is None or t.text[:1] == "~":
-                        self.unknown_base(view, t.text, t.pattern, cwd, "write target")
+                    self.unspelled_target(view, t, cwd)
         words = view.words
         if words and not view.synthetic and basename(words[0].text) in ("tee", "sed"):
             for rule, detect in (("tee", tee_targets), ("sed-in-place", sed_in_place_targets)):
@@ -719,7 +741,17 @@ class _Judge:
                         self.reached.add(index)
                         self.found(BREAK_PRECISE_WRITE, PRECISE.format(rule=rule, p=p.entries[index]))
 
-    def through_symlink(self, view: View, text: str, cwd: tuple[str, ...] | None, follow_last: bool = True) -> None:
+    def unspelled_target(self, view: View | QuietCommand, t: Arg, cwd: tuple[str, ...] | None) -> None:
+        """A write redirect's target that spells no entry: it may still reach one through a
+        symbolic link, as the tail of a word of unknown value, or from an unknown directory."""
+        if t.opaque:
+            self.unknown_prefix(view, t.text, "write target")
+            return
+        self.through_symlink(view, t.text, cwd)
+        if cwd is None or t.text[:1] == "~":
+            self.unknown_base(view, t.text, t.pattern, cwd, "write target")
+
+    def through_symlink(self, view: View | QuietCommand, text: str, cwd: tuple[str, ...] | None, follow_last: bool = True) -> None:
         """A write target that spells no entry may still reach one through a symbolic link
         in the project."""
         disk = self.walk.disk
