@@ -302,6 +302,22 @@ def test_a_decompression_bomb_is_refused_not_unpacked(tmp_path: pathlib.Path) ->
     assert isinstance(found, D.Refused) and "unpacks to more than" in found.reason
 
 
+@pytest.mark.parametrize("kind", ["tar", "zip"])
+def test_an_archive_of_exactly_the_member_limit_is_read(tmp_path: pathlib.Path, monkeypatch, kind: str) -> None:
+    """The refusal says "more than N members": an archive of N members is still read (its
+    protected member blocks by name), one of N + 1 is refused. N scaled down to 3."""
+    from polydeukes.stdlib.shell import disk as D
+
+    monkeypatch.setattr(D, "MEMBERS", 3)
+    names = {"ci/gate.sh": "x", "a": "", "b": ""}
+    make_tree(tmp_path, {f"full.{kind}": {kind: names}, f"over.{kind}": {kind: {**names, "c": ""}}})
+    extract = "tar -xf" if kind == "tar" else "unzip"
+    full = judge_shell_mod(f"{extract} full.{kind}", ["ci/gate.sh"], root=str(tmp_path), home=None)
+    assert full.broken and full.reason == "archive-extract targets protected path ci/gate.sh"
+    over = judge_shell_mod(f"{extract} over.{kind}", ["ci/gate.sh"], root=str(tmp_path), home=None)
+    assert over.broken and f"'{tmp_path}/over.{kind}' has more than 3 members" in over.reason
+
+
 def test_a_symlink_loop_is_refused(tmp_path: pathlib.Path) -> None:
     import os
 
