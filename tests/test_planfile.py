@@ -364,15 +364,18 @@ def test_a_lazily_read_record_of_a_shape_no_entry_has_blocks_naming_it(forge, na
     forged = msgspec.msgpack.encode(generic)
     plan_bin = project.root / ".polydeukes" / "plan.bin"
     plan_bin.parent.mkdir(exist_ok=True)
-    plan_bin.write_bytes(_join(msgspec.structs.replace(header, body_crc=zlib.crc32(forged)), forged))
+    header = msgspec.structs.replace(header, body_crc=zlib.crc32(forged))
+    plan_bin.write_bytes(_join(header, forged))
     monkeypatch.setattr(planfile, "LAZY_FROM", 0)
     call = {"name": "Write", "args": {"file_path": "src/a.py"},
             "fileChange": {"kind": "create", "path": "src/a.py", "post": "x = 1\n"}}
     payload = {"toolCalls": [call], "subagentSpawns": [], "userMessages": [],
-               "tools": {"mutating": ["Edit", "Write"], "shell": ["Bash"], "commandArgs": ["command"]}}
+               "tools": {"mutating": ["Edit", "Write"], "shell": ["Bash"],
+                         "commandArgs": ["command"]}}
     capsys.readouterr()
     from polydeukes.cli.check import run_check
 
     code = run_check(["--enforce", "block"], stdin=json.dumps(payload).encode("utf-8"))
     assert code == 2
-    assert capsys.readouterr().err == f"covenant check failed closed: internal error: ValidationError: {named}\n"
+    assert capsys.readouterr().err == (
+        f"covenant check failed closed: internal error: ValidationError: {named}\n")
