@@ -331,6 +331,31 @@ def test_a_symlink_loop_is_refused(tmp_path: pathlib.Path) -> None:
     assert result.broken and "symbolic links cannot be followed" in result.reason
 
 
+# -- derivation reasons (§8.6) -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("command, uncomputable, undeterminable", [
+    # §8.7 #65: each of several write redirects gets the same reason, with its path when known.
+    ("echo x > a.ts > b.ts", [("a.ts", "the command carries more than one write"),
+                              ("b.ts", "the command carries more than one write")], []),
+    ("echo x > $F > b.ts", [("b.ts", "the command carries more than one write")],
+     ["the command carries more than one write"]),
+    # One entry per write: the opaque word beside it adds no other (case 5 is for commands
+    # without writes).
+    ("cd build; make $T > build.log", [],
+     ["relative write target build.log beside a directory change"]),
+    # An effect-model write with a known path, an operand's and a derived name's.
+    ("gzip notes.txt", [("notes.txt", "gzip deletes it; the result is not computed"),
+                        ("notes.txt.gz", "gzip writes it; the result is not computed")], []),
+])
+def test_every_unjudgeable_write_carries_its_reason(command, uncomputable, undeterminable) -> None:
+    """§8.6: "Every unjudgeable entry carries a non-empty reason" — the reason the derivation
+    (`shell_writes`, exported by the package) gives for each write it does not compute."""
+    writes = shell_writes(command, root=ROOT, home=HOME, read_file=None)
+    assert [(w.path, w.reason) for w in writes.uncomputable] == uncomputable
+    assert list(writes.undeterminable) == undeterminable
+
+
 # -- evidence completion (§4.3) ------------------------------------------------------------------
 
 
