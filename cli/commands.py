@@ -243,15 +243,24 @@ def init_cmd(with_git: bool, hosts: tuple[str, ...], list_hosts: bool) -> None:
             write_stderr(f"pdks init failed: {refusal}\n")
             raise SystemExit(2)
     try:
+        gate: list[str] = []
         if with_git:
-            from polydeukes.stdlib.adapters.git import GitError, hooks_dir
+            from polydeukes.stdlib.adapters import protect
+            from polydeukes.stdlib.adapters.git import GitError, hook_gate
+            from polydeukes.stdlib.adapters.install import InstallError
 
             try:
-                hooks_dir(root)  # preflight: nothing is written outside a git repository
-            except GitError as exc:
+                gate = hook_gate(root)  # preflight: nothing is written outside a git repository
+                protect.preflight(root, gate, "pdks")
+            except (GitError, InstallError) as exc:
                 raise InitError(str(exc)) from None
         lines = run_init(root)
         if with_git:
+            # Protection first: a hook that is not yet protected is a gate left open.
+            try:
+                lines += protect.apply(root, gate, "pdks")
+            except InstallError as exc:
+                raise InitError(str(exc)) from None
             lines += _install_git_hook(root)
     except InitError as exc:
         write_stderr(f"pdks init failed: {exc}\n")

@@ -122,8 +122,14 @@ def assemble(run: M.Run, surface: P.Surface, *, home: str | None) -> list[M.Regi
                 candidates(index, call), protected, root=root, folded=folded)
         return found
 
+    mutating_names = frozenset(mutating)
+
     def by_path(index: int, call: ToolCall) -> M.Route | None:
         subject, failed = matched_entry(index, call)
+        if subject is None and call.name in mutating_names:
+            # No spelling names an entry; a symbolic link on the way may still lead to one.
+            path = routing.change_path(call)
+            subject = None if path is None else routing.linked_entry(path, protected, root=root, folded=folded)
         return None if subject is None else M.Route(subject, failed)
 
     if mutating:

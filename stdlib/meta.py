@@ -29,9 +29,11 @@ from polydeukes.stdlib.routing import (  # resolve_home: re-exported, see __all_
     arg_strings,
     change_path,
     command_strings,
+    linked_entry,
     resolve_home,
     route_by_paths,
     string_candidates,
+    through_links,
 )
 from polydeukes.stdlib.protected import fold
 from polydeukes.stdlib.shell.paths import path_candidates, path_matches, segments
@@ -43,6 +45,7 @@ if TYPE_CHECKING:  # the shell analyzer's stages load only in the judges that ru
 
 __all__ = [
     "SELF_MOD_BREAK",
+    "SELF_MOD_LINK_BREAK",
     "SHELL_NO_COMMAND",
     "TRANSCRIPT_ARGS",
     "TRANSCRIPT_CHANGE",
@@ -58,6 +61,9 @@ __all__ = [
 # Break messages, verbatim from spec 04 §7 (the shell ladder's own live in shell/judgment.py
 # and shell/transcript.py).
 SELF_MOD_BREAK = "{tool} would modify protected path {path}"
+# A path that reaches a protected entry only through a symbolic link on disk (the shell axis
+# words the same case the same way).
+SELF_MOD_LINK_BREAK = "{tool} writes through symbolic link {path} into protected path {entry}"
 SHELL_NO_COMMAND = "unjudgeable shell call {tool}: no command string under any command-arg name"
 TRANSCRIPT_CHANGE = "{tool} would modify the session transcript {path}"
 TRANSCRIPT_ARGS = "{tool} names the session transcript {path} with no proven target"
@@ -122,6 +128,9 @@ def judge_self_mod(call: ToolCall, *, protected: Sequence[str], mutating: Sequen
                 if folded else (path, entries, root)
             if any(path_matches(spelled, entry, root=at) for entry in spellings):
                 return _broken(SELF_MOD_BREAK.format(tool=call.name, path=path))
+            entry = linked_entry(path, entries, root=root, folded=folded)
+            if entry is not None:
+                return _broken(SELF_MOD_LINK_BREAK.format(tool=call.name, path=path, entry=entry))
             return UPHELD
         entry, _ = route_by_paths(Candidates(_args_candidates(call), False), entries, root=root,
                                   folded=folded)
@@ -208,7 +217,8 @@ def transcript_mod_matches(
     if call.name in mutating_names:
         path = change_path(call)
         if path is not None:
-            if target.equals(path):
+            resolved = through_links(path, root) if not target.equals(path) else None
+            if target.equals(path) or (resolved is not None and target.equals(resolved[0])):
                 return _broken(TRANSCRIPT_CHANGE.format(tool=call.name, path=evidence_path))
         elif any(target.names(c) for c in _args_candidates(call)):
             return _broken(TRANSCRIPT_ARGS.format(tool=call.name, path=evidence_path))

@@ -30,6 +30,7 @@ from polydeukes.stdlib.shell.paths import (
     anchored_match,
     dot_resolve,
     path_candidates,
+    path_matches,
     relative_to_root,
     root_segments,
     segments,
@@ -43,10 +44,12 @@ __all__ = [
     "change_path",
     "command_strings",
     "gather_candidates",
+    "linked_entry",
     "resolve_home",
     "route_by_paths",
     "route_shell_mod",
     "string_candidates",
+    "through_links",
 ]
 
 
@@ -154,6 +157,37 @@ def change_path(call: ToolCall) -> str | None:
     if not isinstance(path, str) or all(seg == "." for seg in segments(path)):
         return None
     return path
+
+
+def through_links(path: str, root: str) -> tuple[str, str] | None:
+    """(the real path a write of `path` lands on, the project root's real path), when a symbolic
+    link on disk stands between the spelling and the file — a directory link (`docs/ci ->
+    ../ci`), a link as the last segment, a link to the project itself (`ln -s . self`) — else
+    None. A host's Write or Edit follows such links, so the judges look where they lead. Lexical
+    spellings (`./`, `..`, doubled slashes, `~`) are the string matchers' business."""
+    if path[:1] in ("~", "$"):
+        return None
+    try:
+        spelled = os.path.normpath(os.path.join(root, path))
+        real = os.path.realpath(spelled)
+        if real == spelled:
+            return None
+        return real, os.path.realpath(root)
+    except (OSError, ValueError):  # a NUL in the path: no file can be written there either
+        return None
+
+
+def linked_entry(path: str, protected: Sequence[str], *, root: str, folded: bool = False) -> str | None:
+    """The first protected entry that a write of the change path `path` reaches only through a
+    symbolic link on disk (None when no link is on the way or it leads elsewhere)."""
+    resolved = through_links(path, root)
+    if resolved is None:
+        return None
+    real, real_root = (fold(resolved[0]), fold(resolved[1])) if folded else resolved
+    for entry in protected:
+        if path_matches(real, fold(entry) if folded else entry, root=real_root):
+            return entry
+    return None
 
 
 def gather_candidates(call: ToolCall, *, root: str) -> Candidates:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 
 import pytest
 
@@ -161,15 +162,68 @@ def test_init_git_installs_a_hook_that_blocks_the_commit(repo):
     assert "created .git/hooks/pre-commit" in first.stdout.splitlines()
     again = repo.run("init", "--git")
     assert "skipped .git/hooks/pre-commit (already present)" in again.stdout.splitlines()
+    # init added the hook to protectedPaths: that config change is the human's to commit with
+    # --no-verify (a staged protected path blocks like an agent's edit); stage the locales only.
     repo.write("locales/ko.json", '{"home": {}}\n')
-    git(repo.root, "add", "-A")
+    git(repo.root, "add", "locales")
     refused = git(repo.root, "commit", "-q", "-m", "drop a key", check=False)
     assert refused.returncode != 0
     assert ("discipline 'locale-key-parity' broken on locales/ko.json: home.title is in en only"
             in refused.stderr)
-    repo.write("locales/ko.json", '{"home": {"title": "홈"}}\n')
-    git(repo.root, "add", "-A")
+    repo.write("locales/ko.json", '{"home": {"title": "집"}}\n')
+    git(repo.root, "add", "locales")
     assert git(repo.root, "commit", "-q", "-m", "keep it", check=False).returncode == 0
+
+
+def _call(name, args=None, **fields):
+    call = {"name": name, "args": args or {}, **fields}
+    return {"toolCalls": [call], "subagentSpawns": [], "userMessages": [],
+            "tools": {"mutating": ["Write"], "shell": ["Bash"], "commandArgs": ["command"]}}
+
+
+def test_init_git_protects_the_hook_it_installs(repo):
+    # The hook is the commit-time gate: an agent that deletes or rewrites it disarms every later
+    # commit, so init adds it to protectedPaths (in the list's own style) before writing it.
+    result = repo.run("init", "--git")
+    assert result.stdout.splitlines()[-2:] == [
+        "protected .git/hooks/pre-commit in polydeukes.config.yaml",
+        "created .git/hooks/pre-commit",
+    ]
+    assert "protectedPaths: ['.claude/hooks', '.git/hooks/pre-commit']\n" in (
+        repo.root / "polydeukes.config.yaml").read_text()
+    for command in ("rm -f .git/hooks/pre-commit", "echo 'exit 0' > .git/hooks/pre-commit",
+                    "chmod -x .git/hooks/pre-commit"):
+        judged = repo.check(_call("Bash", {"command": command}), "--enforce", "block")
+        assert judged.code == 2, command
+        assert "protected path .git/hooks/pre-commit" in judged.stderr, command
+    edit = repo.check(_call("Write", fileChange={"kind": "modify", "path": ".git/hooks/pre-commit",
+                                                 "pre": "", "post": "exit 0\n"}),
+                      "--enforce", "block")
+    assert edit.code == 2 and "protected path .git/hooks/pre-commit" in edit.stderr
+    again = repo.run("init", "--git")
+    assert "protected" not in again.stdout  # already covered: nothing added twice
+
+
+def test_the_hook_gate_includes_an_in_project_environment_only(repo, monkeypatch):
+    from polydeukes.stdlib.adapters.git import hook_gate
+
+    monkeypatch.setattr(sys, "base_prefix", "/usr")
+    monkeypatch.setattr(sys, "prefix", str(repo.root / ".venv"))
+    assert hook_gate(str(repo.root)) == [".git/hooks/pre-commit", ".venv"]
+    monkeypatch.setattr(sys, "prefix", str(repo.root.parent / "elsewhere-venv"))
+    assert hook_gate(str(repo.root)) == [".git/hooks/pre-commit"]
+    git(repo.root, "config", "core.hooksPath", str(repo.root.parent / "shared-hooks"))
+    assert hook_gate(str(repo.root)) == []
+
+
+def test_init_git_refuses_before_writing_when_protection_cannot_be_added(repo):
+    repo.config("protectedPaths: &gates ['.claude/hooks']\nother: *gates\n")
+    result = repo.run("init", "--git")
+    assert result.code == 2
+    assert result.stderr.startswith("pdks init failed: cannot add to protectedPaths in "
+                                    "polydeukes.config.yaml without rewriting it")
+    assert "  - '.git/hooks/pre-commit'" in result.stderr
+    assert not (repo.root / ".git" / "hooks" / "pre-commit").exists()
 
 
 def test_init_git_never_overwrites_an_existing_hook(repo):

@@ -22,6 +22,7 @@ names its file by absolute path).
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 
@@ -84,10 +85,13 @@ def test_judge_case(case, project):
     project.config(case["config"])
     for path, text in (case.get("files") or {}).items():
         project.write(path, text)
+    for path, target in (case.get("links") or {}).items():  # symbolic links, made as written
+        os.symlink(target.replace("{root}", str(project.root)), project.root / path)
     root = str(project.root)
     payload, flags = payload_of(case, root)
     result = project.check(payload, *flags)
     want = case["want"]
     rows = [[field.replace("{root}", root) for field in row] for row in want.get("rows", [])]
     actual = {"exit": result.code, "stderr": result.stderr.splitlines(), "rows": result.rows}
-    assert actual == {"exit": want["exit"], "stderr": want.get("stderr", []), "rows": rows}
+    stderr = [line.replace("{root}", root) for line in want.get("stderr", [])]
+    assert actual == {"exit": want["exit"], "stderr": stderr, "rows": rows}

@@ -47,6 +47,24 @@ def hooks_dir(root: str) -> str:
     return os.path.normpath(os.path.join(root, done.stdout.strip()))
 
 
+def hook_gate(root: str) -> list[str]:
+    """What protectedPaths must cover once the hook is installed: the pre-commit file, when git
+    keeps its hooks inside the project (an agent that deletes or rewrites it disarms the gate for
+    every later commit), and the virtual environment of the interpreter the hook names, when it
+    lies inside the project (the judge is that interpreter and everything it imports). A hooks
+    directory outside the project (a linked worktree's, a `core.hooksPath` elsewhere) is not the
+    project's to protect."""
+    from polydeukes.stdlib.adapters.install import _inside
+
+    entries = []
+    for path in (os.path.join(hooks_dir(root), "pre-commit"),
+                 sys.prefix if sys.prefix != sys.base_prefix else None):
+        relative = _inside(root, path) if path else None
+        if relative is not None:
+            entries.append(relative.replace(os.sep, "/"))
+    return entries
+
+
 def hook_script() -> str:
     # The interpreter is named by its absolute path: a hook's PATH often lacks the virtual
     # environment pdks lives in, and a hook that cannot start pdks blocks the commit (exit 127).

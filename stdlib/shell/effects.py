@@ -184,6 +184,21 @@ COMMANDS: dict[str, Model] = {
     "md5sum": _CHECKSUM, "sha1sum": _CHECKSUM, "sha224sum": _CHECKSUM, "sha256sum": _CHECKSUM,
     "sha384sum": _CHECKSUM, "sha512sum": _CHECKSUM, "b2sum": _CHECKSUM, "cksum": _CHECKSUM,
     "sum": _CHECKSUM, "shasum": _CHECKSUM,
+    # A highlighting pager and a linter: they read their operands. bat's pager is a program, so
+    # (like less) an option bat's row does not list is unproven.
+    "bat": Model("read...", "--pager=exec:unproven -l,--language=data -m,--map-syntax=data --theme=data "
+                  "--style=data --paging=data --color=data --decorations=data -r,--line-range=data "
+                  "-H,--highlight-line=data --file-name=data --tabs=data --wrap=data "
+                  "--terminal-width=data --diff-context=data --italic-text=data "
+                  "--ignored-suffix=data --nonprintable-notation=data --strip-ansi=data "
+                  "--squeeze-limit=data -n,--number -p,--plain -P -A,--show-all -u,--unbuffered "
+                  "-s,--squeeze-blank -S,--chop-long-lines -d,--diff -f,--force-colorization "
+                  "-v,--show-nonprintable -V,--version -h --help --list-languages --list-themes "
+                  "-L --binary=data"),
+    "shellcheck": reader("-f,--format=data -o,--enable=data -s,--shell=data -S,--severity=data "
+                         "-e,--exclude=data -i,--include=data -P,--source-path=data "
+                         "-W,--wiki-link-count=data --rcfile=read -C,--color=?data "
+                         "--extended-analysis=data"),
     "grep": reader("-e,--regexp=data:pattern -f,--file=read:pattern -m,--max-count=data "
                    "-A,--after-context=data -B,--before-context=data -C,--context=data "
                    "--exclude=data --include=data --exclude-dir=data --exclude-from=read "
@@ -394,6 +409,7 @@ COMMANDS: dict[str, Model] = {
     "Rscript": _INTERPRETER, "tclsh": _INTERPRETER,
 }
 del COMMANDS["wc."]
+COMMANDS["batcat"] = COMMANDS["bat"]  # Debian's name for bat
 
 
 def model_for(name: str) -> Model | None:
