@@ -80,18 +80,28 @@ def payload_of(case: dict, root: str) -> tuple[object, list[str]]:
     return _materialize(ir, int(time.time() * 1000), root), flags
 
 
-@pytest.mark.parametrize("case", _cases())
-def test_judge_case(case, project):
+def set_up(case: dict, project) -> None:
+    """The case's config, files and symbolic links (made as written) in the project."""
     project.config(case["config"])
     for path, text in (case.get("files") or {}).items():
         project.write(path, text)
-    for path, target in (case.get("links") or {}).items():  # symbolic links, made as written
+    for path, target in (case.get("links") or {}).items():
         os.symlink(target.replace("{root}", str(project.root)), project.root / path)
+
+
+def wanted(case: dict, root: str) -> dict:
+    """The case's expected exit, stderr lines and rows, `{root}` filled in."""
+    want = case["want"]
+    return {"exit": want["exit"],
+            "stderr": [line.replace("{root}", root) for line in want.get("stderr", [])],
+            "rows": [[field.replace("{root}", root) for field in row] for row in want.get("rows", [])]}
+
+
+@pytest.mark.parametrize("case", _cases())
+def test_judge_case(case, project):
+    set_up(case, project)
     root = str(project.root)
     payload, flags = payload_of(case, root)
     result = project.check(payload, *flags)
-    want = case["want"]
-    rows = [[field.replace("{root}", root) for field in row] for row in want.get("rows", [])]
     actual = {"exit": result.code, "stderr": result.stderr.splitlines(), "rows": result.rows}
-    stderr = [line.replace("{root}", root) for line in want.get("stderr", [])]
-    assert actual == {"exit": want["exit"], "stderr": stderr, "rows": rows}
+    assert actual == wanted(case, root)

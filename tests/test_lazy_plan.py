@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 import yaml
 from conftest import rows_of
-from test_judge_cases import _cases, payload_of
+from test_judge_cases import _cases, payload_of, set_up, wanted
 
 from polydeukes.cli.check import run_check
 from polydeukes.compiler import compile_config
@@ -50,18 +50,13 @@ def test_judge_case_through_a_lazily_read_plan(case, project, monkeypatch, capsy
     monkeypatch.setattr(planfile, "LAZY_FROM", 0)  # every plan.bin is read lazily
     monkeypatch.delenv("POLYDEUKES_TELEMETRY_PATH", raising=False)
     monkeypatch.chdir(project.root)
-    project.config(case["config"])
-    for path, text in (case.get("files") or {}).items():
-        project.write(path, text)
+    set_up(case, project)
     if _write_plan(project.root):
         key = planfile.plan_key(NAME, (project.root / NAME).read_bytes())
         assert isinstance(planfile.read_plan(str(project.root), key).entries, planfile.LazyList)
     root = str(project.root)
     payload, flags = payload_of(case, root)
-    want = case["want"]
-    rows = [[field.replace("{root}", root) for field in row] for row in want.get("rows", [])]
-    assert _check_in_process(project.root, payload, flags, capsys) == {
-        "exit": want["exit"], "stderr": want.get("stderr", []), "rows": rows}
+    assert _check_in_process(project.root, payload, flags, capsys) == wanted(case, root)
 
 
 def _large_config() -> str:

@@ -40,6 +40,8 @@ from polydeukes.stdlib.shell import (
     shell_writes,
     tokenize,
 )
+from polydeukes.stdlib.shell.expansion import unknown_tail
+from polydeukes.stdlib.shell.paths import tail_can_name
 from polydeukes.stdlib.shell.tokenizer import executed_text
 from shell_tree import make_tree, rebase
 
@@ -199,6 +201,53 @@ def test_executed_text_drops_stdin_data() -> None:
 )
 def test_path_matches(candidate: str, entry: str, expected: bool) -> None:
     assert path_matches(candidate, entry, root=ROOT) is expected
+
+
+@pytest.mark.parametrize(
+    ("text", "tail"),
+    [
+        ("$V/gate.sh", "/gate.sh"),
+        ("${V}ate.sh", "ate.sh"),
+        ("$1ci/gate.sh", "ci/gate.sh"),
+        ("$V/$W/x", "/x"),
+        ("$(pwd)/a", "/a"),
+        ("`pwd`", ""),
+        ("ci/gate.sh", None),
+    ],
+)
+def test_unknown_tail(text: str, tail: str | None) -> None:
+    assert unknown_tail(text) == tail
+
+
+@pytest.mark.parametrize(
+    ("tail", "expected"),
+    [
+        ("/gate.sh", True),  # the entry itself
+        ("/ci/gate.sh", True),
+        ("/ci", True),  # an ancestor
+        ("/proj", True),  # the project directory
+        ("ate.sh", True),  # the value ends inside a segment
+        ("i", True),  # ... of the ancestor `ci`
+        ("/gate.sh/x", True),  # inside the entry
+        ("/x/../gate.sh", True),  # after `..` only the rest is known
+        ("/ci/./gate.sh/", True),
+        ("/x", False),
+        ("/gate", False),
+        ("/cit/gate.sh", False),
+        ("/gate.sh/ci", True),
+        ("/ci/x", False),  # a sibling of the entry
+        ("/u/proj", True),  # what lies above the segments given is not known
+        ("/u/proj/ci", True),
+        ("/u/x/ci", False),
+        ("/home/u", False),
+        ("i/x", False),
+        ("", False),  # the value alone
+        ("/", False),
+        ("/x/..", False),
+    ],
+)
+def test_tail_can_name(tail: str, expected: bool) -> None:
+    assert tail_can_name(tail, ["proj", "ci", "gate.sh"]) is expected
 
 
 # -- judge details -------------------------------------------------------------------------------

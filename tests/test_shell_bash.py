@@ -172,6 +172,9 @@ def _make_tree(root, files: list[str]) -> set[str]:
 @given(files=_TREES, patterns=st.lists(_PATTERNS, min_size=1, max_size=8), options=_OPTIONS)
 # A leading `?(…)` may match nothing: what follows it can still match the dot explicitly.
 @example(files=[".a/a"], patterns=["?(a).*/**", "*(b).a", "?(a)*"], options=set())
+# Bash 5.2 matches `a` with `a*!(a)?` (its matcher is inexact past a `!(…)` group): ours reads
+# what follows the first `!(…)` as a superset.
+@example(files=["a/a"], patterns=["**/a*!(a)?"], options=set())
 def test_glob_matching_agrees_with_bash(tmp_path_factory, files: list[str], patterns: list[str],
                                         options: set[str]) -> None:
     root = tmp_path_factory.mktemp("tree")

@@ -224,6 +224,8 @@ class View:
     runs_written: str | None = None  # a script the line wrote with unknown content, run here
     written_code: str | None = None  # a program the line wrote, run by an interpreter here
     items_refused: str | None = None  # why xargs's operand file could not be read
+    loop_values: dict[str, tuple[Value, ...]] | None = None  # what `while read` gets from `done <<EOF`
+    rewritten_by: str | None = None  # an earlier pipeline stage that rewrites the code this one runs
     synthetic = False  # built by another command (find -exec)
     source = ""  # the script text the words index into
     moves_directory = False  # the script changes directory somewhere (§8.6)
@@ -319,6 +321,10 @@ class Walk:
         # Issue 11: heredoc and herestring bodies of earlier stages of this pipeline whose
         # stdout reaches an executor (through filters too): code for the executor.
         upstream: list[str] = []
+        # The first earlier stage of this pipeline that rewrites the text it passes on (`| sed
+        # s/X/ci/ | sh`): what reaches an executor after it is text nobody read.
+        rewriter: str | None = None
+        loop_ends: dict[int, int] | None = None  # loop opener index -> its `done`, once a loop is seen
         # §8.6: a directory change anywhere in a script (or the script around it) makes its
         # relative write targets ambiguous for the evidence derivation (order-blind).
         moves = outer_moves or (self.track_moves and any(
@@ -331,10 +337,15 @@ class Walk:
                 if context.redefined or (self.wants_run is not None and self.wants_run(run_text, context)):
                     yield from self._script(run_text, tokenize(run_text), depth, fully_read, moves)
                 continue
+            piped = k > 0 and type(commands[k - 1]) is not PlainRun and commands[k - 1].connector == "|"
+            if not piped:
+                rewriter = None
+            # (asked of a stage even when it is skipped below: `echo … | tr … | sh`)
+            rewrites = _rewrites_text(cmd, first=not piped) if cmd.connector == "|" and rewriter is None else None
             if self.wants_run is not None and not context.redefined and _inert(cmd) \
                     and not self.wants_run(" ".join([w.text for w in cmd.words]), context):
+                rewriter = rewriter or rewrites
                 continue  # a plain command that can only matter through a mention it lacks
-            piped = k > 0 and type(commands[k - 1]) is not PlainRun and commands[k - 1].connector == "|"
             if not piped:
                 upstream = []
             feeds_executor = False
@@ -344,6 +355,15 @@ class Walk:
                 feeds_executor = feeds[k - feeds_from]
             self._moves = moves
             view, written_script = self._view(text, cmd, depth, fully_read, feeds_executor, piped, upstream)
+            if not piped and _opens_input_loop(cmd):
+                if loop_ends is None:
+                    loop_ends = _loop_ends(commands)
+                done = loop_ends.get(k)
+                if done is not None:
+                    self._loop_input(view, commands[done])
+            if rewriter is not None and _runs_stdin_as_code(cmd):
+                view.rewritten_by = rewriter
+            rewriter = rewriter or rewrites
             if feeds_executor and (cmd.heredocs or cmd.redirects):
                 upstream = upstream + [h.body for h in cmd.heredocs]
                 upstream.extend(r.target.text + "\n" for r in cmd.redirects
@@ -654,6 +674,9 @@ class Walk:
             for a in rest:
                 if not a.text.startswith("-") and _NAME().fullmatch(a.text):
                     context.scope.assign(a.text, None)
+            if view.loop_values is not None:
+                for var, values in view.loop_values.items():
+                    context.scope.assign(var, values)
         elif name == "printf":
             for k, a in enumerate(rest[:-1]):
                 if a.text == "-v":
@@ -722,6 +745,36 @@ class Walk:
         else:
             self.context.scope.assign(var, None)  # `for x; do`: the positional parameters
 
+    def _loop_input(self, view: View, done: SimpleCommand) -> None:
+        """`while read f; do …; done <<EOF` (or `<<<`, `< list.txt`): the loop's words come from
+        the input of its `done`. A plain `read NAME…` condition gives its names the input's
+        lines (split as bash splits them), so the body is judged with them as it is with a
+        `for` loop's words; any other loop over such input reads words this layer does not
+        follow, and a protected path the input mentions fails closed."""
+        bodies = [h.body for h in done.heredocs]
+        bodies.extend(r.target.text + "\n" for r in done.redirects if r.operator == "<<<" and not r.target.opaque)
+        for r in done.redirects:
+            if r.operator != "<":
+                continue
+            path = self.absolute(r.target.text, view.cwd) if not r.target.opaque else None
+            if path is None or self.disk is None or path in self.written():
+                return  # made on this line or unknowable: the lines arrive at run time
+            found = self.disk.read_text("/" + "/".join(path))
+            from polydeukes.stdlib.shell.disk import Missing, Refused  # loaded by `self.disk`
+
+            if isinstance(found, Refused):
+                view.items_refused = found.reason
+                return
+            if not isinstance(found, Missing):  # a missing file: the loop reads nothing
+                bodies.append(found)
+        if not bodies:
+            return
+        values = _read_values(view.args[view.inner :] if view.name == "read" else (), "".join(bodies))
+        if values is None:
+            view.piped_unread = tuple(bodies)
+        else:
+            view.loop_values = values
+
     def _directory(self, view: View, name: str, rest: Sequence[Arg]) -> None:
         context = self.context
         operands = [a for a in rest if not a.text.startswith("-") or a.text == "-"]
@@ -730,7 +783,8 @@ class Walk:
             return
         current = context.cwd
         if not operands:
-            target = tuple(self.home_segs) if name == "cd" and self.home_segs is not None else None
+            home = self.home_now()
+            target = home if name == "cd" and home is not None else None
             if name == "pushd":
                 target = None
         elif len(operands) != 1 or operands[0].opaque or operands[0].pattern is not None:
@@ -829,6 +883,11 @@ class Walk:
 
     # -- paths ------------------------------------------------------------------------------
 
+    def home_now(self) -> tuple[str, ...] | None:
+        """The home directory `~` names here: unknown once the line assigns HOME (followed
+        no further: `HOME=…; cd ~` leaves the directory unknown)."""
+        return None if "HOME" in self.context.scope.values else self.home_segs
+
     def absolute(self, text: str, cwd: tuple[str, ...] | None) -> tuple[str, ...] | None:
         """The absolute, dot-resolved segments of a spelled path, or None when unknowable
         (a relative path under an unknown directory, another user's home, a variable)."""
@@ -836,9 +895,10 @@ class Walk:
             base: tuple[str, ...] = ()
             rest = text
         elif text == "~" or text.startswith("~/"):
-            if self.home_segs is None:
+            home = self.home_now()
+            if home is None:
                 return None
-            base, rest = self.home_segs, text[1:]
+            base, rest = home, text[1:]
         elif text.startswith(("~", "$")):
             return None
         else:
@@ -878,9 +938,9 @@ def _home_segments(home: str | None) -> tuple[str, ...] | None:
     if not isinstance(home, str) or not home.startswith("/"):
         return None
     segs = [s for s in home.split("/") if s]
-    if not segs or any(s in (".", "..") for s in segs):
+    if any(s in (".", "..") for s in segs):
         return None
-    return tuple(segs)
+    return tuple(segs)  # `()` for a home of `/`
 
 
 def _unescape(text: str) -> str:
@@ -1078,6 +1138,169 @@ def shell_script_sources(words: Sequence[Arg | Word], cmd: SimpleCommand) -> tup
     if not stdin or len(stdin) != stdin_sources:
         return [], False
     return stdin, True
+
+
+def _runs_stdin_as_code(cmd: SimpleCommand) -> bool:
+    """Does this pipeline stage run the text it reads as a script or program (a shell, an
+    interpreter, `source`), not as operands or loop words?"""
+    if not _reads_stdin_as_program(cmd):
+        return False
+    words = cmd.words
+    index, via_xargs, _, _ = _unwrap(words)
+    return not via_xargs and index < len(words) and basename(words[index].text) not in _STDIN_OPERAND_READERS
+
+
+_STDIN_OPERAND_READERS = frozenset({"xargs", "parallel", "while", "until"})
+
+# Programs whose output is their input rewritten (or decoded): text they pass to an executor is
+# text nobody read. A stage not listed still rewrites when it sits between two stages, unless it
+# is a proven pass-through (`_passes_through`).
+_REWRITERS = frozenset({
+    "sed", "awk", "gawk", "mawk", "nawk", "tr", "perl", "cut", "rev", "tac", "base64", "base32",
+    "basenc", "xxd", "od", "uudecode", "gunzip", "zcat", "gzip", "bzip2", "bzcat", "xz", "xzcat",
+    "unxz", "zstd", "zstdcat", "openssl", "iconv", "envsubst", "m4", "jq", "yq", "sort", "uniq",
+    "fold", "fmt", "expand", "unexpand", "paste", "column", "rot13", "recode", "dos2unix", "unix2dos",
+})
+_GREP_VERBATIM = frozenset("viyEFGPwxsaU")  # grep letters that print matching lines as they are
+
+
+def _rewrites_text(cmd: SimpleCommand, first: bool) -> str | None:
+    """The name of a pipeline stage whose output is not text this layer read, or None.
+
+    The first stage is the source: `cat <<EOF`, `echo`/`printf` without escapes or directives,
+    a program's output (as before, judged by mention), unless it is a listed rewriter or fed a
+    heredoc or herestring it does not pass through. A later stage passes its input on verbatim
+    only as `cat`, `tee` or `grep` printing whole lines; anything else rewrites it."""
+    words = cmd.words
+    index, via_xargs, _, _ = _unwrap(words)
+    if via_xargs or index >= len(words) or words[index].opaque:
+        return None if first else (words[index].text if index < len(words) else "xargs")
+    name = basename(words[index].text)
+    operands = [w.text for w in words[index + 1 :]]
+    if name in _REWRITERS:
+        return name
+    if not first:
+        return None if _passes_through(name, operands) else name
+    if name == "echo":
+        options = []
+        for t in operands:
+            if not t.startswith("-") or t == "-":
+                break
+            options.append(t)
+        escapes = any("e" in t for t in options) or any("\\" in t for t in operands)
+        return name if escapes else None
+    if name == "printf":
+        format_ = next((t for t in operands if not t.startswith("-")), "")
+        return name if "%" in format_ or "\\" in format_ else None
+    fed = cmd.heredocs or any(r.operator == "<<<" for r in cmd.redirects)
+    return name if fed and not _passes_through(name, operands) else None
+
+
+def _passes_through(name: str, operands: Sequence[str]) -> bool:
+    """Does a middle stage print (some of) its input lines exactly as they came?"""
+    if name == "cat":
+        return all(t == "-" for t in operands)
+    if name == "tee":
+        return True  # it also writes its operands: judged as a writer on its own
+    if name not in ("grep", "egrep", "fgrep"):
+        return False
+    patterns = 0
+    k = 0
+    while k < len(operands):
+        t = operands[k]
+        if t in ("-e", "--regexp"):
+            patterns, k = patterns + 1, k + 2
+            continue
+        if t.startswith("--regexp="):
+            patterns += 1
+        elif t.startswith("-") and len(t) > 1:
+            if not set(t[1:]) <= _GREP_VERBATIM:
+                return False  # `-o`, `-n`, `-c`, `-l`, `-H`, a file of patterns …
+        elif patterns == 0:
+            patterns = 1  # the pattern operand
+        else:
+            return False  # a file operand: what it prints is that file's lines
+        k += 1
+    return True
+
+
+def _opens_input_loop(cmd: SimpleCommand) -> bool:
+    """Does the command open a `while`/`until` loop (after `do`, `then` …)?"""
+    for w in cmd.words:
+        if w.text in ("while", "until"):
+            return True
+        if w.text not in _RESERVED:
+            return False
+    return False
+
+
+_LOOP_OPENERS = frozenset({"while", "until", "for", "select"})
+
+
+def _loop_ends(commands: Sequence[SimpleCommand | PlainRun]) -> dict[int, int]:
+    """For each command that opens a loop, the index of the `done` that closes it (one pass
+    over the script, so a script of many loops is not scanned again per loop)."""
+    ends: dict[int, int] = {}
+    open_loops: list[int] = []
+    for k, cmd in enumerate(commands):
+        if type(cmd) is PlainRun:
+            continue  # plain lines: no reserved word among them
+        words = cmd.words
+        if words and words[0].text == "done" and open_loops:
+            ends[open_loops.pop()] = k
+        for w in words:  # the loops opened after leading reserved words (`do while …`)
+            if w.text in _LOOP_OPENERS:
+                open_loops.append(k)
+            elif w.text not in _RESERVED:
+                break
+    return ends
+
+
+_READ_FLAGS = frozenset("rse")  # `read` options without an argument that leave splitting as is
+_READ_LINES = 256  # lines a loop's input may give its `read` names (past it: fail closed)
+
+
+def _read_values(argv: Sequence[Arg], text: str) -> dict[str, tuple[Value, ...]] | None:
+    """What `read [-r] [-s] [-e] [-p P] [-t N] NAME…` assigns over the lines of `text`, per
+    name, or None when another option, an opaque word or too many lines leave it unknown."""
+    if not argv:
+        return None
+    names: list[str] = []
+    raw = False
+    k = 1
+    while k < len(argv):
+        a = argv[k]
+        if a.opaque:
+            return None
+        if a.text.startswith("-") and not names:
+            letters = a.text[1:]
+            if letters in ("p", "t"):
+                k += 2
+                continue
+            if not letters or not set(letters) <= _READ_FLAGS:
+                return None
+            raw = raw or "r" in letters
+        elif _NAME().fullmatch(a.text):
+            names.append(a.text)
+        else:
+            return None
+        k += 1
+    names = names or ["REPLY"]
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    if len(lines) > _READ_LINES or (not raw and any(line.endswith("\\") for line in lines)):
+        return None
+    found: dict[str, list[str]] = {name: [] for name in names}
+    for line in lines:
+        if not raw:
+            line = re.sub(r"\\(.)", r"\1", line)
+        fields = line.split(None, len(names) - 1) if len(names) > 1 else [line.strip(" \t")]
+        for index, name in enumerate(names):
+            value = fields[index] if index < len(fields) else ""
+            if value not in found[name]:
+                found[name].append(value)
+    return {name: tuple(Value(v) for v in values) for name, values in found.items()}
 
 
 def _reads_stdin_as_program(cmd: SimpleCommand) -> bool:

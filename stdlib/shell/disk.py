@@ -290,10 +290,11 @@ class Disk:
                 continue
         return False
 
-    def links_in(self, segments: list[str], accept) -> list[str] | Refused:
-        """Names of the symbolic links directly inside the directory at `segments` whose name
-        `accept`s (a missing or unreadable directory has none). One lookup is spent per
-        `_LISTED` entries, so a huge directory runs into the budget and is refused."""
+    def links_in(self, segments: list[str], accept, *, directories: bool = False) -> list[str] | Refused:
+        """Names of the symbolic links (and, with `directories`, the directories) directly
+        inside the directory at `segments` whose name `accept`s (a missing or unreadable
+        directory has none). One lookup is spent per `_LISTED` entries, so a huge directory
+        runs into the budget and is refused."""
         refused = self._spend()
         if refused is not None:
             return refused
@@ -305,7 +306,8 @@ class Disk:
                         refused = self._spend()
                         if refused is not None:
                             return refused
-                    if entry.is_symlink() and accept(entry.name):
+                    if (entry.is_symlink() or directories and entry.is_dir(follow_symlinks=False)) \
+                            and accept(entry.name):
                         found.append(entry.name)
         except (OSError, ValueError):
             return found

@@ -173,8 +173,11 @@ class _Deriver:
                 self.undeterminable.append(f"{name} operands arrive through xargs")
                 detected = True
         # 6. an opaque word under a head that is not proven read-only (§8.6 reads the head as
-        # written: `do echo $l` is under `do`)
-        if not wrote and not detected and any(w.opaque for w in words) and not _proven_reader(view, words):
+        # written: `do echo $l` is under `do`). Beyond §8.6 case 5, also beside a known write when
+        # the word stands where a writer's operand or option may (`rm -f a.txt $V`, `cp x $D`):
+        # the write it may bring must not vanish from the evidence.
+        if (((not wrote and not detected) or _unknown_beside_writes(view))
+                and any(w.opaque for w in words) and not _proven_reader(view, words)):
             head = words[0].text if words else ""
             self.undeterminable.append(f"opaque token under {head} that is not proven read-only")
 
@@ -267,6 +270,16 @@ def _inner_word(view: View) -> int:
         if w is word:
             return k
     return 0
+
+
+def _unknown_beside_writes(view: View) -> bool:
+    """Does a word of unknown value stand where the effect model could not give it a role, under
+    a command that writes?"""
+    model = view.model
+    found = view.effects
+    if model is None or model.pure or found is None:
+        return False
+    return any(it.role == E.UNKNOWN and view.args[it.index].opaque for it in found.items)
 
 
 def _proven_reader(view: View, words: Sequence[Word]) -> bool:

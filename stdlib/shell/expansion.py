@@ -579,6 +579,17 @@ def _finish(chunks: list[tuple[str, int, str]], word: Word) -> list[Arg]:
     return out
 
 
+def unknown_tail(text: str) -> str | None:
+    """The literal text after the last expansion of unknown value in an opaque word's text,
+    which keeps such expansions as spelled (`$V/gate.sh` -> `/gate.sh`, `${V}ate.sh` ->
+    `ate.sh`, `$(pwd)` -> ``), or None when the text holds none."""
+    pieces = _read_pieces(text)
+    for k in range(len(pieces) - 1, -1, -1):
+        if pieces[k].kind == _VAR or pieces[k].kind == _UNKNOWN:
+            return "".join(piece.text for piece in pieces[k + 1 :])
+    return None
+
+
 def word_values(word: Word, raw: str, scope: Scope | None) -> tuple[Value, ...] | None:
     """The values an assignment's right-hand side gives its variable, or None when unknown.
 
@@ -646,6 +657,9 @@ class Segment(msgspec.Struct, frozen=True, gc=False):
     globstar: bool  # the segment is exactly `**`
     nodes: tuple  # compiled nodes (see `_N_*`), empty for a literal
     anything: bool = False  # too large to compile: may match any name
+    # Index of the first top-level `!(…)` node, or -1. Bash's matcher is not exact after one
+    # (`a*!(a)?` matches `a`), so a name the nodes before it can begin also matches (a superset).
+    negation: int = -1
 
 
 def split_pattern(pattern: str) -> list[str]:
@@ -687,7 +701,8 @@ def compile_segment(text: str, extglob: bool = True, globstar: bool = True) -> S
         return Segment(None, False, (), anything=True)
     if all(kind == _N_CHAR for kind, _ in nodes):
         return Segment("".join(value for _, value in nodes), False, ())
-    return Segment(None, False, tuple(nodes))
+    negation = next((k for k, (kind, value) in enumerate(nodes) if kind == _N_GROUP and value[0] == "!"), -1)
+    return Segment(None, False, tuple(nodes), negation=negation)
 
 
 def _size(nodes: Sequence) -> int:
@@ -804,7 +819,9 @@ def segment_matches(segment: Segment, name: str, *, dotglob: bool = False, fold:
     guard = name.startswith(".") and not dotglob  # a leading dot must be matched explicitly
     if guard and not _begins_with_dot(segment.nodes):
         return False  # bash: a pattern that does not begin with a dot skips dotfiles
-    return len(name) in _run(segment.nodes, name, {0}, guard, fold)
+    if len(name) in _run(segment.nodes, name, {0}, guard, fold):
+        return True
+    return segment.negation >= 0 and bool(_run(segment.nodes[: segment.negation], name, {0}, guard, fold))
 
 
 def _begins_with_dot(nodes: Sequence) -> bool:

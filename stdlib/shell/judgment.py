@@ -45,11 +45,14 @@ from polydeukes.stdlib.shell.analysis import (
     is_write_redirect,
 )
 from polydeukes.stdlib.shell.expansion import (
+    ONE,
+    Arg,
     compile_pattern,
     compile_segment,
     segment_matches,
     pattern_reaches,
     resolve_pattern,
+    unknown_tail,
 )
 from polydeukes.stdlib.shell.paths import (
     absolute_segments,
@@ -61,6 +64,7 @@ from polydeukes.stdlib.shell.paths import (
     root_segments,
     segments,
     segments_match,
+    tail_can_name,
 )
 from polydeukes.stdlib.shell.tokenizer import UnreadSpan, Word
 from polydeukes.vm.sre import LazyPattern
@@ -100,6 +104,8 @@ CONTAINS_REMOVED = "{head} removes or moves a directory that contains protected 
 CONTAINS_WRITTEN = "{head} {verb} a directory that contains protected path {p}"
 OPAQUE_MENTION = "protected path {p} inside an opaque token"
 OPAQUE_TARGET = "opaque redirect target alongside protected path {p}"
+UNKNOWN_PREFIX = "{head} {what} {word} can be protected path {p}: its value before {tail!r} is unknown"
+UNKNOWN_BASE = "{head} {what} {word} can be protected path {p}: {base} is unknown"
 UNPROVEN = "{head} mentions protected path {p} without read-only proof"
 PATTERN = "{head} pattern {word} can match protected path {p}"
 THROUGH_SYMLINK = "{head} writes through symbolic link {path} into protected path {p}"
@@ -111,9 +117,13 @@ FIND_DELETE = "find -delete can remove protected path {p}"
 DERIVED = "{head} {verb} {path}, which reaches protected path {p}"
 CODE = "{head} runs code that mentions protected path {p}"
 REDEFINED = "{name} is called after this line redefines it ({how})"
+REWRITTEN = "{head} runs what {stage} makes of the text on its way through the pipeline, which cannot be judged"
 WRITTEN_SCRIPT = "{head} runs {path}, which this line writes with content this layer does not compute"
 UNREADABLE_ITEMS = "{head} takes operands from a file that cannot be read within bounds ({why})"
 
+
+# A word that is the home directory or a path below it spelled with the variable: `$HOME/x`.
+_HOME_WORD = LazyPattern(r"\$(?:HOME|\{HOME\})(/[^$`]*)?")
 
 # Effects on a directory that carry its whole content with them.
 _CONTAINING = frozenset({E.DELETE, E.MOVE, E.CHMOD})
@@ -419,7 +429,9 @@ class Protected:
 
 
 def _valid_home(home: str | None) -> bool:
-    return isinstance(home, str) and home.startswith("/") and bool(segments(home))
+    # `/` is a home like any other (`~/home/u/proj` is then the project); None, '' and a
+    # relative path leave `~` unknown (see `_Judge.unknown_base`).
+    return isinstance(home, str) and home.startswith("/") and ".." not in home.split("/")
 
 
 def unread_candidates(span: UnreadSpan) -> list[str]:
@@ -534,6 +546,9 @@ class _Judge:
         if view.redefined and (name in BUILTINS or model is not None or name in NESTED_SHELLS):
             self.unknown_reach = True
             self.found(BREAK_REDEFINED, REDEFINED.format(name=name, how=view.redefined))
+        if view.rewritten_by is not None:
+            self.unknown_reach = True
+            self.found(BREAK_UNREADABLE, REWRITTEN.format(head=view.head, stage=view.rewritten_by))
         if view.runs_written is not None:
             self.unknown_reach = True
             self.found(BREAK_UNREADABLE, WRITTEN_SCRIPT.format(head=view.head, path=view.runs_written))
@@ -673,6 +688,7 @@ class _Judge:
                 continue
             for t in targets:
                 if t.opaque:
+                    self.unknown_prefix(view, t.text, "write target")
                     continue
                 index = p.first_in_text(t.text, False, cwd, cwd_spelled)
                 if index < 0 and t.pattern is not None:
@@ -683,6 +699,8 @@ class _Judge:
                     self.found(BREAK_PRECISE_WRITE, PRECISE.format(rule="redirect-write", p=p.entries[index]))
                 else:
                     self.through_symlink(view, t.text, cwd)
+                    if cwd is None or t.text[:1] == "~":
+                        self.unknown_base(view, t.text, t.pattern, cwd, "write target")
         words = view.words
         if words and not view.synthetic and basename(words[0].text) in ("tee", "sed"):
             for rule, detect in (("tee", tee_targets), ("sed-in-place", sed_in_place_targets)):
@@ -756,6 +774,37 @@ class _Judge:
         for name in links:
             self.through_symlink(view, f"{directory}/{name}", cwd)
 
+    def glob_destination(self, view: View, pattern: str, name: str, cwd: tuple[str, ...] | None) -> None:
+        """`cp x.sh note*` writes each match of the destination glob, or `<match>/x.sh` when it
+        is a directory: the matches in the glob's directory (links and directories) are listed
+        and each spelling is followed through its symbolic links. A glob in a directory above
+        the last segment is not listed: it fails closed."""
+        disk = self.walk.disk
+        if disk is None or cwd is None:
+            return
+        directory, _, last = pattern.rpartition("/")
+        absolute = absolute_segments(directory or ".", cwd, self.p.home) if "\\" not in directory else None
+        from polydeukes.stdlib.shell.disk import Refused  # loaded by `walk.disk`
+
+        if absolute is None or any(c in directory for c in "*?[("):  # (escaped ones too: fail closed)
+            self.unknown_reach = True
+            self.found(BREAK_UNREADABLE, f"{view.head} writes into {pattern}, whose directories cannot be listed")
+            return
+        glob = view.glob
+        segment = compile_segment(last, glob.extglob, glob.globstar)
+        fold = glob.nocaseglob or self.p.fold
+        matches = disk.links_in(absolute, lambda entry: segment_matches(segment, entry, dotglob=glob.dotglob, fold=fold),
+                                directories=True)
+        if isinstance(matches, Refused):
+            self.unknown_reach = True
+            self.found(BREAK_UNREADABLE, f"{view.head} writes into {pattern}, whose directory cannot be listed: {matches.reason}")
+            return
+        for match in matches:
+            spelled = f"{directory}/{match}" if directory else match
+            self.through_symlink(view, spelled, cwd)
+            if name:
+                self.through_symlink(view, f"{spelled}/{name}", cwd)
+
     def contains(self, view: View, found: E.Effects, cwd: tuple[str, ...] | None) -> None:
         """Writing the project root or a directory above it reaches every entry."""
         for it in found.items:
@@ -770,14 +819,104 @@ class _Judge:
     def effect_reach(self, view: View, found: E.Effects, cwd: tuple[str, ...] | None) -> None:
         """Effects that reach entries without a word spelling them: writes through symbolic
         links, the work tree, archives, patches, `find -delete`, derived names."""
+        homes = False  # a `$HOME` word with the home known
         for it in found.items:
             a = view.args[it.index]
             if it.role in E.WRITING and not a.opaque and (a.pattern is None or not it.whole):
                 # `rm link` removes the link itself; anything else follows it.
                 follow_last = it.role not in (E.DELETE, E.MOVE) or it.text.endswith("/")
                 self.through_symlink(view, it.text, cwd, follow_last=follow_last)
+            if it.role in E.WRITING and not a.opaque and (cwd is None or it.text[:1] == "~"):
+                self.unknown_base(view, it.text, a.pattern if it.whole else None, cwd, "operand", role=it.role)
+            elif a.opaque and (it.role in E.WRITING or it.role == E.UNKNOWN):
+                home = _HOME_WORD().fullmatch(it.text)
+                if home is None:
+                    self.unknown_prefix(view, it.text, "operand")
+                elif self.p.home is None or "HOME" in self.walk.context.scope.values:
+                    self.unknown_base(view, "~" + (home.group(1) or ""), None, cwd, "operand", it.text, it.role)
+                else:
+                    homes = True
+        if homes:
+            self.home_words(view, cwd)
+        # Destinations spelled as globs (`cp x.sh note*`): the directories and links they can
+        # name are listed, as a glob source copied into a directory is (`glob_into_links`).
+        globbed = {view.args[it.index].text: view.args[it.index].pattern for it in found.items
+                   if it.role in E.WRITING and it.whole and view.args[it.index].pattern is not None}
         for extra in found.extra:
+            if globbed and extra.rule == "into" and extra.pattern is None:
+                destination, _, name = extra.path.rpartition("/")
+                if destination in globbed:
+                    self.glob_destination(view, globbed[destination], name, cwd)
             self.extra(view, extra, cwd, view.head, view.name)
+
+    def home_words(self, view: View, cwd: tuple[str, ...] | None) -> None:
+        """`rm -rf "$HOME"` with the home known: the model gives a word of unknown value no
+        role, so the command's effects are worked out again with such words spelled `~…`, and
+        a removal of the home that holds the project reaches every entry (`cp x "$HOME"` writes
+        into it and does not)."""
+        spelled = []
+        for a in view.args[view.inner + 1 :]:
+            home = _HOME_WORD().fullmatch(a.text) if a.opaque else None
+            spelled.append(Arg("~" + (home.group(1) or ""), None, False, ONE, a.word) if home else a)
+        effects = E.effects_of(view.name, spelled, view.env, view.inner + 1, view.model)
+        if effects is not None:
+            self.contains(view, effects, cwd)
+
+    def unknown_prefix(self, view: View, text: str, what: str) -> None:
+        """A written word whose value is unknown up to a literal tail (`$V/gate.sh`, `"$D"/ci`)
+        can be every path that ends so: an entry, an ancestor up to the project root, or
+        something inside an entry."""
+        tail = unknown_tail(text)
+        if not tail:
+            return  # no literal tail (`rm -rf "$V"`): recorded as unjudgeable, not judged here
+        hits = self._tail_hits(tail)
+        if hits:
+            self.reached.update(hits)
+            self.found(BREAK_OPAQUE_WRITE_TARGET, UNKNOWN_PREFIX.format(
+                head=view.head, what=what, word=text, tail=tail, p=self.p.entries[hits[0]]))
+
+    def _tail_hits(self, tail: str) -> list[int]:
+        """The entries a path ending in `tail` after an unknown value can be (`tail_can_name`)."""
+        p = self.p
+        # Each entry with the project directory's own name above it: the directories above the
+        # project are not matched (`"$D"/tmp` would block wherever the project lives in /tmp).
+        top = p.root_segs[-1:] if p.root_segs is not None else ()
+        tail = comparable(tail, p.fold)
+        return [index for index, entry in enumerate(p.resolved) if tail_can_name(tail, [*top, *entry])]
+
+    def unknown_base(self, view: View, text: str, pattern: str | None, cwd: tuple[str, ...] | None,
+                     what: str, shown: str | None = None, role: str = E.WRITE) -> None:
+        """A written path whose base directory is unknown can be every path that ends in its
+        text: `~…` when the home directory is unknown (the host gave none, or a relative one,
+        or the line assigns HOME), a relative path where a `cd` could not be followed (`cd ~`
+        with an unknown home). `~` alone can be the project or a directory above it: removing,
+        moving or changing its mode (or an unknown role) reaches every entry; writing into it
+        is judged by the names it writes there (`cp x ~` writes `~/x`)."""
+        p = self.p
+        if text == "~" or text.startswith("~/"):
+            if p.home is not None and "HOME" not in self.walk.context.scope.values:
+                return
+            tail, base = text[1:], "the home directory"
+            pattern = pattern[1:] if pattern is not None and pattern.startswith("~") else None
+        elif cwd is None and text[:1] not in ("/", "~", "$", ""):
+            tail, base = "/" + text, "the directory it runs in"
+            pattern = None  # a relative pattern here is already matched anchored anywhere
+        else:
+            return
+        if pattern is not None:
+            compiled = list(compile_pattern(comparable(pattern.lstrip("/"), p.fold), extglob=view.glob.extglob,
+                                            globstar=view.glob.globstar))
+            hits = p._unanchored_pattern_hits(compiled, view.glob.dotglob, view.glob.nocaseglob or p.fold)
+        elif tail.strip("/"):
+            hits = self._tail_hits(tail)
+        elif role in _CONTAINING or role == E.UNKNOWN:
+            hits = list(range(len(p.entries)))  # `~` itself: the project may lie below it
+        else:
+            hits = []
+        if hits:
+            self.reached.update(hits)
+            self.found(BREAK_OPAQUE_WRITE_TARGET, UNKNOWN_BASE.format(
+                head=view.head, what=what, word=shown or text, base=base, p=p.entries[hits[0]]))
 
     def extra(self, view: View, extra: E.Extra, cwd: tuple[str, ...] | None, head: str, name: str) -> None:
         p = self.p
@@ -814,6 +953,8 @@ class _Judge:
             hits = p.anchored_hits(extra.path, cwd)
             if not hits:
                 self.through_symlink(view, extra.path, cwd)
+                if cwd is None or extra.path[:1] == "~":
+                    self.unknown_base(view, extra.path, None, cwd, "target")
         if hits:
             self.reached.update(hits)
             shown = extra.pattern if extra.pattern is not None else extra.path

@@ -30,8 +30,10 @@ from polydeukes.vm.sre import LazyPattern
 # still a mention. Splitting only ever adds candidates, so it can only add breaks.
 _CANDIDATE_SPLIT = LazyPattern(r"[\s=,()`'\";&|<>]+")
 # Inside an opaque word a parameter expansion's operand is still a spelled path
-# (`${T:-packages/core/dist}`): split it out too, so a literal mention is never hidden.
-_OPAQUE_CANDIDATE_SPLIT = LazyPattern(r"[\s=,()`'\";&|<>{}$]+|:[-=+?]")
+# (`${T:-packages/core/dist}`): split it out too, so a literal mention is never hidden. A
+# special parameter is one character after `$` (`$1ci` is `${1}ci`, `$#ci` is `${#}ci`), so it
+# is a separator whole: what follows it is literal text (`$_ci` is the variable `_ci`).
+_OPAQUE_CANDIDATE_SPLIT = LazyPattern(r"(?:\$[0-9#?$!@*-]|[\s=,()`'\";&|<>{}$])+|:[-=+?]")
 
 
 def segments(path: str) -> list[str]:
@@ -141,6 +143,33 @@ def contains_root(candidate: str, root_segs: Sequence[str], cwd: Sequence[str], 
     """True when `candidate` (spelled in `cwd`) names the project root or one of its ancestors."""
     absolute = absolute_segments(candidate, cwd, home)
     return absolute is not None and list(root_segs[: len(absolute)]) == absolute
+
+
+def tail_can_name(tail: str, target: Sequence[str]) -> bool:
+    """Can a path that ends in the literal `tail`, after a value nobody knows, be a path whose
+    last segments are `target`, one of its ancestors within `target`, or something inside it?
+
+    The value may end anywhere, even inside a segment: `/gate.sh`, `/ci`, `/proj` and `ate.sh`
+    can all end `proj/ci/gate.sh` or an ancestor, and `/hooks/x` lies inside `.claude/hooks`.
+    An empty tail (`"$V"`, `"$V"/`) tells nothing about the path and names nothing here."""
+    parts = tail.split("/")
+    if ".." in parts:  # `$V/x/..` is some directory again: only the text after the last `..` is known
+        parts = ["", *parts[len(parts) - parts[::-1].index("..") :]]
+    head = parts[0]  # the end of a segment the unknown value began
+    rest = [seg for seg in parts[1:] if seg and seg != "."]
+    if not head and not rest:
+        return False
+    # `rest[0]` lands on `target[i]`; below 0 its first segments lie above `target`, where
+    # anything may stand (`/u/proj` can end the project directory `proj`).
+    for i in range(1 - len(rest), len(target) + 1):
+        if head and i >= 1 and not target[i - 1].endswith(head):
+            continue
+        skip = max(0, -i)
+        start = max(0, i)
+        shared = min(len(rest) - skip, len(target) - start)
+        if (shared > 0 or head and i >= 1) and rest[skip : skip + shared] == list(target[start : start + shared]):
+            return True
+    return False
 
 
 def comparable(text: str, fold_case: bool) -> str:
