@@ -31,6 +31,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from polydeukes.stdlib.shell import effects as E
+from polydeukes.stdlib.shell import listers
 from polydeukes.stdlib.shell.expansion import (
     ANY,
     MANY,
@@ -133,6 +134,7 @@ _CHDIR_FLAGS = frozenset({("env", "C"), ("sudo", "D")})
 _STDIN_EXECUTORS = frozenset({"xargs", "parallel", "while", "until", "source", "."})
 _FD_REFERENCE = LazyPattern(r"-|\d+-?")
 _NAME = LazyPattern(r"[A-Za-z_][A-Za-z0-9_]*")
+_VARIABLE_REFERENCE = LazyPattern(r"\$\{?[#!]?([A-Za-z_][A-Za-z0-9_]*)")
 
 # Names whose command can matter without a mention: writers and programs the table models as
 # such, shells, wrappers, reserved words, and builtins that change the line's state.
@@ -227,11 +229,19 @@ class View:
     loop_values: dict[str, tuple[Value, ...]] | None = None  # what `while read` gets from `done <<EOF`
     rewritten_by: str | None = None  # an earlier pipeline stage that rewrites the code this one runs
     synthetic = False  # built by another command (find -exec)
+    # Paths a lister gives this command (`find -exec … {}`, `lister | xargs cmd`, `$f` of a loop
+    # over a lister's output), as `listers.listing` items whose `source` holds the indexes of
+    # the arguments they stand for: in `listed_argv` when set (xargs appends them), else `args`.
+    listed: tuple = ()
+    listed_argv: list | None = None
+    stdin_listing: tuple | None = None  # what the previous stage prints, when it lists paths
+    loop_listing: tuple | None = None  # what a `for` loop's `$(…)` word list prints
     source = ""  # the script text the words index into
     moves_directory = False  # the script changes directory somewhere (§8.6)
     prefix_roles: dict[int, str] = {}
     wrapper_scripts: tuple = ()
     follow = False  # the walk reads scripts this command runs
+    spells_entry = False  # its words or targets spell an entry (the walk's `spells` said so)
     _effects: E.Effects | None | bool = False
 
     @property
@@ -258,7 +268,7 @@ class View:
 class Context:
     """The line's state as the walk goes (see the module docstring)."""
 
-    __slots__ = ("cwd", "stack", "oldpwd", "scope", "glob", "redefined", "written", "writers", "groups")
+    __slots__ = ("cwd", "stack", "oldpwd", "scope", "glob", "redefined", "written", "writers", "groups", "listed")
 
     def __init__(self, root: tuple[str, ...] | None) -> None:
         self.cwd: tuple[str, ...] | None = root
@@ -268,11 +278,38 @@ class Context:
         self.glob = GlobOptions()
         self.redefined: dict[str, str] = {}
         self.written: dict[tuple[str, ...], str | None] = {}
-        self.writers: list[View] = []  # commands whose writes `written` has not taken in yet
+        # Commands whose writes `written` has not taken in yet.
+        self.writers: list[View | QuietCommand] = []
         self.groups: list[tuple[str, ...] | None] = []
+        self.listed: dict[str, tuple] = {}  # loop variables that take the paths a lister prints
 
 
-Event = View | UnreadSpan
+class QuietCommand:
+    """A command the walk judged from its tokens alone, without a view (`Walk(spells=...)`):
+    a plain command (see `Walk._quiet_text`) whose words and redirect targets spell no
+    protected entry.
+    What is left of it for a judge is its write redirects, whose targets may still reach an
+    entry (through a symbolic link, from an unknown directory); it also stands for them in `Context.writers` (the attributes
+    `Walk._record_writes` reads, as a view has them)."""
+
+    __slots__ = ("cmd", "cwd")
+    model = None  # nothing for `_record_writes` to take from a model: it writes no operand
+
+    def __init__(self, cmd: SimpleCommand, cwd: tuple[str, ...] | None) -> None:
+        self.cmd = cmd
+        self.cwd = cwd
+
+    @property
+    def head(self) -> str:
+        return self.cmd.words[0].text
+
+    @property
+    def targets(self) -> list[tuple[Redirect, list[Arg]]]:
+        return [(r, [Arg(r.target.text, None, r.target.opaque, ANY if r.target.opaque else ONE, r.target)])
+                for r in self.cmd.redirects]
+
+
+Event = View | UnreadSpan | QuietCommand
 
 
 class Walk:
@@ -280,10 +317,18 @@ class Walk:
 
     `wants_run(text, context)` is asked for each run of plain lines (`tokenizer.PlainRun`):
     True reads the run word by word (a judge answers from a cheap test of the run's text
-    whether it can matter)."""
+    whether it can matter).
+
+    `spells(text, context)`, given by a judge that only looks at commands which can concern
+    its entries, is asked for each plain command (`_quiet_text`: plain words and redirect
+    targets, a name without effects of its own or whose model effects only read, nothing run
+    from stdin): False means nothing in it can name an entry, and the walk makes no view of
+    it; one with a write redirect is yielded as a `QuietCommand` instead (its targets may be
+    links), one without is not yielded at all."""
 
     def __init__(self, text: str, *, root: str, home: str | None, disk: Disk | None = None,
                  wants_run: Callable[[str, Context], bool] | None = None,
+                 spells: Callable[[str, Context], bool] | None = None,
                  track_moves: bool = False) -> None:
         self.text = text
         self.track_moves = track_moves  # `View.moves_directory` is read by the derivation only
@@ -292,8 +337,10 @@ class Walk:
         self.home_segs = _home_segments(home)
         self._disk: Disk | None | bool = disk if disk is not None else False  # False: not made yet
         self.wants_run = wants_run
+        self.spells = spells
         self.context = Context(self.root_segs)
         self._moves = False
+        self.printed: tuple | None = None  # what the last lister stage walked prints
 
     @property
     def disk(self) -> Disk | None:
@@ -331,19 +378,24 @@ class Walk:
             type(cmd) is not PlainRun and _moves_directory(cmd) for cmd in commands))
         self._moves = moves
         context = self.context
+        flowing = None  # the paths the previous stage prints, when it lists them (listers.py)
         for k, cmd in enumerate(commands):
             if type(cmd) is PlainRun:
                 run_text = text[cmd.start : cmd.end]
                 if context.redefined or (self.wants_run is not None and self.wants_run(run_text, context)):
                     yield from self._script(run_text, tokenize(run_text), depth, fully_read, moves)
                 continue
+            spells = self.spells
             piped = k > 0 and type(commands[k - 1]) is not PlainRun and commands[k - 1].connector == "|"
             if not piped:
                 rewriter = None
+                flowing = None
             # (asked of a stage even when it is skipped below: `echo … | tr … | sh`)
             rewrites = _rewrites_text(cmd, first=not piped) if cmd.connector == "|" and rewriter is None else None
-            if self.wants_run is not None and not context.redefined and _inert(cmd) \
-                    and not self.wants_run(" ".join([w.text for w in cmd.words]), context):
+            if spells is None and self.wants_run is not None and not context.redefined and _inert(cmd) \
+                    and flowing is None and not self.wants_run(" ".join([w.text for w in cmd.words]), context) \
+                    and not (cmd.words[0].text in listers.LISTERS and (
+                        depth or cmd.connector == "|" and _pipeline_feeds_executor(commands, k)[0])):
                 rewriter = rewriter or rewrites
                 continue  # a plain command that can only matter through a mention it lacks
             if not piped:
@@ -353,14 +405,46 @@ class Walk:
                 if not feeds_from <= k < feeds_from + len(feeds):
                     feeds_from, feeds = k, _pipeline_feeds_executor(commands, k)
                 feeds_executor = feeds[k - feeds_from]
+            args = None
+            mentioned = False
+            # (A stage a listing flows into, or a lister whose paths may reach a writer — inside a
+            # substitution, or piped on — needs its view: the listing travels on it.)
+            if spells is not None and not context.redefined and not feeds_executor and not (piped and upstream) \
+                    and flowing is None and not (depth and cmd.words and cmd.words[0].text in listers.LISTERS):
+                spelled, args = self._quiet_text(text, cmd)
+                if spelled is not None and spells(spelled, context):
+                    mentioned = True
+                elif spelled is not None and (cmd.words[0].text not in _MODELLED_WRITERS or _reads_only(
+                        cmd.words[0].text, args, self._env(cmd, piped) if cmd.heredocs or cmd.redirects or piped
+                        else _NO_ENV)):
+                    # No view, no effects: a plain command that can only matter through a
+                    # mention it lacks, or through a write redirect's target being a link.
+                    for r in cmd.redirects:
+                        if is_write_redirect(r):
+                            quiet = QuietCommand(cmd, context.cwd)
+                            context.writers.append(quiet)
+                            yield quiet
+                            break
+                    name = cmd.words[0].text
+                    if name in DIRECTORY_CHANGES:
+                        self._directory(name, args[1:])  # what its view's `_update` would do
+                    # (No loop opens here, and no stage that runs its input as code: the name
+                    # is neither a reserved word nor an executor.)
+                    rewriter = rewriter or rewrites
+                    continue
             self._moves = moves
-            view, written_script = self._view(text, cmd, depth, fully_read, feeds_executor, piped, upstream)
+            view, written_script = self._view(text, cmd, depth, fully_read, feeds_executor, piped, upstream,
+                                              flowing, args)
+            if mentioned:
+                view.spells_entry = True  # the judge's mention test, answered above
             if not piped and _opens_input_loop(cmd):
                 if loop_ends is None:
                     loop_ends = _loop_ends(commands)
                 done = loop_ends.get(k)
                 if done is not None:
                     self._loop_input(view, commands[done])
+                    # `… done < <(git ls-files)`: `read`'s names take the paths it prints
+                    view.stdin_listing = self._done_listing(commands[done], depth) or view.stdin_listing
             if rewriter is not None and _runs_stdin_as_code(cmd):
                 view.rewritten_by = rewriter
             rewriter = rewriter or rewrites
@@ -372,8 +456,61 @@ class Walk:
             if view.follow or written_script is not None:
                 yield from self._follow(text, view, written_script)
             self._update(view)
+            # (Only a stage whose output reaches an executor (`| xargs rm`, `| while read f`), or
+            # the output of a substitution, can give a command its paths.)
+            if flowing is not None or view.name in listers.LISTERS and (depth or feeds_executor):
+                flowing = _flows_out(view, flowing)
+                if flowing is not None:
+                    self.printed = flowing
             if context.groups and cmd.words and cmd.words[-1].text.endswith(")") and "(" not in cmd.words[-1].text:
                 context.cwd = context.groups.pop()
+
+    def _quiet_text(self, text: str, cmd: SimpleCommand) -> tuple[str | None, list[Arg] | None]:
+        """The text of a command that can matter only through what its words and redirect
+        targets spell (None for any other command), and its words expanded (or made `Arg`s)
+        if that was needed.
+
+        Such a command has a plain name without `/` (a script the line may have written), `=`
+        (an assignment) or a final digit (a versioned interpreter) that is either no writer,
+        executor, shell, wrapper, reserved word or state-changing builtin
+        (`_NAMES_WITH_EFFECTS`), or a writer the model reads (`_MODELLED_WRITERS`: the caller
+        asks `_reads_only`), or `cd`/`pushd`/`popd` (the caller follows the directory); words
+        without glob, brace or substitution, whose variables the line gave no pattern (an
+        unknown value leaves the word opaque, spelled as written); no group parenthesis;
+        targets that expand to nothing else. Its heredocs and herestrings are data it reads
+        (the caller has ruled out a pipe into an executor). The text is what the judge's
+        mention test reads for its view: the expanded words' and the targets' texts, joined by
+        blanks."""
+        words = cmd.words
+        if not words:
+            return None, None
+        first = words[0]
+        name = first.text
+        flags = cmd.flags
+        if (name in _NAMES_WITH_EFFECTS and name not in _QUIET_WITH_ARGS) or flags & (W_GLOB | W_BRACE | W_SUBST) \
+                or first.flags or first.opaque or "/" in name or "=" in name or name[-1:].isdigit():
+            return None, None
+        args = None
+        if flags & W_VAR:
+            for r in cmd.redirects:
+                if r.target.flags & W_VAR:
+                    return None, None
+            args = self._expand(text, words, flags)
+            texts = []
+            for a in args:  # (a plain loop: cheaper than generator expressions for a few words)
+                if a.pattern is not None:
+                    return None, args  # a variable the line gave a pattern (`for f in src/*`)
+                texts.append(a.text)
+        else:
+            texts = [w.text for w in words]
+            if name in _QUIET_WITH_ARGS:  # the model or `_directory` reads its arguments
+                args = [Arg(w.text, None, w.opaque, ANY if w.opaque else ONE, w) for w in words]
+        for t in texts:
+            if t.startswith("(") or t.endswith(")"):
+                return None, args
+        for r in cmd.redirects:
+            texts.append(r.target.text)
+        return " ".join(texts), args
 
     def nested(self, source: str, depth: int, fully_read: bool) -> Iterator[Event]:
         """A script the line runs (nested shell, substitution, written script, alias)."""
@@ -385,8 +522,11 @@ class Walk:
     # -- one command ------------------------------------------------------------------------
 
     def _view(self, text: str, cmd: SimpleCommand, depth: int, fully_read: bool,
-              feeds_executor: bool, piped: bool, upstream: Sequence[str] = ()) -> tuple[View, str | None]:
-        """The view of one command, and the text of a shell script it runs that the line wrote."""
+              feeds_executor: bool, piped: bool, upstream: Sequence[str] = (),
+              flowing: tuple | None = None, args: list[Arg] | None = None) -> tuple[View, str | None]:
+        """The view of one command, and the text of a shell script it runs that the line wrote
+        (`flowing`: the paths a lister upstream prints into it; `args`: its words expanded
+        already, by `_quiet_text`)."""
         context = self.context
         words = cmd.words
         view = View()
@@ -404,7 +544,9 @@ class Walk:
         view.glob = context.glob
         view.cwd = context.cwd
         flags = cmd.flags
-        if not flags & (W_GLOB | W_BRACE | W_VAR):  # nothing to expand anywhere (see `_expand`)
+        if args is not None:
+            view.args = args
+        elif not flags & (W_GLOB | W_BRACE | W_VAR):  # nothing to expand anywhere (see `_expand`)
             view.args = args = [Arg(w.text, None, w.opaque, ANY if w.opaque else ONE, w) for w in words]
         else:
             view.args = args = self._expand(text, words, flags)
@@ -412,7 +554,7 @@ class Walk:
         # word, wrapper or `case` pattern is the command (a call less per command).
         first = args[0].text if args else "="
         first_name = basename(first)
-        if "=" in first or first in _RESERVED or first_name in _WRAPPERS or first.endswith(")"):
+        if "=" in first or first in _RESERVED or first_name in _WRAPPERS or first.endswith(")") or first == "case":
             inner, view.via_xargs, wrapper_cd, xargs_at = _unwrap(args)
             name = basename(args[inner].text) if inner < len(args) and not args[inner].opaque else ""
         else:
@@ -444,8 +586,14 @@ class Walk:
             view.cwd = None  # `env -C dir`, `sudo -D dir`: not followed
         if inner:
             view.prefix_roles, view.wrapper_scripts = _wrapper_options(args, inner)
+        if flowing is not None:
+            view.stdin_listing = flowing
         if view.via_xargs:
             self._xargs(view, xargs_at)
+        if context.listed and flags & W_VAR:
+            self._listed_variables(view, text)
+        if flags & W_SUBST and inner < len(args) and not (model is not None and model.pure):
+            self._substituted_listings(view, text)
         if view.piped_code and not (name in NESTED_SHELLS or (model is not None and model.handler == "interpreter")
                                     or (xargs_at >= 0 and not view.via_xargs)):
             # `… | while read f; do …`, `… | source /dev/stdin`, `xargs` with operands it could
@@ -453,7 +601,8 @@ class Walk:
             view.piped_unread = view.piped_code
         # Subshell group: a `(` opening the command saves the directory, a `)` closing it
         # restores it after the command.
-        if words and words[0].text.startswith("(") and not words[0].text.startswith("(("):
+        if words and words[0].text.startswith("(") and not words[0].text.startswith("((") \
+                and not (inner and _is_case_pattern(words[0])):  # `(x) cmd`: an arm, no group
             context.groups.append(context.cwd)
         if view.wrapper_scripts or name in _RUNS_SCRIPTS or cmd.flags & W_SUBST or view.piped_code:
             view.follow = True
@@ -474,10 +623,15 @@ class Walk:
         name = view.name
         depth = view.depth
         fully_read = view.fully_read
+        loop = name in ("for", "select")
         for word in cmd.words:
             if word.flags & W_SUBST:
                 for inner_text in substitutions(text[word.start : word.end]):
+                    self.printed = None
                     yield from self.nested(inner_text, depth, fully_read)
+                    if loop:  # `for f in $(git ls-files)`: `f` takes the paths it prints
+                        printed = self.printed
+                        view.loop_listing = None if printed is None else (*(view.loop_listing or ()), *printed)
         for r in cmd.redirects:
             if r.target.flags & W_SUBST:
                 for inner_text in substitutions(text[r.target.start : r.target.end]):
@@ -498,15 +652,18 @@ class Walk:
             found = view.effects
             for extra in found.extra if found is not None else ():
                 if extra.kind == "command":
-                    yield from self._synthetic(view, extra.argv, depth)
+                    yield from self._synthetic(view, extra.argv, depth, extra)
         for source in view.wrapper_scripts:
             yield from self.nested(source, depth, fully_read)
         if written_script is not None:
             yield from self.nested(written_script, depth, fully_read)
 
-    def _synthetic(self, parent: View, argv: tuple[Arg, ...], depth: int) -> Iterator[Event]:
+    def _synthetic(self, parent: View, argv: tuple[Arg, ...], depth: int,
+                   find_exec: E.Extra | None = None) -> Iterator[Event]:
         """A command another command runs with arguments it builds (`find … -exec cmd {} ;`)."""
         view = View()
+        if find_exec is not None:
+            view.listed = (find_exec,)
         view.cmd = parent.cmd
         view.words = parent.words
         view.depth = depth
@@ -603,6 +760,13 @@ class Walk:
                 source = bodies[0]
             elif view.env.stdin_file is not None and not bodies:
                 from_file = view.env.stdin_file
+            elif not bodies:
+                from_file = next((r.target.text for r in view.cmd.redirects
+                                  if r.operator == "<" and r.target.text.startswith("<(")), None)
+        if from_file is not None and from_file.startswith("<(") and from_file.endswith(")"):
+            # `xargs rm < <(git ls-files)`, `xargs -a <(find …) rm`: what the script prints
+            view.stdin_listing = self._printed_by(from_file[2:-1], view.depth)
+            from_file = None
         if from_file is not None:
             path = self.absolute(from_file, view.cwd)
             if path is None or self.disk is None or path in self.written():
@@ -617,6 +781,14 @@ class Walk:
                 return
             source = found
         if source is None:
+            if view.stdin_listing is not None and view.inner < len(args):
+                # `lister | xargs cmd`: cmd gets the listed paths, appended or for `-I` words.
+                if replace is not None:
+                    view.listed = listers.within(view.stdin_listing, tuple(
+                        k for k in range(view.inner + 1, len(args)) if replace in args[k].text))
+                else:
+                    view.listed_argv = [*args, Arg("{}", None, False, ONE, args[-1].word)]
+                    view.listed = listers.within(view.stdin_listing, (len(args),))
             return
         items = _xargs_items(source, delimiter)
         if items is None:
@@ -638,6 +810,62 @@ class Walk:
             view.args = args + extra
         view.via_xargs = False  # the operands are known now
 
+    def _substituted_listings(self, view: View, text: str) -> None:
+        """Arguments a substitution fills with the paths a lister prints (`rm $(git
+        ls-files)`, `sed -i … `find …``)."""
+        found: list = []
+        for k in range(view.inner + 1, len(view.args)):
+            word = view.args[k].word
+            raw = text[word.start : word.end]
+            if not word.flags & W_SUBST or raw.startswith(("<(", ">(")):
+                continue  # (a process substitution is a file name, not the paths)
+            for source in substitutions(raw):
+                printed = self._printed_by(source, view.depth)
+                if printed:
+                    found.extend(listers.within(printed, (k,)))
+        if found:
+            view.listed = (*view.listed, *found)
+
+    def _done_listing(self, done: SimpleCommand, depth: int) -> tuple | None:
+        """What a loop reads when its `done` takes it from a process substitution that lists
+        paths (`done < <(git ls-files)`)."""
+        for r in done.redirects:
+            if r.operator == "<" and r.target.text.startswith("<(") and r.target.text.endswith(")"):
+                return self._printed_by(r.target.text[2:-1], depth)
+        return None
+
+    def _printed_by(self, source: str, depth: int) -> tuple | None:
+        """What a substitution's script prints when it lists paths, read ahead of the command
+        that takes it (its commands are walked and judged after that command, as any
+        substitution's). It runs in a subshell: what it assigns or `cd`s stays there."""
+        if depth + 1 >= MAX_NESTING or not any(
+                type(cmd) is SimpleCommand and cmd.words and basename(cmd.words[0].text) in listers.LISTERS
+                for cmd in tokenized(source).commands):
+            return None
+        walk = Walk(source, root=self.root, home=None, disk=self.disk)
+        walk.home_segs = self.home_segs
+        context = walk.context
+        context.cwd = self.context.cwd
+        context.glob = self.context.glob
+        context.scope = self.context.scope.copy()
+        for _event in walk._script(source, tokenized(source), depth + 1, True):
+            pass
+        return walk.printed
+
+    def _listed_variables(self, view: View, text: str) -> None:
+        """Arguments that expand a loop variable taking a lister's paths (`rm "$f"`)."""
+        listed = self.context.listed
+        by_name: dict[str, list[int]] = {}
+        for k in range(view.inner + 1, len(view.args)):
+            word = view.args[k].word
+            if word.flags & W_VAR:
+                for m in _VARIABLE_REFERENCE().finditer(text, word.start, word.end):
+                    if m.group(1) in listed:
+                        by_name.setdefault(m.group(1), []).append(k)
+        if by_name:
+            view.listed = tuple(extra for var, indexes in by_name.items()
+                                for extra in listers.within(listed[var], tuple(indexes)))
+
     # -- state updates ----------------------------------------------------------------------
 
     def _update(self, view: View) -> None:
@@ -647,10 +875,10 @@ class Walk:
         name = view.name
         # A command of assignments only sets shell variables; the assignments prefixing a
         # command only set its environment (the shell's own variables keep their values).
-        if inner >= len(args):
-            for a in args:
-                if not a.opaque and is_assignment(a.text) or a.word.flags & (W_VAR | W_SUBST):
-                    self._assign(a, view.source)
+        if inner >= len(args) or "=(" in args[0].text and is_assignment(args[0].text):
+            # (`a=(x y)` reads as the assignment `a=(x` prefixing a command `y)`: §8.7 #42
+            # judges it so, a mention in it breaks; the walk still follows the array.)
+            self._assign_all(args, 0, view.source)
         if view.targets or (name and name in _WRITER_NAMES):
             context.writers.append(view)  # its writes are worked out when a script runs
         if inner < len(args) and args[inner].text.endswith("()") and _FUNCTION_DEFINITION().fullmatch(args[inner].text):
@@ -659,21 +887,21 @@ class Walk:
             return
         rest = args[inner + 1 :]
         if name in DIRECTORY_CHANGES:
-            self._directory(view, name, rest)
+            self._directory(name, rest)
         elif name in _DECLARATIONS:
-            for a in rest:
-                if a.text.startswith(("-", "+")):
-                    continue
-                if "=" in a.text:
-                    self._assign(a, view.source)
+            self._assign_all(rest, 0, view.source)
         elif name == "unset":
             for a in rest:
                 if not a.text.startswith("-"):
                     context.scope.assign(a.text, (Value(""),))
         elif name in ("read", "mapfile", "readarray"):
+            # `lister | while read f; do …`: `f` takes the paths the lister prints.
+            listed = view.stdin_listing
             for a in rest:
                 if not a.text.startswith("-") and _NAME().fullmatch(a.text):
                     context.scope.assign(a.text, None)
+                    if listed is not None:
+                        context.listed[a.text] = listed
             if view.loop_values is not None:
                 for var, values in view.loop_values.items():
                     context.scope.assign(var, values)
@@ -683,6 +911,8 @@ class Walk:
                     context.scope.assign(rest[k + 1].text, None)
         elif name in ("for", "select"):
             self._loop(rest)
+            if rest and view.loop_listing is not None:
+                context.listed[rest[0].text] = view.loop_listing
         elif name == "set":
             for k, a in enumerate(rest):
                 if a.text in ("-f", "-o") and (a.text == "-f" or rest[k + 1 : k + 2] and rest[k + 1].text == "noglob"):
@@ -711,21 +941,79 @@ class Walk:
         elif name == "function" and rest:
             context.redefined[rest[0].text.rstrip("()")] = "function"
 
+    def _assign_all(self, args: Sequence[Arg], k: int, source: str) -> None:
+        """The assignments among `args` from `k` on, arrays (`a=(x y)`) included."""
+        while k < len(args):
+            a = args[k]
+            if "=(" in a.text and is_assignment(a.text):
+                end = _array_end(args, k)
+                self._assign_array(args[k:end], source)
+                k = end
+                continue
+            if not a.opaque and is_assignment(a.text) or a.word.flags & (W_VAR | W_SUBST) and "=" in a.text:
+                self._assign(a, source)
+            k += 1
+
+    def _assign_array(self, words: Sequence[Arg], source: str) -> None:
+        """`NAME=(…)` / `NAME+=(…)` (its words already expanded, but for the first): the
+        elements, unknown when one of them is (its spelling kept for the mention rules)."""
+        first = words[0]
+        name, _, value = first.text.partition("=")
+        append = name.endswith("+")
+        name = name.rstrip("+")
+        if not _NAME().fullmatch(name):
+            return
+        self.context.listed.pop(name, None)
+        texts: list[str] = []
+        known = True
+        if first.word.flags & W_SUBST:
+            known = False
+        elif first.word.flags & W_VAR:
+            raw = source[first.word.start : first.word.end].partition("=")[2]
+            values = word_values(first.word, raw, self.context.scope)
+            if values is None:
+                known = False
+            else:
+                texts.extend(piece for v in values for piece in v.text.split())
+        else:
+            texts.extend(value.split())
+        for a in words[1:]:
+            known = known and not a.opaque
+            texts.append(a.text)
+        if texts:
+            texts[0] = texts[0].removeprefix("(")
+            texts[-1] = texts[-1].removesuffix(")")
+        keyed = any(t.startswith("[") and "]=" in t for t in texts)
+        texts = [t.split("]=", 1)[1] if t.startswith("[") and "]=" in t else t for t in texts]
+        elements = tuple(Value(t, t if listers.GLOB_CHARACTERS & set(t) else None)
+                         for t in texts if t) if known else None
+        self.context.scope.assign_array(name, elements, " ".join(texts), append, keyed)
+
     def _assign(self, a: Arg, source: str) -> None:
         """`NAME=VALUE`: the values NAME may now hold (unknown after a substitution)."""
         name, eq, value = a.text.partition("=")
+        append = name.endswith("+")
         name = name.rstrip("+")
         if not eq or not _NAME().fullmatch(name):
             return
+        if self.context.listed:
+            self.context.listed.pop(name, None)
         word = a.word
+        scope = self.context.scope
         if word.flags & W_SUBST:
             values = None
         elif word.flags & W_VAR:
             raw = source[word.start : word.end]
-            values = word_values(word, raw.partition("=")[2], self.context.scope)
+            values = word_values(word, raw.partition("=")[2], scope)
         else:
             values = (Value(value),)
-        self.context.scope.assign(name, values)
+        if append:  # `x+=y`: what x held, then y (of unknown value, `$x` keeps spelling y)
+            before = scope.value(name)
+            values = None if before is None or values is None or len(before) * len(values) > 64 \
+                else tuple(Value(b.text + v.text) for b in before for v in values)
+        scope.assign(name, values)
+        if append and values is None:
+            scope.spellings[name] = scope.spellings.get(name, "") + value
         if name == "GLOBIGNORE":
             self.context.glob = self.context.glob.copy()
             self.context.glob.dotglob = True
@@ -734,6 +1022,8 @@ class Walk:
         if not rest or rest[0].opaque:
             return
         var = rest[0].text
+        if self.context.listed:
+            self.context.listed.pop(var, None)
         if len(rest) >= 2 and rest[1].text == "in":
             values = []
             for a in rest[2:]:
@@ -775,7 +1065,7 @@ class Walk:
         else:
             view.loop_values = values
 
-    def _directory(self, view: View, name: str, rest: Sequence[Arg]) -> None:
+    def _directory(self, name: str, rest: Sequence[Arg]) -> None:
         context = self.context
         operands = [a for a in rest if not a.text.startswith("-") or a.text == "-"]
         if name == "popd":
@@ -809,7 +1099,7 @@ class Walk:
         context.writers.clear()
         return context.written
 
-    def _record_writes(self, view: View) -> None:
+    def _record_writes(self, view: View | QuietCommand) -> None:
         written = self.context.written
         for r, targets in view.targets:
             if not is_write_redirect(r):
@@ -925,6 +1215,18 @@ _STATEFUL = DIRECTORY_CHANGES | _DECLARATIONS | frozenset({
     "unset", "read", "mapfile", "readarray", "printf", "for", "select", "set", "shopt", "hash",
     "enable", "function",
 })
+# Commands with a row that can write (so in `_NAMES_WITH_EFFECTS`) whose effects the model
+# decides from their argv and stdin, and that change nothing else: the fast path asks the model
+# whether a given call of theirs only reads (`_reads_only`). Not an interpreter (its code is
+# always read for mentions), nor `tee` and `sed` (§8.2 reads their operands as write targets
+# itself), nor `find` (the walk follows what it runs).
+_MODELLED_WRITERS = frozenset(
+    name for name, model in E.COMMANDS.items() if not model.pure and model.handler != "interpreter"
+) - NESTED_SHELLS - DIRECTORY_CHANGES - _RESERVED - _DECLARATIONS - BUILTINS - frozenset(_WRAPPERS) \
+    - _RUNS_SCRIPTS - _STATEFUL - frozenset({"tee", "sed"})
+# Names the fast path takes with their words as arguments: the writers above, and `cd`,
+# `pushd`, `popd`, whose directory it follows as `_update` would.
+_QUIET_WITH_ARGS = _MODELLED_WRITERS | DIRECTORY_CHANGES
 
 
 def _root_segments(root: str) -> tuple[str, ...] | None:
@@ -975,7 +1277,8 @@ def _unwrap(args: Sequence[Arg] | Sequence[Word]) -> tuple[int, bool, bool, int]
     if not n:
         return 0, False, False, -1
     first = args[0].text
-    if "=" not in first and first not in _RESERVED and basename(first) not in _WRAPPERS and not first.endswith(")"):
+    if "=" not in first and first not in _RESERVED and basename(first) not in _WRAPPERS and not first.endswith(")") \
+            and first != "case":
         return 0, False, False, -1  # the common case: a plain command, nothing to unwrap
     k = 0
     via_xargs = False
@@ -983,10 +1286,23 @@ def _unwrap(args: Sequence[Arg] | Sequence[Word]) -> tuple[int, bool, bool, int]
     xargs_at = -1
     while k < n:
         a = args[k]
+        if k == 0 and a.text[-1:] == ")" and _is_case_pattern(a) and (n > 1 or "(" not in a.text):
+            k += 1  # an arm's pattern opening a line (`x)`, `*)`; `(x)` only before its command)
+            continue
         if a.opaque:
             break
-        if is_assignment(a.text) or a.text in _RESERVED or (k == 0 and a.text.endswith(")") and "(" not in a.text):
-            k += 1  # an assignment prefix, a reserved word, a `case` pattern
+        if a.text == "case" and k + 2 < n and args[k + 2].text == "in" and not args[k + 2].opaque:
+            # `case WORD in PATTERN) CMD …` on one line (a `;;`, `;&` or `;;&` ends the arm and
+            # the next arm opens its own command): the subject is data, the pattern no command.
+            # Without a `)` the pattern goes on past a `|` (`a|b)`), which ends this command.
+            k += 3
+            while k < n:
+                k += 1
+                if _is_case_pattern(args[k - 1]):
+                    break
+            continue
+        if is_assignment(a.text) or a.text in _RESERVED:
+            k += 1  # an assignment prefix, a reserved word
             continue
         name = basename(a.text)
         spec = _WRAPPERS.get(name)
@@ -1020,6 +1336,38 @@ def _unwrap(args: Sequence[Arg] | Sequence[Word]) -> tuple[int, bool, bool, int]
     return min(k, n), via_xargs, changes_directory, xargs_at
 
 
+def _is_case_pattern(a: Arg | Word) -> bool:
+    """Is the word a `case` arm's pattern (`x)`, `(x)`, `*.sh)`, the `b)` of `a|b)`)? A function
+    definition (`f()`) is none, nor is a word that ends in a command substitution (`$(echo rm)`
+    runs it)."""
+    text = a.text
+    return text.endswith(")") and ("(" not in text or text[:1] == "(" and text[1:2] != "(") and not (
+        (a.word if type(a) is Arg else a).flags & W_SUBST)
+
+
+def _array_end(args: Sequence[Arg] | Sequence[Word], k: int) -> int:
+    """Index past the words of an array assignment opening at `args[k]` (`a=(x`, `y`, `z)`)."""
+    if args[k].text.endswith(")"):
+        return k + 1
+    j = k + 1
+    while j < len(args) and not args[j].text.endswith(")"):
+        j += 1
+    return min(j + 1, len(args))
+
+
+def _flows_out(view: View, flowing: tuple | None) -> tuple | None:
+    """The paths a stage prints when they are listed paths: a lister's own, or those it was fed
+    when it only passes on some of its lines (`find … | grep x | xargs rm`); a stage that may
+    rewrite the lines it was fed passes on any path at all."""
+    if view.name in listers.LISTERS:
+        listed = listers.listing(view)
+        if listed is not None:
+            return listed
+    if flowing is None:
+        return None
+    return flowing if listers.selects(view) else listers.anywhere(flowing)
+
+
 def _inert(cmd: SimpleCommand) -> bool:
     """A command like a plain line (`tokenizer.PlainRun`): plain words only (no expansion,
     substitution, group parenthesis), no redirect or heredoc, and a name with no effects of
@@ -1027,12 +1375,27 @@ def _inert(cmd: SimpleCommand) -> bool:
     if cmd.flags or cmd.redirects or cmd.heredocs or not cmd.words:
         return False
     name = cmd.words[0].text
-    if "/" in name or "=" in name or name in _NAMES_WITH_EFFECTS:
+    # (A name ending in a digit may be a versioned interpreter, `python3.12`: `E.model_for`.)
+    if "/" in name or "=" in name or name in _NAMES_WITH_EFFECTS or name[-1:].isdigit():
         return False
     # A parenthesis glued to a word is a group or `case` marker (§8.6 reads those). (A plain
     # loop: `any` over a generator costs more for the few words a command has.)
     for w in cmd.words:
         if w.text.startswith("(") or w.text.endswith(")"):
+            return False
+    return True
+
+
+def _reads_only(name: str, args: list[Arg], env: E.Env) -> bool:
+    """Do the model's effects of a `_MODELLED_WRITERS` command on these arguments and stdin
+    only read (`sort`, `uniq -c`, `rg x`, `git diff --stat`: no `-o`, no output operand, no
+    work-tree rewrite)? Then, without a mention, the judge finds nothing in it but its
+    redirects."""
+    found = E.effects_of(name, args[1:], env, 1, E.COMMANDS[name])
+    if found is None or found.extra or found.unproven is not None:
+        return False
+    for it in found.items:
+        if it.role not in E.HARMLESS:
             return False
     return True
 
@@ -1320,6 +1683,8 @@ def _reads_stdin_as_program(cmd: SimpleCommand) -> bool:
             if head not in _MAY_RUN_STDIN and not head[-1:].isdigit():
                 return False
     index, via_xargs, _, _ = _unwrap(words)
+    if index == len(words) and first.text == "case":
+        return True  # `… | case x in` with its arms on later lines: they read the pipe
     words = words[index:]
     if via_xargs:
         return not words or not _pure_reader(words)
@@ -1341,7 +1706,7 @@ def _reads_stdin_as_program(cmd: SimpleCommand) -> bool:
 
 # The first names of the stages `_reads_stdin_as_program` must read further (a versioned
 # interpreter name, `python3.12`, ends in a digit and is read further too).
-_MAY_RUN_STDIN = (_STDIN_EXECUTORS | NESTED_SHELLS | _RESERVED | frozenset(_WRAPPERS)
+_MAY_RUN_STDIN = (_STDIN_EXECUTORS | NESTED_SHELLS | _RESERVED | frozenset(_WRAPPERS) | {"case"}
                   | frozenset(name for name, model in E.COMMANDS.items() if model.handler == "interpreter"))
 
 

@@ -64,10 +64,13 @@ class Extra(msgspec.Struct, frozen=True, gc=False):
     """An effect on something no single argument spells.
 
     kind: a role (write, delete, …), or `command` (a command `find -exec` runs: `argv`), or
-    `extract` / `patch` (members or targets read from disk or stdin by the judge).
+    `extract` / `patch` (members or targets read from disk or stdin by the judge), or `list`
+    (paths a lister prints, see listers.py: every path below `path`, narrowed by `names`).
     `path`: a spelled path relative to the command's directory; `pattern`: a pathname pattern
     (for a path built from a glob); `tree`: the effect may reach anything below `path`;
-    `rule`: names the effect in messages; `source`: for extract/patch, what to read.
+    `rule`: names the effect in messages; `source`: for extract/patch, what to read (for a
+    `find -exec` command: the indexes in `argv` of the words that held `{}`, with `path` or
+    `pattern` the start path they stand below and `names` find's `-name` filters before it).
     """
 
     kind: str
@@ -272,7 +275,10 @@ COMMANDS: dict[str, Model] = {
                    "-l,--lines=data -n,--number=data --additional-suffix=data "
                    "--filter=exec:unproven -t,--separator=data -d -x --numeric-suffixes=?data "
                    "--hex-suffixes=?data -e,--elide-empty-files -u,--unbuffered --verbose "
-                   "--help --version"),
+                   "--help --version", handler="split"),
+    "csplit": Model("read data...", "-f,--prefix=write -b,--suffix-format=data -n,--digits=data "
+                    "-k,--keep-files -s,-q,--quiet,--silent -z,--elide-empty-files "
+                    "--suppress-matched --help --version", handler="split"),
     "rg": Model("data read...", "-e,--regexp=data:pattern -f,--file=read:pattern "
                 "--pre=exec:unproven --pre-glob=data --hostname-bin=exec:unproven "
                 "-g,--glob=data --iglob=data -t,--type=data -T,--type-not=data "

@@ -47,6 +47,7 @@ MANY = 1  # a glob: one or more (several files may match)
 ANY = 2  # an unknown expansion: none, one or several
 
 _NAME = LazyPattern(r"[A-Za-z_][A-Za-z0-9_]*")
+_SUBSCRIPTED = LazyPattern(r"([A-Za-z_][A-Za-z0-9_]*)\[([^\]]*)\]")  # `${a[@]}`'s inside
 _SEQ_INT = LazyPattern(r"[+-]?[0-9]+")
 _EXTGLOB_PREFIX = frozenset("?*+@!")
 _IFS = LazyPattern(r"[ \t\n]+")
@@ -300,8 +301,16 @@ class _Piece(msgspec.Struct, frozen=True, gc=False):
     raw: str = ""  # _VAR: the spelling, kept when the value stays unknown
 
 
-def _read_pieces(raw: str) -> list[_Piece]:
-    """The pieces of one word's raw spelling, in order (quote removal done per piece)."""
+@lru_cache(maxsize=1024)
+def _read_pieces(raw: str) -> tuple[_Piece, ...]:
+    """The pieces of one word's raw spelling, in order (quote removal done per piece).
+
+    Kept for the last thousand spellings: scripts repeat their words (`"$f"` in a loop body),
+    and the pieces depend on the spelling alone (the values come from the scope later)."""
+    return tuple(_pieces(raw))
+
+
+def _pieces(raw: str) -> list[_Piece]:
     out: list[_Piece] = []
     i, n = 0, len(raw)
     while i < n:
@@ -381,6 +390,11 @@ def _read_dollar(raw: str, i: int, out: list[_Piece], *, quoted: bool) -> int:
         inner = raw[i + 2 : end - 1]
         if _NAME().fullmatch(inner):
             out.append(_Piece(_VAR, inner, quoted, raw[i:end]))
+        elif (m := _SUBSCRIPTED().match(inner)) is not None:
+            # `${a[@]}`, `${a[*]}`, `${a[1]}`, `${a[$i]}`; an operator after the subscript
+            # (`${a[@]:1}`, `${a[0]%.sh}`) leaves the value unknown: `a[?]` (see `Scope.value`).
+            name = m.group(1) + ("[" + m.group(2) + "]" if m.end() == len(inner) else "[?]")
+            out.append(_Piece(_VAR, name, quoted, raw[i:end]))
         else:
             out.append(_Piece(_UNKNOWN, raw[i:end]))
         return end
@@ -438,18 +452,67 @@ class Value(msgspec.Struct, frozen=True, gc=False):
 
 class Scope:
     """What the line has assigned so far: name -> the tuple of possible values, or None when
-    the variable's value is unknown (assigned from a substitution, read, unset …)."""
+    the variable's value is unknown (assigned from a substitution, read, unset …).
 
-    __slots__ = ("values",)
+    An array `a=(x y)` is kept as `a[@]` -> its elements (None when one is unknown) and `a` ->
+    its first element; `spellings` keeps what an array's assignment spelled, which an
+    expansion of unknown value carries so the mention rules can read it."""
+
+    __slots__ = ("values", "spellings", "keyed")
 
     def __init__(self) -> None:
         self.values: dict[str, tuple[Value, ...] | None] = {}
+        self.spellings: dict[str, str] = {}
+        self.keyed: set[str] = set()  # arrays assigned with `[k]=v` elements: positions unknown
+
+    def copy(self) -> Scope:
+        other = Scope()
+        other.values = dict(self.values)
+        other.spellings = dict(self.spellings)
+        other.keyed = set(self.keyed)
+        return other
 
     def value(self, name: str) -> tuple[Value, ...] | None:
-        return self.values.get(name)
+        if name[-1:] != "]":
+            return self.values.get(name)
+        base, _, subscript = name[:-1].partition("[")
+        if base + "[@]" not in self.values:  # a scalar named with a subscript: `${x[0]}` is `$x`
+            return self.values.get(base) if subscript in ("@", "*", "0") else None
+        elements = self.values[base + "[@]"]
+        if elements is None or subscript == "?":
+            return None
+        if subscript.isdigit() and base not in self.keyed:
+            k = int(subscript)
+            return (elements[k],) if k < len(elements) else (Value(""),)
+        return elements  # `${a[@]}`, `${a[*]}`, `${a[$i]}`: every element (each may be it)
+
+    def spelling(self, name: str, raw: str) -> str:
+        """What to keep of a variable of unknown value: an array's assigned spelling (`a=(ci/x
+        $y)`), else the expansion as written."""
+        return self.spellings.get(name.partition("[")[0], raw)
 
     def assign(self, name: str, values: tuple[Value, ...] | None) -> None:
         self.values[name] = values
+        if self.spellings and name + "[@]" not in self.values:
+            self.spellings.pop(name, None)
+        if name + "[@]" in self.values:  # a scalar assignment replaces element 0
+            elements = self.values[name + "[@]"]
+            self.values[name + "[@]"] = None if values is None or elements is None or len(values) != 1 \
+                else (values[0], *elements[1:])
+
+    def assign_array(self, name: str, elements: tuple[Value, ...] | None, spelling: str,
+                     append: bool = False, keyed: bool = False) -> None:
+        """`name=(…)`, `name+=(…)`: the elements, None when one of them is unknown."""
+        if append:
+            before = self.values.get(name + "[@]", self.values.get(name, ()))
+            elements = None if before is None or elements is None else (*before, *elements)
+            spelling = self.spellings.get(name, "") + " " + spelling
+        elements = elements if elements is None or elements else (Value(""),)
+        self.values[name + "[@]"] = elements
+        self.values[name] = None if elements is None else elements[:1]
+        self.spellings[name] = spelling
+        if keyed:
+            self.keyed.add(name)
 
 
 def escape_pattern(text: str) -> str:
@@ -484,7 +547,18 @@ def expand_word(word: Word, raw: str, scope: Scope | None) -> list[Arg]:
             # Too many words to enumerate: read as a pattern that may match any name.
             return [Arg(word.text, "*", False, ANY, word)]
     else:
-        spellings = [raw]
+        # Memoised on the spelling and the values of its variables (scripts repeat their words,
+        # `"$f"` in a loop body); the word, whose position differs, is set on each call.
+        values = [scope.value(piece.text) if scope is not None else None
+                  for piece in _read_pieces(raw) if piece.kind == _VAR]
+        key = (raw, tuple(values))
+        found = _EXPANDED.get(key)
+        if found is None:
+            if len(_EXPANDED) >= 4096:
+                _EXPANDED.clear()
+            found = _EXPANDED[key] = tuple([(a.text, a.pattern, a.opaque, a.count)
+                                            for a in _expand_spelling(raw, word, scope)])
+        return [Arg(text, pattern, opaque, count, word) for text, pattern, opaque, count in found]
     out: list[Arg] = []
     for spelling in spellings:
         out.extend(_expand_spelling(spelling, word, scope))
@@ -492,6 +566,10 @@ def expand_word(word: Word, raw: str, scope: Scope | None) -> list[Arg]:
             return [Arg(word.text, "*", False, ANY, word)]
     return out
 
+
+_EXPANDED: dict[tuple, tuple[tuple[str, str | None, bool, int], ...]] = {}
+# Emptied like the functools caches (bench/bench_shell.py clears every `cache_clear` it finds).
+expand_word.cache_clear = _EXPANDED.clear  # type: ignore[attr-defined]
 
 # Chunk kinds of an expanded word besides _LIT and _ACTIVE: an unquoted variable value (split
 # at blanks, its pattern characters active) and one value of a loop over a glob.
@@ -509,7 +587,9 @@ def _expand_spelling(spelling: str, word: Word, scope: Scope | None) -> list[Arg
             values = scope.value(piece.text) if scope is not None else None
             if values is None:
                 opaque = True
-                chunk = (piece.raw, _LIT, piece.raw)
+                spelled = scope.spelling(piece.text, piece.raw) if scope is not None and scope.spellings \
+                    else piece.raw
+                chunk = (spelled, _LIT, spelled)
                 for alt in alternatives:
                     alt.append(chunk)
                 continue

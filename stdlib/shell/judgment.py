@@ -39,6 +39,7 @@ from polydeukes.stdlib.shell.analysis import (
     DANGEROUS_ENVIRONMENT,
     NESTED_SHELLS,
     Context,
+    QuietCommand,
     View,
     Walk,
     basename,
@@ -114,6 +115,8 @@ UNLISTED_ARCHIVE = ("{head} extracts {archive} into a directory that holds prote
                     "and its members cannot be listed: {why}")
 UNREAD_PATCH = "{head} applies a patch that cannot be read ({why}) where protected path {p} lies"
 FIND_DELETE = "find -delete can remove protected path {p}"
+FIND_EXEC = "find {action} {name} gets protected path {p} as {{}} without read-only proof"
+LISTED = "{name} gets protected path {p} from {lister} without read-only proof"
 DERIVED = "{head} {verb} {path}, which reaches protected path {p}"
 CODE = "{head} runs code that mentions protected path {p}"
 REDEFINED = "{name} is called after this line redefines it ({how})"
@@ -122,11 +125,17 @@ WRITTEN_SCRIPT = "{head} runs {path}, which this line writes with content this l
 UNREADABLE_ITEMS = "{head} takes operands from a file that cannot be read within bounds ({why})"
 
 
+# Commands that cannot concern an entry are judged from their tokens, without a view
+# (`Walk(spells=...)`); False views every command (tests compare the two readings).
+QUIET_COMMANDS = True
+
 # A word that is the home directory or a path below it spelled with the variable: `$HOME/x`.
 _HOME_WORD = LazyPattern(r"\$(?:HOME|\{HOME\})(/[^$`]*)?")
 
 # Effects on a directory that carry its whole content with them.
 _CONTAINING = frozenset({E.DELETE, E.MOVE, E.CHMOD})
+# Roles of a path that write at most that one file (given a directory, they reach nothing below).
+_SINGLE_FILE_WRITES = E.HARMLESS | {E.WRITE, E.CREATE, E.LINK}
 
 
 class ShellModResult(msgspec.Struct, frozen=True):
@@ -493,7 +502,8 @@ def code_candidates(code: str) -> list[str]:
 class _Judge:
     def __init__(self, protected: Protected, text: str, root: str, home: str | None) -> None:
         self.p = protected
-        self.walk = Walk(text, root=root, home=home, wants_run=self.wants_run)
+        self.walk = Walk(text, root=root, home=home, wants_run=self.wants_run,
+                         spells=self.spells if QUIET_COMMANDS else None)
         self.reached: set[int] = set()
         self.unknown_reach = False  # text was unread or a reach could not be determined
         self.reason: str | None = None
@@ -512,10 +522,13 @@ class _Judge:
             # 0 is reached after a break nothing later can change the result.
             if self.reason is not None and 0 in self.reached:
                 return
-            if type(event) is UnreadSpan:
+            kind = type(event)
+            if kind is View:
+                self.command(event)
+            elif kind is UnreadSpan:
                 self.unread(event)
             else:
-                self.command(event)
+                self.quiet(event)
 
     def wants_run(self, text: str, context: Context) -> bool:
         """A run of plain lines matters only if it spells an entry's first segment, or the
@@ -523,6 +536,21 @@ class _Judge:
         if self.p.cwd_spelled(context.cwd):
             return True
         return self.p.spelled_in(text.replace("'", "").replace('"', "") if ("'" in text or '"' in text) else text)
+
+    def spells(self, text: str, context: Context) -> bool:
+        """Can a plain command whose words and targets read `text` name an entry (the walk
+        makes no view of it otherwise)? The same test as `_mention_possible` on its view."""
+        if self.p.cwd_spelled(context.cwd):
+            return True
+        return self.p.spelled_in(text)
+
+    def quiet(self, command: QuietCommand) -> None:
+        """A plain command that names no entry: its write redirects' targets, as `precise`
+        judges them, may still be symbolic links into one."""
+        for r, targets in command.targets:
+            if is_write_redirect(r):
+                for t in targets:
+                    self.unspelled_target(command, t, command.cwd)
 
     def unread(self, span: UnreadSpan) -> None:
         self.unknown_reach = True
@@ -556,8 +584,10 @@ class _Judge:
             self.unknown_reach = True
             self.found(BREAK_UNREADABLE, UNREADABLE_ITEMS.format(head=view.head, why=view.items_refused))
         writer = model is not None and not model.pure
-        mention = cwd_spelled or self._mention_possible(view)
+        mention = cwd_spelled or view.spells_entry or self._mention_possible(view)
         if not writer and not mention and not view.targets:
+            if view.listed:
+                self.listed(view, cwd)
             return  # reads or runs something unknown, and names no entry: nothing to judge
         found = view.effects if writer or mention else None
         if found is not None and writer:
@@ -568,6 +598,8 @@ class _Judge:
             self.mentions(view, found, model, cwd, cwd_spelled)
         if found is not None and writer:
             self.effect_reach(view, found, cwd)
+        if view.listed:
+            self.listed(view, cwd)
 
     def mentions(self, view: View, found: E.Effects | None, model: E.Model | None,
                  cwd: tuple[str, ...] | None, cwd_spelled: bool) -> None:
@@ -581,8 +613,9 @@ class _Judge:
         mentioned: list[int] = []  # arguments that mention an entry
         inner = view.inner
         tokens = p.tokens
+        by_find = _judged_by_find(view) if view.listed else ()
         for k, a in enumerate(view.args):
-            if k == inner and "/" not in a.text:
+            if k == inner and "/" not in a.text or by_find and k in by_find:
                 continue  # a command name without a slash is looked up in PATH, not a path
             # (`first_in_text`'s answer for a word already seen spelling nothing, without the call)
             token = tokens.get((a.text, a.opaque))
@@ -688,7 +721,7 @@ class _Judge:
                 continue
             for t in targets:
                 if t.opaque:
-                    self.unknown_prefix(view, t.text, "write target")
+                    self.unspelled_target(view, t, cwd)
                     continue
                 index = p.first_in_text(t.text, False, cwd, cwd_spelled)
                 if index < 0 and t.pattern is not None:
@@ -698,9 +731,7 @@ class _Judge:
                     self.reached.add(index)
                     self.found(BREAK_PRECISE_WRITE, PRECISE.format(rule="redirect-write", p=p.entries[index]))
                 else:
-                    self.through_symlink(view, t.text, cwd)
-                    if cwd is None or t.text[:1] == "~":
-                        self.unknown_base(view, t.text, t.pattern, cwd, "write target")
+                    self.unspelled_target(view, t, cwd)
         words = view.words
         if words and not view.synthetic and basename(words[0].text) in ("tee", "sed"):
             for rule, detect in (("tee", tee_targets), ("sed-in-place", sed_in_place_targets)):
@@ -710,7 +741,17 @@ class _Judge:
                         self.reached.add(index)
                         self.found(BREAK_PRECISE_WRITE, PRECISE.format(rule=rule, p=p.entries[index]))
 
-    def through_symlink(self, view: View, text: str, cwd: tuple[str, ...] | None, follow_last: bool = True) -> None:
+    def unspelled_target(self, view: View | QuietCommand, t: Arg, cwd: tuple[str, ...] | None) -> None:
+        """A write redirect's target that spells no entry: it may still reach one through a
+        symbolic link, as the tail of a word of unknown value, or from an unknown directory."""
+        if t.opaque:
+            self.unknown_prefix(view, t.text, "write target")
+            return
+        self.through_symlink(view, t.text, cwd)
+        if cwd is None or t.text[:1] == "~":
+            self.unknown_base(view, t.text, t.pattern, cwd, "write target")
+
+    def through_symlink(self, view: View | QuietCommand, text: str, cwd: tuple[str, ...] | None, follow_last: bool = True) -> None:
         """A write target that spells no entry may still reach one through a symbolic link
         in the project."""
         disk = self.walk.disk
@@ -807,7 +848,10 @@ class _Judge:
 
     def contains(self, view: View, found: E.Effects, cwd: tuple[str, ...] | None) -> None:
         """Writing the project root or a directory above it reaches every entry."""
+        by_find = _judged_by_find(view) if view.listed else ()
         for it in found.items:
+            if by_find and it.index in by_find:
+                continue
             # (Writing into the root, `cp x .`, is judged by the names it lands under.)
             if it.role in _CONTAINING and self.p.contains_root(it.text, cwd):
                 self.reached.add(0)
@@ -819,10 +863,12 @@ class _Judge:
     def effect_reach(self, view: View, found: E.Effects, cwd: tuple[str, ...] | None) -> None:
         """Effects that reach entries without a word spelling them: writes through symbolic
         links, the work tree, archives, patches, `find -delete`, derived names."""
+        by_find = _judged_by_find(view) if view.listed else ()
         homes = False  # a `$HOME` word with the home known
         for it in found.items:
             a = view.args[it.index]
-            if it.role in E.WRITING and not a.opaque and (a.pattern is None or not it.whole):
+            if it.role in E.WRITING and not a.opaque and (a.pattern is None or not it.whole) \
+                    and not (by_find and it.index in by_find):
                 # `rm link` removes the link itself; anything else follows it.
                 follow_last = it.role not in (E.DELETE, E.MOVE) or it.text.endswith("/")
                 self.through_symlink(view, it.text, cwd, follow_last=follow_last)
@@ -922,8 +968,8 @@ class _Judge:
         p = self.p
         entries = p.entries
         kind = extra.kind
-        if kind == "command":
-            return  # judged as its own view
+        if kind == "command" or kind == "list":
+            return  # judged as its own view / what find prints (judged where it is fed)
         if extra.rule == "whole-tree":
             hits = self._tree_dir_hits(extra.path, cwd)
             if hits:
@@ -935,8 +981,7 @@ class _Judge:
             self.deferred(view, extra, cwd, head)
             return
         if extra.rule == "find-delete":
-            hits = p.tree_hits(extra.path, cwd) if extra.pattern is None else p.pattern_hits(extra.pattern, cwd, view.glob)
-            hits = [h for h in hits if self._find_names_reach(extra.names, h)]
+            hits = self.listed_reach(extra.path, extra.pattern, extra.names, cwd, view.glob, False)
             if hits:
                 self.reached.update(hits)
                 self.found(BREAK_EFFECT, FIND_DELETE.format(p=entries[hits[0]]))
@@ -977,11 +1022,65 @@ class _Judge:
             return list(range(len(p.entries)))
         return []
 
-    def _find_names_reach(self, names: tuple[str, ...], index: int) -> bool:
+    def listed(self, view: View, cwd: tuple[str, ...] | None) -> None:
+        """Arguments that stand for every path a lister prints: `{}` of `find … -exec CMD {} ;`
+        (`-execdir`, `-ok`), the operands `lister | xargs CMD` appends, `$f` of a loop over a
+        lister's output. Where CMD does not prove it only reads one of them (`sed -i`,
+        `chmod`, `tee`, an unknown program, a shell, `{}` as the program), each protected
+        entry among those paths is reached (`listed_reach`)."""
+        argv = view.listed_argv
+        if argv is None:
+            found = view.effects
+        else:
+            found = E.effects_of(view.name, argv[view.inner + 1 :], view.env, view.inner + 1,
+                                 view.model) if view.model is not None else None
+        roles = _roles_by_arg(found)
+        p = self.p
+        for extra in view.listed:
+            for k in extra.source:
+                if proven_read(view, found, (k,), roles):
+                    continue
+                hits = self.listed_reach(extra.path, extra.pattern, extra.names, cwd, view.glob,
+                                         not _SINGLE_FILE_WRITES.issuperset(roles.get(k, (E.UNKNOWN,))))
+                if not hits:
+                    continue
+                self.reached.update(hits)
+                if extra.rule.startswith("find-"):
+                    name = "{}" if view.inner in extra.source else view.name
+                    self.found(BREAK_EFFECT, FIND_EXEC.format(action=extra.rule[4:], name=name, p=p.entries[hits[0]]))
+                else:
+                    name = f"xargs {view.name}" if view.via_xargs else view.name or view.head
+                    self.found(BREAK_EFFECT, LISTED.format(name=name, lister=extra.rule, p=p.entries[hits[0]]))
+                return
+
+    def listed_reach(self, path: str, pattern: str | None, names: tuple[str, ...],
+                     cwd: tuple[str, ...] | None, glob, recursing: bool) -> list[int]:
+        """The entries among the paths find can list below the start path `path` (or
+        `pattern`) that pass its `-name` filters `names`; with `recursing`, also the entries
+        below a directory that passes them."""
+        p = self.p
+        if pattern is not None:
+            hits = p.pattern_hits(pattern, cwd, glob)
+        else:
+            hits = p.tree_hits(path, cwd)
+        if not hits or not names:
+            return hits
+        visited_from = None
+        if recursing:
+            start = absolute_segments(path, cwd, p.home) if pattern is None and cwd is not None else None
+            # The start's own name is matched too, unless it is spelled `.` (find calls it `.`).
+            visited_from = 0 if start is None else len(start) - (path.rstrip("/").rsplit("/", 1)[-1] not in ("", ".", ".."))
+        return [h for h in hits if self._find_names_reach(names, h, visited_from)]
+
+    def _find_names_reach(self, names: tuple[str, ...], index: int, visited_from: int | None = None) -> bool:
         """With `-name` filters only matching names are deleted: the entry is safe when it is
         missing, a regular file whose name matches none, or a directory that holds no such name
         (looked up on disk, within bounds; past the bounds it is not safe). A line that made
-        the entry first is judged at that write."""
+        the entry first is judged at that write.
+
+        `visited_from`: for a command that may recurse into what it is given (`rm -r {}`,
+        `chmod -R`, `mv`), the index in the entry's absolute segments of the first directory
+        find visits: a matching name there or below, above the entry, reaches it too."""
         if not names:
             return True
         matchers = []
@@ -999,6 +1098,8 @@ class _Judge:
         kind = disk.kind(absolute)
         if kind == "missing":
             return False
+        if visited_from is not None and any(accept(name) for name in absolute[visited_from:-1]):
+            return True
         if kind == "file":
             return accept(absolute[-1])
         if kind != "dir":
@@ -1142,6 +1243,16 @@ def proven_read(view: View, found: E.Effects | None, mentioned: Sequence[int],
         if not _harmless(roles.get(k, ()), k, view):
             return False
     return True
+
+
+def _judged_by_find(view: View) -> tuple[int, ...]:
+    """The words of a `find -exec` command that hold `{}` under `-name` filters: only the
+    filtered paths reach them, so `_Judge.listed` alone judges them (unfiltered, they are
+    also judged as the start path they were spelled with, as before)."""
+    for extra in view.listed:
+        if extra.names and extra.rule.startswith("find-"):
+            return extra.source
+    return ()
 
 
 def _git_subcommand(view: View) -> str:

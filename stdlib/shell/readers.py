@@ -24,13 +24,14 @@ from polydeukes.stdlib.shell.effects import (
     Item,
     Model,
     assign_roles,
+    generic,
     layout_roles,
     long_option,
     option_of,
     read_options,
     unknown_reason,
 )
-from polydeukes.stdlib.shell.expansion import ONE, Arg
+from polydeukes.stdlib.shell.expansion import ONE, Arg, escape_pattern
 from polydeukes.vm.sre import LazyPattern
 
 def _dd(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
@@ -334,6 +335,7 @@ def _find(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
     names: list[str] = []
     narrowing = True
     deletes = False
+    formatted = False  # `-printf`: what it prints need not be the paths it visits
     while k < n:
         a = args[k]
         t = a.text
@@ -356,6 +358,7 @@ def _find(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
             names.append(("i:" if t == "-iname" else "") + args[k + 1].text)
             k += 2
         elif t in _FIND_ARG_TESTS and k + 1 < n:
+            formatted = formatted or t == "-printf"
             items.append(Item(k, t, DATA))
             items.append(Item(k + 1, args[k + 1].text, DATA))
             k += 2
@@ -382,10 +385,15 @@ def _find(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
                 items.append(Item(index, args[index].text, DATA))  # judged in the command below
             if j < n:
                 items.append(Item(j, args[j].text, DATA))
+            # `{}` is every path find visits below a start path that passed the tests before
+            # `-exec`: the judge reads it as `-delete`'s (`source`: the words holding `{}`).
+            placeholders = tuple(i for i, w in enumerate(command) if "{}" in w.text)
             for start in starts:
                 argv = tuple(_placeholder(w, start) for w in command)
                 if argv:
-                    extra.append(Extra("command", rule="find-exec", argv=argv, path=start.text))
+                    extra.append(Extra("command", rule="find" + t, argv=argv, path=start.text,
+                                       pattern=start.pattern, names=tuple(names) if narrowing else (),
+                                       source=placeholders))
             k = j + 1
         else:
             items.append(Item(k, t, DATA))
@@ -399,6 +407,13 @@ def _find(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
         for start in starts:
             extra.append(Extra(DELETE, path=start.text, pattern=start.pattern, tree=True,
                                rule="find-delete", names=tuple(names) if narrowing else ()))
+    # What it prints, for a stage it feeds (`find … | xargs rm`: see listers.py).
+    for start in starts:
+        if formatted or start.opaque or unproven is not None:
+            extra.append(Extra("list", path="/", rule="find"))  # any path at all
+            break
+        extra.append(Extra("list", path=start.text, pattern=start.pattern, rule="find",
+                           names=tuple(names) if narrowing else ()))
     return Effects(tuple(items), tuple(extra), unproven)
 
 
@@ -791,10 +806,21 @@ def patch_source(input_file: str | None, env: Env, strip: int | None, prefix: st
     return ("stdin", None, strip, prefix)
 
 
+def _split(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
+    """`split IN PREFIX`, `csplit -f PREFIX`: the output names are PREFIX and a suffix it
+    chooses (`split -a1 x ci/gate.s` writes ci/gate.sa … ci/gate.sz), so the prefix is the
+    pattern `PREFIX*` for a writer."""
+    found = generic(model, args)
+    extra = [Extra(WRITE, path=it.text, rule="prefix",
+                   pattern=(args[it.index].pattern or escape_pattern(it.text)) + "*")
+             for it in found.items if it.role == WRITE and not args[it.index].opaque]
+    return Effects(found.items, (*found.extra, *extra), found.unproven) if extra else found
+
+
 # -- git ---------------------------------------------------------------------------------------
 
 
 HANDLERS: dict[str, Callable[[str, Sequence[Arg], Model, Env], Effects]] = {
     "dd": _dd, "sed": _sed, "awk": _awk, "find": _find, "tar": _tar, "unzip": _unzip,
-    "compress": _compress, "patch": _patch, "interpreter": _interpreter,
+    "compress": _compress, "patch": _patch, "interpreter": _interpreter, "split": _split,
 }

@@ -74,7 +74,7 @@ _PLAIN_WORDS = LazyPattern(
 _REDIRECT_OPERATOR = LazyPattern(r"([0-9]*+)(&>>|<<<|<<-|&>|>>|>\||>&|<&|<>|<<|>|<)[ \t]*")
 _DOUBLE_QUOTE_SPECIAL = frozenset('"\\$`')
 _DOUBLE_QUOTED_RUN = LazyPattern(r'[^"\\$`]+')
-_ASSIGNMENT = LazyPattern(r"[A-Za-z_][A-Za-z0-9_]*=")
+_ASSIGNMENT = LazyPattern(r"[A-Za-z_][A-Za-z0-9_]*\+?=")  # `x=…`, and `x+=…` (appends)
 
 _WORD_END = frozenset(" \t\n\r;&|<>")
 # Characters a word reads specially (quotes, escapes, expansions, globs, braces, groups): no
@@ -236,8 +236,10 @@ def plain_lines_pattern(names_with_effects: Iterable[str]) -> re.Pattern[str]:
     # Everything after the name: runs of plain characters and closed quotes, each taken whole
     # (`++`), so a long line costs a step per run or quote, not per character.
     body = rf"(?:[^\r\n{special}]++|'[^'\r\n]*+'|\"[^\"\\$`\r\n]*+\")*+"
-    name = (rf"(?:(?!{trie}(?:[ \t\r\n]|\Z))[^\s{special}=/#]++"
-            rf"|'(?!{trie}')[^\s{special}=/#]++')")
+    # A name ending in a digit may be a versioned interpreter (`python3.12`), which the table
+    # reads as its family: never part of a run.
+    name = (rf"(?:(?!{trie}(?:[ \t\r\n]|\Z))[^\s{special}=/#]++(?<![0-9])"
+            rf"|'(?!{trie}')[^\s{special}=/#]++(?<![0-9])')")
     line = rf"[ \t]*+(?:{name}(?:[ \t]{body})?|#[^\r\n]*+)?"
     return re.compile(rf"(?:{line}(?:\r\n|\n|\r|\Z))++")
 

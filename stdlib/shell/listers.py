@@ -1,0 +1,152 @@
+"""Listers: pipeline stages that print paths of the project (issue 11, gaps of 2026-12-02).
+
+`find . -name gate.sh | xargs rm`, `git ls-files -z | xargs -0 sed -i …`, `for f in $(git
+ls-files); do rm "$f"; done`: the writer gets, as operands, every path the lister can print.
+`listing(view)` says which, for one stage, as `Extra("list", path=START, pattern=…, names=…,
+rule=LISTER)` items: everything below START (START included) whose name passes every glob of
+`names` (`i:` folds case; none: no filter). The judge reads them as it reads `find -delete`'s
+start paths (`_Judge.listed_reach`): what the lister cannot print (a filtered name, a file that
+is not there) is not reached.
+
+A lister's own filters are read where they are modelled: find's `-name`/`-iname` (from the
+find handler), grep's single `--include=GLOB`, a git pathspec `*SUFFIX`. Any other filter is
+ignored, which can only widen the listing. A stage between the lister and the writer that only
+passes on some of its lines unchanged (`grep x`, `sort`, `head -n 3`) keeps the listing;
+anything else there may rewrite the paths into any path at all (`anywhere`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from polydeukes.stdlib.shell import effects as E
+
+# The commands `listing` may answer for (the walk asks only about these names).
+LISTERS = frozenset({"find", "git", "ls", "grep", "egrep", "fgrep", "rg", "ag", "fd", "fdfind", "tree", "du"})
+_GREPS = frozenset({"grep", "egrep", "fgrep", "rg", "ag"})
+_FILES_ONLY = frozenset({"--files-with-matches", "--files-without-match", "--files"})
+GLOB_CHARACTERS = frozenset("*?[")
+_GIT_NAME_FLAGS = frozenset({"--name-only", "--name-status", "-l", "--files-with-matches", "-L",
+                             "--files-without-match", "--porcelain", "--short", "-s", "--raw", "--stat"})
+
+# Stages that pass on whole lines of their input unchanged: per command, the option letters
+# that keep them so (None: any), the letters whose value is the next word, and how many
+# operands may stand (grep's pattern; tee's files).
+_SELECTING: dict[str, tuple[str | None, str, int]] = {
+    "grep": ("viEFwxPsaz", "e", 1), "egrep": ("viwxsaz", "e", 1), "fgrep": ("viwxsaz", "e", 1),
+    "sort": (None, "ktoST", 0), "uniq": ("iduz", "", 0), "head": ("nqz", "n", 0),
+    "tail": ("nqz", "n", 0), "cat": ("", "", 0), "tac": ("", "", 0), "tee": ("ai", "", 1 << 20),
+}
+
+
+def listing(view) -> tuple[E.Extra, ...] | None:
+    """The paths stage `view` prints, or None when it is no lister."""
+    name = view.name
+    found = view.effects
+    args = view.args
+    inner = view.inner
+    if name == "find":
+        return tuple(extra for extra in found.extra if extra.kind == "list") if found is not None else None
+    operands = [it for it in found.items if it.role == E.READ] if found is not None else []
+    names: tuple[str, ...] = ()
+    if name == "git":
+        return _git_ls_files(view, found)
+    if name in _GREPS:
+        words = [a.text for a in args[inner + 1 :]]
+        if not any(w in _FILES_ONLY or w[:1] == "-" and w[1:2] != "-" and ("l" in w or "L" in w) for w in words):
+            return None  # matching lines, not paths
+        includes = [w.split("=", 1)[1] for w in words if w.startswith("--include=")]
+        if len(includes) == 1 and "/" not in includes[0]:
+            names = (includes[0],)
+    if found is None:
+        # fd and other unmodelled listers: every operand may be a start path, and so is `.`
+        starts = [_start(a.text, a.pattern, a.opaque, name) for a in args[inner + 1 :] if not a.text.startswith("-")]
+        return (_start(".", None, False, name), *starts)
+    if not operands:
+        return (_start(".", None, False, name, names),)
+    return tuple(_start(it.text, args[it.index].pattern if it.whole else None, args[it.index].opaque, name, names)
+                 for it in operands)
+
+
+def _git_ls_files(view, found: E.Effects | None) -> tuple[E.Extra, ...] | None:
+    """`git ls-files [pathspec…]`: every file below the directory, or below each pathspec; a
+    pathspec `*SUFFIX` (git's `*` crosses `/`, so it is a filter on the name), other globs and
+    `:` magic match anywhere below the directory. The other git commands that print paths of
+    the work tree (`git ls-tree`, `git status`, `--name-only` …) list all of it."""
+    if found is None:
+        return None
+    args = view.args
+    sub = -1
+    for it in found.items:
+        if it.role == E.DATA and not it.text.startswith("-"):
+            sub = it.index
+            break
+    if sub < 0:
+        return None
+    if args[sub].text != "ls-files":
+        if args[sub].text in ("ls-tree", "status") or any(
+                a.text in _GIT_NAME_FLAGS for a in args[sub + 1 :]):
+            return (_start(".", None, False, "git " + args[sub].text),)
+        return None
+    out = []
+    for it in found.items:
+        if it.index <= sub or it.role != E.READ:
+            continue
+        a = args[it.index]
+        text = it.text
+        if a.opaque:
+            out.append(_start(text, None, True, "git ls-files"))
+        elif text.startswith(":") or GLOB_CHARACTERS & set(text):
+            suffix = text[1:]
+            filtered = text.startswith("*") and "/" not in text and not GLOB_CHARACTERS & set(suffix)
+            out.append(_start(".", None, False, "git ls-files", (text,) if filtered else ()))
+        else:
+            out.append(_start(text, None, False, "git ls-files"))
+    return tuple(out) if out else (_start(".", None, False, "git ls-files"),)
+
+
+def _start(text: str, pattern: str | None, opaque: bool, rule: str, names: tuple[str, ...] = ()) -> E.Extra:
+    if opaque:
+        return E.Extra("list", path="/", rule=rule)  # a start of unknown value may be anywhere
+    return E.Extra("list", path=text, pattern=pattern, rule=rule, names=names)
+
+
+def selects(view) -> bool:
+    """Does stage `view` pass on some of its input lines unchanged (and nothing else)?"""
+    spec = _SELECTING.get(view.name)
+    if spec is None:
+        return False
+    letters, with_value, operands = spec
+    skip = False
+    for a in view.args[view.inner + 1 :]:
+        text = a.text
+        if skip:
+            skip = False
+        elif a.opaque or text.startswith("--") and letters is not None:
+            return False
+        elif text.startswith("-") and text != "-":
+            flags = text[1:]
+            if view.name in ("head", "tail") and flags.isdigit():
+                continue  # `head -3`
+            for k, letter in enumerate(flags):
+                if letter in with_value:
+                    skip = k == len(flags) - 1  # else the value is attached (`-n3`)
+                    break
+                if letters is not None and letter not in letters:
+                    return False
+        else:
+            operands -= 1
+            if operands < 0:
+                return False
+    return True
+
+
+def anywhere(flowing: Sequence[E.Extra]) -> tuple[E.Extra, ...]:
+    """What a stage that may rewrite the listed paths passes on: any path at all."""
+    return (E.Extra("list", path="/", rule=flowing[0].rule if flowing else "a lister"),)
+
+
+def within(extras: Sequence[E.Extra], source: tuple[int, ...]) -> tuple[E.Extra, ...]:
+    """The listing `extras` given as the arguments at `source` of a command."""
+    return tuple(E.Extra("list", path=e.path, pattern=e.pattern, rule=e.rule, names=e.names, source=source)
+                 for e in extras)
