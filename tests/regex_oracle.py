@@ -288,6 +288,8 @@ def curated_cases() -> list[Case]:
                    ["\u0663", "a_9", "é", "A", "uuuu u41 x4", "\n", "\\c1", "\x00\x01",
                     "\x008", "\u00ff 0", "azAZ", "p{L}", "/-.", "\t\x0b\x0c",
                     "\ufeff\u0085", "\x1c\u3000"])
+    # A legacy octal escape with more pattern after it: `\01` is U+0001, not NUL and then "1".
+    cases += _each(["\\01a", "[\\01]", "[\\01b]"], ["\x01a", "\x001a", "1", "b"])
     cases += _each(["\\bmerge\\b", "\\Bmerge", "merge\\b", "\\b", "\\B"],
                    ["\uba38\uc9c0merge", "\u00e9merge", "amerge", " merge ", "", "a"])
     # Anchors with trailing newlines (JavaScript's `$` is the end of input only).

@@ -8,6 +8,7 @@ one the module's docstring gives.
 
 from __future__ import annotations
 
+import json
 import os
 import struct
 import zlib
@@ -279,6 +280,10 @@ def _operand_missing(body):
     _entry_code(body)[0].pop()
 
 
+def _declare_field_missing(body):
+    body[PLAN_FIELDS.index("entries")][0].pop()
+
+
 def _surface_short(body):
     body[PLAN_FIELDS.index("session")].pop()
 
@@ -313,3 +318,64 @@ def test_records_of_a_shape_no_plan_has_are_no_plan_even_with_a_matching_crc(for
         assert read.entries[0].body.code == declaring.entries[0].body.code
     else:
         assert read is None
+
+
+FAULTED = b"""\
+disciplines:
+  - id: "hostile"
+    declare:
+      mechanism: "added-only"
+      extract: { a: [{ op: "source", of: "post" }, { op: "matches", re: "^(a+)+$" }] }
+      relate: [{ id: "r", relation: { op: "empty", of: "a" }, message: "m" }]
+"""
+
+
+@pytest.mark.parametrize("lazily", [False, True], ids=["whole", "lazily"])
+def test_a_plan_holding_a_compile_fault_is_read_back(lazily, monkeypatch):
+    """A declaration that did not compile stays in the plan as a fault entry (spec 02 §1.6):
+    its plan is cached like any other, not compiled again at every check."""
+    faulted = compile_config("/p", NAME, FAULTED).plan
+    assert [type(entry).__name__ for entry in faulted.entries] == ["Fault"]
+    key = planfile.plan_key(NAME, FAULTED)
+    if lazily:
+        monkeypatch.setattr(planfile, "LAZY_FROM", 0)
+    read = planfile.decode_plan(planfile.encode_plan(faulted, key), key)
+    assert read is not None and read.entries[0] == faulted.entries[0] and read == faulted
+
+
+@pytest.mark.parametrize("forge, named", [
+    (_broken_entry_tag, "not an entry: 'declared'"),
+    (_unknown_opcode, "not an instruction: [99, 0, 1, 2, 1]"),
+    (_operand_missing, "not an instruction: [1, 0, 1, 2]"),
+    (_declare_field_missing, "not an entry: not enough values to unpack (expected 12, got 11)")],
+    ids=["entry-tag", "opcode", "operand", "declare-field"])
+def test_a_lazily_read_record_of_a_shape_no_entry_has_blocks_naming_it(forge, named, project,
+                                                                        monkeypatch, capsys):
+    """A large plan's entries are decoded when first routed, past the CRC: a forged record
+    then fails the check closed, and the stderr line names what is wrong with it."""
+    monkeypatch.chdir(project.root)
+    monkeypatch.delenv("POLYDEUKES_TELEMETRY_PATH", raising=False)
+    project.config(DECLARING.decode())
+    declaring = compile_config(str(project.root), NAME, DECLARING).plan
+    key = planfile.plan_key(NAME, DECLARING)
+    header, body = _split(planfile.encode_plan(declaring, key))
+    generic = msgspec.msgpack.decode(body)
+    forge(generic)
+    forged = msgspec.msgpack.encode(generic)
+    plan_bin = project.root / ".polydeukes" / "plan.bin"
+    plan_bin.parent.mkdir(exist_ok=True)
+    header = msgspec.structs.replace(header, body_crc=zlib.crc32(forged))
+    plan_bin.write_bytes(_join(header, forged))
+    monkeypatch.setattr(planfile, "LAZY_FROM", 0)
+    call = {"name": "Write", "args": {"file_path": "src/a.py"},
+            "fileChange": {"kind": "create", "path": "src/a.py", "post": "x = 1\n"}}
+    payload = {"toolCalls": [call], "subagentSpawns": [], "userMessages": [],
+               "tools": {"mutating": ["Edit", "Write"], "shell": ["Bash"],
+                         "commandArgs": ["command"]}}
+    capsys.readouterr()
+    from polydeukes.cli.check import run_check
+
+    code = run_check(["--enforce", "block"], stdin=json.dumps(payload).encode("utf-8"))
+    assert code == 2
+    assert capsys.readouterr().err == (
+        f"covenant check failed closed: internal error: ValidationError: {named}\n")

@@ -351,6 +351,22 @@ def test_a_decompression_bomb_is_refused_not_unpacked(tmp_path: pathlib.Path) ->
     assert isinstance(found, D.Refused) and "unpacks to more than" in found.reason
 
 
+@pytest.mark.parametrize("kind", ["tar", "zip"])
+def test_an_archive_of_exactly_the_member_limit_is_read(tmp_path: pathlib.Path, monkeypatch, kind: str) -> None:
+    """The refusal says "more than N members": an archive of N members is still read (its
+    protected member blocks by name), one of N + 1 is refused. N scaled down to 3."""
+    from polydeukes.stdlib.shell import disk as D
+
+    monkeypatch.setattr(D, "MEMBERS", 3)
+    names = {"ci/gate.sh": "x", "a": "", "b": ""}
+    make_tree(tmp_path, {f"full.{kind}": {kind: names}, f"over.{kind}": {kind: {**names, "c": ""}}})
+    extract = "tar -xf" if kind == "tar" else "unzip"
+    full = judge_shell_mod(f"{extract} full.{kind}", ["ci/gate.sh"], root=str(tmp_path), home=None)
+    assert full.broken and full.reason == "archive-extract targets protected path ci/gate.sh"
+    over = judge_shell_mod(f"{extract} over.{kind}", ["ci/gate.sh"], root=str(tmp_path), home=None)
+    assert over.broken and f"'{tmp_path}/over.{kind}' has more than 3 members" in over.reason
+
+
 def test_a_symlink_loop_is_refused(tmp_path: pathlib.Path) -> None:
     import os
 
@@ -362,6 +378,31 @@ def test_a_symlink_loop_is_refused(tmp_path: pathlib.Path) -> None:
     assert isinstance(Disk(str(tmp_path)).resolve([*segments, "a", "x"]), Refused)
     result = judge_shell_mod("echo x > a/x", ["ci"], root=str(tmp_path), home=None)
     assert result.broken and "symbolic links cannot be followed" in result.reason
+
+
+# -- derivation reasons (§8.6) -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("command, uncomputable, undeterminable", [
+    # §8.7 #65: each of several write redirects gets the same reason, with its path when known.
+    ("echo x > a.ts > b.ts", [("a.ts", "the command carries more than one write"),
+                              ("b.ts", "the command carries more than one write")], []),
+    ("echo x > $F > b.ts", [("b.ts", "the command carries more than one write")],
+     ["the command carries more than one write"]),
+    # One entry per write: the opaque word beside it adds no other (case 5 is for commands
+    # without writes).
+    ("cd build; make $T > build.log", [],
+     ["relative write target build.log beside a directory change"]),
+    # An effect-model write with a known path, an operand's and a derived name's.
+    ("gzip notes.txt", [("notes.txt", "gzip deletes it; the result is not computed"),
+                        ("notes.txt.gz", "gzip writes it; the result is not computed")], []),
+])
+def test_every_unjudgeable_write_carries_its_reason(command, uncomputable, undeterminable) -> None:
+    """§8.6: "Every unjudgeable entry carries a non-empty reason" — the reason the derivation
+    (`shell_writes`, exported by the package) gives for each write it does not compute."""
+    writes = shell_writes(command, root=ROOT, home=HOME, read_file=None)
+    assert [(w.path, w.reason) for w in writes.uncomputable] == uncomputable
+    assert list(writes.undeterminable) == undeterminable
 
 
 # -- evidence completion (§4.3) ------------------------------------------------------------------

@@ -230,6 +230,8 @@ def _entry(raw: msgspec.Raw) -> Entry:
                        [Binding(*binding) for binding in bindings], slots, _program(body),
                        None if witness is None else _program(witness), Coordinate(*coordinate),
                        source_text, span)
+    except msgspec.ValidationError:
+        raise  # already names what is wrong (and is a ValueError: not wrapped twice)
     except (TypeError, ValueError, IndexError, KeyError) as exc:  # a shape no entry has
         raise msgspec.ValidationError(f"not an entry: {exc}") from None
 
