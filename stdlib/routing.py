@@ -168,9 +168,11 @@ def through_links(path: str, root: str) -> tuple[str, str] | None:
     if path[:1] in ("~", "$"):
         return None
     try:
-        spelled = os.path.normpath(os.path.join(root, path))
+        spelled = os.path.join(root, path)
+        # Not normalized first: after a link, `..` climbs from where the link leads
+        # (`docs/../gate.sh` with `docs -> ci/sub` is `ci/gate.sh`), as the kernel reads it.
         real = os.path.realpath(spelled)
-        if real == spelled:
+        if real == os.path.normpath(spelled):
             return None
         return real, os.path.realpath(root)
     except (OSError, ValueError):  # a NUL in the path: no file can be written there either

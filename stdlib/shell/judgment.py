@@ -775,7 +775,11 @@ class _Judge:
             absolute = absolute_segments(text, cwd, self.p.home)
             if absolute is None:
                 return
-            resolved = disk.resolve(list(absolute), follow_last=follow_last)
+            # `..` after a link climbs from where the link leads (`docs/../gate.sh` with
+            # `docs -> ci/sub` is `ci/gate.sh`): the walk of the disk reads the dots itself.
+            spelled = absolute_segments(text, cwd, self.p.home, resolve_dots=False) \
+                if "/.." in text or text.startswith("..") else absolute
+            resolved = disk.resolve(list(spelled), follow_last=follow_last)
             if resolved == absolute:
                 resolved = None
         if resolved is None:

@@ -91,9 +91,12 @@ def root_segments(root: str) -> list[str] | None:
     return None if ".." in segs else segs
 
 
-def absolute_segments(candidate: str, cwd: Sequence[str], home: str | None) -> list[str] | None:
+def absolute_segments(candidate: str, cwd: Sequence[str], home: str | None,
+                      resolve_dots: bool = True) -> list[str] | None:
     """Absolute, dot-resolved segments of `candidate` spelled in the directory `cwd` (absolute
-    segments); None when it names nothing knowable (another user's home, a variable)."""
+    segments); None when it names nothing knowable (another user's home, a variable). With
+    `resolve_dots=False` the `.` and `..` segments stay where they are (after a symbolic link,
+    `..` climbs from where the link leads, so only a walk of the disk may resolve them)."""
     parts = [s for s in candidate.split("/") if s]
     if candidate.startswith("/"):
         joined = parts
@@ -105,6 +108,8 @@ def absolute_segments(candidate: str, cwd: Sequence[str], home: str | None) -> l
         return None  # another user's home or an unknown variable names nothing
     else:
         joined = [*cwd, *parts]
+    if not resolve_dots:
+        return joined
     absolute = dot_resolve(joined)
     # `/..` is `/` in POSIX: a `..` kept at the front has nothing left to climb.
     while absolute and absolute[0] == "..":
