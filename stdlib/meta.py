@@ -217,8 +217,8 @@ def transcript_mod_matches(
     if call.name in mutating_names:
         path = change_path(call)
         if path is not None:
-            resolved = through_links(path, root) if not target.equals(path) else None
-            if target.equals(path) or (resolved is not None and target.equals(resolved[0])):
+            if target.equals(path) or ((resolved := through_links(path, root)) is not None
+                                       and target.equals(resolved[0])):
                 return _broken(TRANSCRIPT_CHANGE.format(tool=call.name, path=evidence_path))
         elif any(target.names(c) for c in _args_candidates(call)):
             return _broken(TRANSCRIPT_ARGS.format(tool=call.name, path=evidence_path))
