@@ -306,6 +306,24 @@ def test_path_lookups_past_their_budget_are_refused(tmp_path: pathlib.Path) -> N
     assert isinstance(slow, Refused) and "took longer than" in slow.reason
 
 
+def test_a_script_past_its_bound_fails_closed_and_one_at_it_is_read(tmp_path: pathlib.Path) -> None:
+    """`bash big.sh`: a script file larger than `disk.SCRIPT_BYTES` is not read; the command
+    fails closed and says why. One of exactly the bound is read and judged."""
+    from polydeukes.stdlib.shell.disk import SCRIPT_BYTES
+
+    root = tmp_path / "u" / "proj"
+    root.mkdir(parents=True)
+    line = "rm -f c?/gate.sh\n"
+    (root / "at.sh").write_text("#" * (SCRIPT_BYTES - len(line) - 1) + "\n" + line)
+    (root / "over.sh").write_text("#" * (SCRIPT_BYTES - len(line)) + "\n" + line)
+    assert (root / "at.sh").stat().st_size == SCRIPT_BYTES
+    over = judge_shell_mod("bash over.sh", ["ci/gate.sh"], root=str(root), home=str(root.parent))
+    assert over.broken and over.subject == "ci/gate.sh"
+    assert over.reason == f"bash runs over.sh, which cannot be read within bounds ('{root}/over.sh' is larger than 1 MiB)"
+    at = judge_shell_mod("bash at.sh", ["ci/gate.sh"], root=str(root), home=str(root.parent))
+    assert at.reason == "rm pattern c?/gate.sh can match protected path ci/gate.sh (in at.sh, run by bash)"
+
+
 def test_listing_a_directory_past_the_budget_is_refused(tmp_path: pathlib.Path, monkeypatch) -> None:
     """`cp tmp/gat* notes` lists notes for links the glob can match: a directory too large to
     list within the budget fails closed."""

@@ -225,6 +225,7 @@ class View:
     glob: GlobOptions
     runs_written: str | None = None  # a script the line wrote with unknown content, run here
     written_code: str | None = None  # a program the line wrote, run by an interpreter here
+    file_script = None  # a script file on disk it runs (`scripts.FileScript`)
     items_refused: str | None = None  # why xargs's operand file could not be read
     loop_values: dict[str, tuple[Value, ...]] | None = None  # what `while read` gets from `done <<EOF`
     rewritten_by: str | None = None  # an earlier pipeline stage that rewrites the code this one runs
@@ -341,6 +342,8 @@ class Walk:
         self.context = Context(self.root_segs)
         self._moves = False
         self.printed: tuple | None = None  # what the last lister stage walked prints
+        self.origin: str | None = None  # the script file being walked, for reasons (scripts.py)
+        self.file_scripts: dict = {}  # script files read so far, by absolute path
 
     @property
     def disk(self) -> Disk | None:
@@ -607,10 +610,12 @@ class Walk:
         if view.wrapper_scripts or name in _RUNS_SCRIPTS or cmd.flags & W_SUBST or view.piped_code:
             view.follow = True
         written_script = None
-        if (context.writers or context.written) and inner < len(args) and (
-                name in _SCRIPT_RUNNERS or (view.model is not None and view.model.handler == "interpreter")
-                or "/" in args[inner].text):
-            written_script = self._runs_written_script(view)
+        if inner < len(args) and (name in _SCRIPT_RUNNERS or (model is not None and model.handler == "interpreter")
+                                  or "/" in args[inner].text):
+            if context.writers or context.written:
+                written_script = self._runs_written_script(view)
+            if written_script is None and view.runs_written is None and view.written_code is None:
+                self._file_script(view)
         return view, written_script
 
     def _follow(self, text: str, view: View, written_script: str | None) -> Iterator[Event]:
@@ -657,6 +662,10 @@ class Walk:
             yield from self.nested(source, depth, fully_read)
         if written_script is not None:
             yield from self.nested(written_script, depth, fully_read)
+        if view.file_script is not None:
+            from polydeukes.stdlib.shell import scripts  # loaded by `_file_script`
+
+            yield from scripts.walk_script(self, view)
 
     def _synthetic(self, parent: View, argv: tuple[Arg, ...], depth: int,
                    find_exec: E.Extra | None = None) -> Iterator[Event]:
@@ -1170,6 +1179,17 @@ class Walk:
             view.written_code = content
             return None
         return content
+
+    def _file_script(self, view: View) -> None:
+        """The script file on disk this command runs (`bash x.sh`, `./x.sh`, `python3 t.py`),
+        read into `view.file_script` (scripts.py); its shell commands are walked after it."""
+        from polydeukes.stdlib.shell import scripts  # only a command that runs a file loads it
+
+        script = scripts.located(view)
+        if script is not None:
+            view.file_script = script = scripts.read(self, view, script)
+            if script is not None and script.shell and script.text is not None:
+                view.follow = True
 
     # -- paths ------------------------------------------------------------------------------
 

@@ -8,7 +8,9 @@ depends on what is on disk it looks, within bounds:
 - `archive_members(path, kind)`: the member names (and link targets) of a tar or zip archive
   that `tar -x` or `unzip` would write;
 - `patch_targets(path)` / `patch_text_targets(text)`: the files a patch names;
-- `read_text(path)`: a small text file (`xargs -a list`).
+- `read_text(path)`: a small text file (`xargs -a list`);
+- `read_script(path)`: a script a command runs (`bash build.sh`, `./x.sh`, `python3 t.py`), or
+  `BINARY` for a compiled program (only its first kilobyte is read).
 
 Every file is opened through `vm.safeio` (O_NONBLOCK, regular files only, a size bound), so a
 FIFO, a device or a symlink to `/dev/zero` planted by the agent cannot hang or exhaust the
@@ -32,6 +34,8 @@ from polydeukes.vm import safeio
 LOOKUPS = 4096  # path components looked up (lstat) per analysis
 SECONDS = 0.5  # wall time spent reading the disk per analysis
 FILE_BYTES = 16 * safeio.MiB  # one patch or list file
+SCRIPT_BYTES = safeio.MiB  # one script a command runs (`bash build.sh`, `python3 tool.py`)
+_SCRIPT_HEAD = 1024  # bytes read first, to tell a binary program from a script
 ARCHIVE_BYTES = 64 * safeio.MiB  # one archive file on disk
 UNPACKED_BYTES = 256 * safeio.MiB  # decompressed bytes read from one archive
 MEMBERS = 100_000  # archive members
@@ -48,6 +52,15 @@ class Missing(msgspec.Struct, frozen=True):
 
 
 MISSING = Missing()
+
+
+class Binary(msgspec.Struct, frozen=True):
+    """A file the shell will not run as a script: a NUL byte in its first line (bash's own
+    test before it runs a file that `execve` refused; an ELF header has one in its first
+    eight bytes)."""
+
+
+BINARY = Binary()
 
 
 class _Walked(msgspec.Struct, frozen=True):
@@ -324,6 +337,41 @@ class Disk:
         except (OSError, ValueError) as exc:
             return _open_failure(exc, path)
         return data.decode("utf-8", errors="replace")
+
+    def read_script(self, path: str, limit: int = SCRIPT_BYTES) -> str | Binary | Missing | Refused:
+        """The text of a script a command runs, or `BINARY` for a compiled program, of which
+        only the first kilobyte is read (an unknown program is not judged by its bytes). A
+        directory runs nothing (`MISSING`); a script larger than `limit` is refused."""
+        refused = self._spend()
+        if refused is not None:
+            return refused
+        try:
+            fd = safeio.open_regular(path, os.O_RDONLY)
+        except IsADirectoryError:
+            return MISSING
+        except (OSError, ValueError) as exc:
+            return _open_failure(exc, path)
+        try:
+            head = os.read(fd, _SCRIPT_HEAD)
+            if b"\0" in head.split(b"\n", 1)[0]:
+                return BINARY
+            if os.fstat(fd).st_size > limit:
+                return Refused(f"'{path}' is larger than {safeio.size_text(limit)}")
+            chunks = [head]
+            total = len(head)
+            while True:  # to EOF, not to the fstat size: the file may grow while it is read
+                chunk = os.read(fd, 1 << 16)
+                if not chunk:
+                    break
+                total += len(chunk)
+                if total > limit:
+                    return Refused(f"'{path}' is larger than {safeio.size_text(limit)}")
+                chunks.append(chunk)
+        except OSError as exc:
+            return Refused(f"cannot read '{path}': {exc.strerror or exc}")
+        finally:
+            os.close(fd)
+        return b"".join(chunks).decode("utf-8", errors="replace")
 
     def patch_targets(self, path: str) -> list[str] | Missing | Refused:
         text = self.read_text(path)

@@ -383,12 +383,15 @@ def _read_double_quoted(raw: str, i: int, out: list[_Piece]) -> int:
     return i + 1
 
 
+_POSITIONAL = frozenset("123456789@*")
+
+
 def _read_dollar(raw: str, i: int, out: list[_Piece], *, quoted: bool) -> int:
     nxt = raw[i + 1 : i + 2]
     if nxt == "{":
         end = group_end(raw, i + 1, "{", "}")
         inner = raw[i + 2 : end - 1]
-        if _NAME().fullmatch(inner):
+        if _NAME().fullmatch(inner) or inner in _POSITIONAL:
             out.append(_Piece(_VAR, inner, quoted, raw[i:end]))
         elif (m := _SUBSCRIPTED().match(inner)) is not None:
             # `${a[@]}`, `${a[*]}`, `${a[1]}`, `${a[$i]}`; an operator after the subscript
@@ -408,7 +411,12 @@ def _read_dollar(raw: str, i: int, out: list[_Piece], *, quoted: bool) -> int:
     if m is not None:
         out.append(_Piece(_VAR, m.group(), quoted, "$" + m.group()))
         return m.end()
-    if nxt and nxt in "@*#?-$!0123456789":
+    if nxt and nxt in _POSITIONAL:
+        # `$1`…`$9`, `$@`, `$*`: unknown, unless the walk binds them (a script file run with
+        # literal arguments, scripts.py)
+        out.append(_Piece(_VAR, nxt, quoted, raw[i : i + 2]))
+        return i + 2
+    if nxt and nxt in "#?-$!0":
         out.append(_Piece(_UNKNOWN, raw[i : i + 2]))
         return i + 2
     out.append(_Piece(_LIT if quoted else _ACTIVE, "$"))

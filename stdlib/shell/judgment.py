@@ -123,6 +123,9 @@ REDEFINED = "{name} is called after this line redefines it ({how})"
 REWRITTEN = "{head} runs what {stage} makes of the text on its way through the pipeline, which cannot be judged"
 WRITTEN_SCRIPT = "{head} runs {path}, which this line writes with content this layer does not compute"
 UNREADABLE_ITEMS = "{head} takes operands from a file that cannot be read within bounds ({why})"
+SCRIPT_MENTION = "{runner} runs {path}, which mentions protected path {p}"
+SCRIPT_CODE = "{runner} runs {path}, whose code mentions protected path {p}"
+UNREADABLE_SCRIPT = "{runner} runs {path}, which cannot be read within bounds ({why})"
 
 
 # Commands that cannot concern an entry are judged from their tokens, without a view
@@ -514,7 +517,8 @@ class _Judge:
     def found(self, kind: str, reason: str) -> None:
         if self.reason is None:
             self.kind = kind
-            self.reason = reason
+            # Inside a script file a command runs, the reason says which (scripts.py).
+            self.reason = reason if self.walk.origin is None else f"{reason} (in {self.walk.origin})"
 
     def run(self) -> None:
         for event in self.walk.events():
@@ -580,6 +584,8 @@ class _Judge:
         if view.runs_written is not None:
             self.unknown_reach = True
             self.found(BREAK_UNREADABLE, WRITTEN_SCRIPT.format(head=view.head, path=view.runs_written))
+        if view.file_script is not None:
+            self.file_script(view, cwd, cwd_spelled)
         if view.items_refused is not None and (model is None or not model.pure):
             self.unknown_reach = True
             self.found(BREAK_UNREADABLE, UNREADABLE_ITEMS.format(head=view.head, why=view.items_refused))
@@ -1223,12 +1229,40 @@ class _Judge:
         if view.written_code is not None:
             codes.append(view.written_code)
         for code in codes:
-            for candidate in code_candidates(code):
-                for piece in path_candidates(candidate, True):
-                    index = self.p.match(piece, cwd)
-                    if index >= 0:
-                        return index
+            index = self.code_index(code, cwd)
+            if index >= 0:
+                return index
         return -1
+
+    def code_index(self, code: str, cwd: tuple[str, ...] | None) -> int:
+        """The first entry a program's text spells, string fragments joined (-1: none)."""
+        for candidate in code_candidates(code):
+            for piece in path_candidates(candidate, True):
+                index = self.p.match(piece, cwd)
+                if index >= 0:
+                    return index
+        return -1
+
+    def file_script(self, view: View, cwd: tuple[str, ...] | None, cwd_spelled: bool) -> None:
+        """A script file on disk the command runs (scripts.py): read within bounds, or the
+        command fails closed; a shell script that mentions an entry is unabsolved as a
+        shell's `-c` text is (§8.5 (e)); another interpreter's program is code."""
+        script = view.file_script
+        if script.refused is not None:
+            self.unknown_reach = True
+            self.found(BREAK_UNREADABLE, UNREADABLE_SCRIPT.format(runner=script.runner, path=script.path,
+                                                                  why=script.refused))
+            return
+        if script.shell:
+            index = self.p.first_in_text(script.text, False, cwd, cwd_spelled)
+            message = SCRIPT_MENTION
+        else:
+            index = self.code_index(script.text, cwd)
+            message = SCRIPT_CODE
+        if index >= 0:
+            self.reached.add(index)
+            self.found(BREAK_CODE_MENTION, message.format(runner=script.runner, path=script.path,
+                                                          p=self.p.entries[index]))
 
 
 def proven_read(view: View, found: E.Effects | None, mentioned: Sequence[int],

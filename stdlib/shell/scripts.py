@@ -1,0 +1,251 @@
+"""Scripts on disk that a command runs (issue 11, "Reading the working tree, read-only").
+
+`bash build.sh`, `sh -e x.sh arg`, `source env.sh`, `. ./lib.sh`, `sh < x.sh`, `bash -s < x.sh`,
+`./x.sh`, `tools/run` (a path as the command name), `python3 tool.py`, `node x.js`, `perl
+x.pl`, `ruby x.rb`, `python3 < tool.py`: the walk reads the file the command runs, read-only
+and within bounds (`disk.Disk.read_script`: a regular file, opened without blocking, at most
+`disk.SCRIPT_BYTES`), and hands the judges a `FileScript`:
+
+- **a shell script** (run by a shell, sourced, or a path whose `#!` line names a shell, or
+  that has no `#!` line: `execve` refuses it and bash runs it as a script) is walked as a
+  nested script (`walk_script`), one level deeper, in the directory of the command that runs
+  it, with `$1`…`$9`, `$@` and `$*` bound to the call's arguments (unknown where an argument
+  is). A script run by a shell runs in a child process: what it assigns and where it `cd`s
+  stays there; a sourced script changes the caller's state. The judge also reads the
+  script's text as a shell's `-c` text is read: a protected path it mentions fails closed
+  (spec 04 §8.5 (e) keeps nested shells unabsolved), naming the script;
+- **a program for another interpreter** (an interpreter's script operand, or a `#!` line
+  naming any other program) is code: a mention, string fragments joined, fails closed, as
+  for `-c`/`-e` code;
+- a file that is not there (or a directory) runs nothing and is not judged; a file whose
+  first line holds a NUL byte is a compiled program, not judged (as any unknown program);
+- a file that cannot be read within the bounds (a FIFO, a device, too large, unreadable, the
+  disk budget spent) fails closed.
+
+A script the line itself writes first is the line's (`Walk._runs_written_script`); this
+module reads only files the line did not write (and `sh < FILE` for both).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+from polydeukes.stdlib.shell.analysis import NESTED_SHELLS, Event, View, Walk, basename
+from polydeukes.stdlib.shell.disk import Binary, Missing, Refused
+from polydeukes.stdlib.shell.expansion import Arg, Value
+
+SHELLS = NESTED_SHELLS - {"eval"}
+SOURCING = frozenset({"source", "."})
+# Interpreter options whose operand is a module or a file loaded before the script, not the
+# script itself (the model marks both as run).
+_LOADERS = frozenset({"-m", "-r", "--require", "-M", "--import", "--loader"})
+# Shell options that take the next word as their value.
+_SHELL_VALUE_OPTIONS = frozenset({"-o", "+o", "-O", "+O", "--rcfile", "--init-file"})
+POSITIONAL = tuple("123456789")
+
+
+class FileScript:
+    """A script file a command runs, as read from disk."""
+
+    __slots__ = ("path", "runner", "shell", "text", "refused", "arguments", "child")
+
+    def __init__(self, path: str, runner: str, shell: bool, child: bool,
+                 arguments: Sequence[Arg] | None) -> None:
+        self.path = path  # as spelled on the command line
+        self.runner = runner  # the program that runs it, for messages (`bash`, `python3`)
+        self.shell = shell  # shell code (else code for another interpreter)
+        self.child = child  # runs in a child process (not sourced)
+        self.arguments = arguments  # its positional parameters (None: the caller's)
+        self.text: str | None = None
+        self.refused: str | None = None  # why it cannot be read within bounds
+
+    @property
+    def origin(self) -> str:
+        """Where a command inside it stands, for a reason about that command."""
+        return f"{self.path}, run by {self.runner}"
+
+
+def located(view: View) -> FileScript | None:
+    """The script file `view` runs, before it is read: None when the command runs none (a
+    `-c` string, a module, a heredoc, a name looked up in PATH) or its name is unknown."""
+    args = view.args
+    inner = view.inner
+    name = view.name
+    operands: Sequence[Arg]
+    if name in SHELLS:
+        k = inner + 1
+        stdin_mode = False
+        while k < len(args):
+            a = args[k]
+            t = a.text
+            if a.opaque:
+                return None  # `bash $OPTS x.sh`: which word is the script is unknown
+            if t in ("--", "-"):
+                k += 1
+                break
+            if t in _SHELL_VALUE_OPTIONS:
+                k += 2
+                continue
+            if t.startswith("--"):
+                k += 1
+                continue
+            if t[:1] in ("-", "+") and len(t) > 1:
+                if "c" in t[1:]:
+                    return None  # `sh -c '…'`: the walk reads the string
+                stdin_mode = stdin_mode or "s" in t[1:]
+                k += 1
+                continue
+            break
+        if k < len(args) and not stdin_mode:
+            return _located(args[k], name, True, True, args[k + 1 :])
+        return _stdin_script(view, name, True, args[k:])
+    if name in SOURCING:
+        k = inner + 1
+        if k < len(args) and args[k].text == "--":
+            k += 1
+        if k >= len(args):
+            return None
+        rest = args[k + 1 :]
+        return _located(args[k], name, True, False, rest if rest else None)
+    model = view.model
+    if model is not None and model.handler == "interpreter":
+        found = view.effects
+        items = found.items if found is not None else ()
+        for it in items:
+            if it.role == "code":
+                return None  # `python3 -c '…'`: the judge reads the code
+            if it.role == "exec" and args[it.index - 1].text not in _LOADERS:
+                return _located(args[it.index], name, False, True, ())
+        if any(it.role == "exec" for it in items):
+            return None  # `python3 -m mod`: a module looked up at run time (not followed)
+        return _stdin_script(view, name, False, ())
+    if inner < len(args) and "/" in args[inner].text:
+        operands = args[inner + 1 :]
+        return _located(args[inner], "", True, True, operands)  # runner and kind: its `#!` line
+    return None
+
+
+def _located(a: Arg, runner: str, shell: bool, child: bool, arguments: Sequence[Arg] | None) -> FileScript | None:
+    text = a.text
+    if a.opaque or a.pattern is not None or text.startswith(("<(", ">(")) or text == "-":
+        return None  # unknown, a pattern, or text that arrives at run time
+    return FileScript(text, runner, shell, child, arguments)
+
+
+def _stdin_script(view: View, runner: str, shell: bool, arguments: Sequence[Arg]) -> FileScript | None:
+    """`sh < FILE`, `bash -s < FILE`, `python3 < FILE`: the script is the file stdin reads
+    (a heredoc or herestring, read by the walk already, and a pipe are not files)."""
+    cmd = view.cmd
+    if cmd.heredocs:
+        return None
+    found: FileScript | None = None
+    for r in cmd.redirects:
+        if r.operator == "<<<":
+            return None
+        if r.operator == "<":
+            if r.target.opaque:
+                return None
+            found = _located(Arg(r.target.text, None, False, 1, r.target), runner, shell, True, arguments)
+    return found
+
+
+def shebang(text: str) -> tuple[str, bool]:
+    """The program a script's `#!` line names (after `env` and its options), and whether it
+    is a shell. Without a `#!` line `execve` refuses the file and bash runs it as a script."""
+    if not text.startswith("#!"):
+        return "the shell", True
+    words = text[2:].split("\n", 1)[0].split()
+    if not words:
+        return "the shell", True
+    program = basename(words[0])
+    if program == "env":
+        rest = [w for w in words[1:] if not w.startswith("-") and "=" not in w]
+        program = basename(rest[0]) if rest else "env"
+    return program, program in SHELLS
+
+
+def read(walk: Walk, view: View, script: FileScript) -> FileScript | None:
+    """`script` with its text (or why it cannot be read), None when it runs nothing this
+    layer judges (missing, a directory, a compiled program, an unknown path)."""
+    path = walk.absolute(script.path, view.cwd)
+    if path is None:
+        return None  # a relative path under an unknown directory: not followed
+    written = walk.written()
+    if path in written:
+        # The line writes it first (`echo … > x.sh; sh < x.sh`): the content is the line's.
+        content = written[path]
+        if content is None:
+            view.runs_written = script.path
+            return None
+    else:
+        disk = walk.disk
+        if disk is None:
+            return None
+        cache = walk.file_scripts
+        content = cache.get(path)
+        if content is None:
+            content = cache[path] = disk.read_script("/" + "/".join(path))
+        if isinstance(content, (Missing, Binary)):
+            return None
+        if isinstance(content, Refused):
+            script.refused = content.reason
+            if not script.runner:
+                script.runner = "the shell"
+            return script
+    script.text = content
+    if not script.runner:
+        script.runner, script.shell = shebang(content)
+    return script
+
+
+def walk_script(walk: Walk, view: View) -> Iterator[Event]:
+    """The commands of a shell script file `view` runs, walked one level deeper (see the
+    module docstring for what is bound and what stays in a child process)."""
+    script: FileScript = view.file_script
+    if script.text is None or not script.shell:
+        return
+    context = walk.context
+    saved = (context.cwd, list(context.stack), context.oldpwd, context.glob, context.listed) if script.child else None
+    caller = context.scope
+    if script.child or script.arguments is not None:
+        context.scope = caller.copy()
+        _bind(context.scope.values, script.arguments or ())
+    outer = walk.origin
+    walk.origin = script.origin if outer is None else f"{script.origin}, in {outer}"
+    try:
+        yield from walk.nested(script.text, view.depth, view.fully_read)
+    finally:
+        walk.origin = outer
+        if saved is not None:
+            # A child process: what the script assigned, and where it went, stays there.
+            context.cwd, context.stack, context.oldpwd, context.glob, context.listed = saved
+            context.scope = caller
+        elif script.arguments is not None:
+            # `source f args`: bash gives the caller its own positional parameters back; the
+            # rest of what the script assigned stays.
+            values = context.scope.values
+            for key in (*POSITIONAL, "@", "*"):
+                if key in caller.values:
+                    values[key] = caller.values[key]
+                else:
+                    values.pop(key, None)
+
+
+def _bind(values: dict, arguments: Sequence[Arg]) -> None:
+    """`$1`…`$9`, `$@`, `$*` as the arguments the script is called with: literal ones are
+    their values (a glob keeps its pattern), one of unknown value makes its position and
+    `$@`/`$*` unknown; positions past the last argument are empty, as in bash."""
+    everything: list[Value] | None = []
+    for k, key in enumerate(POSITIONAL):
+        if k < len(arguments):
+            a = arguments[k]
+            value = None if a.opaque else (Value(a.text, a.pattern),)
+        else:
+            value = (Value(""),)
+        values[key] = value
+    for a in arguments:
+        if a.opaque:
+            everything = None
+            break
+        everything.append(Value(a.text, a.pattern))
+    values["@"] = values["*"] = tuple(everything) if everything is not None else None
