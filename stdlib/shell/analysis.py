@@ -226,6 +226,7 @@ class View:
     runs_written: str | None = None  # a script the line wrote with unknown content, run here
     written_code: str | None = None  # a program the line wrote, run by an interpreter here
     file_script = None  # a script file on disk it runs (`scripts.FileScript`)
+    passes_unreadable: tuple[str, str] | None = None  # a file it passes to an executor, unread: (path, why)
     items_refused: str | None = None  # why xargs's operand file could not be read
     loop_values: dict[str, tuple[Value, ...]] | None = None  # what `while read` gets from `done <<EOF`
     rewritten_by: str | None = None  # an earlier pipeline stage that rewrites the code this one runs
@@ -397,8 +398,9 @@ class Walk:
             rewrites = _rewrites_text(cmd, first=not piped) if cmd.connector == "|" and rewriter is None else None
             if spells is None and self.wants_run is not None and not context.redefined and _inert(cmd) \
                     and flowing is None and not self.wants_run(" ".join([w.text for w in cmd.words]), context) \
-                    and not (cmd.words[0].text in listers.LISTERS and (
-                        depth or cmd.connector == "|" and _pipeline_feeds_executor(commands, k)[0])):
+                    and not (cmd.words[0].text in _FLOWING_SOURCES and (
+                        depth and cmd.words[0].text in listers.LISTERS
+                        or cmd.connector == "|" and _pipeline_feeds_executor(commands, k)[0])):
                 rewriter = rewriter or rewrites
                 continue  # a plain command that can only matter through a mention it lacks
             if not piped:
@@ -455,6 +457,10 @@ class Walk:
                 upstream = upstream + [h.body for h in cmd.heredocs]
                 upstream.extend(r.target.text + "\n" for r in cmd.redirects
                                 if r.operator == "<<<" and not r.target.opaque)  # as `shell_script_sources`
+            if feeds_executor and not piped and view.name in FILE_PASSERS:
+                from polydeukes.stdlib.shell import scripts  # only such a pipeline loads it
+
+                upstream = upstream + scripts.passed_files(self, view)  # `cat list | xargs rm`
             yield view
             if view.follow or written_script is not None:
                 yield from self._follow(text, view, written_script)
@@ -1228,6 +1234,12 @@ _WRITER_NAMES = E.names_with_effects()
 _NO_ROLES: dict[int, str] = {}
 # Commands after which the walk reads another script.
 _RUNS_SCRIPTS = NESTED_SHELLS | {"alias", "trap", "find"}
+# First pipeline stages whose output is whole lines of their file operands (some of them, in
+# another order at most): what they pass on to an executor is those files' text (scripts.py).
+FILE_PASSERS = frozenset({"cat", "tac", "sort", "uniq", "head", "tail", "grep", "egrep", "fgrep", "shuf"})
+# First stages whose output the walk follows into the stages it feeds (a lister's paths, a
+# file's lines).
+_FLOWING_SOURCES = listers.LISTERS | FILE_PASSERS
 # Commands that may run a script file the line wrote (besides interpreters and `./path`).
 _SCRIPT_RUNNERS = (NESTED_SHELLS - {"eval"}) | {"source", "."}
 # Commands that change the line's state (besides assignments and writes).

@@ -126,6 +126,8 @@ UNREADABLE_ITEMS = "{head} takes operands from a file that cannot be read within
 SCRIPT_MENTION = "{runner} runs {path}, which mentions protected path {p}"
 SCRIPT_CODE = "{runner} runs {path}, whose code mentions protected path {p}"
 UNREADABLE_SCRIPT = "{runner} runs {path}, which cannot be read within bounds ({why})"
+UNREADABLE_PASSED = ("{head} passes {path} on to a stage that runs what it reads, and it cannot be read "
+                     "within bounds ({why})")
 
 
 # Commands that cannot concern an entry are judged from their tokens, without a view
@@ -586,6 +588,10 @@ class _Judge:
             self.found(BREAK_UNREADABLE, WRITTEN_SCRIPT.format(head=view.head, path=view.runs_written))
         if view.file_script is not None:
             self.file_script(view, cwd, cwd_spelled)
+        if view.passes_unreadable is not None:
+            self.unknown_reach = True
+            path, why = view.passes_unreadable
+            self.found(BREAK_UNREADABLE, UNREADABLE_PASSED.format(head=view.head, path=path, why=why))
         if view.items_refused is not None and (model is None or not model.pure):
             self.unknown_reach = True
             self.found(BREAK_UNREADABLE, UNREADABLE_ITEMS.format(head=view.head, why=view.items_refused))

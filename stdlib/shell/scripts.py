@@ -22,6 +22,13 @@ and within bounds (`disk.Disk.read_script`: a regular file, opened without block
 - a file that cannot be read within the bounds (a FIFO, a device, too large, unreadable, the
   disk budget spent) fails closed.
 
+The same reading serves a file whose lines a pipeline's first stage passes on whole (`cat
+list`, `sort list`, `head -n 3 list`, `grep x list`: `analysis.FILE_PASSERS`) to a stage that takes operands,
+loop words or a script from its stdin (`| xargs rm`, `| while read f; do …`, `| sh`):
+`passed_files` gives the files' text to that stage as a heredoc piped to it would be
+(`cat <<EOF | xargs rm`), bounded as xargs's `-a FILE` (`disk.FILE_BYTES`); a file that
+cannot be read within bounds fails closed.
+
 A script the line itself writes first is the line's (`Walk._runs_written_script`); this
 module reads only files the line did not write (and `sh < FILE` for both).
 """
@@ -30,6 +37,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
+from polydeukes.stdlib.shell import effects as E
+from polydeukes.stdlib.shell import listers
 from polydeukes.stdlib.shell.analysis import NESTED_SHELLS, Event, View, Walk, basename
 from polydeukes.stdlib.shell.disk import Binary, Missing, Refused
 from polydeukes.stdlib.shell.expansion import Arg, Value
@@ -249,3 +258,36 @@ def _bind(values: dict, arguments: Sequence[Arg]) -> None:
             break
         everything.append(Value(a.text, a.pattern))
     values["@"] = values["*"] = tuple(everything) if everything is not None else None
+
+
+def passed_files(walk: Walk, view: View) -> list[str]:
+    """The text of the files `view` (a first stage in `analysis.FILE_PASSERS`) reads and passes on; a file
+    that cannot be read within bounds is noted in `view.passes_unreadable`. A file of unknown
+    name or content (a variable, a glob, one the line writes without computable content) is
+    left out: its lines arrive at run time, as before."""
+    if view.name in listers.LISTERS and listers.listing(view) is not None:
+        return []  # `grep -l x f`: it prints paths, which the walk follows as a listing
+    found = view.effects
+    texts: list[str] = []
+    for it in found.items if found is not None else ():
+        a = view.args[it.index]
+        if it.role != E.READ or a.opaque or a.pattern is not None or it.text == "-":
+            continue
+        path = walk.absolute(it.text, view.cwd)
+        disk = walk.disk
+        if path is None or disk is None:
+            continue
+        written = walk.written()
+        if path in written:
+            if written[path] is not None:
+                texts.append(written[path])
+            continue
+        text = disk.read_text("/" + "/".join(path))
+        if isinstance(text, Refused):
+            resolved = disk.resolve(list(path))
+            if not isinstance(resolved, Refused) and disk.kind(resolved) == "dir":
+                continue  # `grep -r x .`: a directory passes on no lines of its own
+            view.passes_unreadable = (it.text, text.reason)
+        elif isinstance(text, str):
+            texts.append(text)
+    return texts
