@@ -797,3 +797,52 @@ def test_quoting_never_changes_the_verdict(template: str, path: str, cuts: list[
     quoted = judge_shell_mod(template.format(_requote(path, cuts, styles)), PROTECTED, root=ROOT, home=HOME)
     event("broken" if plain.broken else "not broken")
     assert (quoted.broken, quoted.subject, quoted.reason) == (plain.broken, plain.subject, plain.reason)
+
+
+# -- scripts on disk (scripts.py) ---------------------------------------------------------------
+
+# Commands that spell no protected entry's first segment (`ci`, `.claude`), and commands that do.
+_UNSPELLED = [
+    "rm -f c?/gate.sh", "rm -rf build", "cat notes.txt", "echo hi > out.txt", "d=c; rm -rf ${d}i",
+    "mv a.txt b.txt", "rm -f *.o", "cp a b", "rm -rf .", "echo x > notes/link/gate.sh", "rm -f [c]i/*",
+    "find . -name '*.o' -delete", "touch new.txt", "for f in src/*; do rm \"$f\"; done", "make -j4",
+    "x=.cl; rm -rf ${x}aude/hooks", "git checkout -- .", "sort notes.txt | uniq", "ls -la",
+]
+_SPELLED = ["cat ci/gate.sh", "rm -f ci/gate.sh", "grep -r x .claude", "echo ci > out.txt"]
+_SCRIPT_TEXT = st.lists(
+    st.tuples(st.sampled_from(_UNSPELLED * 3 + _SPELLED), st.sampled_from(["\n", "; ", " && ", " || "])),
+    min_size=1, max_size=4,
+).map(lambda parts: "".join(c + sep for c, sep in parts[:-1]) + parts[-1][0] + "\n")
+
+
+def test_a_script_file_is_judged_as_its_text(tmp_path: pathlib.Path) -> None:
+    """`bash s.sh` and `source s.sh` (no positional parameters, no `cd`) against the same text
+    pasted as the command line: never a weaker verdict; and for a script that spells no entry
+    (so the unabsolved mention rule for shells does not apply) the same verdict and subject, the
+    reason naming the script."""
+    root = tmp_path / "u" / "proj"
+    root.mkdir(parents=True)
+    make_tree(root, {"ci/gate.sh": "x", ".claude/hooks/pre.sh": "x", "notes/link": {"symlink": "../ci"},
+                     "src/a.py": "x"})
+    protected = ["ci/gate.sh", ".claude/hooks"]
+    script = root / "s.sh"
+
+    def judged(text: str) -> ShellModResult:
+        return judge_shell_mod(text, protected, root=str(root), home=str(root.parent))
+
+    @settings(max_examples=80, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+    @given(_SCRIPT_TEXT)
+    def same_verdict(text: str) -> None:
+        script.write_text(text)
+        pasted = judged(text)
+        spelled = any(c in text for c in _SPELLED)
+        event("spelled" if spelled else "unspelled")
+        for runner in ("bash", "source"):
+            run = judged(f"{runner} s.sh")
+            assert run.broken or not pasted.broken, (runner, text, pasted)
+            if not spelled:
+                assert (run.broken, run.subject) == (pasted.broken, pasted.subject), (runner, text)
+                want = None if pasted.reason is None else f"{pasted.reason} (in s.sh, run by {runner})"
+                assert run.reason == want, (runner, text)
+
+    same_verdict()
