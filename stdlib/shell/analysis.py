@@ -18,7 +18,7 @@ command to the next, the way the shell would:
   on the same line is read as the script it is.
 
 Code passed as data is walked as code: the script of `bash -c '…'`, `eval …`, a heredoc or
-herestring fed to a shell, a script file the line wrote, command and process substitutions,
+herestring fed to a shell, a script file the line wrote or one on disk (scripts.py), command and process substitutions,
 `find -exec`, alias values — each up to `MAX_NESTING` levels deep (deeper text is an unread
 span). Nothing is executed; files on disk are only looked at through `disk.Disk`, within bounds.
 """
