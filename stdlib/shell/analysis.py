@@ -138,11 +138,15 @@ _VARIABLE_REFERENCE = LazyPattern(r"\$\{?[#!]?([A-Za-z_][A-Za-z0-9_]*)")
 
 # Names whose command can matter without a mention: writers and programs the table models as
 # such, shells, wrappers, reserved words, and builtins that change the line's state.
+# Programs that run shell lines they read from a file: a makefile's recipes, package.json's
+# scripts (scripts.py).
+PROGRAM_RUNNERS = frozenset({"make", "gmake", "npm", "yarn", "pnpm"})
 _NAMES_WITH_EFFECTS = (
     E.names_with_effects() | NESTED_SHELLS | DIRECTORY_CHANGES | _RESERVED | _DECLARATIONS
     | (BUILTINS - {"echo", "true", "false", "test", "[", "type", "pwd", "wait", "kill", "exit", "return"})
     | frozenset(_WRAPPERS)
     | frozenset({"for", "select", "case", "function", "trap", "parallel", "coproc"})
+    | PROGRAM_RUNNERS
 )
 _plain_lines: re.Pattern[str] | None = None
 
@@ -616,7 +620,7 @@ class Walk:
         if view.wrapper_scripts or name in _RUNS_SCRIPTS or cmd.flags & W_SUBST or view.piped_code:
             view.follow = True
         written_script = None
-        if inner < len(args) and (name in _SCRIPT_RUNNERS or (model is not None and model.handler == "interpreter")
+        if inner < len(args) and (name in _FILE_RUNNERS or (model is not None and model.handler == "interpreter")
                                   or "/" in args[inner].text):
             if context.writers or context.written:
                 written_script = self._runs_written_script(view)
@@ -1187,15 +1191,19 @@ class Walk:
         return content
 
     def _file_script(self, view: View) -> None:
-        """The script file on disk this command runs (`bash x.sh`, `./x.sh`, `python3 t.py`),
-        read into `view.file_script` (scripts.py); its shell commands are walked after it."""
+        """The script file on disk this command runs (`bash x.sh`, `./x.sh`, `python3 t.py`,
+        a makefile's recipes, package.json's scripts), read into `view.file_script`
+        (scripts.py); its shell commands are walked after it."""
         from polydeukes.stdlib.shell import scripts  # only a command that runs a file loads it
 
-        script = scripts.located(view)
-        if script is not None:
-            view.file_script = script = scripts.read(self, view, script)
-            if script is not None and script.shell and script.text is not None:
-                view.follow = True
+        if view.name in PROGRAM_RUNNERS:
+            view.file_script = script = scripts.runner_script(self, view)
+        else:
+            script = scripts.located(view)
+            if script is not None:
+                view.file_script = script = scripts.read(self, view, script)
+        if script is not None and script.shell and script.text is not None:
+            view.follow = True
 
     # -- paths ------------------------------------------------------------------------------
 
@@ -1242,6 +1250,8 @@ FILE_PASSERS = frozenset({"cat", "tac", "sort", "uniq", "head", "tail", "grep", 
 _FLOWING_SOURCES = listers.LISTERS | FILE_PASSERS
 # Commands that may run a script file the line wrote (besides interpreters and `./path`).
 _SCRIPT_RUNNERS = (NESTED_SHELLS - {"eval"}) | {"source", "."}
+# Commands that run a script from a file (besides interpreters and `./path`): scripts.py.
+_FILE_RUNNERS = _SCRIPT_RUNNERS | PROGRAM_RUNNERS
 # Commands that change the line's state (besides assignments and writes).
 _STATEFUL = DIRECTORY_CHANGES | _DECLARATIONS | frozenset({
     "unset", "read", "mapfile", "readarray", "printf", "for", "select", "set", "shopt", "hash",

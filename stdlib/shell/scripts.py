@@ -56,7 +56,7 @@ POSITIONAL = tuple("123456789")
 class FileScript:
     """A script file a command runs, as read from disk."""
 
-    __slots__ = ("path", "runner", "shell", "text", "refused", "arguments", "child")
+    __slots__ = ("path", "runner", "shell", "text", "refused", "arguments", "child", "lines", "directory")
 
     def __init__(self, path: str, runner: str, shell: bool, child: bool,
                  arguments: Sequence[Arg] | None) -> None:
@@ -65,8 +65,14 @@ class FileScript:
         self.shell = shell  # shell code (else code for another interpreter)
         self.child = child  # runs in a child process (not sourced)
         self.arguments = arguments  # its positional parameters (None: the caller's)
-        self.text: str | None = None
+        self.text: str | None = None  # what the judge reads for mentions
         self.refused: str | None = None  # why it cannot be read within bounds
+        # Shell lines run one per shell (a Makefile's recipe lines, package.json scripts); None:
+        # `text` is one script.
+        self.lines: list[str] | None = None
+        # Where its lines run, when not where the command runs (`make -C dir`, `npm --prefix`;
+        # None: unknown); False: where the command runs.
+        self.directory: tuple[str, ...] | None | bool = False
 
     @property
     def origin(self) -> str:
@@ -218,11 +224,19 @@ def walk_script(walk: Walk, view: View) -> Iterator[Event]:
     caller = context.scope
     if script.child or script.arguments is not None:
         context.scope = caller.copy()
-        _bind(context.scope.values, script.arguments or ())
+        _bind(context.scope.values, script.arguments)
     outer = walk.origin
     walk.origin = script.origin if outer is None else f"{script.origin}, in {outer}"
     try:
-        yield from walk.nested(script.text, view.depth, view.fully_read)
+        if script.directory is not False:
+            context.cwd = script.directory  # (a child's: restored below)
+        if script.lines is None:
+            yield from walk.nested(script.text, view.depth, view.fully_read)
+        else:
+            start = (context.cwd, list(context.stack), context.oldpwd)
+            for line in script.lines:  # each in a shell of its own: a `cd` ends with its line
+                yield from walk.nested(line, view.depth, view.fully_read)
+                context.cwd, context.stack, context.oldpwd = start[0], list(start[1]), start[2]
     finally:
         walk.origin = outer
         if saved is not None:
@@ -240,10 +254,15 @@ def walk_script(walk: Walk, view: View) -> Iterator[Event]:
                     values.pop(key, None)
 
 
-def _bind(values: dict, arguments: Sequence[Arg]) -> None:
+def _bind(values: dict, arguments: Sequence[Arg] | None) -> None:
     """`$1`…`$9`, `$@`, `$*` as the arguments the script is called with: literal ones are
     their values (a glob keeps its pattern), one of unknown value makes its position and
-    `$@`/`$*` unknown; positions past the last argument are empty, as in bash."""
+    `$@`/`$*` unknown; positions past the last argument are empty, as in bash. None: lines
+    whose arguments are not the call's (make's, npm's): all unknown."""
+    if arguments is None:  # not a shell's arguments (make's `$@` is its target): unknown
+        for key in (*POSITIONAL, "@", "*"):
+            values[key] = None
+        return
     everything: list[Value] | None = []
     for k, key in enumerate(POSITIONAL):
         if k < len(arguments):
@@ -291,3 +310,221 @@ def passed_files(walk: Walk, view: View) -> list[str]:
         elif isinstance(text, str):
             texts.append(text)
     return texts
+
+
+# -- make and the package runners ----------------------------------------------------------------
+
+MAKES = frozenset({"make", "gmake"})  # the rest of `analysis.PROGRAM_RUNNERS` run package.json scripts
+_MAKEFILES = ("GNUmakefile", "makefile", "Makefile")
+# make options whose value is the next word (when not attached).
+_MAKE_VALUE_OPTIONS = frozenset({"-f", "--file", "--makefile", "-C", "--directory", "-I", "--include-dir",
+                                 "-o", "--old-file", "--assume-old", "-W", "--what-if", "--new-file",
+                                 "--assume-new", "-l", "--load-average", "-O", "--output-sync"})
+# npm's names for running a script, and the script each runs (None: the next word).
+_NPM_RUNS = {"run": None, "run-script": None, "rum": None, "urn": None, "test": "test", "t": "test",
+             "tst": "test", "start": "start", "stop": "stop", "restart": "restart"}
+
+
+def runner_script(walk: Walk, view: View) -> FileScript | None:
+    """What `make` or `npm`/`yarn`/`pnpm` runs: the recipe lines of the makefile, or the
+    package.json scripts a call names (with their `pre`/`post` scripts), as shell lines each
+    run by a shell of its own, read within bounds like a script file. None when it runs none
+    this layer can name (no such file, a script name of unknown value, a builtin command)."""
+    args = view.args[view.inner + 1 :]
+    if view.name in MAKES:
+        return _makefile(walk, view, args)
+    return _package_scripts(walk, view, args)
+
+
+def _makefile(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript | None:
+    files: list[str] = []
+    directory = "."
+    k = 0
+    while k < len(args):
+        a = args[k]
+        t = a.text
+        value: str | None = None
+        option = t
+        if t in _MAKE_VALUE_OPTIONS:
+            if k + 1 >= len(args):
+                break
+            value = args[k + 1].text if not args[k + 1].opaque else None
+            if args[k + 1].opaque and t in ("-f", "--file", "--makefile", "-C", "--directory"):
+                return None  # which file, or where, is unknown
+            k += 1
+        elif t.startswith("--") and "=" in t:
+            option, value = t.split("=", 1)
+        elif t[:2] in ("-f", "-C") and len(t) > 2:
+            option, value = t[:2], t[2:]
+        elif a.opaque and t.startswith("-"):
+            return None
+        if option in ("-f", "--file", "--makefile") and value is not None:
+            files.append(value)
+        elif option in ("-C", "--directory") and value is not None:
+            directory = value if directory == "." or value.startswith("/") else f"{directory}/{value}"
+        k += 1
+    prefix = "" if directory == "." else directory.rstrip("/") + "/"
+    names = [f if f.startswith("/") else prefix + f for f in files] or [prefix + n for n in _MAKEFILES]
+    texts: list[str] = []
+    shown = names[0]
+    for name in names:
+        text = _read_file(walk, view, name)
+        if isinstance(text, FileScript):
+            return text
+        if text is not None:
+            texts.append(text)
+            if not files:
+                shown = name
+                break  # make reads the first of its default names that exists
+    if not texts:
+        return None
+    script = FileScript(shown, "make", True, True, None)
+    if directory != ".":
+        script.directory = walk.absolute(directory, view.cwd)  # (None: unknown, relative lines unmatched)
+    script.text = "\n".join(texts)
+    script.lines = [line for text in texts for line in recipe_lines(text)]
+    return script
+
+
+def _read_file(walk: Walk, view: View, spelled: str) -> str | FileScript | None:
+    """The text of a file a runner reads (None: not there, a directory, or compiled), or a
+    refused `FileScript` naming why it cannot be read within bounds."""
+    path = walk.absolute(spelled, view.cwd)
+    disk = walk.disk
+    if path is None or disk is None:
+        return None
+    cache = walk.file_scripts
+    content = cache.get(path)
+    if content is None:
+        content = cache[path] = disk.read_script("/" + "/".join(path))
+    if isinstance(content, Refused):
+        refused = FileScript(spelled, view.name, True, True, None)
+        refused.refused = content.reason
+        return refused
+    return content if isinstance(content, str) else None
+
+
+def recipe_lines(text: str) -> list[str]:
+    """The shell lines of a makefile's recipes: every line that starts with a tab, joined with
+    the lines a trailing backslash continues (make passes the backslash-newline on to the
+    shell and drops one leading tab of the continued line), without the `@`, `-` and `+`
+    prefixes. Make's own expansions become values of unknown value: `$$` is `$`, `$(…)` and
+    `${…}` stay as spelled (to the shell, a substitution or variable of unknown value), and
+    an automatic variable (`$@`, `$<`, `$^` …) is `${MAKE_AUTOMATIC}`."""
+    out: list[str] = []
+    lines = text.split("\n")
+    k = 0
+    while k < len(lines):
+        line = lines[k]
+        k += 1
+        if not line.startswith("\t"):
+            continue
+        parts = [line[1:]]
+        while parts[-1].endswith("\\") and k < len(lines):
+            following = lines[k]
+            parts.append(following[1:] if following.startswith("\t") else following)
+            k += 1
+        recipe = "\n".join(parts).lstrip(" \t@-+")
+        if recipe and not recipe.startswith("#"):
+            out.append(_unmake(recipe))
+    return out
+
+
+def _unmake(line: str) -> str:
+    out: list[str] = []
+    i = 0
+    n = len(line)
+    while i < n:
+        c = line[i]
+        if c != "$" or i + 1 >= n:
+            out.append(c)
+            i += 1
+            continue
+        following = line[i + 1]
+        if following == "$":
+            out.append("$")
+            i += 2
+        elif following in "({":
+            close = ")" if following == "(" else "}"
+            depth = 0
+            j = i + 1
+            while j < n:
+                if line[j] == following:
+                    depth += 1
+                elif line[j] == close:
+                    depth -= 1
+                    if depth == 0:
+                        break
+                j += 1
+            out.append("$" + following + line[i + 2 : j] + close)
+            i = j + 1
+        else:
+            out.append("${MAKE_AUTOMATIC}")
+            i += 2
+    return "".join(out)
+
+
+def _package_scripts(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript | None:
+    name = view.name
+    directory = "."
+    words: list[Arg] = []
+    k = 0
+    while k < len(args):
+        a = args[k]
+        t = a.text
+        if t in ("--prefix", "-C", "--dir", "--cwd") and k + 1 < len(args):
+            if args[k + 1].opaque:
+                return None
+            directory = args[k + 1].text
+            k += 2
+            continue
+        if t.startswith(("--prefix=", "--dir=", "--cwd=")):
+            directory = t.split("=", 1)[1]
+        elif t == "--":
+            break
+        elif not t.startswith("-"):
+            words.append(a)
+        k += 1
+    if not words or words[0].opaque:
+        return None
+    first = words[0].text
+    if name == "npm":
+        if first not in _NPM_RUNS:
+            return None  # `npm install` and the rest: not followed
+        script_name = _NPM_RUNS[first]
+        if script_name is None:
+            if len(words) < 2 or words[1].opaque:
+                return None
+            script_name = words[1].text
+    elif first == "run":
+        if len(words) < 2 or words[1].opaque:
+            return None
+        script_name = words[1].text
+    else:
+        script_name = first  # `yarn build`, `pnpm test`: a script of that name, if there is one
+    spelled = "package.json" if directory == "." else directory.rstrip("/") + "/package.json"
+    text = _read_file(walk, view, spelled)
+    if text is None or isinstance(text, FileScript):
+        return text
+    import json  # only a package runner whose package.json is there needs it
+
+    try:
+        scripts = json.loads(text).get("scripts")
+    except (ValueError, AttributeError):
+        refused = FileScript(spelled, name, True, True, None)
+        refused.refused = f"'{spelled}' is not a JSON object"
+        return refused
+    if not isinstance(scripts, dict):
+        return None
+    run = [scripts.get(f"pre{script_name}"), scripts.get(script_name), scripts.get(f"post{script_name}")]
+    if script_name == "restart" and not isinstance(scripts.get("restart"), str):
+        run = [scripts.get(n) for n in ("prestop", "stop", "poststop", "prestart", "start", "poststart")]
+    lines = [line for line in run if isinstance(line, str)]
+    if not lines:
+        return None
+    script = FileScript(f"the '{script_name}' script of {spelled}", name, True, True, None)
+    if directory != ".":
+        script.directory = walk.absolute(directory, view.cwd)  # the scripts run in the package's
+    script.text = "\n".join(lines)
+    script.lines = lines
+    return script
