@@ -1510,28 +1510,12 @@ def shell_script_sources(words: Sequence[Arg | Word], cmd: SimpleCommand) -> tup
         if any(w.opaque for w in rest):
             return [], False
         return [" ".join(w.text for w in rest)], True
-    command_mode = False
-    k = 0
-    while k < len(rest):
-        t = rest[k].text
-        if rest[k].opaque:
-            return [], False
-        if t == "--" or t == "-":
-            k += 1
-            break
-        if t in ("-o", "+o", "-O", "+O", "--rcfile", "--init-file"):
-            k += 2
-            continue
-        if t.startswith("--"):
-            k += 1
-            continue
-        if t[:1] in ("-", "+") and len(t) > 1:
-            command_mode = command_mode or "c" in t[1:]
-            k += 1
-            continue
-        break
+    options = shell_options(rest)
+    if options is None:
+        return [], False
+    k, letters = options
     operands = rest[k:]
-    if command_mode:
+    if "c" in letters:
         if not operands or operands[0].opaque:
             return [], False
         return [operands[0].text], True
@@ -1543,6 +1527,32 @@ def shell_script_sources(words: Sequence[Arg | Word], cmd: SimpleCommand) -> tup
     if not stdin or len(stdin) != stdin_sources:
         return [], False
     return stdin, True
+
+
+def shell_options(words: Sequence[Arg | Word]) -> tuple[int, str] | None:
+    """Where a shell's operands start in `words` (its arguments, after its name), and the
+    letters of the options before them (`c`: command mode, `s`: the script is stdin); None
+    when a word there is of unknown value."""
+    letters = ""
+    k = 0
+    while k < len(words):
+        t = words[k].text
+        if words[k].opaque:
+            return None
+        if t == "--" or t == "-":
+            return k + 1, letters
+        if t in ("-o", "+o", "-O", "+O", "--rcfile", "--init-file"):
+            k += 2
+            continue
+        if t.startswith("--"):
+            k += 1
+            continue
+        if t[:1] in ("-", "+") and len(t) > 1:
+            letters += t[1:]
+            k += 1
+            continue
+        break
+    return min(k, len(words)), letters
 
 
 def _runs_stdin_as_code(cmd: SimpleCommand) -> bool:

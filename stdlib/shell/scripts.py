@@ -39,7 +39,7 @@ from collections.abc import Iterator, Sequence
 
 from polydeukes.stdlib.shell import effects as E
 from polydeukes.stdlib.shell import listers
-from polydeukes.stdlib.shell.analysis import NESTED_SHELLS, Event, View, Walk, basename
+from polydeukes.stdlib.shell.analysis import NESTED_SHELLS, Event, View, Walk, basename, shell_options
 from polydeukes.stdlib.shell.disk import Binary, Missing, Refused
 from polydeukes.stdlib.shell.expansion import Arg, Value
 
@@ -48,8 +48,6 @@ SOURCING = frozenset({"source", "."})
 # Interpreter options whose operand is a module or a file loaded before the script, not the
 # script itself (the model marks both as run).
 _LOADERS = frozenset({"-m", "-r", "--require", "-M", "--import", "--loader"})
-# Shell options that take the next word as their value.
-_SHELL_VALUE_OPTIONS = frozenset({"-o", "+o", "-O", "+O", "--rcfile", "--init-file"})
 POSITIONAL = tuple("123456789")
 
 
@@ -86,31 +84,15 @@ def located(view: View) -> FileScript | None:
     args = view.args
     inner = view.inner
     name = view.name
-    operands: Sequence[Arg]
     if name in SHELLS:
-        k = inner + 1
-        stdin_mode = False
-        while k < len(args):
-            a = args[k]
-            t = a.text
-            if a.opaque:
-                return None  # `bash $OPTS x.sh`: which word is the script is unknown
-            if t in ("--", "-"):
-                k += 1
-                break
-            if t in _SHELL_VALUE_OPTIONS:
-                k += 2
-                continue
-            if t.startswith("--"):
-                k += 1
-                continue
-            if t[:1] in ("-", "+") and len(t) > 1:
-                if "c" in t[1:]:
-                    return None  # `sh -c '…'`: the walk reads the string
-                stdin_mode = stdin_mode or "s" in t[1:]
-                k += 1
-                continue
-            break
+        options = shell_options(args[inner + 1 :])
+        if options is None:
+            return None  # `bash $OPTS x.sh`: which word is the script is unknown
+        k, letters = options
+        if "c" in letters:
+            return None  # `sh -c '…'`: the walk reads the string
+        stdin_mode = "s" in letters
+        k += inner + 1
         if k < len(args) and not stdin_mode:
             return _located(args[k], name, True, True, args[k + 1 :])
         return _stdin_script(view, name, True, args[k:])
@@ -135,8 +117,7 @@ def located(view: View) -> FileScript | None:
             return None  # `python3 -m mod`: a module looked up at run time (not followed)
         return _stdin_script(view, name, False, ())
     if inner < len(args) and "/" in args[inner].text:
-        operands = args[inner + 1 :]
-        return _located(args[inner], "", True, True, operands)  # runner and kind: its `#!` line
+        return _located(args[inner], "", True, True, args[inner + 1 :])  # runner and kind: its `#!` line
     return None
 
 
