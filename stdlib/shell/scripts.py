@@ -109,11 +109,11 @@ def located(view: View) -> FileScript | None:
         found = view.effects
         items = found.items if found is not None else ()
         for it in items:
-            if it.role == "code":
+            if it.role == E.CODE:
                 return None  # `python3 -c '…'`: the judge reads the code
-            if it.role == "exec" and args[it.index - 1].text not in _LOADERS:
+            if it.role == E.EXEC and args[it.index - 1].text not in _LOADERS:
                 return _located(args[it.index], name, False, True, ())
-        if any(it.role == "exec" for it in items):
+        if any(it.role == E.EXEC for it in items):
             return None  # `python3 -m mod`: a module looked up at run time (not followed)
         return _stdin_script(view, name, False, ())
     if inner < len(args) and "/" in args[inner].text:
@@ -163,35 +163,42 @@ def shebang(text: str) -> tuple[str, bool]:
 def read(walk: Walk, view: View, script: FileScript) -> FileScript | None:
     """`script` with its text (or why it cannot be read), None when it runs nothing this
     layer judges (missing, a directory, a compiled program, an unknown path)."""
-    path = walk.absolute(script.path, view.cwd)
+    content = _text(walk, view, script.path)
+    if content is None:
+        return None
+    if isinstance(content, Refused):
+        script.refused = content.reason
+        if not script.runner:
+            script.runner = "the shell"
+        return script
+    script.text = content
+    if not script.runner:
+        script.runner, script.shell = shebang(content)
+    return script
+
+
+def _text(walk: Walk, view: View, spelled: str) -> str | Refused | None:
+    """The text of the file at `spelled` that `view` runs or reads for its scripts, or why it
+    cannot be read within bounds; None when it runs nothing this layer judges (not there, a
+    directory, a compiled program, a path of unknown value, or a file the line writes with
+    content this layer does not compute: `view.runs_written` then says so)."""
+    path = walk.absolute(spelled, view.cwd)
     if path is None:
         return None  # a relative path under an unknown directory: not followed
     written = walk.written()
     if path in written:
         # The line writes it first (`echo … > x.sh; sh < x.sh`): the content is the line's.
-        content = written[path]
-        if content is None:
-            view.runs_written = script.path
-            return None
-    else:
-        disk = walk.disk
-        if disk is None:
-            return None
-        cache = walk.file_scripts
-        content = cache.get(path)
-        if content is None:
-            content = cache[path] = disk.read_script("/" + "/".join(path))
-        if isinstance(content, (Missing, Binary)):
-            return None
-        if isinstance(content, Refused):
-            script.refused = content.reason
-            if not script.runner:
-                script.runner = "the shell"
-            return script
-    script.text = content
-    if not script.runner:
-        script.runner, script.shell = shebang(content)
-    return script
+        if written[path] is None:
+            view.runs_written = spelled
+        return written[path]
+    disk = walk.disk
+    if disk is None:
+        return None
+    cache = walk.file_scripts
+    content = cache.get(path)
+    if content is None:
+        content = cache[path] = disk.read_script("/" + "/".join(path))
+    return None if isinstance(content, (Missing, Binary)) else content
 
 
 def walk_script(walk: Walk, view: View) -> Iterator[Event]:
@@ -368,21 +375,13 @@ def _makefile(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript | None:
 
 
 def _read_file(walk: Walk, view: View, spelled: str) -> str | FileScript | None:
-    """The text of a file a runner reads (None: not there, a directory, or compiled), or a
-    refused `FileScript` naming why it cannot be read within bounds."""
-    path = walk.absolute(spelled, view.cwd)
-    disk = walk.disk
-    if path is None or disk is None:
-        return None
-    cache = walk.file_scripts
-    content = cache.get(path)
-    if content is None:
-        content = cache[path] = disk.read_script("/" + "/".join(path))
+    """`_text` for a runner's file, a refusal as a `FileScript` naming why it cannot be read."""
+    content = _text(walk, view, spelled)
     if isinstance(content, Refused):
         refused = FileScript(spelled, view.name, True, True, None)
         refused.refused = content.reason
         return refused
-    return content if isinstance(content, str) else None
+    return content
 
 
 def recipe_lines(text: str) -> list[str]:
