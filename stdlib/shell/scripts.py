@@ -351,6 +351,8 @@ def _makefile(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript | None:
         elif option in ("-C", "--directory") and value is not None:
             directory = value if directory == "." or value.startswith("/") else f"{directory}/{value}"
         k += 1
+    if not files and _missing_directory(walk, walk.absolute(directory, view.cwd)):
+        return None  # (one look instead of one per default name: `cd build && make` in a fresh tree)
     prefix = "" if directory == "." else directory.rstrip("/") + "/"
     names = [f if f.startswith("/") else prefix + f for f in files] or [prefix + n for n in _MAKEFILES]
     texts: list[str] = []
@@ -372,6 +374,14 @@ def _makefile(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript | None:
     script.text = "\n".join(texts)
     script.lines = [line for text in texts for line in recipe_lines(text)]
     return script
+
+
+def _missing_directory(walk: Walk, path: tuple[str, ...] | None) -> bool:
+    """Is there no directory at `path` on disk, nor one the line writes into?"""
+    disk = walk.disk
+    if path is None or disk is None or any(w[: len(path)] == path for w in walk.written()):
+        return False
+    return disk.kind(list(path)) == "missing"
 
 
 def _read_file(walk: Walk, view: View, spelled: str) -> str | FileScript | None:
