@@ -97,6 +97,7 @@ class Disk:
         self._last_directory: tuple[str, ...] | None = None
         self._last_walked: _Walked | Refused | object = None
         self._real_root: list[str] | None = None
+        self._missing_directories: set[tuple[str, ...]] = set()
 
     # -- budget -----------------------------------------------------------------------------
 
@@ -280,6 +281,19 @@ class Disk:
         if stat.S_ISLNK(info.st_mode):
             return "link"
         return "other"
+
+    def missing_directory(self, segments: tuple[str, ...]) -> bool:
+        """Is nothing at `segments` (no link followed)? Below a directory found missing the
+        answer comes without a look (a script that keeps `cd`-ing down a missing tree and
+        running `make` there spends no lookup, and so no time budget, per level)."""
+        missing = self._missing_directories
+        if segments[:-1] in missing:
+            missing.add(segments)
+            return True
+        if self.kind(list(segments)) != "missing":  # (a refusal: not known missing)
+            return False
+        missing.add(segments)
+        return True
 
     def tree_has(self, segments: list[str], accept) -> bool | Refused:
         """Does the directory tree at `segments` hold an entry whose name `accept`s (the

@@ -381,7 +381,7 @@ def _missing_directory(walk: Walk, path: tuple[str, ...] | None) -> bool:
     disk = walk.disk
     if path is None or disk is None or any(w[: len(path)] == path for w in walk.written()):
         return False
-    return disk.kind(list(path)) == "missing"
+    return disk.missing_directory(path)
 
 
 def _read_file(walk: Walk, view: View, spelled: str) -> str | FileScript | None:
