@@ -324,6 +324,24 @@ def test_a_script_past_its_bound_fails_closed_and_one_at_it_is_read(tmp_path: pa
     assert at.reason == "rm pattern c?/gate.sh can match protected path ci/gate.sh (in at.sh, run by bash)"
 
 
+def test_make_down_a_missing_tree_spends_one_lookup(tmp_path: pathlib.Path) -> None:
+    """`cd build && make` repeated, each deeper in a tree that is not there: make's makefile
+    is looked for once, not three times per level (the lookups and the time budget would run
+    out on a long script, and the line would fail closed for nothing)."""
+    from polydeukes.stdlib.shell import judgment
+
+    root = tmp_path / "u" / "proj"
+    root.mkdir(parents=True)
+    text = "\n".join(["cd build && make -j4 all"] * 200)
+    judge = judgment._Judge(judgment.Protected(["ci/gate.sh"], str(root), str(root.parent)), text,
+                            str(root), str(root.parent))
+    judge.run()
+    assert judge.reason is None
+    from polydeukes.stdlib.shell.disk import LOOKUPS
+
+    assert LOOKUPS - judge.walk.disk.lookups <= 2
+
+
 def test_listing_a_directory_past_the_budget_is_refused(tmp_path: pathlib.Path, monkeypatch) -> None:
     """`cp tmp/gat* notes` lists notes for links the glob can match: a directory too large to
     list within the budget fails closed."""
