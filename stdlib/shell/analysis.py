@@ -18,9 +18,10 @@ command to the next, the way the shell would:
   on the same line is read as the script it is.
 
 Code passed as data is walked as code: the script of `bash -c '…'`, `eval …`, a heredoc or
-herestring fed to a shell, a script file the line wrote or one on disk (scripts.py), command and process substitutions,
-`find -exec`, alias values — each up to `MAX_NESTING` levels deep (deeper text is an unread
-span). Nothing is executed; files on disk are only looked at through `disk.Disk`, within bounds.
+herestring fed to a shell, a script file the line wrote or one on disk (scripts.py), command
+and process substitutions, `find -exec`, alias values — each up to `MAX_NESTING` levels deep
+(deeper text is an unread span). Nothing is executed; files on disk are only looked at through
+`disk.Disk`, within bounds.
 """
 
 from __future__ import annotations
@@ -136,11 +137,12 @@ _FD_REFERENCE = LazyPattern(r"-|\d+-?")
 _NAME = LazyPattern(r"[A-Za-z_][A-Za-z0-9_]*")
 _VARIABLE_REFERENCE = LazyPattern(r"\$\{?[#!]?([A-Za-z_][A-Za-z0-9_]*)")
 
-# Names whose command can matter without a mention: writers and programs the table models as
-# such, shells, wrappers, reserved words, and builtins that change the line's state.
 # Programs that run shell lines they read from a file: a makefile's recipes, package.json's
 # scripts (scripts.py).
 PROGRAM_RUNNERS = frozenset({"make", "gmake", "npm", "yarn", "pnpm"})
+# Names whose command can matter without a mention: writers and programs the table models as
+# such, shells, wrappers, reserved words, builtins that change the line's state, and programs
+# that run scripts from files.
 _NAMES_WITH_EFFECTS = (
     E.names_with_effects() | NESTED_SHELLS | DIRECTORY_CHANGES | _RESERVED | _DECLARATIONS
     | (BUILTINS - {"echo", "true", "false", "test", "[", "type", "pwd", "wait", "kill", "exit", "return"})

@@ -22,10 +22,13 @@ and within bounds (`disk.Disk.read_script`: a regular file, opened without block
 - a file that cannot be read within the bounds (a FIFO, a device, too large, unreadable, the
   disk budget spent) fails closed.
 
+`make` and `npm`/`yarn`/`pnpm` run shell lines from a file (`runner_script`): a makefile's
+recipe lines, package.json's scripts, each walked in a shell of its own.
+
 The same reading serves a file whose lines a pipeline's first stage passes on whole (`cat
-list`, `sort list`, `head -n 3 list`, `grep x list`: `analysis.FILE_PASSERS`) to a stage that takes operands,
-loop words or a script from its stdin (`| xargs rm`, `| while read f; do …`, `| sh`):
-`passed_files` gives the files' text to that stage as a heredoc piped to it would be
+list`, `sort list`, `head -n 3 list`, `grep x list`: `analysis.FILE_PASSERS`) to a stage that
+takes operands, loop words or a script from its stdin (`| xargs rm`, `| while read f; do …`,
+`| sh`): `passed_files` gives the files' text to that stage as a heredoc piped to it would be
 (`cat <<EOF | xargs rm`), bounded as xargs's `-a FILE` (`disk.FILE_BYTES`); a file that
 cannot be read within bounds fails closed.
 
