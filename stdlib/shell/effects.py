@@ -402,6 +402,11 @@ COMMANDS: dict[str, Model] = {
     "find": Model("", handler="find"),
     "tar": Model("", handler="tar"), "bsdtar": Model("", handler="tar"),
     "unzip": Model("", handler="unzip"),
+    # archivers.py: extractions listed from disk where the format is read, else fail closed
+    "7z": Model("", handler="7z"), "7za": Model("", handler="7z"), "7zr": Model("", handler="7z"),
+    "7zz": Model("", handler="7z"), "rar": Model("", handler="rar"), "unrar": Model("", handler="rar"),
+    "cpio": Model("", handler="cpio"), "ar": Model("", handler="ar"), "jar": Model("", handler="jar"),
+    "pax": Model("", handler="pax"),
     "gzip": _COMPRESSOR, "gunzip": _COMPRESSOR, "zcat": _COMPRESSOR, "bzip2": _COMPRESSOR,
     "bunzip2": _COMPRESSOR, "bzcat": _COMPRESSOR, "xz": _COMPRESSOR, "unxz": _COMPRESSOR,
     "xzcat": _COMPRESSOR, "lzma": _COMPRESSOR, "unlzma": _COMPRESSOR, "lzcat": _COMPRESSOR,
@@ -709,9 +714,10 @@ def _handlers() -> dict[str, Callable[[str, Sequence[Arg], Model, Env], Effects]
     """The readers of the rows whose syntax is not options and operands (readers.py, git.py),
     imported on first use: most command strings need none of them."""
     if not _HANDLERS:
-        from polydeukes.stdlib.shell import git, readers
+        from polydeukes.stdlib.shell import archivers, git, readers
 
         _HANDLERS.update(readers.HANDLERS)
+        _HANDLERS.update(archivers.HANDLERS)
         _HANDLERS["git"] = git.git
     return _HANDLERS
 

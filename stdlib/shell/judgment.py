@@ -1131,6 +1131,8 @@ class _Judge:
                 listed = Refused("its path is not known")
             elif path in self.walk.written():
                 listed = Refused("this line writes it")
+            elif extra.source[3]:
+                listed = Refused("they are renamed as they are written (tar --transform, bsdtar and pax -s)")
             else:
                 members = disk.archive_members("/" + "/".join(path), kind)
                 if isinstance(members, Missing) and kind == "zip" and not archive.endswith(".zip"):
@@ -1188,15 +1190,13 @@ class _Judge:
         """Member names as tar or unzip would write them: `--strip-components`, `-j`, and a
         symbolic link member whose target points into the tree (later members can write
         through it)."""
-        _kind, _archive, strip, transformed, option = extra.source
-        if transformed:
-            return ["."]  # `--transform`: any name; the whole directory
+        _kind, _archive, strip, _transformed, option = extra.source  # (renamed: refused before)
         out = []
         for member in members:
             name = member.name
             parts = [s for s in name.split("/") if s and s != "."]
-            if extra.source[0] == "zip" and option:
-                parts = parts[-1:]  # unzip -j
+            if extra.source[0] in ("zip", "ar") and option:
+                parts = parts[-1:]  # unzip -j, ar x without P (names land in one directory)
             elif strip:
                 parts = parts[strip:]
             if not parts:

@@ -510,8 +510,11 @@ def _tar(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
                 strip = int(t.split("=", 1)[1])
             except ValueError:
                 transformed = True
-        if t.startswith(("--transform", "--xform")):
-            transformed = True
+        key = t.split("=", 1)[0]
+        if len(key) > 3 and ("--transform".startswith(key) or "--xform".startswith(key)):
+            transformed = True  # (tar takes any unambiguous abbreviation: `--trans=…`)
+        elif name == "bsdtar" and t.startswith("-s") and not t.startswith("--"):
+            transformed = True  # bsdtar's `-s /old/new/` renames members
         if t in ("-P", "--absolute-names"):
             absolute = True
         if t.startswith("--checkpoint-action=") and "exec" in t:
