@@ -590,6 +590,13 @@ class _Judge:
                 self.listed(view, cwd)
             return  # reads or runs something unknown, and names no entry: nothing to judge
         found = view.effects if writer or mention else None
+        if writer and not mention and found is not None:
+            # A writer given code (awk's program, a sed script that runs `e`): its strings,
+            # joined, may spell an entry no word spells (`"rm c" "i/gate.sh"`).
+            for it in found.items:
+                if it.role == E.CODE:
+                    mention = True
+                    break
         if found is not None and writer:
             self.contains(view, found, cwd)
         if view.targets or (view.words and basename(view.words[0].text) in ("tee", "sed")):

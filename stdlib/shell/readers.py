@@ -76,6 +76,10 @@ def _sed(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
         writes, executes = sed_script_effects(script)
         if executes:
             unproven = "the script runs a command (`e`)"
+            # What `e` runs is text the script builds: its code, read with sed's escapes
+            # dropped (`s/x/rm ci\/gate.sh/e` runs `rm ci/gate.sh`).
+            items = tuple(Item(it.index, it.text.replace("\\", ""), CODE, it.whole, it.option)
+                          if it.role == DATA and it.text == script else it for it in items)
         if writes is None:
             unproven = unproven or "the script is not read"
         for path in writes or ():
