@@ -200,6 +200,14 @@ def test_init_git_protects_the_hook_it_installs(repo):
                                                  "pre": "", "post": "exit 0\n"}),
                       "--enforce", "block")
     assert edit.code == 2 and "protected path .git/hooks/pre-commit" in edit.stderr
+    # Nor may it make git skip the hook, for one commit or for good (shell-axis.md, "Git hooks").
+    for command, reason in (
+            ("git commit --no-verify -m wip", "git commit --no-verify skips protected git hook .git/hooks/pre-commit"),
+            ("git config core.hooksPath /dev/null",
+             "git config can point core.hooksPath elsewhere, which takes protected git hook .git/hooks/pre-commit out of use")):
+        judged = repo.check(_call("Bash", {"command": command}), "--enforce", "block")
+        assert judged.code == 2 and reason in judged.stderr, command
+    assert repo.check(_call("Bash", {"command": "git commit -m wip"}), "--enforce", "block").code == 0
     again = repo.run("init", "--git")
     assert "protected" not in again.stdout  # already covered: nothing added twice
 

@@ -133,17 +133,112 @@ def git(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
     else:
         found = Effects(tuple(Item(j, a.text, UNKNOWN) for j, a in enumerate(rest)), (),
                         f"git {sub} is not in the model")
+    hooks = _hooks_skipped(sub, rest) or _hooks_redirected(args[:k], sub, rest)
+    if hooks is not None:
+        found = Effects(found.items, (*found.extra, hooks), found.unproven)
     shifted = [Item(it.index + offset, it.text, it.role, it.whole) for it in found.items]
     # Paths git writes are relative to `-C`, or to the work tree's top with `--work-tree`.
     pathspec_base = work_tree if work_tree is not None else base
     extra = [
         Extra(e.kind, path=_join(pathspec_base if e.rule == "pathspec" else base, e.path)
-              if e.path and not e.path.startswith("/") and e.rule != "whole-tree" else e.path,
+              if e.path and not e.path.startswith("/") and e.rule != "whole-tree" and e.kind != "hooks" else e.path,
               pattern=_join(pathspec_base, e.pattern) if e.pattern is not None and e.rule == "pathspec" else e.pattern,
               tree=e.tree, rule=e.rule, source=e.source, argv=e.argv, names=e.names)
         for e in found.extra
     ]
     return Effects(tuple(items) + tuple(shifted), tuple(extra), unproven or found.unproven)
+
+
+# -- hooks ---------------------------------------------------------------------------------------
+#
+# A git hook that `pdks init --git` installed (and protected) is only a gate while git runs it.
+# `--no-verify` skips hooks for one command and `core.hooksPath` points git at other hooks: both
+# are effects on the hook, an `Extra(kind="hooks")` the judge breaks on when a protected path is
+# such a hook (`names` the hooks skipped, empty for all; `path` how). Environment variables and
+# user-level configuration that do the same are outside the line (docs/security.md).
+
+# `--no-verify` per subcommand: the hooks it skips.
+_NO_VERIFY_HOOKS = {
+    "commit": ("pre-commit", "commit-msg"),
+    "merge": ("pre-merge-commit", "commit-msg"),
+    "pull": ("pre-merge-commit", "commit-msg"),
+    "push": ("pre-push",),
+    "am": ("applypatch-msg", "pre-applypatch"),
+    "rebase": ("pre-rebase",),
+}
+# commit's short options that take an argument: in a bundle (`-nm msg`), the letters after one
+# of them are its argument, not options.
+_COMMIT_ARGUMENT_LETTERS = frozenset("mFCctS")
+_CONFIG_TAKES_VALUE = frozenset({"-f", "--file", "--blob", "--type", "--default", "--comment", "--value",
+                                 "--url"})
+_CONFIG_READS = frozenset({"--get", "--get-all", "--get-regexp", "--get-urlmatch", "--list", "-l",
+                           "--show-origin", "--show-scope", "--name-only", "get", "list"})
+
+
+def _hooks_skipped(sub: str, rest: Sequence[Arg]) -> Extra | None:
+    hooks = _NO_VERIFY_HOOKS.get(sub)
+    if hooks is None:
+        return None
+    for a in rest:
+        t = a.text
+        if t == "--":
+            break
+        key = t.split("=", 1)[0]
+        # (git takes any unambiguous abbreviation of a long option: `--no-veri`)
+        if len(key) >= len("--no-veri") and "--no-verify".startswith(key):
+            return Extra("hooks", path="--no-verify", rule="skip-hook", names=hooks)
+        if sub == "commit" and t.startswith("-") and not t.startswith("--"):
+            for letter in t[1:]:
+                if letter == "n":
+                    return Extra("hooks", path="-n", rule="skip-hook", names=hooks)
+                if letter in _COMMIT_ARGUMENT_LETTERS:
+                    break
+    return None
+
+
+def _hooks_redirected(global_args: Sequence[Arg], sub: str, rest: Sequence[Arg]) -> Extra | None:
+    """`git -c core.hooksPath=…`, `--config-env=core.hooksPath=…`, or a `git config` that sets,
+    unsets or edits core.hooksPath (any scope or file): every hook git runs may change."""
+    redirect = Extra("hooks", path="core.hooksPath", rule="redirect-hooks")
+    for k, a in enumerate(global_args):
+        t = a.text
+        if t == "-c" and k + 1 < len(global_args):
+            a = global_args[k + 1]
+            setting = a.text
+        elif t.startswith("--config-env="):
+            setting = t[len("--config-env="):]
+        elif t.startswith("-c") and not t.startswith("--"):
+            setting = t[2:]
+        else:
+            continue
+        if a.opaque or setting.split("=", 1)[0].lower() == "core.hookspath":
+            return redirect
+    if sub != "config":
+        return None
+    operands: list[Arg] = []
+    writes = False  # `set`/`unset` (git 2.46), `--unset`, `--add` …, or a value after the key
+    k = 0
+    while k < len(rest):
+        t = rest[k].text
+        if t in _CONFIG_READS:
+            return None
+        if t in ("-e", "--edit", "edit"):
+            return redirect  # an editor on the file: any setting
+        if t in _CONFIG_TAKES_VALUE:
+            k += 2
+            continue
+        if t in ("set", "unset", "rename-section", "remove-section") and not operands:
+            writes = True  # the key follows
+        elif t.startswith(("--unset", "--add", "--replace-all", "--rename-section", "--remove-section")):
+            writes = True
+        elif not t.startswith("-") or rest[k].opaque:
+            operands.append(rest[k])
+        k += 1
+    if operands and (writes or len(operands) >= 2):
+        key = operands[0]
+        if key.opaque or key.text.lower() == "core.hookspath" or key.text.lower() == "core":
+            return redirect  # (`--remove-section core` drops it too)
+    return None
 
 
 def _join(base: str, path: str) -> str:

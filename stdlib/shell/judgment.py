@@ -111,6 +111,17 @@ UNPROVEN = "{head} mentions protected path {p} without read-only proof"
 PATTERN = "{head} pattern {word} can match protected path {p}"
 THROUGH_SYMLINK = "{head} writes through symbolic link {path} into protected path {p}"
 WHOLE_TREE = "{what} rewrites the work tree, which holds protected path {p}"
+SKIPS_HOOK = "{what} {how} skips {hooks}"
+REDIRECTS_HOOKS = "{what} can point core.hooksPath elsewhere, which takes {hooks} out of use"
+# Every hook git runs (githooks(5)): a new core.hooksPath takes any of them out of use.
+GIT_HOOKS = frozenset({
+    "applypatch-msg", "pre-applypatch", "post-applypatch", "pre-commit", "pre-merge-commit",
+    "prepare-commit-msg", "commit-msg", "post-commit", "pre-rebase", "post-checkout", "post-merge",
+    "pre-push", "pre-receive", "update", "proc-receive", "post-receive", "post-update",
+    "reference-transaction", "push-to-checkout", "pre-auto-gc", "post-rewrite",
+    "sendemail-validate", "fsmonitor-watchman", "p4-changelist", "p4-prepare-changelist",
+    "p4-post-changelist", "p4-pre-submit", "post-index-change",
+})
 UNLISTED_ARCHIVE = ("{head} extracts {archive} into a directory that holds protected path {p}, "
                     "and its members cannot be listed: {why}")
 UNREAD_PATCH = "{head} applies a patch that cannot be read ({why}) where protected path {p} lies"
@@ -605,6 +616,8 @@ class _Judge:
             self.mentions(view, found, model, cwd, cwd_spelled)
         if found is not None and writer:
             self.effect_reach(view, found, cwd)
+            if view.inner and name == "git" and _configures_git(view):
+                self.hooks(view, _REDIRECTED_HOOKS)
         if view.listed:
             self.listed(view, cwd)
 
@@ -981,6 +994,9 @@ class _Judge:
         kind = extra.kind
         if kind == "command" or kind == "list":
             return  # judged as its own view / what find prints (judged where it is fed)
+        if kind == "hooks":
+            self.hooks(view, extra)
+            return
         if extra.rule == "whole-tree":
             hits = self._tree_dir_hits(extra.path, cwd)
             if hits:
@@ -1117,6 +1133,25 @@ class _Judge:
             return True
         found = disk.tree_has(absolute, accept)
         return found if isinstance(found, bool) else True
+
+    def hooks(self, view: View, extra: E.Extra) -> None:
+        """`--no-verify` or a new `core.hooksPath` disarms a protected git hook: an entry named
+        as a hook it skips (any hook, for a new hooks path), or the hooks directory above it."""
+        p = self.p
+        skipped = extra.names or GIT_HOOKS
+        for index, entry in enumerate(p.entries):
+            segments = entry.split("/")
+            hook = segments[-1] in skipped
+            directory = segments == [".git", "hooks"] or segments == [".git"]  # (not .claude/hooks)
+            if hook or directory:
+                self.reached.add(index)
+                what = f"git {_git_subcommand(view)}"
+                hooks = f"protected git hook {entry}" if hook else f"the git hooks of protected path {entry}"
+                if extra.rule == "skip-hook":
+                    self.found(BREAK_EFFECT, SKIPS_HOOK.format(what=what, how=extra.path, hooks=hooks))
+                else:
+                    self.found(BREAK_EFFECT, REDIRECTS_HOOKS.format(what=what, hooks=hooks))
+                return
 
     def deferred(self, view: View, extra: E.Extra, cwd: tuple[str, ...] | None, head: str) -> None:
         """An archive's members or a patch's targets, read from disk or stdin, as writes."""
@@ -1266,10 +1301,25 @@ def _judged_by_find(view: View) -> tuple[int, ...]:
     return ()
 
 
+# Assignments before `git` that can give it another core.hooksPath (`GIT_CONFIG_COUNT=1
+# GIT_CONFIG_KEY_0=core.hooksPath GIT_CONFIG_VALUE_0=/x git commit`, another `HOME`'s .gitconfig).
+_GIT_CONFIG_ENVIRONMENT = frozenset({"GIT_CONFIG_COUNT", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_GLOBAL",
+                                     "GIT_CONFIG_SYSTEM", "GIT_CONFIG", "HOME", "XDG_CONFIG_HOME",
+                                     "GIT_DIR", "GIT_COMMON_DIR"})
+_REDIRECTED_HOOKS = E.Extra("hooks", path="core.hooksPath", rule="redirect-hooks")
+
+
+def _configures_git(view: View) -> bool:
+    for a in view.args[: view.inner]:
+        if "=" in a.text and a.text.split("=", 1)[0] in _GIT_CONFIG_ENVIRONMENT:
+            return True
+    return False
+
+
 def _git_subcommand(view: View) -> str:
     found = view.effects
     for it in found.items if found is not None else ():
-        if it.index > view.inner and it.role == E.DATA and not it.text.startswith("-"):
+        if it.index > view.inner and it.role == E.DATA and it.whole and not it.text.startswith("-"):
             previous = view.args[it.index - 1].text if it.index - 1 > view.inner else ""
             if previous in ("-C", "-c", "--git-dir", "--work-tree"):
                 continue
