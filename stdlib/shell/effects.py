@@ -15,6 +15,8 @@ Roles (what the command does to one operand):
     move   moved away (mv's sources)       chmod   mode, owner or times changed
     link   a link to it is made            exec    run as a program or script
     code   program text run by the command unknown nothing is proven about it
+    stage  its index entry is given other content than the work tree's (git rm --cached,
+           git update-index --chmod, git reset REV -- path): the next commit records it
 
 `read`, `data` and `chdir` are the harmless roles: a protected path met only in harmless roles
 is a read. Everything else, and every word of a command without a row, proves nothing.
@@ -40,13 +42,14 @@ from polydeukes.vm.sre import LazyPattern
 READ, DATA, CHDIR = "read", "data", "chdir"
 WRITE, CREATE, DELETE, MOVE, CHMOD, LINK = "write", "create", "delete", "move", "chmod", "link"
 EXEC, CODE, UNKNOWN = "exec", "code", "unknown"
+STAGE = "stage"  # the file stays as it is; what the next commit records of it changes
 HARMLESS = frozenset({READ, DATA, CHDIR})
 WRITING = frozenset({WRITE, CREATE, DELETE, MOVE, CHMOD, LINK})
 
 # What a role does, in break messages and derivation reasons.
 VERBS = {
     WRITE: "writes", CREATE: "creates", DELETE: "deletes", MOVE: "moves", CHMOD: "changes the mode of",
-    LINK: "links to", EXEC: "runs", CODE: "runs code naming", UNKNOWN: "uses",
+    LINK: "links to", EXEC: "runs", CODE: "runs code naming", UNKNOWN: "uses", STAGE: "stages a change to",
 }
 
 
