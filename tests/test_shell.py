@@ -404,6 +404,29 @@ def test_the_ar_reader_never_raises(tmp_path_factory, body: bytes) -> None:
     assert isinstance(found, (list, Refused))
 
 
+_URL_SEGMENT = st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789._-~%", min_size=1, max_size=12)
+
+
+@settings(max_examples=300, deadline=None)
+@given(host=_URL_SEGMENT, path=st.lists(_URL_SEGMENT, max_size=4), slash=st.booleans(),
+       query=st.one_of(st.none(), _URL_SEGMENT), fragment=st.one_of(st.none(), _URL_SEGMENT),
+       scheme=st.sampled_from(["https://", "http://", "ftp://", ""]))
+def test_a_downloads_file_name_is_the_urls_last_path_segment(host, path, slash, query, fragment, scheme) -> None:
+    """downloads.url_names against urllib's reading of the same URL (an independent parser):
+    the name is the path's last segment, with the query kept as wget keeps it; none when the
+    path ends in `/` or is empty."""
+    from urllib.parse import urlsplit
+
+    from polydeukes.stdlib.shell.downloads import url_names
+
+    url = scheme + host + "".join("/" + p for p in path) + ("/" if slash else "") \
+        + (f"?{query}" if query is not None else "") + (f"#{fragment}" if fragment is not None else "")
+    parsed = urlsplit(url if scheme else "//" + url)
+    last = parsed.path.rsplit("/", 1)[-1] if "/" in parsed.path else ""
+    want = [] if last in ("", ".", "..") else [last] + ([f"{last}?{parsed.query}"] if parsed.query else [])
+    assert url_names(url) == want
+
+
 def test_a_symlink_loop_is_refused(tmp_path: pathlib.Path) -> None:
     import os
 

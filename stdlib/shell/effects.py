@@ -419,6 +419,8 @@ COMMANDS: dict[str, Model] = {
     "7zz": Model("", handler="7z"), "rar": Model("", handler="rar"), "unrar": Model("", handler="rar"),
     "cpio": Model("", handler="cpio"), "ar": Model("", handler="ar"), "jar": Model("", handler="jar"),
     "pax": Model("", handler="pax"),
+    # downloads.py: the files they write are named by the URL or the server
+    "curl": Model("", handler="curl"), "wget": Model("", handler="wget"),
     "gzip": _COMPRESSOR, "gunzip": _COMPRESSOR, "zcat": _COMPRESSOR, "bzip2": _COMPRESSOR,
     "bunzip2": _COMPRESSOR, "bzcat": _COMPRESSOR, "xz": _COMPRESSOR, "unxz": _COMPRESSOR,
     "xzcat": _COMPRESSOR, "lzma": _COMPRESSOR, "unlzma": _COMPRESSOR, "lzcat": _COMPRESSOR,
@@ -732,10 +734,11 @@ def _handlers() -> dict[str, Callable[[str, Sequence[Arg], Model, Env], Effects]
     """The readers of the rows whose syntax is not options and operands (readers.py, git.py),
     imported on first use: most command strings need none of them."""
     if not _HANDLERS:
-        from polydeukes.stdlib.shell import archivers, git, readers
+        from polydeukes.stdlib.shell import archivers, downloads, git, readers
 
         _HANDLERS.update(readers.HANDLERS)
         _HANDLERS.update(archivers.HANDLERS)
+        _HANDLERS.update(downloads.HANDLERS)
         _HANDLERS["git"] = git.git
     return _HANDLERS
 
