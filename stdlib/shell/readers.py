@@ -738,6 +738,15 @@ def _interpreter(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effe
             k += 2
             if t == "-m":
                 script_seen = True
+                if family.startswith("python") and not args[k - 1].opaque:
+                    # a standard-library module whose command line writes (pymodules.py)
+                    from polydeukes.stdlib.shell.pymodules import module_effects
+
+                    known = module_effects(args[k - 1].text, args, k)
+                    if known is not None:
+                        items.extend(known[0])
+                        extra.extend(known[1])
+                        break
             continue
         if t.startswith("-") and t != "-":
             items.append(Item(k, t, DATA))
