@@ -8,6 +8,9 @@ A tree maps a path (relative to the project root) to what is there:
                                              value {symlink: target} is a link member
     dist/app.tgz: {tar.gz: {...}}            the same, gzip-compressed
     dist/app.zip: {zip: {...}}               a zip archive
+    lib/x.a: {ar: {a.o: "x"}}                a GNU ar archive (names over 15 bytes in `//`)
+    lib/y.a: {ar-bsd: {a.o: "x"}}            a BSD ar archive (`#1/LEN` names)
+    dist/a.7z: {bytes: "7z\xbc\xaf"}           a file of those bytes (latin-1)
     build/: {dir: true}                      an empty directory
     queue: {fifo: true}                      a FIFO (the analyzer must not block on it)
 
@@ -75,5 +78,43 @@ def make_tree(root: Path | str, tree: dict) -> None:
                         archive.writestr(info, content["symlink"])
                     else:
                         archive.writestr(name, content)
+        elif "ar" in spec or "ar-bsd" in spec:
+            path.write_bytes(_ar_bytes(spec.get("ar") or spec["ar-bsd"], bsd="ar-bsd" in spec))
+        elif "bytes" in spec:
+            path.write_bytes(spec["bytes"].encode("latin-1"))
         else:
             raise ValueError(f"unknown tree entry {rel}: {spec}")
+
+
+def _ar_header(name: bytes, size: int) -> bytes:
+    return name.ljust(16) + b"0".ljust(12) + b"0".ljust(6) + b"0".ljust(6) + b"100644".ljust(8) \
+        + str(size).encode().ljust(10) + b"`\n"
+
+
+def _ar_bytes(members: dict, *, bsd: bool) -> bytes:
+    """An ar archive as GNU ar (with a symbol table and a long-name table) or BSD ar writes it."""
+    out = [b"!<arch>\n"]
+
+    def add(name: bytes, data: bytes) -> None:
+        out.append(_ar_header(name, len(data)) + data + (b"\n" if len(data) % 2 else b""))
+
+    if bsd:
+        for name, content in members.items():
+            raw = name.encode()
+            add(b"#1/" + str(len(raw)).encode(), raw + content.encode())
+        return b"".join(out)
+    add(b"/", b"\0\0\0\0")  # an empty symbol table
+    long_names = b""
+    names = {}
+    for name in members:
+        raw = name.encode()
+        if len(raw) > 15:
+            names[name] = b"/" + str(len(long_names)).encode()
+            long_names += raw + b"/\n"
+        else:
+            names[name] = raw + b"/"
+    if long_names:
+        add(b"//", long_names)
+    for name, content in members.items():
+        add(names[name], content.encode())
+    return b"".join(out)

@@ -185,21 +185,36 @@ def test_init_git_protects_the_hook_it_installs(repo):
     # The hook is the commit-time gate: an agent that deletes or rewrites it disarms every later
     # commit, so init adds it to protectedPaths (in the list's own style) before writing it.
     result = repo.run("init", "--git")
-    assert result.stdout.splitlines()[-2:] == [
+    assert result.stdout.splitlines()[-3:] == [
         "protected .git/hooks/pre-commit in polydeukes.config.yaml",
+        "protected .git/config in polydeukes.config.yaml",
         "created .git/hooks/pre-commit",
     ]
-    assert "protectedPaths: ['.claude/hooks', '.git/hooks/pre-commit']\n" in (
+    assert "protectedPaths: ['.claude/hooks', '.git/hooks/pre-commit', '.git/config']\n" in (
         repo.root / "polydeukes.config.yaml").read_text()
-    for command in ("rm -f .git/hooks/pre-commit", "echo 'exit 0' > .git/hooks/pre-commit",
-                    "chmod -x .git/hooks/pre-commit"):
+    for command, entry in (("rm -f .git/hooks/pre-commit", ".git/hooks/pre-commit"),
+                           ("echo 'exit 0' > .git/hooks/pre-commit", ".git/hooks/pre-commit"),
+                           ("chmod -x .git/hooks/pre-commit", ".git/hooks/pre-commit"),
+                           # (core.hooksPath written into the config by hand)
+                           ("printf '[core]\\n\\thooksPath = /tmp\\n' >> .git/config", ".git/config")):
         judged = repo.check(_call("Bash", {"command": command}), "--enforce", "block")
         assert judged.code == 2, command
-        assert "protected path .git/hooks/pre-commit" in judged.stderr, command
+        assert f"protected path {entry}" in judged.stderr, command
+    # git's own writes of its config are not spelled, and pass (the key above is judged by name)
+    assert repo.check(_call("Bash", {"command": "git config user.email bot@example.com"}),
+                      "--enforce", "block").code == 0
     edit = repo.check(_call("Write", fileChange={"kind": "modify", "path": ".git/hooks/pre-commit",
                                                  "pre": "", "post": "exit 0\n"}),
                       "--enforce", "block")
     assert edit.code == 2 and "protected path .git/hooks/pre-commit" in edit.stderr
+    # Nor may it make git skip the hook, for one commit or for good (shell-axis.md, "Git hooks").
+    for command, reason in (
+            ("git commit --no-verify -m wip", "git commit --no-verify skips protected git hook .git/hooks/pre-commit"),
+            ("git config core.hooksPath /dev/null",
+             "git config can point core.hooksPath elsewhere, which takes protected git hook .git/hooks/pre-commit out of use")):
+        judged = repo.check(_call("Bash", {"command": command}), "--enforce", "block")
+        assert judged.code == 2 and reason in judged.stderr, command
+    assert repo.check(_call("Bash", {"command": "git commit -m wip"}), "--enforce", "block").code == 0
     again = repo.run("init", "--git")
     assert "protected" not in again.stdout  # already covered: nothing added twice
 
@@ -209,9 +224,9 @@ def test_the_hook_gate_includes_an_in_project_environment_only(repo, monkeypatch
 
     monkeypatch.setattr(sys, "base_prefix", "/usr")
     monkeypatch.setattr(sys, "prefix", str(repo.root / ".venv"))
-    assert hook_gate(str(repo.root)) == [".git/hooks/pre-commit", ".venv"]
+    assert hook_gate(str(repo.root)) == [".git/hooks/pre-commit", ".git/config", ".venv"]
     monkeypatch.setattr(sys, "prefix", str(repo.root.parent / "elsewhere-venv"))
-    assert hook_gate(str(repo.root)) == [".git/hooks/pre-commit"]
+    assert hook_gate(str(repo.root)) == [".git/hooks/pre-commit", ".git/config"]
     git(repo.root, "config", "core.hooksPath", str(repo.root.parent / "shared-hooks"))
     assert hook_gate(str(repo.root)) == []
 

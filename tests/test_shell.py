@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import pathlib
 import re
+import shutil
+import subprocess
 import sys
 import time
 
@@ -401,6 +403,64 @@ def test_an_archive_of_exactly_the_member_limit_is_read(tmp_path: pathlib.Path, 
     assert full.broken and full.reason == "archive-extract targets protected path ci/gate.sh"
     over = judge_shell_mod(f"{extract} over.{kind}", ["ci/gate.sh"], root=str(tmp_path), home=None)
     assert over.broken and f"'{tmp_path}/over.{kind}' has more than 3 members" in over.reason
+
+
+_AR_NAME = st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789._-", min_size=1, max_size=24).filter(
+    lambda name: name not in (".", "..") and not name.startswith("-"))
+
+
+@pytest.mark.skipif(shutil.which("ar") is None, reason="binutils ar is not installed")
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(names=st.lists(_AR_NAME, min_size=1, max_size=5, unique=True), bsd=st.booleans())
+def test_ar_members_agree_with_binutils(tmp_path_factory, names: list[str], bsd: bool) -> None:
+    """disk.py's ar reader lists what binutils' `ar t` lists, for an archive made by `ar rc`
+    itself (GNU names, a long-name table past 15 bytes) and for the fixture's BSD form."""
+    from polydeukes.stdlib.shell.disk import Disk
+
+    root = tmp_path_factory.mktemp("ar")
+    if bsd:
+        make_tree(root, {"x.a": {"ar-bsd": {name: "data" for name in names}}})
+    else:
+        for name in names:
+            (root / name).write_text("data" * len(name))
+        subprocess.run(["ar", "rc", "x.a", *names], cwd=root, check=True, capture_output=True)
+    listed = subprocess.run(["ar", "t", "x.a"], cwd=root, check=True, capture_output=True, text=True).stdout
+    members = Disk(str(root)).archive_members(str(root / "x.a"), "ar")
+    assert [m.name for m in members] == listed.splitlines() == names
+
+
+@settings(max_examples=200, deadline=None)
+@given(body=st.binary(max_size=300))
+def test_the_ar_reader_never_raises(tmp_path_factory, body: bytes) -> None:
+    from polydeukes.stdlib.shell.disk import Disk, Refused
+
+    root = tmp_path_factory.mktemp("arb")
+    (root / "x.a").write_bytes(b"!<arch>\n" + body)
+    found = Disk(str(root)).archive_members(str(root / "x.a"), "ar")
+    assert isinstance(found, (list, Refused))
+
+
+_URL_SEGMENT = st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789._-~%", min_size=1, max_size=12)
+
+
+@settings(max_examples=300, deadline=None)
+@given(host=_URL_SEGMENT, path=st.lists(_URL_SEGMENT, max_size=4), slash=st.booleans(),
+       query=st.one_of(st.none(), _URL_SEGMENT), fragment=st.one_of(st.none(), _URL_SEGMENT),
+       scheme=st.sampled_from(["https://", "http://", "ftp://", ""]))
+def test_a_downloads_file_name_is_the_urls_last_path_segment(host, path, slash, query, fragment, scheme) -> None:
+    """downloads.url_names against urllib's reading of the same URL (an independent parser):
+    the name is the path's last segment, with the query kept as wget keeps it; none when the
+    path ends in `/` or is empty."""
+    from urllib.parse import urlsplit
+
+    from polydeukes.stdlib.shell.downloads import url_names
+
+    url = scheme + host + "".join("/" + p for p in path) + ("/" if slash else "") \
+        + (f"?{query}" if query is not None else "") + (f"#{fragment}" if fragment is not None else "")
+    parsed = urlsplit(url if scheme else "//" + url)
+    last = parsed.path.rsplit("/", 1)[-1] if "/" in parsed.path else ""
+    want = [] if last in ("", ".", "..") else [last] + ([f"{last}?{parsed.query}"] if parsed.query else [])
+    assert url_names(url) == want
 
 
 def test_a_symlink_loop_is_refused(tmp_path: pathlib.Path) -> None:

@@ -35,10 +35,11 @@ def staged_diff(root: str) -> bytes:
     return done.stdout
 
 
-def hooks_dir(root: str) -> str:
-    """Where git looks for hooks here (honours core.hooksPath and worktrees)."""
+def git_path(root: str, name: str) -> str:
+    """Where git keeps `name` (`hooks`, `config`) for this repository (honours core.hooksPath
+    and worktrees)."""
     try:
-        done = subprocess.run(["git", "rev-parse", "--git-path", "hooks"], cwd=root,
+        done = subprocess.run(["git", "rev-parse", "--git-path", name], cwd=root,
                               capture_output=True, check=False, text=True)
     except OSError as exc:
         raise GitError(f"git could not be started: {exc.strerror or exc}") from None
@@ -47,19 +48,26 @@ def hooks_dir(root: str) -> str:
     return os.path.normpath(os.path.join(root, done.stdout.strip()))
 
 
+def hooks_dir(root: str) -> str:
+    """Where git looks for hooks here."""
+    return git_path(root, "hooks")
+
+
 def hook_gate(root: str) -> list[str]:
     """What protectedPaths must cover once the hook is installed: the pre-commit file, when git
     keeps its hooks inside the project (an agent that deletes or rewrites it disarms the gate for
-    every later commit), and the virtual environment of the interpreter the hook names, when it
-    lies inside the project (the judge is that interpreter and everything it imports). A hooks
-    directory outside the project (a linked worktree's, a `core.hooksPath` elsewhere) is not the
-    project's to protect."""
+    every later commit), with the repository's config file (a `core.hooksPath` written into it
+    points git at other hooks), and the virtual environment of the interpreter the hook names,
+    when it lies inside the project (the judge is that interpreter and everything it imports).
+    A hooks directory outside the project (a linked worktree's, a `core.hooksPath` elsewhere) is
+    not the project's to protect."""
     from polydeukes.stdlib.adapters.install import _inside
 
     entries = []
-    for path in (os.path.join(hooks_dir(root), "pre-commit"),
-                 sys.prefix if sys.prefix != sys.base_prefix else None):
-        relative = _inside(root, path) if path else None
+    hook = os.path.join(hooks_dir(root), "pre-commit")
+    for path in ((hook, git_path(root, "config")) if _inside(root, hook) is not None else ()) + (
+            (sys.prefix,) if sys.prefix != sys.base_prefix else ()):
+        relative = _inside(root, path)
         if relative is not None:
             entries.append(relative.replace(os.sep, "/"))
     return entries

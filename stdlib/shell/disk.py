@@ -394,6 +394,12 @@ class Disk:
         return patch_text_targets(text)
 
     def archive_members(self, path: str, kind: str) -> list[Member] | Missing | Refused:
+        """The members of the archive at `path`: `kind` is tar (any compression), zip or ar;
+        the formats archivers.py names unlisted (7-Zip, RAR, cpio) are refused unread."""
+        from polydeukes.stdlib.shell.archivers import UNLISTED_KINDS
+
+        if kind in UNLISTED_KINDS:
+            return Refused(f"{UNLISTED_KINDS[kind]} archives are not read")
         refused = self._spend()
         if refused is not None:
             return refused
@@ -407,6 +413,8 @@ class Disk:
             with os.fdopen(fd, "rb", closefd=False) as handle:
                 if kind == "zip":
                     return self._zip_members(handle, path)
+                if kind == "ar":
+                    return self._ar_members(handle, path)
                 return self._tar_members(handle, path)
         except _Budget as exc:
             return Refused(str(exc))
@@ -446,6 +454,60 @@ class Disk:
                 members.append(Member(info.filename, link))
                 self._check_time()
         return members
+
+    def _ar_members(self, handle, path: str) -> list[Member] | Refused:
+        """The member names of a Unix `ar` archive (System V/GNU and BSD name forms): a magic
+        line, then per member a 60-byte header (name, times, ids, mode, decimal size, `` `\n``)
+        and its data, padded to an even length. GNU keeps long names in the `//` member and
+        refers to them as `/OFFSET`; BSD puts a `#1/LEN` name before the data. The symbol
+        tables (`/`, `/SYM64/`, `__.SYMDEF…`) are not extracted."""
+        magic = handle.read(8)
+        if magic == b"!<thin>\n":
+            return Refused(f"'{path}' is a thin archive, whose members are other files")
+        if magic != b"!<arch>\n":
+            return Refused(f"'{path}' is not an ar archive")
+        members: list[Member] = []
+        long_names = b""
+        while True:
+            header = handle.read(60)
+            if not header:
+                return members
+            if len(header) < 60 or header[58:60] != b"`\n":
+                return Refused(f"'{path}' has a malformed member header")
+            raw = header[:16].rstrip(b" ")
+            try:
+                size = int(header[48:58].strip() or b"0")
+            except ValueError:
+                return Refused(f"'{path}' has a malformed member size")
+            data_skip = size + (size & 1)
+            if raw.startswith(b"#1/"):  # BSD: the name is the first LEN bytes of the data
+                length = int(raw[3:] or b"0") if raw[3:].isdigit() else -1
+                if not 0 <= length <= size:
+                    return Refused(f"'{path}' has a malformed member name")
+                raw = handle.read(length).rstrip(b"\0")
+                data_skip -= length
+            elif raw == b"//":
+                long_names = handle.read(size)
+                data_skip -= size
+                raw = b""
+            elif raw.startswith(b"/") and raw[1:].isdigit():
+                offset = int(raw[1:])
+                end = long_names.find(b"/\n", offset)
+                raw = long_names[offset:end if end >= 0 else len(long_names)]
+            elif raw in (b"/", b"/SYM64/") or raw.startswith(b"__.SYMDEF"):
+                raw = b""
+            elif b"/" in raw[:-1]:
+                # GNU ends a short name at its first `/`; a BSD name runs to the padding: a
+                # name holding a `/` is listed both ways
+                members.append(Member(raw.split(b"/", 1)[0].decode("utf-8", errors="replace"), None))
+            else:
+                raw = raw[:-1] if raw.endswith(b"/") else raw  # GNU ends a short name with `/`
+            if raw:
+                members.append(Member(raw.decode("utf-8", errors="replace"), None))
+                if len(members) > MEMBERS:
+                    return Refused(f"'{path}' has more than {MEMBERS} members")
+            handle.seek(data_skip, os.SEEK_CUR)
+            self._check_time()
 
     def _check_time(self) -> None:
         if self._deadline is not None and time.monotonic() > self._deadline:

@@ -15,6 +15,8 @@ Roles (what the command does to one operand):
     move   moved away (mv's sources)       chmod   mode, owner or times changed
     link   a link to it is made            exec    run as a program or script
     code   program text run by the command unknown nothing is proven about it
+    stage  its index entry is given other content than the work tree's (git rm --cached,
+           git update-index --chmod, git reset REV -- path): the next commit records it
 
 `read`, `data` and `chdir` are the harmless roles: a protected path met only in harmless roles
 is a read. Everything else, and every word of a command without a row, proves nothing.
@@ -40,13 +42,14 @@ from polydeukes.vm.sre import LazyPattern
 READ, DATA, CHDIR = "read", "data", "chdir"
 WRITE, CREATE, DELETE, MOVE, CHMOD, LINK = "write", "create", "delete", "move", "chmod", "link"
 EXEC, CODE, UNKNOWN = "exec", "code", "unknown"
+STAGE = "stage"  # the file stays as it is; what the next commit records of it changes
 HARMLESS = frozenset({READ, DATA, CHDIR})
 WRITING = frozenset({WRITE, CREATE, DELETE, MOVE, CHMOD, LINK})
 
 # What a role does, in break messages and derivation reasons.
 VERBS = {
     WRITE: "writes", CREATE: "creates", DELETE: "deletes", MOVE: "moves", CHMOD: "changes the mode of",
-    LINK: "links to", EXEC: "runs", CODE: "runs code naming", UNKNOWN: "uses",
+    LINK: "links to", EXEC: "runs", CODE: "runs code naming", UNKNOWN: "uses", STAGE: "stages a change to",
 }
 
 
@@ -123,21 +126,25 @@ _EFFECT_NAMES = frozenset({
     "dest-tree",  # rsync --delete: anything under the destination may go
     "recursive",
     "dry-run",
+    "no-target",  # cp/mv/ln/install -T: the destination is the copy itself, never a directory to enter
 })
 
 
 class Model:
     """One row of the table, its option text parsed on first use."""
 
-    __slots__ = ("layout", "option_text", "pure", "handler", "dash_operands", "_options")
+    __slots__ = ("layout", "option_text", "pure", "handler", "dash_operands", "contents", "_options")
 
     def __init__(self, layout: str, options: str = "", *, pure: bool = False,
-                 handler: str | None = None, dash_operands: bool = False) -> None:
+                 handler: str | None = None, dash_operands: bool = False, contents: str = "") -> None:
         self.layout = layout
         self.option_text = options
         self.pure = pure  # no option writes or runs anything: unknown options are harmless
         self.handler = handler
         self.dash_operands = dash_operands  # `-x` words that are no option are operands (chmod)
+        # When a directory source gives the destination its contents rather than itself:
+        # "slash" for a source ending in `/` (rsync), "always" (ditto); "" never (cp)
+        self.contents = contents
         self._options: dict[str, Opt] | None = None
 
     @property
@@ -322,23 +329,28 @@ COMMANDS: dict[str, Model] = {
                 "--backup=?data --sparse=data --reflink=?data --preserve=?data "
                 "--no-preserve=data --context=?data -l,--link:link-sources "
                 "-s,--symbolic-link:link-sources -a -r -R -f -i -n -u -v -p -d -L -H -P -x -b "
-                "-T -Z --archive --recursive --force --interactive --no-clobber --update "
-                "--verbose --dereference --no-dereference --parents --attributes-only "
-                "--remove-destination --strip-trailing-slashes --copy-contents "
-                "--one-file-system --no-target-directory --debug --keep-directory-symlink"),
+                "-T,--no-target-directory:no-target -Z --archive --recursive --force --interactive "
+                "--no-clobber --update --verbose --dereference --no-dereference --parents "
+                "--attributes-only --remove-destination --strip-trailing-slashes --copy-contents "
+                "--one-file-system --debug --keep-directory-symlink"),
     "mv": Model("move... write", "-t,--target-directory=write:target-dir -S,--suffix=data "
-                "--backup=?data --context=?data -b -f -i -n -u -v -T -Z --force --interactive "
-                "--no-clobber --update --verbose --strip-trailing-slashes "
-                "--no-target-directory --exchange --no-copy --debug"),
+                "--backup=?data --context=?data -b -f -i -n -u -v -T,--no-target-directory:no-target "
+                "-Z --force --interactive --no-clobber --update --verbose --strip-trailing-slashes "
+                "--exchange --no-copy --debug"),
     "install": Model("read... write", "-t,--target-directory=write:target-dir "
                      "-d,--directory:dirs -m,--mode=data -o,--owner=data -g,--group=data "
                      "-S,--suffix=data --backup=?data --strip-program=exec:unproven "
-                     "--context=?data -b -c -C -D -p -s -T -v -Z --compare --preserve-timestamps "
-                     "--strip --no-target-directory --verbose --debug"),
+                     "--context=?data -b -c -C -D -p -s -T,--no-target-directory:no-target -v -Z "
+                     "--compare --preserve-timestamps --strip --verbose --debug"),
     "ln": Model("link... write", "-t,--target-directory=write:target-dir -S,--suffix=data "
-                "--backup=?data -b -d -F -f -i -L -n -P -r -s -T -v --force --interactive "
-                "--logical --no-dereference --physical --relative --symbolic --verbose "
-                "--no-target-directory --directory"),
+                "--backup=?data -b -d -F -f -i -L -n -P -r -s -T,--no-target-directory:no-target -v "
+                "--force --interactive --logical --no-dereference --physical --relative "
+                "--symbolic --verbose --directory"),
+    # macOS: copies each source's contents into the destination, merging (`-c`/`-k`: archives)
+    "ditto": Model("read... write", "-V -v -X -c -k -x -z -j --rsrc --norsrc --extattr "
+                   "--noextattr --qtn --noqtn --acl --noacl --nocache --hfsCompression "
+                   "--nohfsCompression --sequesterRsrc --keepParent --zlibCompressionLevel=data "
+                   "--arch=data --bom=read --password", contents="always"),
     "rm": Model("delete...", "--interactive=?data -f -i -I -r -R -d -v --force --recursive "
                 "--dir --verbose --one-file-system --preserve-root=?data --no-preserve-root"),
     "rmdir": Model("delete...", "-p -v --parents --verbose --ignore-fail-on-non-empty"),
@@ -372,7 +384,7 @@ COMMANDS: dict[str, Model] = {
                  "-0 -1 -2 -3 -4 -5 -6 -7 -8 -9 -e -k -l -ll -A -J -L -o -c -z --recurse-paths "
                  "--quiet --verbose --junk-paths --symlinks --update --freshen --fix --grow "
                  "--no-dir-entries --no-extra --test --encrypt --latest-time --adjust-sfx"),
-    "rsync": Model("read... write", "-e,--rsh=exec:unproven --rsync-path=exec:unproven "
+    "rsync": Model("read... write", contents="slash", options="-e,--rsh=exec:unproven --rsync-path=exec:unproven "
                    "--remove-source-files:delete-sources --files-from=read --exclude-from=read "
                    "--include-from=read --exclude=data --include=data -f,--filter=data "
                    "--backup-dir=write --temp-dir=write -T=write --log-file=write "
@@ -402,6 +414,13 @@ COMMANDS: dict[str, Model] = {
     "find": Model("", handler="find"),
     "tar": Model("", handler="tar"), "bsdtar": Model("", handler="tar"),
     "unzip": Model("", handler="unzip"),
+    # archivers.py: extractions listed from disk where the format is read, else fail closed
+    "7z": Model("", handler="7z"), "7za": Model("", handler="7z"), "7zr": Model("", handler="7z"),
+    "7zz": Model("", handler="7z"), "rar": Model("", handler="rar"), "unrar": Model("", handler="rar"),
+    "cpio": Model("", handler="cpio"), "ar": Model("", handler="ar"), "jar": Model("", handler="jar"),
+    "pax": Model("", handler="pax"),
+    # downloads.py: the files they write are named by the URL or the server
+    "curl": Model("", handler="curl"), "wget": Model("", handler="wget"),
     "gzip": _COMPRESSOR, "gunzip": _COMPRESSOR, "zcat": _COMPRESSOR, "bzip2": _COMPRESSOR,
     "bunzip2": _COMPRESSOR, "bzcat": _COMPRESSOR, "xz": _COMPRESSOR, "unxz": _COMPRESSOR,
     "xzcat": _COMPRESSOR, "lzma": _COMPRESSOR, "unlzma": _COMPRESSOR, "lzcat": _COMPRESSOR,
@@ -617,11 +636,17 @@ def generic(model: Model, args: Sequence[Arg]) -> Effects:
         unproven = f"option {parsed.unknown[0]} is not in the model"
     elif parsed.opaque_option and not model.pure:
         unproven = "a word of unknown value stands where an option may be"
-    # A destination that is a directory receives each source under its own name.
+    # A destination that is a directory receives each source under its own name; with `-T`
+    # (or, for rsync, a source ending in `/`) it receives the source's contents instead.
     if tokens and tokens[-1] == WRITE and len(operands) >= 2 and not target_dir:
         dest = args[operands[-1]].text
         for k in operands[:-1]:
-            extra.extend(into(dest, args[k], WRITE))
+            source = args[k]
+            if "no-target" in effects or model.contents == "always" or (
+                    model.contents == "slash" and source.text.endswith(("/", "/."))):
+                extra.append(Extra(WRITE, path=dest, tree=True, rule="into"))
+            else:
+                extra.extend(into(dest, source, WRITE))
     if target_dir:
         for it in items:
             if it.role == WRITE and it.option in ("-t", "--target-directory"):
@@ -709,9 +734,11 @@ def _handlers() -> dict[str, Callable[[str, Sequence[Arg], Model, Env], Effects]
     """The readers of the rows whose syntax is not options and operands (readers.py, git.py),
     imported on first use: most command strings need none of them."""
     if not _HANDLERS:
-        from polydeukes.stdlib.shell import git, readers
+        from polydeukes.stdlib.shell import archivers, downloads, git, readers
 
         _HANDLERS.update(readers.HANDLERS)
+        _HANDLERS.update(archivers.HANDLERS)
+        _HANDLERS.update(downloads.HANDLERS)
         _HANDLERS["git"] = git.git
     return _HANDLERS
 

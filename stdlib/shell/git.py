@@ -19,6 +19,7 @@ from polydeukes.stdlib.shell.effects import (
     DELETE,
     MOVE,
     READ,
+    STAGE,
     UNKNOWN,
     WRITE,
     Effects,
@@ -133,17 +134,112 @@ def git(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
     else:
         found = Effects(tuple(Item(j, a.text, UNKNOWN) for j, a in enumerate(rest)), (),
                         f"git {sub} is not in the model")
+    hooks = _hooks_skipped(sub, rest) or _hooks_redirected(args[:k], sub, rest)
+    if hooks is not None:
+        found = Effects(found.items, (*found.extra, hooks), found.unproven)
     shifted = [Item(it.index + offset, it.text, it.role, it.whole) for it in found.items]
     # Paths git writes are relative to `-C`, or to the work tree's top with `--work-tree`.
     pathspec_base = work_tree if work_tree is not None else base
     extra = [
         Extra(e.kind, path=_join(pathspec_base if e.rule == "pathspec" else base, e.path)
-              if e.path and not e.path.startswith("/") and e.rule != "whole-tree" else e.path,
+              if e.path and not e.path.startswith("/") and e.rule != "whole-tree" and e.kind != "hooks" else e.path,
               pattern=_join(pathspec_base, e.pattern) if e.pattern is not None and e.rule == "pathspec" else e.pattern,
               tree=e.tree, rule=e.rule, source=e.source, argv=e.argv, names=e.names)
         for e in found.extra
     ]
     return Effects(tuple(items) + tuple(shifted), tuple(extra), unproven or found.unproven)
+
+
+# -- hooks ---------------------------------------------------------------------------------------
+#
+# A git hook that `pdks init --git` installed (and protected) is only a gate while git runs it.
+# `--no-verify` skips hooks for one command and `core.hooksPath` points git at other hooks: both
+# are effects on the hook, an `Extra(kind="hooks")` the judge breaks on when a protected path is
+# such a hook (`names` the hooks skipped, empty for all; `path` how). Environment variables and
+# user-level configuration that do the same are outside the line (docs/security.md).
+
+# `--no-verify` per subcommand: the hooks it skips.
+_NO_VERIFY_HOOKS = {
+    "commit": ("pre-commit", "commit-msg"),
+    "merge": ("pre-merge-commit", "commit-msg"),
+    "pull": ("pre-merge-commit", "commit-msg"),
+    "push": ("pre-push",),
+    "am": ("applypatch-msg", "pre-applypatch"),
+    "rebase": ("pre-rebase",),
+}
+# commit's short options that take an argument: in a bundle (`-nm msg`), the letters after one
+# of them are its argument, not options.
+_COMMIT_ARGUMENT_LETTERS = frozenset("mFCctS")
+_CONFIG_TAKES_VALUE = frozenset({"-f", "--file", "--blob", "--type", "--default", "--comment", "--value",
+                                 "--url"})
+_CONFIG_READS = frozenset({"--get", "--get-all", "--get-regexp", "--get-urlmatch", "--list", "-l",
+                           "--show-origin", "--show-scope", "--name-only", "get", "list"})
+
+
+def _hooks_skipped(sub: str, rest: Sequence[Arg]) -> Extra | None:
+    hooks = _NO_VERIFY_HOOKS.get(sub)
+    if hooks is None:
+        return None
+    for a in rest:
+        t = a.text
+        if t == "--":
+            break
+        key = t.split("=", 1)[0]
+        # (git takes any unambiguous abbreviation of a long option: `--no-veri`)
+        if len(key) >= len("--no-veri") and "--no-verify".startswith(key):
+            return Extra("hooks", path="--no-verify", rule="skip-hook", names=hooks)
+        if sub == "commit" and t.startswith("-") and not t.startswith("--"):
+            for letter in t[1:]:
+                if letter == "n":
+                    return Extra("hooks", path="-n", rule="skip-hook", names=hooks)
+                if letter in _COMMIT_ARGUMENT_LETTERS:
+                    break
+    return None
+
+
+def _hooks_redirected(global_args: Sequence[Arg], sub: str, rest: Sequence[Arg]) -> Extra | None:
+    """`git -c core.hooksPath=…`, `--config-env=core.hooksPath=…`, or a `git config` that sets,
+    unsets or edits core.hooksPath (any scope or file): every hook git runs may change."""
+    redirect = Extra("hooks", path="core.hooksPath", rule="redirect-hooks")
+    for k, a in enumerate(global_args):
+        t = a.text
+        if t == "-c" and k + 1 < len(global_args):
+            a = global_args[k + 1]
+            setting = a.text
+        elif t.startswith("--config-env="):
+            setting = t[len("--config-env="):]
+        elif t.startswith("-c") and not t.startswith("--"):
+            setting = t[2:]
+        else:
+            continue
+        if a.opaque or setting.split("=", 1)[0].lower() == "core.hookspath":
+            return redirect
+    if sub != "config":
+        return None
+    operands: list[Arg] = []
+    writes = False  # `set`/`unset` (git 2.46), `--unset`, `--add` …, or a value after the key
+    k = 0
+    while k < len(rest):
+        t = rest[k].text
+        if t in _CONFIG_READS:
+            return None
+        if t in ("-e", "--edit", "edit"):
+            return redirect  # an editor on the file: any setting
+        if t in _CONFIG_TAKES_VALUE:
+            k += 2
+            continue
+        if t in ("set", "unset", "rename-section", "remove-section") and not operands:
+            writes = True  # the key follows
+        elif t.startswith(("--unset", "--add", "--replace-all", "--rename-section", "--remove-section")):
+            writes = True
+        elif not t.startswith("-") or rest[k].opaque:
+            operands.append(rest[k])
+        k += 1
+    if operands and (writes or len(operands) >= 2):
+        key = operands[0]
+        if key.opaque or key.text.lower() == "core.hookspath" or key.text.lower() == "core":
+            return redirect  # (`--remove-section core` drops it too)
+    return None
 
 
 def _join(base: str, path: str) -> str:
@@ -202,6 +298,9 @@ def _git_reader(sub: str, rest: Sequence[Arg]) -> Effects:
         if any("alias." in op or "core.pager" in op or "diff." in op or "filter." in op or "core.hooks" in op
                or "core.fsmonitor" in op or "core.sshcommand" in op.lower() for op in operands):
             unproven = "this configuration can make git run a program"
+    if sub == "add" and any(a.text.startswith("--chmod") for a in rest):
+        # the mode is set in the index only: the next commit records it
+        items = [Item(it.index, it.text, STAGE if it.role == READ else it.role, it.whole) for it in items]
     if sub in ("format-patch",) and not any(a.text == "--stdout" for a in rest):
         if not any(it.role == WRITE for it in items):
             extra.append(Extra(WRITE, pattern="[0-9][0-9][0-9][0-9]-*.patch", rule="format-patch"))
@@ -374,7 +473,8 @@ def _git_restore(rest: Sequence[Arg], env: Env, tree_dir: str) -> Effects:
     parsed = read_options(_RESTORE, rest)
     texts = [a.text for a in rest]
     staged_only = any(t in ("-S", "--staged") for t in texts) and not any(t in ("-W", "--worktree") for t in texts)
-    role = DATA if staged_only else WRITE
+    # (the index from another revision than HEAD: the next commit records that content)
+    role = (STAGE if _source_revision(parsed, rest) not in (None, "HEAD", "@") else DATA) if staged_only else WRITE
     roles = {k: role for k in parsed.operands}
     extra = [] if staged_only else _pathspecs(rest, parsed.operands, WRITE, tree_dir)
     if not staged_only and (any(t.startswith("--pathspec-from-file") for t in texts)
@@ -383,17 +483,35 @@ def _git_restore(rest: Sequence[Arg], env: Env, tree_dir: str) -> Effects:
     return Effects(_roles(parsed, roles), tuple(extra), unknown_reason(parsed))
 
 
+def _source_revision(parsed: Parsed, rest: Sequence[Arg]) -> str | None:
+    """The revision of restore's `-s`/`--source` (None without one)."""
+    for it in parsed.items:
+        if it.role == DATA and option_of(rest, it) in ("-s", "--source"):
+            return it.text
+    return None
+
+
 def _git_reset(rest: Sequence[Arg], env: Env, tree_dir: str) -> Effects:
     parsed = read_options(_RESET, rest)
     hard = any(a.text in ("--hard", "--merge", "--keep") for a in rest)
     extra = [_whole_tree(tree_dir)] if hard else []
-    return Effects(_roles(parsed, {}), tuple(extra), unknown_reason(parsed))
+    # `git reset REV -- paths` (or `REV path…`) gives the paths' index entries REV's content:
+    # the next commit records it. From HEAD (or without a revision) it only unstages.
+    before, after = _operands_after(parsed, rest)
+    if not after and len(before) >= 2:
+        before, after = before[:1], before[1:]
+    roles = {}
+    if after and before and rest[before[0]].text not in ("HEAD", "@"):
+        roles = {k: STAGE for k in after}
+    return Effects(_roles(parsed, roles), tuple(extra), unknown_reason(parsed))
 
 
 def _git_rm(rest: Sequence[Arg], env: Env, tree_dir: str) -> Effects:
     parsed = read_options(_GIT_RM, rest)
-    harmless = any(a.text == "--cached" for a in rest) or "dry-run" in parsed.effects
-    roles = {k: DATA if harmless else DELETE for k in parsed.operands}
+    cached = any(a.text == "--cached" for a in rest)
+    harmless = cached or "dry-run" in parsed.effects
+    # `--cached` keeps the file but stages its removal (the next commit deletes it)
+    roles = {k: DATA if "dry-run" in parsed.effects else STAGE if cached else DELETE for k in parsed.operands}
     extra = [] if harmless else _pathspecs(rest, parsed.operands, DELETE, tree_dir)
     if not harmless and any(a.text.startswith("--pathspec-from-file") for a in rest):
         extra.append(Extra(DELETE, path=tree_dir, tree=True, rule="whole-tree"))
@@ -422,7 +540,10 @@ def _git_apply(rest: Sequence[Arg], env: Env, tree_dir: str) -> Effects:
     checking = any(t in ("--stat", "--numstat", "--summary", "--check") for t in texts) and "--apply" not in texts
     roles = {k: READ for k in parsed.operands}
     extra: list[Extra] = []
-    if not index_only and not checking:
+    # (`--cached` applies to the index only: its targets are judged all the same, since the next
+    # commit records them; `rule="index-patch"` keeps them out of the work tree's evidence)
+    rule = "index-patch" if index_only else "patch"
+    if not checking:
         strip = 1
         prefix = ""
         for it in parsed.items:
@@ -437,10 +558,10 @@ def _git_apply(rest: Sequence[Arg], env: Env, tree_dir: str) -> Effects:
         files = [rest[k].text for k in parsed.operands]
         if files:
             for path in files:
-                extra.append(Extra("patch", path=tree_dir, tree=True, rule="patch",
+                extra.append(Extra("patch", path=tree_dir, tree=True, rule=rule,
                                    source=patch_source(path, env, strip, prefix)))
         else:
-            extra.append(Extra("patch", path=tree_dir, tree=True, rule="patch",
+            extra.append(Extra("patch", path=tree_dir, tree=True, rule=rule,
                                source=patch_source(None, env, strip, prefix)))
     return Effects(_roles(parsed, roles), tuple(extra), unknown_reason(parsed))
 
@@ -507,7 +628,51 @@ def _git_rewrite(rest: Sequence[Arg], env: Env, tree_dir: str) -> Effects:
     return Effects(items, (_whole_tree(tree_dir),), unproven)
 
 
+# update-index options that give the named paths' entries other content than the work tree's
+# (a mode, a blob, a removal, or a flag that hides later changes from git).
+_UPDATE_INDEX_STAGING = ("--chmod", "--force-remove", "--cacheinfo", "--assume-unchanged",
+                         "--no-assume-unchanged", "--skip-worktree", "--no-skip-worktree",
+                         "--info-only", "--index-info", "--stdin", "--unresolve", "--again", "-g")
+
+
+def _git_update_index(rest: Sequence[Arg], env: Env, tree_dir: str) -> Effects:
+    """`git update-index [options] [--] paths`: without a staging option it records the work
+    tree's content (as `git add`); with one (`_UPDATE_INDEX_STAGING`) the paths' entries get
+    something else. `--cacheinfo MODE,SHA,PATH` (or three words) names its path inside."""
+    staging = any(a.text.split("=", 1)[0] in _UPDATE_INDEX_STAGING for a in rest)
+    items: list[Item] = []
+    unproven = None
+    k = 0
+    while k < len(rest):
+        a = rest[k]
+        t = a.text
+        if t == "--cacheinfo":
+            if k + 1 < len(rest) and "," in rest[k + 1].text:
+                items.append(Item(k, t, DATA))
+                items.append(Item(k + 1, rest[k + 1].text.split(",", 2)[-1], STAGE, False))
+                k += 2
+                continue
+            items.extend(Item(j, rest[j].text, DATA) for j in range(k, min(k + 3, len(rest))))
+            if k + 3 < len(rest):
+                items.append(Item(k + 3, rest[k + 3].text, STAGE))
+            k += 4
+            continue
+        if t in ("--index-info", "--stdin"):
+            unproven = "the paths arrive on stdin"
+        if t == "--index-version" and k + 1 < len(rest):
+            items.extend((Item(k, t, DATA), Item(k + 1, rest[k + 1].text, DATA)))
+            k += 2
+            continue
+        if t.startswith("-") and not a.opaque:
+            items.append(Item(k, t, DATA))
+        else:
+            items.append(Item(k, t, STAGE if staging or a.opaque else READ))
+        k += 1
+    return Effects(tuple(items), (), unproven)
+
+
 _GIT_SUBCOMMANDS: dict[str, Callable[[Sequence[Arg], Env, str], Effects]] = {
+    "update-index": _git_update_index,
     "checkout": _git_checkout, "switch": _git_switch, "restore": _git_restore,
     "reset": _git_reset, "rm": _git_rm, "mv": _git_mv, "apply": _git_apply, "am": _git_am,
     "stash": _git_stash, "clean": _git_clean, "merge": _git_rewrite, "pull": _git_rewrite,

@@ -111,6 +111,17 @@ UNPROVEN = "{head} mentions protected path {p} without read-only proof"
 PATTERN = "{head} pattern {word} can match protected path {p}"
 THROUGH_SYMLINK = "{head} writes through symbolic link {path} into protected path {p}"
 WHOLE_TREE = "{what} rewrites the work tree, which holds protected path {p}"
+SKIPS_HOOK = "{what} {how} skips {hooks}"
+REDIRECTS_HOOKS = "{what} can point core.hooksPath elsewhere, which takes {hooks} out of use"
+# Every hook git runs (githooks(5)): a new core.hooksPath takes any of them out of use.
+GIT_HOOKS = frozenset({
+    "applypatch-msg", "pre-applypatch", "post-applypatch", "pre-commit", "pre-merge-commit",
+    "prepare-commit-msg", "commit-msg", "post-commit", "pre-rebase", "post-checkout", "post-merge",
+    "pre-push", "pre-receive", "update", "proc-receive", "post-receive", "post-update",
+    "reference-transaction", "push-to-checkout", "pre-auto-gc", "post-rewrite",
+    "sendemail-validate", "fsmonitor-watchman", "p4-changelist", "p4-prepare-changelist",
+    "p4-post-changelist", "p4-pre-submit", "post-index-change",
+})
 UNLISTED_ARCHIVE = ("{head} extracts {archive} into a directory that holds protected path {p}, "
                     "and its members cannot be listed: {why}")
 UNREAD_PATCH = "{head} applies a patch that cannot be read ({why}) where protected path {p} lies"
@@ -602,6 +613,13 @@ class _Judge:
                 self.listed(view, cwd)
             return  # reads or runs something unknown, and names no entry: nothing to judge
         found = view.effects if writer or mention else None
+        if writer and not mention and found is not None:
+            # A writer given code (awk's program, a sed script that runs `e`): its strings,
+            # joined, may spell an entry no word spells (`"rm c" "i/gate.sh"`).
+            for it in found.items:
+                if it.role == E.CODE:
+                    mention = True
+                    break
         if found is not None and writer:
             self.contains(view, found, cwd)
         if view.targets or (view.words and basename(view.words[0].text) in ("tee", "sed")):
@@ -610,6 +628,8 @@ class _Judge:
             self.mentions(view, found, model, cwd, cwd_spelled)
         if found is not None and writer:
             self.effect_reach(view, found, cwd)
+            if view.inner and name == "git" and _configures_git(view):
+                self.hooks(view, _REDIRECTED_HOOKS)
         if view.listed:
             self.listed(view, cwd)
 
@@ -986,6 +1006,9 @@ class _Judge:
         kind = extra.kind
         if kind == "command" or kind == "list":
             return  # judged as its own view / what find prints (judged where it is fed)
+        if kind == "hooks":
+            self.hooks(view, extra)
+            return
         if extra.rule == "whole-tree":
             hits = self._tree_dir_hits(extra.path, cwd)
             if hits:
@@ -1123,6 +1146,25 @@ class _Judge:
         found = disk.tree_has(absolute, accept)
         return found if isinstance(found, bool) else True
 
+    def hooks(self, view: View, extra: E.Extra) -> None:
+        """`--no-verify` or a new `core.hooksPath` disarms a protected git hook: an entry named
+        as a hook it skips (any hook, for a new hooks path), or the hooks directory above it."""
+        p = self.p
+        skipped = extra.names or GIT_HOOKS
+        for index, entry in enumerate(p.entries):
+            segments = entry.split("/")
+            hook = segments[-1] in skipped
+            directory = segments == [".git", "hooks"] or segments == [".git"]  # (not .claude/hooks)
+            if hook or directory:
+                self.reached.add(index)
+                what = f"git {_git_subcommand(view)}"
+                hooks = f"protected git hook {entry}" if hook else f"the git hooks of protected path {entry}"
+                if extra.rule == "skip-hook":
+                    self.found(BREAK_EFFECT, SKIPS_HOOK.format(what=what, how=extra.path, hooks=hooks))
+                else:
+                    self.found(BREAK_EFFECT, REDIRECTS_HOOKS.format(what=what, hooks=hooks))
+                return
+
     def deferred(self, view: View, extra: E.Extra, cwd: tuple[str, ...] | None, head: str) -> None:
         """An archive's members or a patch's targets, read from disk or stdin, as writes."""
         from polydeukes.stdlib.shell.disk import Missing, Refused, patch_text_targets
@@ -1143,6 +1185,8 @@ class _Judge:
                 listed = Refused("its path is not known")
             elif path in self.walk.written():
                 listed = Refused("this line writes it")
+            elif extra.source[3]:
+                listed = Refused("they are renamed as they are written (tar --transform, bsdtar and pax -s)")
             else:
                 members = disk.archive_members("/" + "/".join(path), kind)
                 if isinstance(members, Missing) and kind == "zip" and not archive.endswith(".zip"):
@@ -1200,15 +1244,13 @@ class _Judge:
         """Member names as tar or unzip would write them: `--strip-components`, `-j`, and a
         symbolic link member whose target points into the tree (later members can write
         through it)."""
-        _kind, _archive, strip, transformed, option = extra.source
-        if transformed:
-            return ["."]  # `--transform`: any name; the whole directory
+        _kind, _archive, strip, _transformed, option = extra.source  # (renamed: refused before)
         out = []
         for member in members:
             name = member.name
             parts = [s for s in name.split("/") if s and s != "."]
-            if extra.source[0] == "zip" and option:
-                parts = parts[-1:]  # unzip -j
+            if extra.source[0] in ("zip", "ar") and option:
+                parts = parts[-1:]  # unzip -j, ar x without P (names land in one directory)
             elif strip:
                 parts = parts[strip:]
             if not parts:
@@ -1299,10 +1341,25 @@ def _judged_by_find(view: View) -> tuple[int, ...]:
     return ()
 
 
+# Assignments before `git` that can give it another core.hooksPath (`GIT_CONFIG_COUNT=1
+# GIT_CONFIG_KEY_0=core.hooksPath GIT_CONFIG_VALUE_0=/x git commit`, another `HOME`'s .gitconfig).
+_GIT_CONFIG_ENVIRONMENT = frozenset({"GIT_CONFIG_COUNT", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_GLOBAL",
+                                     "GIT_CONFIG_SYSTEM", "GIT_CONFIG", "HOME", "XDG_CONFIG_HOME",
+                                     "GIT_DIR", "GIT_COMMON_DIR"})
+_REDIRECTED_HOOKS = E.Extra("hooks", path="core.hooksPath", rule="redirect-hooks")
+
+
+def _configures_git(view: View) -> bool:
+    for a in view.args[: view.inner]:
+        if "=" in a.text and a.text.split("=", 1)[0] in _GIT_CONFIG_ENVIRONMENT:
+            return True
+    return False
+
+
 def _git_subcommand(view: View) -> str:
     found = view.effects
     for it in found.items if found is not None else ():
-        if it.index > view.inner and it.role == E.DATA and not it.text.startswith("-"):
+        if it.index > view.inner and it.role == E.DATA and it.whole and not it.text.startswith("-"):
             previous = view.args[it.index - 1].text if it.index - 1 > view.inner else ""
             if previous in ("-C", "-c", "--git-dir", "--work-tree"):
                 continue

@@ -76,6 +76,10 @@ def _sed(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
         writes, executes = sed_script_effects(script)
         if executes:
             unproven = "the script runs a command (`e`)"
+            # What `e` runs is text the script builds: its code, read with sed's escapes
+            # dropped (`s/x/rm ci\/gate.sh/e` runs `rm ci/gate.sh`).
+            items = tuple(Item(it.index, it.text.replace("\\", ""), CODE, it.whole, it.option)
+                          if it.role == DATA and it.text == script else it for it in items)
         if writes is None:
             unproven = unproven or "the script is not read"
         for path in writes or ():
@@ -510,8 +514,11 @@ def _tar(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
                 strip = int(t.split("=", 1)[1])
             except ValueError:
                 transformed = True
-        if t.startswith(("--transform", "--xform")):
-            transformed = True
+        key = t.split("=", 1)[0]
+        if len(key) > 3 and ("--transform".startswith(key) or "--xform".startswith(key)):
+            transformed = True  # (tar takes any unambiguous abbreviation: `--trans=…`)
+        elif name == "bsdtar" and t.startswith("-s") and not t.startswith("--"):
+            transformed = True  # bsdtar's `-s /old/new/` renames members
         if t in ("-P", "--absolute-names"):
             absolute = True
         if t.startswith("--checkpoint-action=") and "exec" in t:
@@ -731,6 +738,15 @@ def _interpreter(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effe
             k += 2
             if t == "-m":
                 script_seen = True
+                if family.startswith("python") and not args[k - 1].opaque:
+                    # a standard-library module whose command line writes (pymodules.py)
+                    from polydeukes.stdlib.shell.pymodules import module_effects
+
+                    known = module_effects(args[k - 1].text, args, k)
+                    if known is not None:
+                        items.extend(known[0])
+                        extra.extend(known[1])
+                        break
             continue
         if t.startswith("-") and t != "-":
             items.append(Item(k, t, DATA))

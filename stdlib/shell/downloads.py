@@ -1,0 +1,240 @@
+"""Effect-model readers for the downloaders, curl and wget: the files they write are named by
+the URL (or by the server), not by a word of the line.
+
+`cd ci && curl -O https://example.com/gate.sh` writes `ci/gate.sh` though no word spells it;
+before these rows both programs had none, so such a line passed unless a word spelled an entry.
+A name taken from a URL is an `Extra(WRITE)` below the download directory; a name the line
+cannot know (the server's, `curl -J`, `wget --content-disposition`, a URL of unknown value or
+with curl's own `{a,b}`/`[1-9]` globbing, `wget -i FILE`) or a whole tree (`wget -r`/`-m`/
+`-p`, `-x`) is a tree write of that directory: it breaks when the directory holds an entry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from polydeukes.stdlib.shell.effects import DATA, READ, WRITE, Effects, Env, Extra, Item, Model
+from polydeukes.stdlib.shell.expansion import Arg
+
+
+def url_names(url: str) -> list[str]:
+    """The file names a URL's last path segment gives (`https://h/a/gate.sh?x=1` → `gate.sh`,
+    and `gate.sh?x=1`, which wget keeps); empty when the URL names no file (`https://h/`)."""
+    rest = url.split("://", 1)[1] if "://" in url else url
+    rest = rest.split("#", 1)[0]
+    path, _, query = rest.partition("?")
+    if "/" not in path:
+        return []  # only a host
+    name = path.rsplit("/", 1)[1]
+    if name in ("", ".", ".."):
+        return []
+    return [name, f"{name}?{query}"] if query else [name]
+
+
+def _under(directory: str, name: str) -> str:
+    return name if directory in ("", ".") else directory.rstrip("/") + "/" + name
+
+
+def _words(args: Sequence[Arg], takes_argument: frozenset[str]):
+    """Read an argv as curl and wget do: yields `(index, option, value, value_index, whole)` for
+    each option (a bundle `-sSo F` yields `-s`, `-S` and `-o` with `F`; `value` is None for a flag,
+    `whole` says the value is a word of its own) and `(index, None, word, index, True)` for an
+    operand. `--` ends the options."""
+    k = 0
+    n = len(args)
+    options_done = False
+    while k < n:
+        t = args[k].text
+        if options_done or not t.startswith("-") or t == "-":
+            yield k, None, t, k, True
+        elif t == "--":
+            options_done = True
+        elif t.startswith("--"):
+            key, eq, attached = t.partition("=")
+            if key in takes_argument and not eq and k + 1 < n:
+                yield k, key, args[k + 1].text, k + 1, True
+                k += 1
+            else:
+                yield k, key, attached if eq else None, k, False
+        else:
+            for pos in range(1, len(t)):
+                option = "-" + t[pos]
+                if option in takes_argument:
+                    if pos + 1 < len(t):
+                        yield k, option, t[pos + 1 :], k, False
+                    elif k + 1 < n:
+                        yield k, option, args[k + 1].text, k + 1, True
+                        k += 1
+                    else:
+                        yield k, option, "", k, False
+                    break
+                yield k, option, None, k, False
+        k += 1
+
+
+def _option_items(args: Sequence[Arg], index: int, option: str, value: str, value_index: int,
+                  whole: bool, role: str) -> list[Item]:
+    items = [Item(index, args[index].text, DATA)]
+    if whole:
+        items.append(Item(value_index, value, role, True, option))
+    else:
+        items.append(Item(index, value, role, False, option))
+    return items
+
+
+# -- curl --------------------------------------------------------------------------------------
+
+# Options that take an argument, and the role of that argument (`data` unless listed).
+_CURL_ARGUMENT = frozenset(
+    "-o -T -d -H -u -x -X -A -e -b -c -D -F -K -m -r -w -E -C -Y -y -z -P -Q -t -U".split()
+    + ("--output --upload-file --data --data-raw --data-binary --data-ascii --data-urlencode "
+       "--header --user --proxy --request --user-agent --referer --cookie --cookie-jar "
+       "--dump-header --form --form-string --config --max-time --range --write-out --cert --key "
+       "--cacert --capath --continue-at --output-dir --connect-timeout --retry --retry-delay "
+       "--retry-max-time --limit-rate --max-filesize --resolve --connect-to --interface --trace "
+       "--trace-ascii --stderr --url --json --etag-save --etag-compare --hsts --alt-svc --libcurl "
+       "--proxy-user --oauth2-bearer --expect100-timeout --speed-limit --speed-time --time-cond "
+       "--unix-socket --abstract-unix-socket --variable --ciphers --pinnedpubkey --netrc-file "
+       "--create-file-mode --parallel-max --mail-from --mail-rcpt --quote --telnet-option "
+       "--local-port --keepalive-time --dns-servers --doh-url --proto --proto-redir").split())
+_CURL_WRITES = frozenset({"-o", "--output", "-c", "--cookie-jar", "-D", "--dump-header", "--trace",
+                          "--trace-ascii", "--stderr", "--etag-save", "--hsts", "--alt-svc", "--libcurl"})
+_CURL_READS = frozenset({"-T", "--upload-file", "-K", "--config", "--netrc-file", "--cacert", "--cert",
+                         "--key", "--etag-compare"})
+
+
+def curl(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
+    """curl writes stdout unless told: `-o FILE` writes FILE (`-` is stdout), `-O` /
+    `--remote-name-all` write the URL's file name in the directory (`--output-dir`), `-J` the
+    server's name; a `-K` config file may set any of these (unproven); `-d @file`, `-F x=@file`
+    and `-T` read files."""
+    items: list[Item] = []
+    unproven = "a word of unknown value stands where an option may be" if any(
+        a.opaque and a.text.startswith("-") for a in args) else None
+    remote_name = server_name = False
+    globbing = True  # curl expands `{a,b}` and `[1-9]` in URLs itself, unless -g
+    output_dir = "."
+    urls: list[int] = []
+    seen: set[int] = set()
+    for index, option, value, value_index, whole in _words(args, _CURL_ARGUMENT):
+        if option is None:
+            urls.append(index)
+            items.append(Item(index, value, DATA))
+            continue
+        if option in ("-O", "--remote-name", "--remote-name-all"):
+            remote_name = True
+        elif option in ("-J", "--remote-header-name"):
+            server_name = True
+        elif option in ("-g", "--globoff"):
+            globbing = False
+        if value is None:
+            if index not in seen:
+                items.append(Item(index, args[index].text, DATA))
+            seen.add(index)
+            continue
+        role = WRITE if option in _CURL_WRITES and value != "-" else READ if option in _CURL_READS else DATA
+        if option in ("-d", "--data", "--data-binary", "--data-ascii", "--data-urlencode", "--json") \
+                and value.startswith("@"):
+            value, role = value[1:], READ
+        elif option in ("-F", "--form") and ("=@" in value or "=<" in value):
+            value, role = value.split("=", 1)[1][1:].split(";", 1)[0], READ
+        if option == "--output-dir":
+            output_dir = value
+        elif option in ("-K", "--config"):
+            unproven = "a config file may set any option"
+        elif option == "--url":
+            urls.append(value_index)
+        items.extend(_option_items(args, index, option, value, value_index, whole, role))
+        seen.add(index)
+    extra: list[Extra] = []
+    if remote_name or server_name:
+        for index in urls:
+            url = args[index]
+            names = [] if server_name or url.opaque or (globbing and any(c in url.text for c in "{[")) \
+                else url_names(url.text)
+            if names:
+                extra.extend(Extra(WRITE, path=_under(output_dir, name), rule="download") for name in names)
+            else:
+                extra.append(Extra(WRITE, path=output_dir, tree=True, rule="download"))
+    return Effects(tuple(items), tuple(extra), unproven)
+
+
+# -- wget --------------------------------------------------------------------------------------
+
+_WGET_ARGUMENT = frozenset(
+    "-O -o -a -P -i -B -t -T -w -Q -U -e -l -A -R -D -X -I".split()
+    + ("--output-document --output-file --append-output --directory-prefix --input-file --base "
+       "--tries --timeout --wait --quota --user-agent --execute --level --cut-dirs --accept "
+       "--reject --domains --exclude-directories --include-directories --limit-rate --header "
+       "--user --password --http-user --http-password --post-data --post-file --body-data "
+       "--body-file --method --load-cookies --save-cookies --ca-certificate --certificate "
+       "--private-key --config --referer --restrict-file-names --default-page --backups "
+       "--waitretry --dns-timeout --connect-timeout --read-timeout --bind-address --proxy-user "
+       "--proxy-password --accept-regex --reject-regex --regex-type --exclude-domains "
+       "--follow-tags --ignore-tags --rejected-log --warc-file --hsts-file --progress "
+       "--local-encoding --remote-encoding --secure-protocol --ca-directory").split())
+_WGET_WRITES = frozenset({"-O", "--output-document", "-o", "--output-file", "-a", "--append-output",
+                          "--save-cookies", "--rejected-log", "--warc-file", "--hsts-file"})
+_WGET_READS = frozenset({"-i", "--input-file", "--post-file", "--body-file", "--load-cookies",
+                         "--config", "--ca-certificate", "--certificate", "--private-key"})
+# Options after which the names wget writes are not the URLs' last segments.
+_WGET_TREES = frozenset({"-r", "--recursive", "-m", "--mirror", "-p", "--page-requisites", "-x",
+                         "--force-directories", "--content-disposition", "--trust-server-names",
+                         "-i", "--input-file", "-k", "--convert-links"})
+
+
+def wget(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
+    """wget writes each URL's file name (`index.html` for none) in the directory (`-P`), or the
+    one file `-O` names (`-` is stdout); recursion, `-x`, server-chosen names and `-i` lists
+    write names the line cannot know: a tree below the directory. `-e`/`--execute` runs a
+    wgetrc command and `--config` reads one: unproven."""
+    items: list[Item] = []
+    unproven = "a word of unknown value stands where an option may be" if any(
+        a.opaque and a.text.startswith("-") for a in args) else None
+    document: str | None = None
+    prefix = "."
+    tree = spider = False
+    urls: list[int] = []
+    seen: set[int] = set()
+    for index, option, value, value_index, whole in _words(args, _WGET_ARGUMENT):
+        if option is None:
+            urls.append(index)
+            items.append(Item(index, value, DATA))
+            continue
+        if option == "--spider":
+            spider = True
+        if option in _WGET_TREES:
+            tree = True
+        if value is None:
+            if index not in seen:
+                items.append(Item(index, args[index].text, DATA))
+            seen.add(index)
+            continue
+        role = WRITE if option in _WGET_WRITES and value != "-" else READ if option in _WGET_READS else DATA
+        if option in ("-O", "--output-document"):
+            document = value
+        elif option in ("-P", "--directory-prefix"):
+            prefix = value
+        elif option in ("-e", "--execute"):
+            unproven = "a wgetrc command is run"
+        elif option == "--config":
+            unproven = "a config file may set any option"
+        items.extend(_option_items(args, index, option, value, value_index, whole, role))
+        seen.add(index)
+    extra: list[Extra] = []
+    if spider:
+        pass  # checks the URLs, writes nothing
+    elif tree:
+        extra.append(Extra(WRITE, path=prefix, tree=True, rule="download"))
+    elif document is None:
+        for index in urls:
+            url = args[index]
+            names = [] if url.opaque else (url_names(url.text) or ["index.html"])
+            if names:
+                extra.extend(Extra(WRITE, path=_under(prefix, name), rule="download") for name in names)
+            else:
+                extra.append(Extra(WRITE, path=prefix, tree=True, rule="download"))
+    return Effects(tuple(items), tuple(extra), unproven)
+
+
+HANDLERS = {"curl": curl, "wget": wget}

@@ -1,0 +1,110 @@
+"""What `python -m MODULE args` writes, for the standard-library modules whose command line
+writes files: an interpreter proves nothing about its own code, but these modules' code is
+Python's and does what its documentation says with the arguments.
+
+Before this table, `python3 -m zipfile -e evil.zip .` passed (the module's words were of
+unknown role and `.` spells no entry) though it extracts every member into the project. Each
+reader returns the extras the judge reads (`extract`, tree writes) and the roles of the
+module's own arguments; the interpreter stays unproven as a whole, so a mention still breaks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from polydeukes.stdlib.shell.effects import CHDIR, DATA, READ, WRITE, Extra, Item
+from polydeukes.stdlib.shell.expansion import Arg
+
+
+def _operands(args: Sequence[Arg], start: int, takes_argument: frozenset[str] = frozenset()) -> list[int]:
+    """Indexes of the words after `start` that are no option (nor an option's argument)."""
+    out = []
+    k = start
+    while k < len(args):
+        t = args[k].text
+        if t.startswith("-") and t != "-":
+            k += 2 if t in takes_argument else 1
+            continue
+        out.append(k)
+        k += 1
+    return out
+
+
+def _zipfile(args: Sequence[Arg], start: int) -> tuple[list[Item], list[Extra]]:
+    """`-m zipfile -e ARCHIVE DIR` extracts (listed as unzip's are), `-c ARCHIVE FILES` creates."""
+    texts = [a.text for a in args[start:]]
+    for option, kind in (("-e", "extract"), ("--extract", "extract"), ("-c", "create"), ("--create", "create")):
+        if option in texts:
+            k = start + texts.index(option)
+            if kind == "extract" and k + 2 < len(args):
+                archive, directory = args[k + 1], args[k + 2]
+                return ([Item(k + 1, archive.text, READ), Item(k + 2, directory.text, CHDIR)],
+                        [Extra("extract", path=directory.text, tree=True, rule="archive-extract",
+                               source=("zip", None if archive.opaque else archive.text, 0, False, False))])
+            if kind == "create" and k + 1 < len(args):
+                return ([Item(k + 1, args[k + 1].text, WRITE)]
+                        + [Item(j, args[j].text, READ) for j in range(k + 2, len(args))], [])
+    return [Item(j, args[j].text, READ) for j in range(start, len(args))], []
+
+
+def _tarfile(args: Sequence[Arg], start: int) -> tuple[list[Item], list[Extra]]:
+    """`-m tarfile -e ARCHIVE [DIR]` extracts (listed as tar's are), `-c ARCHIVE FILES` creates."""
+    texts = [a.text for a in args[start:]]
+    for option, kind in (("-e", "extract"), ("--extract", "extract"), ("-c", "create"), ("--create", "create")):
+        if option in texts:
+            k = start + texts.index(option)
+            if kind == "extract" and k + 1 < len(args):
+                archive = args[k + 1]
+                directory = args[k + 2].text if k + 2 < len(args) else "."
+                items = [Item(k + 1, archive.text, READ)]
+                if k + 2 < len(args):
+                    items.append(Item(k + 2, directory, CHDIR))
+                return (items, [Extra("extract", path=directory, tree=True, rule="archive-extract",
+                                      source=("tar", None if archive.opaque else archive.text, 0, False, False))])
+            if kind == "create" and k + 1 < len(args):
+                return ([Item(k + 1, args[k + 1].text, WRITE)]
+                        + [Item(j, args[j].text, READ) for j in range(k + 2, len(args))], [])
+    return [Item(j, args[j].text, READ) for j in range(start, len(args))], []
+
+
+def _json_tool(args: Sequence[Arg], start: int) -> tuple[list[Item], list[Extra]]:
+    """`-m json.tool [INFILE [OUTFILE]]`: OUTFILE is written (`--indent N` takes a number)."""
+    operands = _operands(args, start, frozenset({"--indent"}))
+    roles = {k: READ for k in operands[:1]} | {k: WRITE for k in operands[1:2]}
+    return [Item(j, args[j].text, roles.get(j, DATA)) for j in range(start, len(args))], []
+
+
+def _venv(args: Sequence[Arg], start: int) -> tuple[list[Item], list[Extra]]:
+    """`-m venv DIR…` creates (or with `--clear` empties) each directory: a tree write."""
+    operands = _operands(args, start, frozenset({"--prompt"}))
+    return ([Item(j, args[j].text, DATA) for j in range(start, len(args)) if j not in operands],
+            [Extra(WRITE, path=args[k].text, tree=True, rule="venv") for k in operands])
+
+
+def _pip(args: Sequence[Arg], start: int) -> tuple[list[Item], list[Extra]]:
+    """`-m pip install/download/wheel` with `--target`/`-t`, `--prefix`, `--root`, `-d`/`--dest`,
+    `-w`/`--wheel-dir`, `--src`: a tree written below that directory."""
+    extra = []
+    directories = {"--target", "-t", "--prefix", "--root", "-d", "--dest", "-w", "--wheel-dir", "--src"}
+    k = start
+    while k < len(args):
+        t = args[k].text
+        key, eq, value = t.partition("=")
+        if key in directories:
+            if not eq and k + 1 < len(args):
+                k += 1
+                value = args[k].text
+            extra.append(Extra(WRITE, path=value or ".", tree=True, rule="pip"))
+        k += 1
+    return [Item(j, args[j].text, DATA) for j in range(start, len(args))], extra
+
+
+MODULES = {"zipfile": _zipfile, "tarfile": _tarfile, "json.tool": _json_tool, "venv": _venv,
+           "pip": _pip}
+
+
+def module_effects(module: str, args: Sequence[Arg], start: int) -> tuple[list[Item], list[Extra]] | None:
+    """The module's arguments' roles and extras (`args[start:]` are the module's argv), or None
+    for a module this table does not know."""
+    reader = MODULES.get(module)
+    return None if reader is None else reader(args, start)
