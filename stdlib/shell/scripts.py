@@ -354,7 +354,7 @@ def _makefile(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript | None:
         elif option in ("-C", "--directory") and value is not None:
             directory = value if directory == "." or value.startswith("/") else f"{directory}/{value}"
         k += 1
-    if not files and _missing_directory(walk, walk.absolute(directory, view.cwd)):
+    if not files and _no_makefile_here(walk, walk.absolute(directory, view.cwd)):
         return None  # (one look instead of one per default name: `cd build && make` in a fresh tree)
     prefix = "" if directory == "." else directory.rstrip("/") + "/"
     names = [f if f.startswith("/") else prefix + f for f in files] or [prefix + n for n in _MAKEFILES]
@@ -379,10 +379,14 @@ def _makefile(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript | None:
     return script
 
 
-def _missing_directory(walk: Walk, path: tuple[str, ...] | None) -> bool:
-    """Is there no directory at `path` on disk, nor one the line writes into?"""
+def _no_makefile_here(walk: Walk, path: tuple[str, ...] | None) -> bool:
+    """Is there no directory at `path` on disk, and has the line made neither it nor a
+    makefile in it?"""
     disk = walk.disk
-    if path is None or disk is None or any(w[: len(path)] == path for w in walk.written()):
+    if path is None or disk is None:
+        return False
+    written = walk.written()
+    if path in written or any(path + (name,) in written for name in _MAKEFILES):
         return False
     return disk.missing_directory(path)
 
