@@ -122,6 +122,24 @@ _WRAPPERS: dict[str, tuple[frozenset[str], frozenset[str], int, bool]] = {
     "setsid": (frozenset(), frozenset(), 0, False),
     "flock": (frozenset("wEc"), frozenset({"--timeout", "--conflict-exit-code", "--command"}), 1, False),
     "watch": (frozenset("ndq"), frozenset({"--interval", "--differences", "--equexit"}), 0, False),
+    # (since 2026-12-02) the command they run is the next word, or a `-c` string (`_wrapper_options`)
+    "busybox": (frozenset(), frozenset(), 0, False),
+    "toybox": (frozenset(), frozenset(), 0, False),
+    "chrt": (frozenset("TPD"), frozenset({"--sched-runtime", "--sched-period", "--sched-deadline"}), 1, False),
+    "taskset": (frozenset(), frozenset(), 1, False),  # `-c LIST`: the list is the positional
+    "unbuffer": (frozenset(), frozenset(), 0, False),
+    "firejail": (frozenset(), frozenset(), 0, False),
+    "caffeinate": (frozenset("tw"), frozenset(), 0, False),
+    "arch": (frozenset("de"), frozenset(), 0, False),
+    # Run no command word of their own: the `-c` string is the command (a user, a group or a
+    # typescript file stands where the command would).
+    "su": (frozenset("cgGsw"), frozenset({"--command", "--session-command", "--group",
+                                            "--supp-group", "--shell", "--whitelist-environment"}), 1 << 16, False),
+    "runuser": (frozenset("cgGsuw"), frozenset({"--command", "--session-command", "--group", "--supp-group",
+                                                "--shell", "--user", "--whitelist-environment"}), 0, False),
+    "sg": (frozenset("c"), frozenset(), 1 << 16, False),
+    "script": (frozenset("cEIOBTm"), frozenset({"--command", "--echo", "--log-in", "--log-out", "--log-io",
+                                                "--log-timing", "--logging-format", "--output-limit"}), 1 << 16, False),
     "xargs": (
         frozenset("ILnPsdEa"),
         frozenset({"--replace", "--max-lines", "--max-args", "--max-procs", "--max-chars",
@@ -1369,14 +1387,26 @@ def _unwrap(args: Sequence[Arg] | Sequence[Word]) -> tuple[int, bool, bool, int]
                 changes_directory = changes_directory or option == "--chdir"
                 k += 2 if option in long_args and "=" not in text else 1
             elif text.startswith("-") and len(text) > 1:
-                flag = text[1]
-                changes_directory = changes_directory or (name, flag) in _CHDIR_FLAGS
-                k += 2 if flag in short_args and len(text) == 2 else 1
+                # A bundle (`sudo -Eu root cmd`): the first letter that takes an argument ends
+                # it, and takes the next word when it is the bundle's last letter.
+                step = 1
+                for pos in range(1, len(text)):
+                    flag = text[pos]
+                    changes_directory = changes_directory or (name, flag) in _CHDIR_FLAGS
+                    if flag in short_args:
+                        step = 2 if pos == len(text) - 1 else 1
+                        break
+                k += step
             elif assignments and is_assignment(text):
                 k += 1
             else:
                 break
+        if name == "runuser" and not any(a.text in ("-u", "--user") or a.text.startswith("--user=")
+                                         for a in args[:k]):
+            positionals = 1 << 16  # su's form (`runuser -l user -c 'cmd'`): no command word
         k += positionals
+        if name == "flock" and k < n and args[k].text in ("-c", "--command"):
+            k = n  # `flock FILE -c 'cmd'`: the string is the command
     return min(k, n), via_xargs, changes_directory, xargs_at
 
 
@@ -1457,6 +1487,10 @@ def _moves_directory(cmd: SimpleCommand) -> bool:
     return _unwrap(words)[2]
 
 
+# Wrappers whose `-c`/`--command` string is a command line run by a shell.
+_COMMAND_STRING_WRAPPERS = frozenset({"flock", "su", "runuser", "sg", "script"})
+
+
 def _wrapper_options(args: Sequence[Arg], inner: int) -> tuple[dict[int, str], list[str]]:
     """Roles of the wrapper words before the command that are not plain data, and the command
     strings wrappers run: `env -S 'cmd …'` and `flock -c 'cmd'` (walked as scripts: the real
@@ -1478,8 +1512,11 @@ def _wrapper_options(args: Sequence[Arg], inner: int) -> tuple[dict[int, str], l
             if value is not None:
                 roles[k + 1] = E.CODE
                 k += 1
-        elif wrapper == "flock" and text in ("-c", "--command") and k + 1 < len(args):
-            scripts.append(args[k + 1].text)
+        elif wrapper in _COMMAND_STRING_WRAPPERS and k + 1 < len(args) and (
+                text in ("-c", "--command", "--session-command")
+                or text.startswith("-") and not text.startswith("--") and text.endswith("c")
+                and all(letter not in _WRAPPERS[wrapper][0] for letter in text[1:-1])):
+            scripts.append(args[k + 1].text)  # (`script -qc 'cmd' log`: the bundle ends in -c)
             roles[k + 1] = E.CODE
             k += 1
         elif wrapper == "time" and text in ("-o", "--output") and k + 1 < len(args):
