@@ -166,6 +166,8 @@ def shebang(text: str) -> tuple[str, bool]:
 def read(walk: Walk, view: View, script: FileScript) -> FileScript | None:
     """`script` with its text (or why it cannot be read), None when it runs nothing this
     layer judges (missing, a directory, a compiled program, an unknown path)."""
+    if view.via_xargs and script.child:
+        script.arguments = None  # xargs appends arguments at run time: `$1`… are unknown
     content = _text(walk, view, script.path)
     if content is None:
         return None
