@@ -356,7 +356,7 @@ def _makefile(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript | None:
         elif option in ("-C", "--directory") and value is not None:
             directory = value if directory == "." or value.startswith("/") else f"{directory}/{value}"
         k += 1
-    if not files and _no_makefile_here(walk, walk.absolute(directory, view.cwd)):
+    if not files and _no_makefile_here(walk, view.cwd if directory == "." else walk.absolute(directory, view.cwd)):
         return None  # (one look instead of one per default name: `cd build && make` in a fresh tree)
     prefix = "" if directory == "." else directory.rstrip("/") + "/"
     names = [f if f.startswith("/") else prefix + f for f in files] or [prefix + n for n in _MAKEFILES]
@@ -385,12 +385,10 @@ def _no_makefile_here(walk: Walk, path: tuple[str, ...] | None) -> bool:
     """Is there no directory at `path` on disk, and has the line made neither it nor a
     makefile in it?"""
     disk = walk.disk
-    if path is None or disk is None:
+    if path is None or disk is None or not disk.missing_directory(path):
         return False
     written = walk.written()
-    if path in written or any(path + (name,) in written for name in _MAKEFILES):
-        return False
-    return disk.missing_directory(path)
+    return not (path in written or any(path + (name,) in written for name in _MAKEFILES))
 
 
 def _read_file(walk: Walk, view: View, spelled: str) -> str | FileScript | None:
