@@ -132,6 +132,8 @@ class _Deriver:
         # 1. nested shell: its script's commands arrive as views of their own when known
         if name in NESTED_SHELLS:
             _, known = shell_script_sources(view.args[view.inner :], cmd)
+            script = view.file_script  # a script file read from disk (scripts.py) is known too
+            known = known or script is not None and script.shell and script.text is not None
             if not known or view.depth >= MAX_NESTING or view.via_xargs:
                 self.undeterminable.append(f"nested shell execution: {name}")
                 return
