@@ -1284,9 +1284,17 @@ class _Judge:
 
     def code_index(self, code: str, cwd: tuple[str, ...] | None) -> int:
         """The first entry a program's text spells, string fragments joined (-1: none)."""
+        p = self.p
+        # (`spelled_in` first, as the judge's other mention tests: a program file of 100 KB
+        # split into words and matched word by word took half a second)
+        filtered = not p.cwd_spelled(cwd)
         for candidate in code_candidates(code):
+            if filtered and not p.spelled_in(candidate):
+                continue
             for piece in path_candidates(candidate, True):
-                index = self.p.match(piece, cwd)
+                if filtered and not p.spelled_in(piece):
+                    continue
+                index = p.match(piece, cwd)
                 if index >= 0:
                     return index
         return -1
