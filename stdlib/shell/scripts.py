@@ -273,10 +273,10 @@ def _bind(values: dict, arguments: Sequence[Arg] | None) -> None:
 
 
 def passed_files(walk: Walk, view: View) -> list[str]:
-    """The text of the files `view` (a first stage in `analysis.FILE_PASSERS`) reads and passes on; a file
-    that cannot be read within bounds is noted in `view.passes_unreadable`. A file of unknown
-    name or content (a variable, a glob, one the line writes without computable content) is
-    left out: its lines arrive at run time, as before."""
+    """The text of the files `view` (a first stage in `analysis.FILE_PASSERS`) reads and
+    passes on; a file that cannot be read within bounds is noted in `view.passes_unreadable`.
+    A file of unknown name or content (a variable, a glob, one the line writes without
+    computable content) is left out: its lines arrive at run time, as before."""
     if view.name in listers.LISTERS and listers.listing(view) is not None:
         return []  # `grep -l x f`: it prints paths, which the walk follows as a listing
     found = view.effects
