@@ -924,3 +924,33 @@ def test_a_script_file_is_judged_as_its_text(tmp_path: pathlib.Path) -> None:
                 assert run.reason == want, (runner, text)
 
     same_verdict()
+
+
+_RUNNER_FILE = st.one_of(
+    st.text(alphabet=st.sampled_from(list("\t\n\\$(){}@-+:=#'\" acirm/?.*;|&<>\x00")), max_size=120),
+    st.text(max_size=60),
+    st.recursive(st.one_of(st.none(), st.booleans(), st.integers(), st.text(max_size=20)),
+                 lambda inner: st.one_of(st.lists(inner, max_size=3),
+                                         st.dictionaries(st.sampled_from(["scripts", "test", "pretest", "x"]), inner,
+                                                         max_size=3)),
+                 max_leaves=8).map(__import__("json").dumps),
+)
+
+
+def test_script_runners_never_raise_on_any_file(tmp_path: pathlib.Path) -> None:
+    """Whatever a makefile, a package.json or a script holds (binary, half-written, not JSON),
+    judging the command that runs it gives a result, never a traceback."""
+    root = tmp_path / "u" / "proj"
+    root.mkdir(parents=True)
+    make_tree(root, {"ci/gate.sh": "x"})
+
+    @settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+    @given(_RUNNER_FILE)
+    def never_raises(content: str) -> None:
+        for name in ("Makefile", "package.json", "s.sh"):
+            (root / name).write_text(content, encoding="utf-8", errors="surrogatepass")
+        for command in ("make", "npm test", "yarn x", "bash s.sh a", "./s.sh", "python3 s.sh", "cat s.sh | xargs rm"):
+            result = judge_shell_mod(command, ["ci/gate.sh"], root=str(root), home=str(root.parent))
+            assert isinstance(result, ShellModResult)
+
+    never_raises()
