@@ -158,6 +158,8 @@ _VARIABLE_REFERENCE = LazyPattern(r"\$\{?[#!]?([A-Za-z_][A-Za-z0-9_]*)")
 # Programs that run shell lines they read from a file: a makefile's recipes, package.json's
 # scripts (scripts.py).
 PROGRAM_RUNNERS = frozenset({"make", "gmake", "npm", "yarn", "pnpm"})
+# Programs whose own program may come from a file (`awk -f prog.awk`, `sed -f script.sed`).
+PROGRAM_FILE_READERS = frozenset({"awk", "gawk", "mawk", "nawk", "sed", "gsed"})
 # Names whose command can matter without a mention: writers and programs the table models as
 # such, shells, wrappers, reserved words, builtins that change the line's state, and programs
 # that run scripts from files.
@@ -1216,7 +1218,7 @@ class Walk:
         (scripts.py); its shell commands are walked after it."""
         from polydeukes.stdlib.shell import scripts  # only a command that runs a file loads it
 
-        if view.name in PROGRAM_RUNNERS:
+        if view.name in PROGRAM_RUNNERS or view.name in PROGRAM_FILE_READERS:
             view.file_script = script = scripts.runner_script(self, view)
         else:
             script = scripts.located(view)
@@ -1271,7 +1273,7 @@ _FLOWING_SOURCES = listers.LISTERS | FILE_PASSERS
 # Commands that may run a script file the line wrote (besides interpreters and `./path`).
 _SCRIPT_RUNNERS = (NESTED_SHELLS - {"eval"}) | {"source", "."}
 # Commands that run a script from a file (besides interpreters and `./path`): scripts.py.
-_FILE_RUNNERS = _SCRIPT_RUNNERS | PROGRAM_RUNNERS
+_FILE_RUNNERS = _SCRIPT_RUNNERS | PROGRAM_RUNNERS | PROGRAM_FILE_READERS
 # Commands that change the line's state (besides assignments and writes).
 _STATEFUL = DIRECTORY_CHANGES | _DECLARATIONS | frozenset({
     "unset", "read", "mapfile", "readarray", "printf", "for", "select", "set", "shopt", "hash",

@@ -23,7 +23,8 @@ and within bounds (`disk.Disk.read_script`: a regular file, opened without block
   disk budget spent) fails closed.
 
 `make` and `npm`/`yarn`/`pnpm` run shell lines from a file (`runner_script`): a makefile's
-recipe lines, package.json's scripts, each walked in a shell of its own.
+recipe lines, package.json's scripts, each walked in a shell of its own. `awk -f prog.awk` and
+`sed -f script.sed` run a program from a file: it is read as code.
 
 The same reading serves a file whose lines a pipeline's first stage passes on whole (`cat
 list`, `sort list`, `head -n 3 list`, `grep x list`: `analysis.FILE_PASSERS`) to a stage that
@@ -42,7 +43,15 @@ from collections.abc import Iterator, Sequence
 
 from polydeukes.stdlib.shell import effects as E
 from polydeukes.stdlib.shell import listers
-from polydeukes.stdlib.shell.analysis import NESTED_SHELLS, Event, View, Walk, basename, shell_options
+from polydeukes.stdlib.shell.analysis import (
+    NESTED_SHELLS,
+    PROGRAM_FILE_READERS,
+    Event,
+    View,
+    Walk,
+    basename,
+    shell_options,
+)
 from polydeukes.stdlib.shell.disk import Binary, Missing, Refused
 from polydeukes.stdlib.shell.expansion import Arg, Value
 
@@ -326,7 +335,43 @@ def runner_script(walk: Walk, view: View) -> FileScript | None:
     args = view.args[view.inner + 1 :]
     if view.name in MAKES:
         return _makefile(walk, view, args)
+    if view.name in PROGRAM_FILE_READERS:
+        return _program_files(walk, view, args)
     return _package_scripts(walk, view, args)
+
+
+def _program_files(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript | None:
+    """`awk -f prog.awk`, `sed -f script.sed` (`--file=F`, `-fF`): the program files, read
+    as code (a mention fails closed, as in the program written on the line)."""
+    files: list[str] = []
+    k = 0
+    while k < len(args):
+        t = args[k].text
+        if t in ("-f", "--file") and k + 1 < len(args):
+            if args[k + 1].opaque:
+                return None
+            files.append(args[k + 1].text)
+            k += 1
+        elif t.startswith("--file="):
+            files.append(t.split("=", 1)[1])
+        elif t.startswith("-f") and len(t) > 2 and not args[k].opaque:
+            files.append(t[2:])
+        elif t == "--":
+            break
+        k += 1
+    texts: list[str] = []
+    for spelled in files:
+        text = _read_file(walk, view, spelled)
+        if isinstance(text, FileScript):
+            text.shell = False
+            return text
+        if text is not None:
+            texts.append(text)
+    if not texts:
+        return None
+    script = FileScript(files[0] if len(files) == 1 else " and ".join(files), view.name, False, True, ())
+    script.text = "\n".join(texts)
+    return script
 
 
 def _makefile(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript | None:
