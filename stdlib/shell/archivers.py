@@ -236,12 +236,16 @@ def ar(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
     while k < n:
         t = args[k].text
         if t.startswith("--output"):
-            value = t.partition("=")[2] if "=" in t else (args[k + 1].text if k + 1 < n else ".")
-            if "=" not in t:
+            if "=" in t:
+                output = t.partition("=")[2] or "."
+                items.append(Item(k, output, CHDIR, False, "--output"))
+            elif k + 1 < n:
                 items.append(Item(k, t, DATA))
                 k += 1
-            output = value or "."
-            items.append(Item(k, output, CHDIR, "=" not in t, "--output"))
+                output = args[k].text or "."
+                items.append(Item(k, output, CHDIR, True, "--output"))
+            else:
+                items.append(Item(k, t, DATA))
         elif t.startswith("--plugin") or t.startswith("--target"):
             items.append(Item(k, t, DATA))
             if "=" not in t and k + 1 < n:

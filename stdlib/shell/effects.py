@@ -86,6 +86,10 @@ class Extra(msgspec.Struct, frozen=True, gc=False):
     names: tuple[str, ...] = ()  # find -name filters narrowing a tree effect
 
 
+# A command that can give git another core.hooksPath (git.py; judged by `_Judge.hooks`).
+REDIRECTED_HOOKS = Extra("hooks", path="core.hooksPath", rule="redirect-hooks")
+
+
 class Effects(msgspec.Struct, frozen=True, gc=False):
     items: tuple[Item, ...]
     extra: tuple[Extra, ...] = ()

@@ -19,6 +19,7 @@ from polydeukes.stdlib.shell.effects import (
     DELETE,
     MOVE,
     READ,
+    REDIRECTED_HOOKS,
     STAGE,
     UNKNOWN,
     WRITE,
@@ -200,7 +201,7 @@ def _hooks_skipped(sub: str, rest: Sequence[Arg]) -> Extra | None:
 def _hooks_redirected(global_args: Sequence[Arg], sub: str, rest: Sequence[Arg]) -> Extra | None:
     """`git -c core.hooksPath=…`, `--config-env=core.hooksPath=…`, or a `git config` that sets,
     unsets or edits core.hooksPath (any scope or file): every hook git runs may change."""
-    redirect = Extra("hooks", path="core.hooksPath", rule="redirect-hooks")
+    redirect = REDIRECTED_HOOKS  # (one shape for every way of moving the hooks)
     for k, a in enumerate(global_args):
         t = a.text
         if t == "-c" and k + 1 < len(global_args):

@@ -629,7 +629,7 @@ class _Judge:
         if found is not None and writer:
             self.effect_reach(view, found, cwd)
             if view.inner and name == "git" and _configures_git(view):
-                self.hooks(view, _REDIRECTED_HOOKS)
+                self.hooks(view, E.REDIRECTED_HOOKS)
         if view.listed:
             self.listed(view, cwd)
 
@@ -1354,7 +1354,6 @@ def _judged_by_find(view: View) -> tuple[int, ...]:
 _GIT_CONFIG_ENVIRONMENT = frozenset({"GIT_CONFIG_COUNT", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_GLOBAL",
                                      "GIT_CONFIG_SYSTEM", "GIT_CONFIG", "HOME", "XDG_CONFIG_HOME",
                                      "GIT_DIR", "GIT_COMMON_DIR"})
-_REDIRECTED_HOOKS = E.Extra("hooks", path="core.hooksPath", rule="redirect-hooks")
 
 
 def _configures_git(view: View) -> bool:
