@@ -326,6 +326,28 @@ def test_a_script_past_its_bound_fails_closed_and_one_at_it_is_read(tmp_path: pa
     assert at.reason == "rm pattern c?/gate.sh can match protected path ci/gate.sh (in at.sh, run by bash)"
 
 
+def test_a_program_is_read_to_a_larger_bound_than_a_shell_script(tmp_path: pathlib.Path) -> None:
+    """A program for another interpreter is only scanned for mentions, so it is read up to
+    `disk.PROGRAM_BYTES`; a shell script, walked command by command, up to `SCRIPT_BYTES`,
+    also when a path run as a program turns out (by its `#!` line) to be one."""
+    from polydeukes.stdlib.shell.disk import PROGRAM_BYTES, SCRIPT_BYTES
+
+    root = tmp_path / "u" / "proj"
+    root.mkdir(parents=True)
+    padding = "#" * (2 * SCRIPT_BYTES) + "\n"
+    (root / "tool.py").write_text(padding + "open('ci/gate.sh', 'w')\n")
+    (root / "run").write_text("#!/bin/sh\n" + padding + "rm -f ci/gate.sh\n")
+    (root / "huge.py").write_text("#" * PROGRAM_BYTES + "\n")
+
+    def judged(command: str) -> ShellModResult:
+        return judge_shell_mod(command, ["ci/gate.sh"], root=str(root), home=str(root.parent))
+
+    assert judged("python3 tool.py").reason == "python3 runs tool.py, whose code mentions protected path ci/gate.sh"
+    assert judged("./run").reason == f"sh runs ./run, which cannot be read within bounds ('{root}/run' is larger than 1 MiB)"
+    assert judged("python3 huge.py").reason == (
+        f"python3 runs huge.py, which cannot be read within bounds ('{root}/huge.py' is larger than 4 MiB)")
+
+
 def test_make_down_a_missing_tree_spends_one_lookup(tmp_path: pathlib.Path) -> None:
     """`cd build && make` repeated, each deeper in a tree that is not there: make's makefile
     is looked for once, not three times per level (the lookups and the time budget would run

@@ -4,7 +4,8 @@
 `./x.sh`, `tools/run` (a path as the command name), `python3 tool.py`, `node x.js`, `perl
 x.pl`, `ruby x.rb`, `python3 < tool.py`: the walk reads the file the command runs, read-only
 and within bounds (`disk.Disk.read_script`: a regular file, opened without blocking, at most
-`disk.SCRIPT_BYTES`), and hands the judges a `FileScript`:
+`disk.SCRIPT_BYTES` for a shell script, `disk.PROGRAM_BYTES` for a program only scanned for
+mentions), and hands the judges a `FileScript`:
 
 - **a shell script** (run by a shell, sourced, or a path whose `#!` line names a shell, or
   that has no `#!` line: `execve` refuses it and bash runs it as a script) is walked as a
@@ -52,7 +53,7 @@ from polydeukes.stdlib.shell.analysis import (
     basename,
     shell_options,
 )
-from polydeukes.stdlib.shell.disk import Binary, Missing, Refused
+from polydeukes.stdlib.shell.disk import PROGRAM_BYTES, SCRIPT_BYTES, Binary, Missing, Refused
 from polydeukes.stdlib.shell.expansion import Arg, Value
 
 SHELLS = NESTED_SHELLS - {"eval"}
@@ -177,21 +178,25 @@ def read(walk: Walk, view: View, script: FileScript) -> FileScript | None:
     layer judges (missing, a directory, a compiled program, an unknown path)."""
     if view.via_xargs and script.child:
         script.arguments = None  # xargs appends arguments at run time: `$1`… are unknown
-    content = _text(walk, view, script.path)
+    # A shell script is walked command by command, a program only scanned for mentions: the
+    # bounds differ (a path run as a program is read to the larger one, then by its `#!`).
+    content = _text(walk, view, script.path, SCRIPT_BYTES if script.runner and script.shell else PROGRAM_BYTES)
     if content is None:
         return None
+    if not isinstance(content, Refused) and not script.runner:
+        script.runner, script.shell = shebang(content)
+        if script.shell and len(content.encode("utf-8", "replace")) > SCRIPT_BYTES:
+            path = walk.absolute(script.path, view.cwd) or ()
+            content = Refused(f"'/{'/'.join(path)}' is larger than {SCRIPT_BYTES >> 20} MiB")
     if isinstance(content, Refused):
         script.refused = content.reason
-        if not script.runner:
-            script.runner = "the shell"
+        script.runner = script.runner or "the shell"
         return script
     script.text = content
-    if not script.runner:
-        script.runner, script.shell = shebang(content)
     return script
 
 
-def _text(walk: Walk, view: View, spelled: str) -> str | Refused | None:
+def _text(walk: Walk, view: View, spelled: str, limit: int = SCRIPT_BYTES) -> str | Refused | None:
     """The text of the file at `spelled` that `view` runs or reads for its scripts, or why it
     cannot be read within bounds; None when it runs nothing this layer judges (not there, a
     directory, a compiled program, a path of unknown value, or a file the line writes with
@@ -209,9 +214,9 @@ def _text(walk: Walk, view: View, spelled: str) -> str | Refused | None:
     if disk is None:
         return None
     cache = walk.file_scripts
-    content = cache.get(path)
+    content = cache.get((path, limit))
     if content is None:
-        content = cache[path] = disk.read_script("/" + "/".join(path))
+        content = cache[(path, limit)] = disk.read_script("/" + "/".join(path), limit)
     return None if isinstance(content, (Missing, Binary)) else content
 
 
