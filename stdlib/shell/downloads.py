@@ -72,6 +72,32 @@ def _words(args: Sequence[Arg], takes_argument: frozenset[str]):
         k += 1
 
 
+def _opaque_option(args: Sequence[Arg]) -> str | None:
+    if any(a.opaque and a.text.startswith("-") for a in args):
+        return "a word of unknown value stands where an option may be"
+    return None
+
+
+def _flag_item(items: list[Item], seen: set[int], args: Sequence[Arg], index: int) -> None:
+    """The word of a flag (once per word: a bundle yields several flags from one word)."""
+    if index not in seen:
+        items.append(Item(index, args[index].text, DATA))
+    seen.add(index)
+
+
+def _downloads(args: Sequence[Arg], urls: Sequence[int], directory: str, names_of) -> list[Extra]:
+    """What downloading `urls` into `directory` writes: each name `names_of(url)` gives, or the
+    directory's tree when it gives none (the line cannot know the name)."""
+    extra: list[Extra] = []
+    for index in urls:
+        names = names_of(args[index])
+        if names:
+            extra.extend(Extra(WRITE, path=_under(directory, name), rule="download") for name in names)
+        else:
+            extra.append(Extra(WRITE, path=directory, tree=True, rule="download"))
+    return extra
+
+
 def _option_items(args: Sequence[Arg], index: int, option: str, value: str, value_index: int,
                   whole: bool, role: str) -> list[Item]:
     items = [Item(index, args[index].text, DATA)]
@@ -109,8 +135,7 @@ def curl(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
     server's name; a `-K` config file may set any of these (unproven); `-d @file`, `-F x=@file`
     and `-T` read files."""
     items: list[Item] = []
-    unproven = "a word of unknown value stands where an option may be" if any(
-        a.opaque and a.text.startswith("-") for a in args) else None
+    unproven = _opaque_option(args)
     remote_name = server_name = False
     globbing = True  # curl expands `{a,b}` and `[1-9]` in URLs itself, unless -g
     output_dir = "."
@@ -128,9 +153,7 @@ def curl(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
         elif option in ("-g", "--globoff"):
             globbing = False
         if value is None:
-            if index not in seen:
-                items.append(Item(index, args[index].text, DATA))
-            seen.add(index)
+            _flag_item(items, seen, args, index)
             continue
         role = WRITE if option in _CURL_WRITES and value != "-" else READ if option in _CURL_READS else DATA
         if option in ("-d", "--data", "--data-binary", "--data-ascii", "--data-urlencode", "--json") \
@@ -148,14 +171,8 @@ def curl(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
         seen.add(index)
     extra: list[Extra] = []
     if remote_name or server_name:
-        for index in urls:
-            url = args[index]
-            names = [] if server_name or url.opaque or (globbing and any(c in url.text for c in "{[")) \
-                else url_names(url.text)
-            if names:
-                extra.extend(Extra(WRITE, path=_under(output_dir, name), rule="download") for name in names)
-            else:
-                extra.append(Extra(WRITE, path=output_dir, tree=True, rule="download"))
+        extra = _downloads(args, urls, output_dir, lambda url: [] if server_name or url.opaque or (
+            globbing and any(c in url.text for c in "{[")) else url_names(url.text))
     return Effects(tuple(items), tuple(extra), unproven)
 
 
@@ -189,8 +206,7 @@ def wget(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
     write names the line cannot know: a tree below the directory. `-e`/`--execute` runs a
     wgetrc command and `--config` reads one: unproven."""
     items: list[Item] = []
-    unproven = "a word of unknown value stands where an option may be" if any(
-        a.opaque and a.text.startswith("-") for a in args) else None
+    unproven = _opaque_option(args)
     document: str | None = None
     prefix = "."
     tree = spider = False
@@ -206,9 +222,7 @@ def wget(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
         if option in _WGET_TREES:
             tree = True
         if value is None:
-            if index not in seen:
-                items.append(Item(index, args[index].text, DATA))
-            seen.add(index)
+            _flag_item(items, seen, args, index)
             continue
         role = WRITE if option in _WGET_WRITES and value != "-" else READ if option in _WGET_READS else DATA
         if option in ("-O", "--output-document"):
@@ -227,13 +241,8 @@ def wget(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
     elif tree:
         extra.append(Extra(WRITE, path=prefix, tree=True, rule="download"))
     elif document is None:
-        for index in urls:
-            url = args[index]
-            names = [] if url.opaque else (url_names(url.text) or ["index.html"])
-            if names:
-                extra.extend(Extra(WRITE, path=_under(prefix, name), rule="download") for name in names)
-            else:
-                extra.append(Extra(WRITE, path=prefix, tree=True, rule="download"))
+        extra = _downloads(args, urls, prefix,
+                           lambda url: [] if url.opaque else (url_names(url.text) or ["index.html"]))
     return Effects(tuple(items), tuple(extra), unproven)
 
 

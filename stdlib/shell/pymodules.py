@@ -30,41 +30,34 @@ def _operands(args: Sequence[Arg], start: int, takes_argument: frozenset[str] = 
     return out
 
 
-def _zipfile(args: Sequence[Arg], start: int) -> tuple[list[Item], list[Extra]]:
-    """`-m zipfile -e ARCHIVE DIR` extracts (listed as unzip's are), `-c ARCHIVE FILES` creates."""
-    texts = [a.text for a in args[start:]]
-    for option, kind in (("-e", "extract"), ("--extract", "extract"), ("-c", "create"), ("--create", "create")):
-        if option in texts:
-            k = start + texts.index(option)
-            if kind == "extract" and k + 2 < len(args):
-                archive, directory = args[k + 1], args[k + 2]
-                return ([Item(k + 1, archive.text, READ), Item(k + 2, directory.text, CHDIR)],
-                        [Extra("extract", path=directory.text, tree=True, rule="archive-extract",
-                               source=("zip", None if archive.opaque else archive.text, 0, False, False))])
-            if kind == "create" and k + 1 < len(args):
-                return ([Item(k + 1, args[k + 1].text, WRITE)]
-                        + [Item(j, args[j].text, READ) for j in range(k + 2, len(args))], [])
-    return [Item(j, args[j].text, READ) for j in range(start, len(args))], []
+def _archive_module(kind: str, directory_required: bool):
+    """`-m zipfile` / `-m tarfile`: `-e ARCHIVE DIR` extracts (tarfile's DIR may be left out:
+    the directory), listed from disk as unzip's and tar's members are; `-c ARCHIVE FILES`
+    creates the archive from the files; anything else (`-l`, `-t`) only reads."""
 
+    words_after_option = 2 if directory_required else 1  # ARCHIVE [DIR]
 
-def _tarfile(args: Sequence[Arg], start: int) -> tuple[list[Item], list[Extra]]:
-    """`-m tarfile -e ARCHIVE [DIR]` extracts (listed as tar's are), `-c ARCHIVE FILES` creates."""
-    texts = [a.text for a in args[start:]]
-    for option, kind in (("-e", "extract"), ("--extract", "extract"), ("-c", "create"), ("--create", "create")):
-        if option in texts:
+    def reader(args: Sequence[Arg], start: int) -> tuple[list[Item], list[Extra]]:
+        texts = [a.text for a in args[start:]]
+        for option in ("-e", "--extract", "-c", "--create"):
+            if option not in texts:
+                continue
             k = start + texts.index(option)
-            if kind == "extract" and k + 1 < len(args):
+            if option in ("-e", "--extract") and k + words_after_option < len(args):
                 archive = args[k + 1]
-                directory = args[k + 2].text if k + 2 < len(args) else "."
                 items = [Item(k + 1, archive.text, READ)]
+                directory = "."
                 if k + 2 < len(args):
+                    directory = args[k + 2].text
                     items.append(Item(k + 2, directory, CHDIR))
-                return (items, [Extra("extract", path=directory, tree=True, rule="archive-extract",
-                                      source=("tar", None if archive.opaque else archive.text, 0, False, False))])
-            if kind == "create" and k + 1 < len(args):
+                return items, [Extra("extract", path=directory, tree=True, rule="archive-extract",
+                                     source=(kind, None if archive.opaque else archive.text, 0, False, False))]
+            if option in ("-c", "--create") and k + 1 < len(args):
                 return ([Item(k + 1, args[k + 1].text, WRITE)]
                         + [Item(j, args[j].text, READ) for j in range(k + 2, len(args))], [])
-    return [Item(j, args[j].text, READ) for j in range(start, len(args))], []
+        return [Item(j, args[j].text, READ) for j in range(start, len(args))], []
+
+    return reader
 
 
 def _json_tool(args: Sequence[Arg], start: int) -> tuple[list[Item], list[Extra]]:
@@ -99,8 +92,9 @@ def _pip(args: Sequence[Arg], start: int) -> tuple[list[Item], list[Extra]]:
     return [Item(j, args[j].text, DATA) for j in range(start, len(args))], extra
 
 
-MODULES = {"zipfile": _zipfile, "tarfile": _tarfile, "json.tool": _json_tool, "venv": _venv,
-           "pip": _pip}
+MODULES = {"zipfile": _archive_module("zip", directory_required=True),
+           "tarfile": _archive_module("tar", directory_required=False),
+           "json.tool": _json_tool, "venv": _venv, "pip": _pip}
 
 
 def module_effects(module: str, args: Sequence[Arg], start: int) -> tuple[list[Item], list[Extra]] | None:
