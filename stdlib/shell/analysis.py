@@ -476,6 +476,10 @@ class Walk:
                     self._loop_input(view, commands[done])
                     # `… done < <(git ls-files)`: `read`'s names take the paths it prints
                     view.stdin_listing = self._done_listing(commands[done], depth) or view.stdin_listing
+            elif view.name in _READERS_OF_LINES and (cmd.heredocs or cmd.redirects) and not view.redefined:
+                # `read f <<< ci/gate.sh`, `mapfile -t a < list`: the names take the lines of the
+                # command's own input, as a loop's `read` takes its `done`'s
+                self._loop_input(view, cmd)
             if rewriter is not None and _runs_stdin_as_code(cmd):
                 view.rewritten_by = rewriter
             rewriter = rewriter or rewrites
@@ -949,7 +953,9 @@ class Walk:
         elif name == "printf":
             for k, a in enumerate(rest[:-1]):
                 if a.text == "-v":
-                    context.scope.assign(rest[k + 1].text, None)
+                    # `printf -v p '%s/%s' ci gate.sh`: a format of plain `%s` is computed
+                    value = _printf_value(rest[k + 2 :])
+                    context.scope.assign(rest[k + 1].text, None if value is None else (Value(value),))
         elif name in ("for", "select"):
             self._loop(rest)
             if rest and view.loop_listing is not None:
@@ -1100,7 +1106,13 @@ class Walk:
                 bodies.append(found)
         if not bodies:
             return
-        values = _read_values(view.args[view.inner :] if view.name == "read" else (), "".join(bodies))
+        if _splits_otherwise(self.context, view):
+            view.piped_unread = tuple(bodies)  # another field separator: the split is not bash's default
+            return
+        argv = view.args[view.inner :]
+        text = "".join(bodies)
+        values = _read_values(argv if view.name == "read" else (), text) if view.name not in _MAPFILES \
+            else _mapfile_values(argv, text)
         if values is None:
             view.piped_unread = tuple(bodies)
         else:
@@ -1713,6 +1725,80 @@ def _loop_ends(commands: Sequence[SimpleCommand | PlainRun]) -> dict[int, int]:
 
 
 _READ_FLAGS = frozenset("rse")  # `read` options without an argument that leave splitting as is
+_MAPFILES = frozenset({"mapfile", "readarray"})
+# Commands that give names the lines of their input (a loop's `read`, or one reading its own).
+_READERS_OF_LINES = frozenset({"read"}) | _MAPFILES
+
+
+def _splits_otherwise(context: Context, view: View) -> bool:
+    """Does the line give `IFS` a value with other characters than blanks (before the command,
+    or earlier on the line)? `IFS= read -r f`, the usual idiom, only keeps the blanks."""
+    values = [a.text.split("=", 1)[1] for a in view.args[: view.inner] if a.text.startswith("IFS=")]
+    if "IFS" in context.scope.values:
+        known = context.scope.values["IFS"]
+        if known is None:
+            return True
+        values.extend(v.text for v in known)
+    return any(value.strip(" \t\n") for value in values)
+
+
+def _mapfile_values(argv: Sequence[Arg], text: str) -> dict[str, tuple[Value, ...]] | None:
+    """What `mapfile [-t] [-d D] [-n N] [-s N] [-O N] [ARRAY]` stores from `text`: every line is
+    a value the array's elements may take (a superset: `-n`/`-s` are not applied). None for a
+    callback (`-C`, which runs code), another fd (`-u`), an opaque word or too many lines."""
+    name = "MAPFILE"
+    delimiter = "\n"
+    k = 1
+    while k < len(argv):
+        a = argv[k]
+        if a.opaque:
+            return None
+        t = a.text
+        if t == "-t":
+            k += 1
+            continue
+        if t in ("-d", "-n", "-s", "-O") and k + 1 < len(argv):
+            if t == "-d":
+                delimiter = argv[k + 1].text[:1] or "\0"
+            k += 2
+            continue
+        if t.startswith("-") or not _NAME().fullmatch(t):
+            return None
+        name = t
+        k += 1
+    lines = [line for line in dict.fromkeys(text.split(delimiter)) if line]
+    if len(lines) > _READ_LINES:
+        return None
+    return {name: tuple(Value(line) for line in lines)} if lines else None
+
+
+def _printf_value(argv: Sequence[Arg]) -> str | None:
+    """The text `printf FORMAT ARGS…` makes when FORMAT holds only plain text, `%s` and `%%`
+    and one pass over it takes every argument; None otherwise."""
+    if not argv or any(a.opaque for a in argv):
+        return None
+    form, args = argv[0].text, [a.text for a in argv[1:]]
+    if "\\" in form:
+        return None
+    out = []
+    used = 0
+    k = 0
+    while k < len(form):
+        c = form[k]
+        if c != "%":
+            out.append(c)
+            k += 1
+            continue
+        spec = form[k + 1 : k + 2]
+        if spec == "%":
+            out.append("%")
+        elif spec == "s":
+            out.append(args[used] if used < len(args) else "")
+            used += 1
+        else:
+            return None
+        k += 2
+    return "".join(out) if used >= len(args) else None
 _READ_LINES = 256  # lines a loop's input may give its `read` names (past it: fail closed)
 
 
