@@ -1725,6 +1725,7 @@ def _loop_ends(commands: Sequence[SimpleCommand | PlainRun]) -> dict[int, int]:
 
 
 _READ_FLAGS = frozenset("rse")  # `read` options without an argument that leave splitting as is
+_READ_LINES = 256  # lines a loop's input may give its `read` names (past it: fail closed)
 _MAPFILES = frozenset({"mapfile", "readarray"})
 # Commands that give names the lines of their input (a loop's `read`, or one reading its own).
 _READERS_OF_LINES = frozenset({"read"}) | _MAPFILES
@@ -1799,7 +1800,6 @@ def _printf_value(argv: Sequence[Arg]) -> str | None:
             return None
         k += 2
     return "".join(out) if used >= len(args) else None
-_READ_LINES = 256  # lines a loop's input may give its `read` names (past it: fail closed)
 
 
 def _read_values(argv: Sequence[Arg], text: str) -> dict[str, tuple[Value, ...]] | None:
