@@ -29,6 +29,16 @@ def _extract(directory: str, kind: str, archive: str | None, flat: bool = False)
                  source=(kind, archive, 0, False, flat))
 
 
+def _archive_written(items: Sequence[Item], archive_index: int, files_role: str | None) -> list[Item]:
+    """The roles of a command that rewrites its archive operand: that word is written, and the
+    data words after it (the files it adds) take `files_role` (read, or delete when the command
+    moves them in), or keep theirs when it is None."""
+    return [Item(it.index, it.text, WRITE) if it.index == archive_index
+            else Item(it.index, it.text, files_role)
+            if files_role is not None and it.index > archive_index >= 0 and it.role == DATA else it
+            for it in items]
+
+
 def _unknown_word(args: Sequence[Arg]) -> str | None:
     return "a word of unknown value" if any(a.opaque for a in args) else None
 
@@ -79,10 +89,8 @@ def seven_zip(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects
         if not to_stdout:
             extra.append(_extract(output, "7z", archive, flat=command == "e"))
     elif command in _7Z_WRITE:
-        items = [Item(it.index, it.text, WRITE) if it.index == archive_index
-                 else Item(it.index, it.text, DELETE if delete_sources else READ)
-                 if it.index > archive_index >= 0 and it.role == DATA and command in ("a", "u") else it
-                 for it in items]
+        items = _archive_written(items, archive_index,
+                                 (DELETE if delete_sources else READ) if command in ("a", "u") else None)
     elif command not in _7Z_READ:
         unproven = unproven or f"command {command or '(none)'} is not in the model"
     return Effects(tuple(items), tuple(extra), unproven)
@@ -134,10 +142,8 @@ def rar(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
         extra.append(_extract(output, "rar", archive, flat=command == "e"))
     elif name == "rar" and command in ("a", "u", "f", "m", "d", "c", "k", "r", "s"):
         moving = command == "m" or delete_sources
-        items = [Item(it.index, it.text, WRITE) if it.index == archive_index
-                 else Item(it.index, it.text, DELETE if moving else READ)
-                 if it.index > archive_index >= 0 and it.role == DATA and command in ("a", "u", "f", "m") else it
-                 for it in items]
+        items = _archive_written(items, archive_index,
+                                 (DELETE if moving else READ) if command in ("a", "u", "f", "m") else None)
     elif command not in _RAR_READ:
         unproven = unproven or f"command {command or '(none)'} is not in the model"
     return Effects(tuple(items), tuple(extra), unproven)
@@ -266,9 +272,7 @@ def ar(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
     if op == "x":
         extra.append(_extract(output, "ar", archive, flat="P" not in (operation or "")))
     elif op in ("r", "q", "d", "m", "s"):
-        items = [Item(it.index, it.text, WRITE) if it.index == archive_index
-                 else Item(it.index, it.text, READ) if it.index > archive_index >= 0 and op in ("r", "q") else it
-                 for it in items]
+        items = _archive_written(items, archive_index, READ if op in ("r", "q") else None)
     elif op not in ("t", "p"):
         unproven = unproven or f"operation {operation or '(none)'} is not in the model"
     return Effects(tuple(items), tuple(extra), unproven)
@@ -331,7 +335,7 @@ def jar(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
     if mode == "x":
         extra.append(_extract(output, "zip", archive))
     elif mode in ("c", "u"):
-        items = [Item(it.index, it.text, WRITE) if it.index == archive_index else it for it in items]
+        items = _archive_written(items, archive_index, None)
     elif mode != "t":
         unproven = unproven or "no mode (c, u, x, t) is given"
     return Effects(tuple(items), tuple(extra), unproven)
