@@ -30,6 +30,7 @@ import msgspec
 
 from polydeukes.stdlib.shell.paths import dot_resolve
 from polydeukes.vm import safeio
+from polydeukes.vm.sre import LazyPattern
 
 LOOKUPS = 4096  # path components looked up (lstat) per analysis
 SECONDS = 0.5  # wall time spent reading the disk per analysis
@@ -42,6 +43,9 @@ UNPACKED_BYTES = 256 * safeio.MiB  # decompressed bytes read from one archive
 MEMBERS = 100_000  # archive members
 SYMLINK_HOPS = 40  # as the kernel's ELOOP limit
 _LISTED = 64  # directory entries listed per lookup spent
+TEST_FILES = 2000  # test files and conftest.py files pytest would import from one directory operand
+# pytest's `norecursedirs` default (and `__pycache__`, which holds no source).
+_NOT_COLLECTED = LazyPattern(r"\..*|.*\.egg|_darcs|build|CVS|dist|node_modules|venv|\{arch\}|__pycache__")
 
 
 class Refused(msgspec.Struct, frozen=True):
@@ -339,6 +343,53 @@ class Disk:
                         found.append(entry.name)
         except (OSError, ValueError):
             return found
+        return found
+
+    def test_files(self, segments: list[str], limit: int = TEST_FILES) -> list[str] | Refused:
+        """The files pytest collects under the directory at `segments` with its default
+        settings: `conftest.py`, `test_*.py` and `*_test.py`, in the directories it recurses
+        into (not those its `norecursedirs` default names, nor a virtualenv, one holding
+        `pyvenv.cfg`), as absolute paths. Directory links are followed once each (pytest
+        follows them). One lookup per directory and per `_LISTED` entries; more than `limit`
+        files is refused."""
+        found: list[str] = []
+        top = "/" + "/".join(segments)
+        stack = [top]
+        seen: set[tuple[int, int]] = set()
+        while stack:
+            path = stack.pop()
+            refused = self._spend()
+            if refused is not None:
+                return refused
+            try:
+                info = os.stat(path)
+                if (info.st_dev, info.st_ino) in seen:
+                    continue
+                seen.add((info.st_dev, info.st_ino))
+                with os.scandir(path) as listing:
+                    entries = list(listing)
+            except (OSError, ValueError):
+                continue
+            if len(entries) >= _LISTED:
+                refused = self._spend(len(entries) // _LISTED)
+                if refused is not None:
+                    return refused
+            if path != top and any(entry.name == "pyvenv.cfg" for entry in entries):
+                continue  # a virtualenv: pytest does not collect in it (unless named)
+            for entry in entries:
+                name = entry.name
+                try:
+                    is_dir = entry.is_dir()
+                except OSError:
+                    continue
+                if is_dir:
+                    if not _NOT_COLLECTED().fullmatch(name):
+                        stack.append(entry.path)
+                elif name.endswith(".py") and (name == "conftest.py" or name.startswith("test_")
+                                               or name.endswith("_test.py")):
+                    found.append(entry.path)
+                    if len(found) > limit:
+                        return Refused(f"more than {limit} test files under '{path}'")
         return found
 
     # -- files ------------------------------------------------------------------------------

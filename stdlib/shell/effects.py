@@ -435,7 +435,11 @@ COMMANDS: dict[str, Model] = {
     "python": _INTERPRETER, "python2": _INTERPRETER, "python3": _INTERPRETER,
     "node": _INTERPRETER, "nodejs": _INTERPRETER, "perl": _INTERPRETER, "ruby": _INTERPRETER,
     "php": _INTERPRETER, "lua": _INTERPRETER, "deno": _INTERPRETER, "bun": _INTERPRETER,
-    "Rscript": _INTERPRETER, "tclsh": _INTERPRETER,
+    "Rscript": _INTERPRETER, "tclsh": _INTERPRETER, "pypy": _INTERPRETER, "pypy3": _INTERPRETER,
+    "ipython": _INTERPRETER, "ipython3": _INTERPRETER, "coverage": _INTERPRETER, "coverage3": _INTERPRETER,
+    "tsx": _INTERPRETER, "ts-node": _INTERPRETER, "ts-node-esm": _INTERPRETER,
+    # test runners import the files they are given and the conftest.py files around them
+    "pytest": _INTERPRETER, "py.test": _INTERPRETER, "pytest-3": _INTERPRETER,
 }
 del COMMANDS["wc."]
 COMMANDS["batcat"] = COMMANDS["bat"]  # Debian's name for bat
@@ -451,7 +455,7 @@ def model_for(name: str) -> Model | None:
     return model
 
 
-VERSIONED = LazyPattern(r"(python[23]?|perl|ruby|node|lua|php)[0-9.]*")
+VERSIONED = LazyPattern(r"(python[23]?|pypy[23]?|perl|ruby|node|lua|php)[0-9.]*")
 
 # Names whose command has effects besides its mentions (they can write, run, or change what
 # later commands mean): everything in the table that is not a pure reader. A plain line under

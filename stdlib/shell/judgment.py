@@ -1312,12 +1312,19 @@ class _Judge:
         if script.shell:
             index = self.p.first_in_text(script.text, False, cwd, cwd_spelled)
             message = SCRIPT_MENTION
+            path = script.path
         else:
-            index = self.code_index(script.text, cwd)
+            # A program of several files (`node -r ./x.js y.js`, what pytest imports) names
+            # the file that mentions the entry.
             message = SCRIPT_CODE
+            index = -1
+            for path, text in script.parts or ((script.path, script.text),):
+                index = self.code_index(text, cwd)
+                if index >= 0:
+                    break
         if index >= 0:
             self.reached.add(index)
-            self.found(BREAK_CODE_MENTION, message.format(runner=script.runner, path=script.path,
+            self.found(BREAK_CODE_MENTION, message.format(runner=script.runner, path=path,
                                                           p=self.p.entries[index]))
 
 

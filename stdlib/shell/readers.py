@@ -1,6 +1,6 @@
 """The readers of the effect model's irregular rows (see effects.py): commands whose syntax is
 not "options and operands" — dd's `if=`/`of=`, the scripts of sed and awk, find's expression,
-tar's modes and old-style bundles, unzip, the compressors, the interpreters and patch. Each
+tar's modes and old-style bundles, unzip, the compressors, patch (the interpreters: interpreters.py). Each
 takes the command's arguments and returns `Effects`, like the generic reader.
 """
 
@@ -16,7 +16,6 @@ from polydeukes.stdlib.shell.effects import (
     EXEC,
     READ,
     UNKNOWN,
-    VERSIONED,
     WRITE,
     Effects,
     Env,
@@ -32,6 +31,7 @@ from polydeukes.stdlib.shell.effects import (
     unknown_reason,
 )
 from polydeukes.stdlib.shell.expansion import ONE, Arg, escape_pattern
+from polydeukes.stdlib.shell.interpreters import interpreter
 from polydeukes.vm.sre import LazyPattern
 
 def _dd(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
@@ -690,80 +690,6 @@ def escape_suffix(text: str) -> str:
     return "".join("\\" + c if c in "*?[]\\(){}|!@+" else c for c in text)
 
 
-def _interpreter(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
-    """An interpreter runs code: nothing it touches is proven. Its code (`-c`/`-e` text, a
-    script file, stdin) is collected for the judges' mention checks; `-i` (perl, ruby)
-    rewrites its file operands in place."""
-    items: list[Item] = []
-    extra: list[Extra] = []
-    family = VERSIONED().fullmatch(name).group(1) if VERSIONED().fullmatch(name) else name
-    code_flags = {"python": ("-c",), "python2": ("-c",), "python3": ("-c",), "node": ("-e", "--eval", "-p", "--print"),
-                  "nodejs": ("-e", "--eval", "-p", "--print"), "perl": ("-e", "-E"), "ruby": ("-e",),
-                  "php": ("-r",), "lua": ("-e",), "deno": ("eval",), "bun": ("-e", "--eval"),
-                  "Rscript": ("-e",), "tclsh": ()}.get(family, ("-c", "-e"))
-    arg_flags = {"-W", "-X", "-m", "-r", "--require", "-I", "-M", "--import", "--loader",
-                 "--check-hash-based-pycs", "-F", "-C", "--input-type", "-x"}
-    in_place = False
-    script_seen = False
-    k = 0
-    n = len(args)
-    while k < n:
-        a = args[k]
-        t = a.text
-        if script_seen:
-            items.append(Item(k, t, UNKNOWN))
-            k += 1
-            continue
-        if t in code_flags and k + 1 < n:
-            items.append(Item(k, t, DATA))
-            items.append(Item(k + 1, args[k + 1].text, CODE))
-            k += 2
-            script_seen = family in ("python", "python2", "python3")  # the rest are sys.argv
-            continue
-        if family in ("perl", "ruby") and t.startswith("-") and not t.startswith("--") and len(t) > 1:
-            cluster = t[1:]
-            if "i" in cluster:
-                in_place = True
-            if cluster[-1:] in ("e", "E") and k + 1 < n:
-                items.append(Item(k, t, DATA))
-                items.append(Item(k + 1, args[k + 1].text, CODE))
-                k += 2
-                continue
-            items.append(Item(k, t, DATA))
-            k += 1
-            continue
-        if t in arg_flags and k + 1 < n:
-            items.append(Item(k, t, DATA))
-            items.append(Item(k + 1, args[k + 1].text, EXEC if t in ("-m", "-r", "--require", "-M", "--import", "--loader") else DATA))
-            k += 2
-            if t == "-m":
-                script_seen = True
-                if family.startswith("python") and not args[k - 1].opaque:
-                    # a standard-library module whose command line writes (pymodules.py)
-                    from polydeukes.stdlib.shell.pymodules import module_effects
-
-                    known = module_effects(args[k - 1].text, args, k)
-                    if known is not None:
-                        items.extend(known[0])
-                        extra.extend(known[1])
-                        break
-            continue
-        if t.startswith("-") and t != "-":
-            items.append(Item(k, t, DATA))
-            k += 1
-            continue
-        # The first operand is the script (or `-`: stdin); the rest are its arguments.
-        if not any(it.role == CODE for it in items):
-            items.append(Item(k, t, EXEC if t != "-" else DATA))
-            script_seen = True
-        else:
-            items.append(Item(k, t, WRITE if in_place else UNKNOWN))
-        k += 1
-    if in_place:
-        items = [Item(it.index, it.text, WRITE, it.whole) if it.role == UNKNOWN else it for it in items]
-    return Effects(tuple(items), tuple(extra), "an interpreter runs code")
-
-
 _PATCH_OPTIONS = ("-p,--strip=data -i,--input=read -o,--output=write -d,--directory=chdir "
                   "-r,--reject-file=write -B,--prefix=data -Y,--basename-prefix=data "
                   "-z,--suffix=data -D,--ifdef=data -F,--fuzz=data -V,--version-control=data "
@@ -838,5 +764,5 @@ def _split(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
 
 HANDLERS: dict[str, Callable[[str, Sequence[Arg], Model, Env], Effects]] = {
     "dd": _dd, "sed": _sed, "awk": _awk, "find": _find, "tar": _tar, "unzip": _unzip,
-    "compress": _compress, "patch": _patch, "interpreter": _interpreter, "split": _split,
+    "compress": _compress, "patch": _patch, "interpreter": interpreter, "split": _split,
 }

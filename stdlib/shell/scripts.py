@@ -53,21 +53,27 @@ from polydeukes.stdlib.shell.analysis import (
     basename,
     shell_options,
 )
-from polydeukes.stdlib.shell.disk import PROGRAM_BYTES, SCRIPT_BYTES, Binary, Missing, Refused
+from polydeukes.stdlib.shell.disk import FILE_BYTES, PROGRAM_BYTES, SCRIPT_BYTES, Binary, Missing, Refused
 from polydeukes.stdlib.shell.expansion import Arg, Value
+from polydeukes.stdlib.shell.interpreters import (
+    FAMILIES,
+    PLUGIN,
+    TEST_PATH,
+    TEST_RUNNER_MODULES,
+    TEST_RUNNERS,
+    family_of,
+)
 
 SHELLS = NESTED_SHELLS - {"eval"}
 SOURCING = frozenset({"source", "."})
-# Interpreter options whose operand is a module or a file loaded before the script, not the
-# script itself (the model marks both as run).
-_LOADERS = frozenset({"-m", "-r", "--require", "-M", "--import", "--loader"})
 POSITIONAL = tuple("123456789")
 
 
 class FileScript:
     """A script file a command runs, as read from disk."""
 
-    __slots__ = ("path", "runner", "shell", "text", "refused", "arguments", "child", "lines", "directory")
+    __slots__ = ("path", "runner", "shell", "text", "refused", "arguments", "child", "lines", "directory",
+                 "paths", "parts", "tests")
 
     def __init__(self, path: str, runner: str, shell: bool, child: bool,
                  arguments: Sequence[Arg] | None) -> None:
@@ -84,6 +90,11 @@ class FileScript:
         # Where its lines run, when not where the command runs (`make -C dir`, `npm --prefix`;
         # None: unknown); False: where the command runs.
         self.directory: tuple[str, ...] | None | bool = False
+        # A program of several files (an interpreter's preloads and script, the files a test
+        # runner imports): their spelled paths, then (path, text) of those read.
+        self.paths: list[str] | None = None
+        self.parts: list[tuple[str, str]] | None = None
+        self.tests: tuple[list[str], list[str]] | None = None  # a test runner's paths and plugins
 
     @property
     def origin(self) -> str:
@@ -119,19 +130,53 @@ def located(view: View) -> FileScript | None:
         return _located(args[k], name, True, False, rest if rest else None)
     model = view.model
     if model is not None and model.handler == "interpreter":
-        found = view.effects
-        items = found.items if found is not None else ()
-        for it in items:
-            if it.role == E.CODE:
-                return None  # `python3 -c '…'`: the judge reads the code
-            if it.role == E.EXEC and args[it.index - 1].text not in _LOADERS:
-                return _located(args[it.index], name, False, True, ())
-        if any(it.role == E.EXEC for it in items):
-            return None  # `python3 -m mod`: a module looked up at run time (not followed)
-        return _stdin_script(view, name, False, ())
+        return _program(view)
     if inner < len(args) and "/" in args[inner].text:
         return _located(args[inner], "", True, True, args[inner + 1 :])  # runner and kind: its `#!` line
     return None
+
+
+def _program(view: View) -> FileScript | None:
+    """The files an interpreter or a test runner runs as code (interpreters.py marks them
+    `exec`): the script, the files loaded before it (`node -r ./x.js`), the files a test
+    runner imports (testrunners.py); with none of them and no code on the line, the file stdin
+    reads (`python3 < tool.py`). A module (`python3 -m mod`) is looked up at run time: not
+    followed, except a test runner's."""
+    found = view.effects
+    items = found.items if found is not None else ()
+    args = view.args
+    name = view.name
+    family = family_of(name)
+    files: list[str] = []
+    tests: list[str] | None = [] if family in TEST_RUNNERS else None
+    plugins: list[str] = []
+    for it in items:
+        if it.role != E.EXEC:
+            continue
+        a = args[it.index] if it.whole else None
+        if a is not None and (a.opaque or a.pattern is not None) or it.text.startswith(("<(", ">(")):
+            continue  # unknown, a pattern, or text that arrives at run time
+        if it.option == TEST_PATH:
+            if tests is not None:
+                tests.append(it.text)
+        elif it.option == PLUGIN:
+            if not it.text.startswith("no:"):
+                plugins.append(it.text)
+        elif it.option == "-m":
+            if it.text in TEST_RUNNER_MODULES:
+                tests = []
+        elif it.text != "-":
+            files.append(it.text)
+    if files or tests is not None:
+        script = FileScript(files[0] if files else name, name, False, True, ())
+        script.paths = files
+        if tests is not None:
+            script.tests = (tests, plugins)
+        return script
+    known = FAMILIES.get(family)
+    if tests is not None or any(it.role in (E.CODE, E.EXEC) for it in items) or known is not None and not known.stdin:
+        return None
+    return _stdin_script(view, name, False, ())
 
 
 def _located(a: Arg, runner: str, shell: bool, child: bool, arguments: Sequence[Arg] | None) -> FileScript | None:
@@ -178,6 +223,8 @@ def read(walk: Walk, view: View, script: FileScript) -> FileScript | None:
     layer judges (missing, a directory, a compiled program, an unknown path)."""
     if view.via_xargs and script.child:
         script.arguments = None  # xargs appends arguments at run time: `$1`… are unknown
+    if script.paths is not None:
+        return _read_program(walk, view, script)
     # A shell script is walked command by command, a program only scanned for mentions: the
     # bounds differ (a path run as a program is read to the larger one, then by its `#!`).
     content = _text(walk, view, script.path, SCRIPT_BYTES if script.runner and script.shell else PROGRAM_BYTES)
@@ -193,6 +240,39 @@ def read(walk: Walk, view: View, script: FileScript) -> FileScript | None:
         script.runner = script.runner or "the shell"
         return script
     script.text = content
+    return script
+
+
+def _read_program(walk: Walk, view: View, script: FileScript) -> FileScript | None:
+    """A program of several files, each read as code; the first that cannot be read within
+    bounds refuses the whole (and is named), as do more than `FILE_BYTES` together."""
+    parts: list[tuple[str, str]] = []
+    total = 0
+    if script.tests is not None:
+        from polydeukes.stdlib.shell import testrunners  # only a test runner needs it
+
+        found = testrunners.test_files(walk, view, *script.tests)
+        if isinstance(found, Refused):
+            script.refused = found.reason
+            return script
+        script.paths = script.paths + found
+    for spelled in script.paths:
+        content = _text(walk, view, spelled, PROGRAM_BYTES)
+        if content is None:
+            continue
+        if isinstance(content, Refused):
+            script.path, script.refused = spelled, content.reason
+            return script
+        total += len(content)
+        if total > FILE_BYTES:
+            script.refused = f"the files it runs are larger than {FILE_BYTES >> 20} MiB together"
+            return script
+        parts.append((spelled, content))
+    if not parts:
+        return None
+    script.parts = parts
+    script.path = parts[0][0]
+    script.text = "\n".join(text for _, text in parts)
     return script
 
 

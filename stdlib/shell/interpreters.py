@@ -1,0 +1,350 @@
+"""The interpreters' row of the effect model: which words are code, a script, a preloaded file.
+
+An interpreter runs code: nothing it touches is proven (`unproven` is always set). What this
+reader decides is *which words hold the program*, so that the judges can read it: the
+`-c`/`-e` text (role `code`), the script operand and every file loaded before it (`node -r
+./x.js`, `--import`, `--loader`: role `exec`, read from disk by scripts.py), a module
+(`python3 -m mod`: `exec` with option `-m`, not a file). The rest are the program's arguments
+(`unknown`), or files rewritten in place (`perl -pi`, `ruby -i`: `write`).
+
+Each family has its own options (`-I` is isolation to python but an include directory to
+perl), written as data in `FAMILIES`: the options that take a value, which of them hold code or
+a file to load, and the words that pick a mode (`deno run`, `bun run`, `coverage run`). An
+option the table does not know may take the next word as its value or not: both that word and
+the one after it are then candidate scripts (each read if it is a file), so a guess can only
+read more.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import msgspec
+
+from polydeukes.stdlib.shell.effects import CODE, DATA, EXEC, UNKNOWN, WRITE, VERSIONED, Effects, Env, Extra, Item, Model
+from polydeukes.stdlib.shell.expansion import Arg
+
+
+class Family(msgspec.Struct, frozen=True):
+    code: frozenset[str] = frozenset()  # options whose value is program text
+    loads: frozenset[str] = frozenset()  # options whose value is a file or module run first
+    values: frozenset[str] = frozenset()  # other options that take the next word as their value
+    module: frozenset[str] = frozenset()  # options whose value is a module run as the program
+    getopt: bool = False  # short options cluster, a value may be attached (`-Wignore`, `-cCODE`)
+    cluster_values: str = ""  # with getopt: the letters that take a value
+    code_ends: bool = False  # the code (or module) ends the options: what follows is its argv
+    in_place: bool = False  # `-i` in a cluster rewrites the file operands (perl, ruby)
+    modes: frozenset[str] = frozenset()  # a first word that picks the run mode and is skipped
+    eval_mode: str = ""  # a first word whose next word is code (`deno eval CODE`)
+    other_modes: frozenset[str] = frozenset()  # first words that run no script operand
+    module_flag: str = ""  # a flag that makes the script operand a module (`coverage run -m`)
+    stdin: bool = True  # with no script operand the program is read from stdin
+
+
+_PYTHON = Family(code=frozenset({"-c"}), module=frozenset({"-m"}),
+                 values=frozenset({"-W", "-X", "--check-hash-based-pycs"}),
+                 getopt=True, cluster_values="cmWX", code_ends=True)
+_NODE_VALUES = frozenset({
+    "--input-type", "-C", "--conditions", "--env-file", "--env-file-if-exists", "--inspect-port",
+    "--debug-port", "--title", "--redirect-warnings", "--diagnostic-dir", "--report-dir",
+    "--report-directory", "--report-filename", "--report-signal", "--icu-data-dir", "--openssl-config",
+    "--tls-cipher-list", "--tls-keylog", "--test-reporter", "--test-reporter-destination",
+    "--test-name-pattern", "--test-skip-pattern", "--test-concurrency", "--test-shard", "--test-timeout",
+    "--experimental-policy", "--policy-integrity", "--heapsnapshot-signal", "--heapsnapshot-near-heap-limit",
+    "--cpu-prof-dir", "--cpu-prof-name", "--cpu-prof-interval", "--heap-prof-dir", "--heap-prof-name",
+    "--heap-prof-interval", "--secure-heap", "--secure-heap-min", "--max-http-header-size", "--watch-path",
+    "--disable-warning", "--unhandled-rejections", "--dns-result-order", "--experimental-default-type",
+    "--es-module-specifier-resolution", "--experimental-sea-config", "--stack-trace-limit",
+    "--localstorage-file", "--run", "--trace-event-categories", "--trace-event-file-pattern",
+    "--snapshot-blob", "--build-snapshot-config", "--experimental-config-file",
+})
+_NODE_LOADS = frozenset({"-r", "--require", "--import", "--loader", "--experimental-loader"})
+_NODE = Family(code=frozenset({"-e", "--eval", "-p", "--print"}), loads=_NODE_LOADS, values=_NODE_VALUES)
+_TS_NODE = Family(code=frozenset({"-e", "--eval", "-p", "--print"}), loads=_NODE_LOADS,
+                  values=_NODE_VALUES | {"-P", "--project", "-O", "--compiler-options", "-C", "--compiler",
+                                         "-D", "--ignore-diagnostics", "-I", "--ignore", "--cwd", "--dir",
+                                         "--scope-dir", "--project-search-dir", "--tsconfig"})
+_DENO = Family(code=frozenset({"--eval"}), loads=frozenset({"--preload", "--require"}),
+               values=frozenset({"-c", "--config", "--import-map", "--cert", "--location", "--seed", "--ext",
+                                 "--node-modules-dir", "--frozen", "--env-file", "--unstable-features"}),
+               modes=frozenset({"run"}), eval_mode="eval", stdin=False,
+               other_modes=frozenset({"test", "bench", "task", "install", "uninstall", "compile", "bundle",
+                                      "check", "fmt", "lint", "doc", "info", "cache", "repl", "serve",
+                                      "upgrade", "add", "remove", "init", "jupyter", "publish", "coverage",
+                                      "types", "completions", "lsp", "vendor", "outdated", "clean", "x"}))
+_BUN = Family(code=frozenset({"-e", "--eval", "-p", "--print"}), loads=frozenset({"-r", "--require", "--preload"}),
+              values=frozenset({"--cwd", "-c", "--config", "--env-file", "--tsconfig-override", "--define", "-d",
+                                "--loader", "-l", "--jsx-factory", "--jsx-fragment", "--jsx-import-source",
+                                "--port", "--conditions", "--main-fields", "--extension-order", "--filter",
+                                "-F", "--elide-lines", "--shell"}),
+              modes=frozenset({"run"}), stdin=False,
+              other_modes=frozenset({"test", "x", "repl", "exec", "install", "i", "add", "a", "remove", "rm",
+                                     "update", "outdated", "link", "unlink", "pm", "build", "init", "create",
+                                     "c", "upgrade", "publish", "patch", "patch-commit", "audit", "info",
+                                     "why", "completions", "discord", "help"}))
+_COVERAGE = Family(values=frozenset({"--rcfile", "--source", "--include", "--omit", "--data-file", "--context",
+                                     "--concurrency", "--debug", "--save-signal"}),
+                   modes=frozenset({"run"}), module_flag="-m", stdin=False, code_ends=True,
+                   other_modes=frozenset({"report", "html", "xml", "json", "lcov", "annotate", "combine", "erase",
+                                          "debug", "help"}))
+_IPYTHON = Family(code=frozenset({"-c"}), module=frozenset({"-m"}), code_ends=True)
+_PERL = Family(code=frozenset({"-e", "-E"}), values=frozenset({"-I", "-M", "-m", "-x"}), in_place=True)
+_RUBY = Family(code=frozenset({"-e"}), values=frozenset({"-I", "-r", "-C", "-x"}), in_place=True)
+
+FAMILIES: dict[str, Family] = {
+    "python": _PYTHON, "python2": _PYTHON, "python3": _PYTHON, "pypy": _PYTHON, "pypy3": _PYTHON,
+    "ipython": _IPYTHON, "ipython3": _IPYTHON, "coverage": _COVERAGE, "coverage3": _COVERAGE,
+    "node": _NODE, "nodejs": _NODE, "tsx": _TS_NODE, "ts-node": _TS_NODE, "ts-node-esm": _TS_NODE,
+    "deno": _DENO, "bun": _BUN,
+    "perl": _PERL, "ruby": _RUBY, "php": Family(code=frozenset({"-r"})), "lua": Family(code=frozenset({"-e"})),
+    "Rscript": Family(code=frozenset({"-e"})), "tclsh": Family(),
+}
+# Test runners, as commands and as modules (`python3 -m pytest`): scripts.py reads the files
+# they import.
+TEST_RUNNERS = frozenset({"pytest", "py.test", "pytest-3"})
+TEST_RUNNER_MODULES = frozenset({"pytest"})
+
+
+def family_of(name: str) -> str:
+    versioned = VERSIONED().fullmatch(name)
+    return versioned.group(1) if versioned else name
+
+
+def interpreter(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
+    """The roles of an interpreter's words (see the module docstring)."""
+    family_name = family_of(name)
+    if family_name in TEST_RUNNERS:
+        return Effects(tuple(pytest_items(args, 0)), (), "a test runner runs code")
+    family = FAMILIES.get(family_name, Family(code=frozenset({"-c", "-e"})))
+    items: list[Item] = []
+    extra: list[Extra] = []
+    n = len(args)
+    k = 0
+    if n and family.modes | family.other_modes and not args[0].opaque:
+        first = args[0].text
+        if first in family.other_modes:
+            return Effects(tuple(Item(j, a.text, UNKNOWN) for j, a in enumerate(args)), (), "an interpreter runs code")
+        if first in family.modes:
+            items.append(Item(0, first, DATA))
+            k = 1
+        elif first == family.eval_mode and family.eval_mode and n > 1:
+            items.append(Item(0, first, DATA))
+            items.append(Item(1, args[1].text, CODE))
+            k = 2
+            for j in range(k, n):
+                items.append(Item(j, args[j].text, UNKNOWN))
+            return Effects(tuple(items), (), "an interpreter runs code")
+    in_place = False
+    program_seen = False  # code, a module or the script: the words after it are its argv
+    as_module = False
+    guessed = 0  # words after an unknown option that may be its value or the script
+    while k < n:
+        a = args[k]
+        t = a.text
+        if program_seen:
+            items.append(Item(k, t, UNKNOWN))
+            k += 1
+            continue
+        if guessed and not t.startswith("-"):
+            # After an unknown option: this word may be its value or the script; read it as a
+            # script (if it is a file), and the next one too.
+            items.append(Item(k, t, EXEC, option="?"))
+            guessed -= 1
+            k += 1
+            if not guessed:
+                program_seen = True
+            continue
+        guessed = 0
+        if t == "--" and family is not _PERL and family is not _RUBY:
+            items.append(Item(k, t, DATA))
+            k += 1
+            if k < n and not any(it.role == CODE for it in items):
+                items.append(Item(k, args[k].text, EXEC, option="-m" if as_module else ""))
+                k += 1
+                program_seen = True
+            continue
+        if t == "-" or not t.startswith("-") or a.opaque:
+            # The first operand is the script (`-`: stdin); the rest are its arguments.
+            if any(it.role == CODE for it in items):
+                items.append(Item(k, t, WRITE if in_place else UNKNOWN))
+                k += 1
+                continue
+            if a.opaque:
+                # `python3 $OPTS x.py`: options or the script, unknown; the next words may be it.
+                items.append(Item(k, t, EXEC, option="-m" if as_module else ""))
+                guessed = 2
+                k += 1
+                continue
+            items.append(Item(k, t, DATA if t == "-" else EXEC, option="-m" if as_module else ""))
+            program_seen = True
+            k += 1
+            continue
+        name_part, eq, value = t.partition("=")
+        if t.startswith("--") or not family.getopt:
+            option = name_part if t.startswith("--") and eq else t
+            attached = value if t.startswith("--") and eq else None
+            if family.in_place and not t.startswith("--") and len(t) > 1:
+                cluster = t[1:]
+                if "i" in cluster:
+                    in_place = True
+                if cluster[-1:] in ("e", "E") and k + 1 < n:
+                    items.append(Item(k, t, DATA))
+                    items.append(Item(k + 1, args[k + 1].text, CODE))
+                    k += 2
+                    continue
+                if option[:2] in family.values and len(option) > 2:
+                    items.append(Item(k, t, DATA))  # `-Ilib`, `-MData::Dumper`
+                    k += 1
+                    continue
+            if option == family.module_flag:
+                as_module = True
+                items.append(Item(k, t, DATA))
+                k += 1
+                continue
+            role = _value_role(family, option)
+            if role is None:
+                items.append(Item(k, t, DATA))
+                if not eq and t.startswith("--") and option not in _FLAGS:
+                    guessed = 2  # an option the table does not know: maybe with a value
+                k += 1
+                continue
+            if attached is not None:
+                items.append(Item(k, attached, role, False, option))
+                k += 1
+            elif k + 1 < n:
+                items.append(Item(k, t, DATA))
+                items.append(Item(k + 1, args[k + 1].text, role, True, option))
+                k += 2
+            else:
+                items.append(Item(k, t, DATA))
+                k += 1
+            if role == CODE and family.code_ends or option in family.module:
+                program_seen = True
+            continue
+        # A getopt cluster (python): `-IBc CODE`, `-Wignore`, `-mpytest`.
+        items.append(Item(k, t, DATA))
+        j = 1
+        took_next = False
+        while j < len(t):
+            letter = t[j]
+            if letter in family.cluster_values:
+                option = "-" + letter
+                role = _value_role(family, option) or DATA
+                if j + 1 < len(t):
+                    items.append(Item(k, t[j + 1 :], role, False, option))
+                elif k + 1 < n:
+                    items.append(Item(k + 1, args[k + 1].text, role, True, option))
+                    took_next = True
+                if role == CODE or option in family.module:
+                    program_seen = True
+                break
+            j += 1
+        k += 2 if took_next else 1
+    if in_place:
+        items = [Item(it.index, it.text, WRITE, it.whole) if it.role == UNKNOWN else it for it in items]
+    module = next((it for it in items if it.option == "-m" and it.role == EXEC), None)
+    if module is not None and module.text in TEST_RUNNER_MODULES and not args[module.index].opaque:
+        # `python3 -m pytest tests/`, `coverage run -m pytest`: pytest's own words follow
+        items = [it for it in items if it.index <= module.index]
+        items.extend(pytest_items(args, module.index + 1))
+    elif module is not None and family is _PYTHON and not args[module.index].opaque:
+        # a standard-library module whose command line writes (pymodules.py)
+        from polydeukes.stdlib.shell.pymodules import module_effects
+
+        known = module_effects(module.text, args, module.index + 1)
+        if known is not None:
+            items = [it for it in items if it.index <= module.index]
+            items.extend(known[0])
+            extra.extend(known[1])
+    return Effects(tuple(items), tuple(extra), "an interpreter runs code")
+
+
+# Long options known to take no value (so that the word after them is the script).
+_FLAGS = frozenset({
+    "--help", "--version", "--check", "--interactive", "--watch", "--inspect", "--inspect-brk",
+    "--no-warnings", "--trace-warnings", "--enable-source-maps", "--experimental-vm-modules",
+    "--experimental-strip-types", "--experimental-transform-types", "--no-deprecation", "--trace-uncaught",
+    "--abort-on-uncaught-exception", "--preserve-symlinks", "--preserve-symlinks-main", "--test",
+    "--experimental-test-coverage", "--experimental-permission", "--permission", "--allow-all",
+    "--transpile-only", "--files", "--esm", "--swc", "--script-mode", "--pretty", "--emit", "--type-check",
+    "--skip-project", "--skip-ignore", "--log-error", "--prefer-ts-exts", "--hot", "--smol", "--bun",
+    "--no-install", "--silent", "--append", "--pylib", "--parallel-mode", "--branch", "--timid",
+    "--module", "--no-check", "--quiet", "--reload", "--unstable", "--no-config", "--no-lock",
+    "--cached-only", "--no-remote", "--no-npm", "--help-env", "--help-xoptions", "--help-all",
+    "--no-banner", "--quick", "--classic", "--pdb", "--pylab", "--matplotlib", "--no-autoindent",
+    "--no-confirm-exit", "--no-term-title", "--simple-prompt", "--nosep",
+})
+
+
+def _value_role(family: Family, option: str) -> str | None:
+    """The role of the value `option` takes, or None when it takes none."""
+    if option in family.code:
+        return CODE
+    if option in family.loads or option in family.module:
+        return EXEC
+    if option in family.values:
+        return DATA
+    return None
+
+
+# -- test runners ------------------------------------------------------------------------------
+
+# pytest options that take the next word as their value (`-k expr`, `--tb short`); any other
+# option is a flag, so that a word after an option pytest takes with an optional value (`--cov
+# src`) is still read as a test path (reading more only fails closed).
+_PYTEST_VALUES = frozenset({
+    "-k", "-m", "-p", "-c", "--config-file", "--rootdir", "--confcutdir", "--basetemp", "-o", "--override-ini",
+    "--junitxml", "--junit-xml", "--junit-prefix", "--tb", "--maxfail", "--durations", "--durations-min", "-W",
+    "--pythonwarnings", "--ignore", "--ignore-glob", "--deselect", "--log-level", "--log-format",
+    "--log-date-format", "--log-cli-level", "--log-cli-format", "--log-cli-date-format", "--log-file",
+    "--log-file-level", "--log-file-format", "--log-file-date-format", "--log-file-mode", "--import-mode",
+    "--capture", "-r", "--color", "--code-highlight", "--pastebin", "--show-capture", "--doctest-glob",
+    "--doctest-report", "--assert", "--verbosity", "--pdbcls", "-n", "--numprocesses", "--dist",
+    "--maxprocesses", "--cov-report", "--cov-config", "--cov-fail-under", "--timeout", "--reruns",
+    "--randomly-seed", "--hypothesis-seed", "--hypothesis-profile", "--html", "--json-report-file",
+    "--max-worker-restart", "--tx", "--rsyncdir", "--lfnf", "--last-failed-no-failures",
+})
+_PYTEST_CLUSTER_VALUES = "kmpcoWrn"
+TEST_PATH, PLUGIN = "test", "-p"  # `Item.option` of a test path operand and of a `-p` plugin
+
+
+def pytest_items(args: Sequence[Arg], start: int) -> list[Item]:
+    """pytest's words from `start`: the test paths (`exec`, option `test`: files or
+    directories, `path::node` ids as spelled) and the `-p` plugins (`exec`, option `-p`)."""
+    items: list[Item] = []
+    n = len(args)
+    k = start
+    done = False
+    while k < n:
+        a = args[k]
+        t = a.text
+        if done or a.opaque or not t.startswith("-") or t == "-":
+            items.append(Item(k, t, EXEC, option=TEST_PATH))
+            k += 1
+            continue
+        if t == "--":
+            items.append(Item(k, t, DATA))
+            done = True
+            k += 1
+            continue
+        if t.startswith("--"):
+            option, eq, value = t.partition("=")
+            items.append(Item(k, t, DATA))
+            if option in _PYTEST_VALUES and not eq and k + 1 < n:
+                items.append(Item(k + 1, args[k + 1].text, DATA, True, option))
+                k += 1
+            k += 1
+            continue
+        items.append(Item(k, t, DATA))
+        for j in range(1, len(t)):
+            if t[j] in _PYTEST_CLUSTER_VALUES:
+                option = "-" + t[j]
+                role = EXEC if option == PLUGIN else DATA
+                if j + 1 < len(t):
+                    items.append(Item(k, t[j + 1 :], role, False, option))
+                elif k + 1 < n:
+                    items.append(Item(k + 1, args[k + 1].text, role, True, option))
+                    k += 1
+                break
+        k += 1
+    return items

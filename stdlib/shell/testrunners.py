@@ -1,0 +1,81 @@
+"""The files a test runner imports (issue 11, "Reading the working tree, read-only").
+
+`pytest tests/`, `py.test x_test.py`, `python3 -m pytest`, `coverage run -m pytest`: pytest
+imports every test file it is given, and every `conftest.py` from the filesystem root down to
+each of them (its `confcutdir` stops it at the rootdir; reading above it only reads more). This
+layer names those files, read as code by scripts.py (a mention fails closed, as in `python3
+tool.py`):
+
+- a file operand (`tests/test_a.py`, `tests/test_a.py::test_x`): the file, and the
+  `conftest.py` of its directory and of each directory above it;
+- a directory operand, or none (pytest then collects from where it runs): the `conftest.py`
+  files above it, and under it every `conftest.py`, `test_*.py` and `*_test.py` in the
+  directories pytest recurses into (`disk.Disk.test_files`: bounded, fails closed past
+  `disk.TEST_FILES` files or the disk budget);
+- a `-p NAME` plugin: `NAME.py` where pytest runs (a module on `sys.path`; one installed
+  elsewhere is not followed, as any module).
+
+What a configuration file adds (`python_files`, `testpaths`, `addopts = -p …` in pytest.ini,
+pyproject.toml, tox.ini, setup.cfg) and what the imported files import in turn are not
+followed: docs/security.md lists them as unjudged channels.
+"""
+
+from __future__ import annotations
+
+from polydeukes.stdlib.shell.analysis import View, Walk
+from polydeukes.stdlib.shell.disk import Refused
+
+_CONFTEST = "conftest.py"
+
+
+def test_files(walk: Walk, view: View, tests: list[str], plugins: list[str]) -> list[str] | Refused:
+    """The files pytest imports for these operands (none: where it runs), spelled relative to
+    the command's directory where they are under it (absolute otherwise), in import order."""
+    disk = walk.disk
+    cwd = view.cwd
+    if disk is None or cwd is None:
+        return []  # relative paths under an unknown directory: not followed
+    found: list[str] = []
+    seen: set[tuple[str, ...]] = set()
+
+    def add(path: tuple[str, ...]) -> None:
+        if path not in seen:
+            seen.add(path)
+            found.append(_spelled(path, cwd))
+
+    for spelled in tests or ["."]:
+        path = walk.absolute(spelled.split("::", 1)[0], cwd)
+        if path is None:
+            continue
+        resolved = disk.resolve(list(path))
+        if isinstance(resolved, Refused):
+            return resolved
+        kind = disk.kind(resolved)
+        if isinstance(kind, Refused):
+            return kind
+        if kind == "missing":
+            continue  # pytest stops: no such file or directory
+        directory = path if kind == "dir" else path[:-1]
+        for depth in range(len(directory) + 1):
+            add(directory[:depth] + (_CONFTEST,))
+        if kind != "dir":
+            add(path)
+            continue
+        below = disk.test_files(resolved)
+        if isinstance(below, Refused):
+            return below
+        # (as found under the resolved directory; spelled under the operand)
+        prefix = len(resolved)
+        for file in sorted(below, key=lambda f: (f.count("/"), f)):
+            add(path + tuple(file.split("/")[1:][prefix:]))
+    for plugin in plugins:
+        path = walk.absolute(plugin.replace(".", "/") + ".py", cwd)
+        if path is not None:
+            add(path)
+    return found
+
+
+def _spelled(path: tuple[str, ...], cwd: tuple[str, ...]) -> str:
+    if path[: len(cwd)] == cwd and len(path) > len(cwd):
+        return "/".join(path[len(cwd) :])
+    return "/" + "/".join(path)
