@@ -1309,19 +1309,17 @@ class _Judge:
             self.found(BREAK_UNREADABLE, UNREADABLE_SCRIPT.format(runner=script.runner, path=script.path,
                                                                   why=script.refused))
             return
-        if script.shell:
-            index = self.p.first_in_text(script.text, False, cwd, cwd_spelled)
-            message = SCRIPT_MENTION
-            path = script.path
-        else:
-            # A program of several files (`node -r ./x.js y.js`, what pytest imports) names
-            # the file that mentions the entry.
-            message = SCRIPT_CODE
-            index = -1
-            for path, text in script.parts or ((script.path, script.text),):
+        # A script of several files or scripts (`node -r ./x.js y.js`, what pytest imports,
+        # npm's life cycle scripts) names the one that mentions the entry.
+        message = SCRIPT_MENTION if script.shell else SCRIPT_CODE
+        index = -1
+        for path, text in script.parts or ((script.path, script.text),):
+            if script.shell:
+                index = self.p.first_in_text(text, False, cwd, cwd_spelled)
+            else:
                 index = self.code_index(text, cwd)
-                if index >= 0:
-                    break
+            if index >= 0:
+                break
         if index >= 0:
             self.reached.add(index)
             self.found(BREAK_CODE_MENTION, message.format(runner=script.runner, path=path,

@@ -55,6 +55,7 @@ from polydeukes.stdlib.shell.analysis import (
 )
 from polydeukes.stdlib.shell.disk import FILE_BYTES, PROGRAM_BYTES, SCRIPT_BYTES, Binary, Missing, Refused
 from polydeukes.stdlib.shell.expansion import Arg, Value
+from polydeukes.vm.sre import LazyPattern
 from polydeukes.stdlib.shell.interpreters import (
     FAMILIES,
     PLUGIN,
@@ -410,6 +411,27 @@ _MAKE_VALUE_OPTIONS = frozenset({"-f", "--file", "--makefile", "-C", "--director
 # npm's names for running a script, and the script each runs (None: the next word).
 _NPM_RUNS = {"run": None, "run-script": None, "rum": None, "urn": None, "test": "test", "t": "test",
              "tst": "test", "start": "start", "stop": "stop", "restart": "restart"}
+# Life cycle scripts of the root package that the package managers' other commands run (npm's
+# "Life Cycle Operation Order", yarn 1 and berry, pnpm). Where a manager's documentation is
+# silent or versions differ (`npm install <pkg>`: npm documents `dependencies`, and `prepare`
+# as not run; reify paths that remove or update), the whole install list is walked: reading a
+# script that does not run only fails closed.
+_INSTALL = ("pnpm:devPreinstall", "preinstall", "install", "postinstall", "prepublish", "preprepare", "prepare",
+            "postprepare", "dependencies")
+_PACK = ("prepack", "preprepare", "prepare", "postprepare", "postpack")
+_PUBLISH = ("prepublishOnly", "prepublish") + _PACK + ("prepublish", "publish", "postpublish")
+_VERSION = ("preversion", "version", "postversion")
+_TEST = ("pretest", "test", "posttest")
+_LIFECYCLES: dict[str, tuple[str, ...]] = {
+    **dict.fromkeys(("install", "i", "in", "ins", "inst", "insta", "instal", "isnt", "isnta", "isntal",
+                     "isntall", "add", "ci", "clean-install", "ic", "install-clean", "isntall-clean",
+                     "uninstall", "unlink", "remove", "rm", "r", "un", "update", "up", "upgrade", "udpate",
+                     "rebuild", "rb", "link", "ln", "dedupe", "ddp", "prune", "import"), _INSTALL),
+    **dict.fromkeys(("install-test", "it", "install-ci-test", "cit", "clean-install-test", "sit"), _INSTALL + _TEST),
+    "pack": _PACK, "publish": _PUBLISH, "version": _VERSION, "verison": _VERSION, "diff": ("prepare",),
+}
+# Options after which the package managers run no life cycle script.
+_IGNORE_SCRIPTS = frozenset({"--ignore-scripts", "--ignore-scripts=true"})
 
 
 def runner_script(walk: Walk, view: View) -> FileScript | None:
@@ -461,6 +483,7 @@ def _program_files(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript | 
 
 def _makefile(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript | None:
     files: list[str] = []
+    include_dirs: list[str] = []
     directory = "."
     k = 0
     while k < len(args):
@@ -477,12 +500,14 @@ def _makefile(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript | None:
             k += 1
         elif t.startswith("--") and "=" in t:
             option, value = t.split("=", 1)
-        elif t[:2] in ("-f", "-C") and len(t) > 2:
+        elif t[:2] in ("-f", "-C", "-I") and len(t) > 2:
             option, value = t[:2], t[2:]
         elif a.opaque and t.startswith("-"):
             return None
         if option in ("-f", "--file", "--makefile") and value is not None:
             files.append(value)
+        elif option in ("-I", "--include-dir") and value is not None:
+            include_dirs.append(value)
         elif option in ("-C", "--directory") and value is not None:
             directory = value if directory == "." or value.startswith("/") else f"{directory}/{value}"
         k += 1
@@ -503,12 +528,67 @@ def _makefile(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript | None:
                 break  # make reads the first of its default names that exists
     if not texts:
         return None
+    included = _included(walk, view, texts, prefix, include_dirs)
+    if isinstance(included, FileScript):
+        return included
     script = FileScript(shown, "make", True, True, None)
     if directory != ".":
         script.directory = walk.absolute(directory, view.cwd)  # (None: unknown, relative lines unmatched)
     script.text = "\n".join(texts)
+    if included:
+        # The makefile's recipes, then those of the files it includes (make reads them in
+        # place; the order only changes which mention a reason names first).
+        script.parts = [(shown, script.text), *included]
+        texts = texts + [text for _, text in included]
     script.lines = [line for text in texts for line in recipe_lines(text)]
     return script
+
+
+# make's directives that read another makefile (`-include` and `sinclude` ignore a missing one).
+_INCLUDE = LazyPattern(r"[ ]*(?:-?include|sinclude)[ \t]+(.*)")
+INCLUDED_MAKEFILES = 64  # makefiles read through include directives for one make command
+_INCLUDE_DEPTH = 8
+
+
+def _included(walk: Walk, view: View, texts: list[str], prefix: str,
+              include_dirs: list[str]) -> list[tuple[str, str]] | FileScript:
+    """The texts of the makefiles the `include` directives of `texts` read, and theirs in turn
+    (depth `_INCLUDE_DEPTH`, at most `INCLUDED_MAKEFILES` files, then fail closed): a name is
+    relative to make's directory, else looked up in the `-I` directories. A name of unknown
+    value (`include $(DEPS)`, a glob) is not followed, as `bash $X`'s script is not."""
+    out: list[tuple[str, str]] = []
+    seen: set[str] = set()
+    pending = [(text, 0) for text in texts]
+    while pending:
+        text, depth = pending.pop(0)
+        for line in text.split("\n"):
+            if "include" not in line or line.startswith("\t"):
+                continue
+            found = _INCLUDE().fullmatch(line.split("#", 1)[0].rstrip())
+            if found is None:
+                continue
+            for name in found.group(1).split():
+                if "$" in name or any(c in name for c in "*?["):
+                    continue
+                if name in seen:
+                    continue
+                seen.add(name)
+                if len(seen) > INCLUDED_MAKEFILES or depth >= _INCLUDE_DEPTH:
+                    refused = FileScript(name, "make", True, True, None)
+                    refused.refused = f"more than {INCLUDED_MAKEFILES} included makefiles, or included " \
+                                      f"{_INCLUDE_DEPTH} deep"
+                    return refused
+                candidates = [name] if name.startswith("/") else [prefix + name] + [
+                    d.rstrip("/") + "/" + name for d in include_dirs]
+                for spelled in candidates:
+                    content = _read_file(walk, view, spelled)
+                    if isinstance(content, FileScript):
+                        return content
+                    if content is not None:
+                        out.append((spelled, content))
+                        pending.append((content, depth + 1))
+                        break
+    return out
 
 
 def _no_makefile_here(walk: Walk, path: tuple[str, ...] | None) -> bool:
@@ -612,12 +692,20 @@ def _package_scripts(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript 
         elif not t.startswith("-"):
             words.append(a)
         k += 1
-    if not words or words[0].opaque:
+    if name == "yarn" and not words:
+        first = "install"  # a bare `yarn` installs
+    elif not words or words[0].opaque:
         return None
-    first = words[0].text
-    if name == "npm":
+    else:
+        first = words[0].text
+    lifecycle = _LIFECYCLES.get(first)
+    if lifecycle is not None:
+        if any(a.text in _IGNORE_SCRIPTS for a in args):
+            return None  # `npm ci --ignore-scripts`: no life cycle script runs
+        script_name = first
+    elif name == "npm":
         if first not in _NPM_RUNS:
-            return None  # `npm install` and the rest: not followed
+            return None  # npm's other commands run no script of the package
         script_name = _NPM_RUNS[first]
         if script_name is None:
             if len(words) < 2 or words[1].opaque:
@@ -643,13 +731,22 @@ def _package_scripts(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript 
         return refused
     if not isinstance(scripts, dict):
         return None
-    run = [scripts.get(f"pre{script_name}"), scripts.get(script_name), scripts.get(f"post{script_name}")]
-    if script_name == "restart" and not isinstance(scripts.get("restart"), str):
-        run = [scripts.get(n) for n in ("prestop", "stop", "poststop", "prestart", "start", "poststart")]
-    lines = [line for line in run if isinstance(line, str)]
-    if not lines:
+    names = [f"pre{script_name}", script_name, f"post{script_name}"]
+    if lifecycle is not None:
+        names = list(dict.fromkeys(lifecycle))
+    elif script_name == "restart" and not isinstance(scripts.get("restart"), str):
+        names = ["prestop", "stop", "poststop", "prestart", "start", "poststart"]
+    names = [n for n in names if isinstance(scripts.get(n), str)]
+    if not names:
         return None
-    script = FileScript(f"the '{script_name}' script of {spelled}", name, True, True, None)
+    lines = [scripts[n] for n in names]
+    if lifecycle is None:
+        shown = f"the '{script_name}' script"
+    else:
+        shown = "the " + ", ".join(f"'{n}'" for n in names) + (" scripts" if len(names) > 1 else " script")
+    script = FileScript(f"{shown} of {spelled}", name, True, True, None)
+    if len(names) > 1 and lifecycle is not None:
+        script.parts = [(f"the '{n}' script of {spelled}", scripts[n]) for n in names]
     if directory != ".":
         script.directory = walk.absolute(directory, view.cwd)  # the scripts run in the package's
     script.text = "\n".join(lines)
