@@ -539,6 +539,7 @@ def _makefile(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript | None:
         # The makefile's recipes, then those of the files it includes (make reads them in
         # place; the order only changes which mention a reason names first).
         script.parts = [(shown, script.text), *included]
+        script.path = " and ".join([shown, *(name for name, _ in included)])
         texts = texts + [text for _, text in included]
     script.lines = [line for text in texts for line in recipe_lines(text)]
     return script
@@ -578,8 +579,11 @@ def _included(walk: Walk, view: View, texts: list[str], prefix: str,
                     refused.refused = f"more than {INCLUDED_MAKEFILES} included makefiles, or included " \
                                       f"{_INCLUDE_DEPTH} deep"
                     return refused
+                # (a relative `-I` directory: under make's directory and, in case make reads it
+                # before it changes directory, under the caller's: both are read)
                 candidates = [name] if name.startswith("/") else [prefix + name] + [
-                    d.rstrip("/") + "/" + name for d in include_dirs]
+                    base + d.rstrip("/") + "/" + name for d in include_dirs
+                    for base in dict.fromkeys(("" if d.startswith("/") else prefix, ""))]
                 for spelled in candidates:
                     content = _read_file(walk, view, spelled)
                     if isinstance(content, FileScript):
