@@ -348,6 +348,52 @@ def test_a_program_is_read_to_a_larger_bound_than_a_shell_script(tmp_path: pathl
         f"python3 runs huge.py, which cannot be read within bounds ('{root}/huge.py' is larger than 4 MiB)")
 
 
+def test_a_test_directory_past_its_bound_fails_closed(tmp_path: pathlib.Path, monkeypatch) -> None:
+    """`pytest tests/`: more test files under a directory operand than `disk.TEST_FILES` are
+    not read; the command fails closed and says why. At the bound they are read and judged."""
+    from polydeukes.stdlib.shell import disk
+
+    root = tmp_path / "u" / "proj"
+    (root / "tests" / "deep").mkdir(parents=True)
+    for k in range(3):
+        (root / "tests" / f"test_{k}.py").write_text("def test():\n    pass\n")
+    (root / "tests" / "deep" / "conftest.py").write_text("import os\nos.remove('ci/gate.sh')\n")
+    (root / "tests" / "helper.py").write_text("")  # not a test file: not counted
+
+    def judged(command: str) -> ShellModResult:
+        return judge_shell_mod(command, ["ci/gate.sh"], root=str(root), home=str(root.parent))
+
+    monkeypatch.setattr(disk, "TEST_FILES", 4)
+    assert judged("pytest tests").reason == "pytest runs tests/deep/conftest.py, whose code mentions protected path ci/gate.sh"
+    monkeypatch.setattr(disk, "TEST_FILES", 3)
+    over = judged("pytest tests")
+    assert over.broken and over.reason.startswith("pytest runs its test files, which cannot be read within bounds (more than 3 test files under")
+
+
+def test_make_includes_past_their_bound_fail_closed(tmp_path: pathlib.Path) -> None:
+    """A makefile that includes a chain of makefiles deeper than make's include bound is not
+    followed to its end: the command fails closed and says why."""
+    from polydeukes.stdlib.shell.scripts import _INCLUDE_DEPTH
+
+    root = tmp_path / "u" / "proj"
+    root.mkdir(parents=True)
+
+    def judged(command: str) -> ShellModResult:
+        return judge_shell_mod(command, ["ci/gate.sh"], root=str(root), home=str(root.parent))
+
+    (root / "Makefile").write_text("include m0.mk\nall:\n\ttrue\n")
+    for k in range(_INCLUDE_DEPTH - 1):
+        (root / f"m{k}.mk").write_text(f"include m{k + 1}.mk\n")
+    (root / f"m{_INCLUDE_DEPTH - 1}.mk").write_text("x:\n\trm -f c?/gate.sh\n")
+    assert judged("make").reason.startswith("rm pattern c?/gate.sh can match protected path ci/gate.sh (in Makefile and m0.mk")
+    (root / f"m{_INCLUDE_DEPTH - 1}.mk").write_text(f"include m{_INCLUDE_DEPTH}.mk\n")
+    (root / f"m{_INCLUDE_DEPTH}.mk").write_text("x:\n\ttrue\n")
+    deep = judged("make")
+    assert deep.broken and deep.reason == (
+        f"make runs m{_INCLUDE_DEPTH}.mk, which cannot be read within bounds (more than 64 included makefiles, "
+        f"or included {_INCLUDE_DEPTH} deep)")
+
+
 def test_make_down_a_missing_tree_spends_one_lookup(tmp_path: pathlib.Path) -> None:
     """`cd build && make` repeated, each deeper in a tree that is not there: make's makefile
     is looked for once, not three times per level (the lookups and the time budget would run
