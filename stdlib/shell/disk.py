@@ -345,13 +345,14 @@ class Disk:
             return found
         return found
 
-    def test_files(self, segments: list[str], limit: int = TEST_FILES) -> list[str] | Refused:
+    def test_files(self, segments: list[str], limit: int | None = None) -> list[str] | Refused:
         """The files pytest collects under the directory at `segments` with its default
         settings: `conftest.py`, `test_*.py` and `*_test.py`, in the directories it recurses
         into (not those its `norecursedirs` default names, nor a virtualenv, one holding
         `pyvenv.cfg`), as absolute paths. Directory links are followed once each (pytest
         follows them). One lookup per directory and per `_LISTED` entries; more than `limit`
         files is refused."""
+        limit = TEST_FILES if limit is None else limit
         found: list[str] = []
         top = "/" + "/".join(segments)
         stack = [top]

@@ -169,7 +169,7 @@ def _program(view: View) -> FileScript | None:
         elif it.text != "-":
             files.append(it.text)
     if files or tests is not None:
-        script = FileScript(files[0] if files else name, name, False, True, ())
+        script = FileScript(files[0] if files else "its test files", name, False, True, ())
         script.paths = files
         if tests is not None:
             script.tests = (tests, plugins)
