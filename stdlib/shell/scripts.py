@@ -55,7 +55,6 @@ from polydeukes.stdlib.shell.analysis import (
 )
 from polydeukes.stdlib.shell.disk import FILE_BYTES, PROGRAM_BYTES, SCRIPT_BYTES, Binary, Missing, Refused
 from polydeukes.stdlib.shell.expansion import Arg, Value
-from polydeukes.vm.sre import LazyPattern
 from polydeukes.stdlib.shell.interpreters import (
     FAMILIES,
     PLUGIN,
@@ -64,6 +63,7 @@ from polydeukes.stdlib.shell.interpreters import (
     TEST_RUNNERS,
     family_of,
 )
+from polydeukes.vm.sre import LazyPattern
 
 SHELLS = NESTED_SHELLS - {"eval"}
 SOURCING = frozenset({"source", "."})
@@ -175,7 +175,7 @@ def _program(view: View) -> FileScript | None:
             script.tests = (tests, plugins)
         return script
     known = FAMILIES.get(family)
-    if tests is not None or any(it.role in (E.CODE, E.EXEC) for it in items) or known is not None and not known.stdin:
+    if any(it.role in (E.CODE, E.EXEC) for it in items) or known is not None and not known.stdin:
         return None
     return _stdin_script(view, name, False, ())
 
@@ -419,7 +419,7 @@ _NPM_RUNS = {"run": None, "run-script": None, "rum": None, "urn": None, "test": 
 _INSTALL = ("pnpm:devPreinstall", "preinstall", "install", "postinstall", "prepublish", "preprepare", "prepare",
             "postprepare", "dependencies")
 _PACK = ("prepack", "preprepare", "prepare", "postprepare", "postpack")
-_PUBLISH = ("prepublishOnly", "prepublish") + _PACK + ("prepublish", "publish", "postpublish")
+_PUBLISH = ("prepublishOnly", "prepublish", *_PACK, "publish", "postpublish")
 _VERSION = ("preversion", "version", "postversion")
 _TEST = ("pretest", "test", "posttest")
 _LIFECYCLES: dict[str, tuple[str, ...]] = {
@@ -430,6 +430,7 @@ _LIFECYCLES: dict[str, tuple[str, ...]] = {
     **dict.fromkeys(("install-test", "it", "install-ci-test", "cit", "clean-install-test", "sit"), _INSTALL + _TEST),
     "pack": _PACK, "publish": _PUBLISH, "version": _VERSION, "verison": _VERSION, "diff": ("prepare",),
 }
+_COMMANDS = frozenset(_LIFECYCLES) | frozenset(_NPM_RUNS)
 # Options after which the package managers run no life cycle script.
 _IGNORE_SCRIPTS = frozenset({"--ignore-scripts", "--ignore-scripts=true"})
 
@@ -679,6 +680,7 @@ def _package_scripts(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript 
     name = view.name
     directory = "."
     words: list[Arg] = []
+    after_option: list[bool] = []
     k = 0
     while k < len(args):
         a = args[k]
@@ -694,8 +696,14 @@ def _package_scripts(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript 
         elif t == "--":
             break
         elif not t.startswith("-"):
+            previous = args[k - 1].text if k else ""
             words.append(a)
+            after_option.append(previous.startswith("-") and "=" not in previous and a.text not in _COMMANDS)
         k += 1
+    # A word after an option without `=` may be that option's value (`npm --loglevel silly ci`,
+    # `pnpm --filter web install`): the command is the first word that is not, if there is one.
+    start = next((j for j, maybe_value in enumerate(after_option) if not maybe_value), 0)
+    words = words[start:]
     if name == "yarn" and not words:
         first = "install"  # a bare `yarn` installs
     elif not words or words[0].opaque:
@@ -737,7 +745,7 @@ def _package_scripts(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript 
         return None
     names = [f"pre{script_name}", script_name, f"post{script_name}"]
     if lifecycle is not None:
-        names = list(dict.fromkeys(lifecycle))
+        names = list(lifecycle)
     elif script_name == "restart" and not isinstance(scripts.get("restart"), str):
         names = ["prestop", "stop", "poststop", "prestart", "start", "poststart"]
     names = [n for n in names if isinstance(scripts.get(n), str)]

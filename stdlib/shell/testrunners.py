@@ -47,6 +47,17 @@ def test_files(walk: Walk, view: View, tests: list[str], plugins: list[str]) -> 
         path = walk.absolute(spelled.split("::", 1)[0], cwd)
         if path is None:
             continue
+        written = [w for w in walk.written() if w[: len(path)] == path]
+        if written:
+            # Files the line writes first (`echo … > tests/test_x.py; pytest tests`): read as
+            # the line wrote them (scripts._text), with the conftest.py files above them.
+            for w in written:
+                if w == path or _is_test_file(w[-1]):
+                    for depth in range(len(w)):
+                        add(w[:depth] + (_CONFTEST,))
+                    add(w)
+        if disk.missing_directory(path):
+            continue  # pytest stops: no such file or directory (below a missing directory: no lookup)
         resolved = disk.resolve(list(path))
         if isinstance(resolved, Refused):
             return resolved
@@ -73,6 +84,10 @@ def test_files(walk: Walk, view: View, tests: list[str], plugins: list[str]) -> 
         if path is not None:
             add(path)
     return found
+
+
+def _is_test_file(name: str) -> bool:
+    return name.endswith(".py") and (name == _CONFTEST or name.startswith("test_") or name.endswith("_test.py"))
 
 
 def _spelled(path: tuple[str, ...], cwd: tuple[str, ...]) -> str:
