@@ -1010,10 +1010,30 @@ _RUNNER_FILE = st.one_of(
     st.text(max_size=60),
     st.recursive(st.one_of(st.none(), st.booleans(), st.integers(), st.text(max_size=20)),
                  lambda inner: st.one_of(st.lists(inner, max_size=3),
-                                         st.dictionaries(st.sampled_from(["scripts", "test", "pretest", "x"]), inner,
+                                         st.dictionaries(st.sampled_from(["scripts", "test", "pretest", "x",
+                                                                          "postinstall", "prepack"]), inner,
                                                          max_size=3)),
                  max_leaves=8).map(__import__("json").dumps),
 )
+
+
+_RUNNER_WORD = st.one_of(
+    st.sampled_from(["-", "--", "-I", "-m", "-c", "-e", "-r", "-p", "-k", "-x", "-IBc", "-Wd", "--require", "--import=",
+                     "--frobnicate", "run", "eval", "test", "install", "ci", "pytest", "s.sh", "conftest.py", "-C", "..",
+                     "--prefix", "--ignore-scripts", "$X", "'*.py'", "::x", "no:x", "-f", "-I../x", "=", "--cov"]),
+    st.text(alphabet=st.sampled_from(list("-=:./*$ab")), max_size=6),
+)
+
+
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(st.sampled_from(["python3", "pypy3", "ipython", "coverage", "node", "tsx", "ts-node", "deno", "bun", "perl",
+                        "pytest", "npm", "yarn", "pnpm", "make"]),
+       st.lists(_RUNNER_WORD, max_size=7))
+def test_runner_command_lines_never_raise(runner: str, words: list[str]) -> None:
+    """Any words after an interpreter, a test runner or a package runner (options it does not
+    know, a value missing at the end, `--` anywhere, unknown values) give a result."""
+    result = judge_shell_mod(" ".join([runner, *words]), ["ci/gate.sh"], root=ROOT, home=HOME)
+    assert isinstance(result, ShellModResult)
 
 
 def test_script_runners_never_raise_on_any_file(tmp_path: pathlib.Path) -> None:
@@ -1026,9 +1046,11 @@ def test_script_runners_never_raise_on_any_file(tmp_path: pathlib.Path) -> None:
     @settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
     @given(_RUNNER_FILE)
     def never_raises(content: str) -> None:
-        for name in ("Makefile", "package.json", "s.sh"):
+        for name in ("Makefile", "package.json", "s.sh", "inc.mk", "conftest.py"):
             (root / name).write_text(content, encoding="utf-8", errors="surrogatepass")
-        for command in ("make", "npm test", "yarn x", "bash s.sh a", "./s.sh", "python3 s.sh", "cat s.sh | xargs rm"):
+        (root / "GNUmakefile").write_text("include inc.mk\n" + content, encoding="utf-8", errors="surrogatepass")
+        for command in ("make", "make -f Makefile", "npm test", "npm install", "yarn", "yarn x", "bash s.sh a", "./s.sh",
+                        "python3 s.sh", "pytest", "node -r ./s.sh x", "cat s.sh | xargs rm"):
             result = judge_shell_mod(command, ["ci/gate.sh"], root=str(root), home=str(root.parent))
             assert isinstance(result, ShellModResult)
 

@@ -22,6 +22,8 @@ followed: docs/security.md lists them as unjudged channels.
 
 from __future__ import annotations
 
+from itertools import islice
+
 from polydeukes.stdlib.shell.analysis import View, Walk
 from polydeukes.stdlib.shell.disk import Refused
 
@@ -47,7 +49,7 @@ def test_files(walk: Walk, view: View, tests: list[str], plugins: list[str]) -> 
         path = walk.absolute(spelled.split("::", 1)[0], cwd)
         if path is None:
             continue
-        written = [w for w in walk.written() if w[: len(path)] == path]
+        written = [w for w in _written_tests(walk) if w[: len(path)] == path]
         if written:
             # Files the line writes first (`echo … > tests/test_x.py; pytest tests`): read as
             # the line wrote them (scripts._text), with the conftest.py files above them.
@@ -84,6 +86,21 @@ def test_files(walk: Walk, view: View, tests: list[str], plugins: list[str]) -> 
         if path is not None:
             add(path)
     return found
+
+
+def _written_tests(walk: Walk) -> list[tuple[str, ...]]:
+    """The test files and conftest.py files the line has written so far. The line's written
+    files only grow, in order: each is looked at once per analysis, however many pytest
+    commands a long script holds."""
+    written = walk.written()
+    seen, found = walk.file_scripts.get(_WRITTEN_KEY, (0, []))
+    if seen < len(written):
+        found = found + [w for w in islice(written, seen, None) if w and _is_test_file(w[-1])]
+        walk.file_scripts[_WRITTEN_KEY] = (len(written), found)
+    return found
+
+
+_WRITTEN_KEY = ("testrunners", "written")  # (its entry in `Walk.file_scripts`, the walk's cache of files read)
 
 
 def _is_test_file(name: str) -> bool:
