@@ -89,7 +89,7 @@ _COVERAGE = Family(values=frozenset({"--rcfile", "--source", "--include", "--omi
                                           "debug", "help"}))
 _IPYTHON = Family(code=frozenset({"-c"}), module=frozenset({"-m"}), code_ends=True)
 _PERL = Family(code=frozenset({"-e", "-E"}), values=frozenset({"-I", "-M", "-m", "-x"}), in_place=True)
-_RUBY = Family(code=frozenset({"-e"}), values=frozenset({"-I", "-r", "-C", "-x"}), in_place=True)
+_RUBY = Family(code=frozenset({"-e"}), loads=frozenset({"-r"}), values=frozenset({"-I", "-C", "-x"}), in_place=True)
 
 FAMILIES: dict[str, Family] = {
     "python": _PYTHON, "python2": _PYTHON, "python3": _PYTHON, "pypy": _PYTHON, "pypy3": _PYTHON,
@@ -194,6 +194,10 @@ def interpreter(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effec
                     continue
                 if option[:2] in family.values and len(option) > 2:
                     items.append(Item(k, t, DATA))  # `-Ilib`, `-MData::Dumper`
+                    k += 1
+                    continue
+                if option[:2] in family.loads and len(option) > 2:
+                    items.append(Item(k, t[2:], EXEC, False, option[:2]))  # `ruby -r./x.rb`
                     k += 1
                     continue
             if option == family.module_flag:

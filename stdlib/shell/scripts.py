@@ -17,14 +17,21 @@ mentions), and hands the judges a `FileScript`:
   (spec 04 §8.5 (e) keeps nested shells unabsolved), naming the script;
 - **a program for another interpreter** (an interpreter's script operand, or a `#!` line
   naming any other program) is code: a mention, string fragments joined, fails closed, as
-  for `-c`/`-e` code;
+  for `-c`/`-e` code. Which words are the program is the interpreter's row's to say
+  (interpreters.py): the script and the files loaded before it (`node -r ./x.js y.js`) are
+  read together (`FileScript.paths`, then `parts`), and so are the files a test runner
+  imports (`pytest tests/`, `python3 -m pytest`: testrunners.py); a reason names the file
+  that mentions;
 - a file that is not there (or a directory) runs nothing and is not judged; a file whose
   first line holds a NUL byte is a compiled program, not judged (as any unknown program);
 - a file that cannot be read within the bounds (a FIFO, a device, too large, unreadable, the
   disk budget spent) fails closed.
 
 `make` and `npm`/`yarn`/`pnpm` run shell lines from a file (`runner_script`): a makefile's
-recipe lines, package.json's scripts, each walked in a shell of its own. `awk -f prog.awk` and
+recipe lines (and those of the makefiles its `include` directives name, `_included`),
+package.json's scripts (the one a call names with its `pre`/`post` scripts, or the life cycle
+scripts of the root package that `install`, `ci`, `pack`, `publish`, `version` … run,
+`_LIFECYCLES`), each walked in a shell of its own. `awk -f prog.awk` and
 `sed -f script.sed` run a program from a file: it is read as code.
 
 The same reading serves a file whose lines a pipeline's first stage passes on whole (`cat
