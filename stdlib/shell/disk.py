@@ -345,7 +345,8 @@ class Disk:
             return found
         return found
 
-    def test_files(self, segments: list[str], limit: int | None = None) -> list[str] | Refused:
+    def test_files(self, segments: list[str], limit: int | None = None, *,
+                   any_python: bool = False) -> list[str] | Refused:
         """The files pytest collects under the directory at `segments` with its default
         settings: `conftest.py`, `test_*.py` and `*_test.py`, in the directories it recurses
         into (not those its `norecursedirs` default names, nor a virtualenv, one holding
@@ -386,7 +387,7 @@ class Disk:
                 if is_dir:
                     if not _NOT_COLLECTED().fullmatch(name):
                         stack.append(entry.path)
-                elif name.endswith(".py") and (name == "conftest.py" or name.startswith("test_")
+                elif name.endswith(".py") and (any_python or name == "conftest.py" or name.startswith("test_")
                                                or name.endswith("_test.py")):
                     found.append(entry.path)
                     if len(found) > limit:

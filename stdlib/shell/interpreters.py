@@ -310,6 +310,8 @@ _PYTEST_VALUES = frozenset({
 })
 _PYTEST_CLUSTER_VALUES = "kmpcoWrn"
 TEST_PATH, PLUGIN = "test", "-p"  # `Item.option` of a test path operand and of a `-p` plugin
+CONFIG_FILE = frozenset({"-c", "--config-file"})  # options naming pytest's configuration file
+OVERRIDE = frozenset({"-o", "--override-ini"})  # options setting one of its values
 
 
 def pytest_items(args: Sequence[Arg], start: int) -> list[Item]:
@@ -334,7 +336,9 @@ def pytest_items(args: Sequence[Arg], start: int) -> list[Item]:
         if t.startswith("--"):
             option, eq, value = t.partition("=")
             items.append(Item(k, t, DATA))
-            if option in _PYTEST_VALUES and not eq and k + 1 < n:
+            if option in _PYTEST_VALUES and eq:
+                items.append(Item(k, value, DATA, False, option))
+            elif option in _PYTEST_VALUES and k + 1 < n:
                 items.append(Item(k + 1, args[k + 1].text, DATA, True, option))
                 k += 1
             k += 1

@@ -63,7 +63,9 @@ from polydeukes.stdlib.shell.analysis import (
 from polydeukes.stdlib.shell.disk import FILE_BYTES, PROGRAM_BYTES, SCRIPT_BYTES, Binary, Missing, Refused
 from polydeukes.stdlib.shell.expansion import Arg, Value
 from polydeukes.stdlib.shell.interpreters import (
+    CONFIG_FILE,
     FAMILIES,
+    OVERRIDE,
     PLUGIN,
     TEST_PATH,
     TEST_RUNNER_MODULES,
@@ -102,7 +104,8 @@ class FileScript:
         # runner imports): their spelled paths, then (path, text) of those read.
         self.paths: list[str] | None = None
         self.parts: list[tuple[str, str]] | None = None
-        self.tests: tuple[list[str], list[str]] | None = None  # a test runner's paths and plugins
+        # A test runner's paths, plugins and configuration words (testrunners.test_files).
+        self.tests: tuple[list[str], list[str], list[str]] | None = None
 
     @property
     def origin(self) -> str:
@@ -158,7 +161,10 @@ def _program(view: View) -> FileScript | None:
     files: list[str] = []
     tests: list[str] | None = [] if family in TEST_RUNNERS else None
     plugins: list[str] = []
+    configuration: list[str] = []  # pytest's `-c FILE`, then its `-o KEY=VALUE` words
     for it in items:
+        if it.option in CONFIG_FILE or it.option in OVERRIDE:
+            configuration.append(("-c " if it.option in CONFIG_FILE else "") + it.text)
         if it.role != E.EXEC:
             continue
         a = args[it.index] if it.whole else None
@@ -179,7 +185,7 @@ def _program(view: View) -> FileScript | None:
         script = FileScript(files[0] if files else "its test files", name, False, True, ())
         script.paths = files
         if tests is not None:
-            script.tests = (tests, plugins)
+            script.tests = (tests, plugins, configuration)
         return script
     known = FAMILIES.get(family)
     if any(it.role in (E.CODE, E.EXEC) for it in items) or known is not None and not known.stdin:

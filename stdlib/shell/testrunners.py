@@ -25,12 +25,15 @@ from __future__ import annotations
 from itertools import islice
 
 from polydeukes.stdlib.shell.analysis import View, Walk
-from polydeukes.stdlib.shell.disk import Refused
+from polydeukes.stdlib.shell.disk import FILE_BYTES, Refused
+from polydeukes.stdlib.shell.interpreters import PLUGIN, TEST_PATH, pytest_items
+from polydeukes.vm.sre import LazyPattern
 
 _CONFTEST = "conftest.py"
 
 
-def test_files(walk: Walk, view: View, tests: list[str], plugins: list[str]) -> list[str] | Refused:
+def test_files(walk: Walk, view: View, tests: list[str], plugins: list[str],
+               configuration: list[str]) -> list[str] | Refused:
     """The files pytest imports for these operands (none: where it runs), spelled relative to
     the command's directory where they are under it (absolute otherwise), in import order."""
     disk = walk.disk
@@ -45,6 +48,16 @@ def test_files(walk: Walk, view: View, tests: list[str], plugins: list[str]) -> 
             seen.add(path)
             found.append(_spelled(path, cwd))
 
+    configured = _configuration(walk, view, configuration)
+    if isinstance(configured, Refused):
+        return configured
+    added, any_python = configured
+    if added:
+        # What the configuration adds comes first on pytest's command line (`addopts`), its
+        # `testpaths` stand for operands when the command gives none.
+        more = pytest_items([_Word(w) for w in added], 0)
+        plugins = plugins + [it.text for it in more if it.option == PLUGIN and not it.text.startswith("no:")]
+        tests = tests + [it.text for it in more if it.option == TEST_PATH]
     for spelled in tests or ["."]:
         path = walk.absolute(spelled.split("::", 1)[0], cwd)
         if path is None:
@@ -74,7 +87,7 @@ def test_files(walk: Walk, view: View, tests: list[str], plugins: list[str]) -> 
         if kind != "dir":
             add(path)
             continue
-        below = disk.test_files(resolved)
+        below = disk.test_files(resolved, any_python=any_python)
         if isinstance(below, Refused):
             return below
         # (as found under the resolved directory; spelled under the operand)
@@ -86,6 +99,61 @@ def test_files(walk: Walk, view: View, tests: list[str], plugins: list[str]) -> 
         if path is not None:
             add(path)
     return found
+
+
+class _Word:
+    """A word of pytest's configuration, as `pytest_items` reads a command-line word."""
+
+    __slots__ = ("text",)
+    opaque = False
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
+_CONFIG_NAMES = ("pytest.ini", ".pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg")
+# `key = value` (ini, toml) or `key: value` (setup.cfg), with its indented continuation lines.
+_CONFIG_SETTING = LazyPattern(r"(?m)^[ \t]*(addopts|testpaths|python_files)[ \t]*[=:][ \t]*(.*(?:\n[ \t]+\S.*)*)")
+_CONFIG_TOKEN = LazyPattern(r"\"([^\"]*)\"|'([^']*)'|([^\s,\[\]\"']+)")
+
+
+def _configuration(walk: Walk, view: View, given: list[str]) -> tuple[list[str], bool] | Refused:
+    """What pytest's configuration adds to its command line: the words of `addopts`, then
+    those of `testpaths`, and whether `python_files` is set (then any `*.py` file under a
+    directory operand may be collected). Read from `-c FILE` and from every configuration file
+    pytest may pick in the command's directory and above it (pytest takes the first it finds;
+    every one is read, which only reads more). A file the line writes first is read as
+    written (with content this layer does not compute, the command fails closed)."""
+    from polydeukes.stdlib.shell.scripts import _text  # (loaded: it called us)
+
+    cwd = view.cwd
+    disk = walk.disk
+    spelled = [g[3:] for g in given if g.startswith("-c ")]  # `-c FILE`
+    overrides = "\n".join(g.replace("=", " = ", 1) for g in given if not g.startswith("-c "))  # `-o KEY=VALUE`
+    for depth in range(len(cwd), -1, -1):
+        directory = cwd[:depth]
+        if depth and disk.missing_directory(directory):
+            continue  # (below a missing directory: no lookup)
+        spelled.extend("/" + "/".join((*directory, name)) for name in _CONFIG_NAMES)
+    words: list[str] = []
+    paths: list[str] = []
+    any_python = False
+    for path in [None, *spelled]:
+        text = overrides if path is None else _text(walk, view, path, FILE_BYTES)
+        if isinstance(text, Refused):
+            return text
+        if not text or "addopts" not in text and "testpaths" not in text and "python_files" not in text:
+            continue
+        for found in _CONFIG_SETTING().finditer(text):
+            key, value = found.group(1), found.group(2)
+            tokens = [next(g for g in t.groups() if g is not None) for t in _CONFIG_TOKEN().finditer(value)]
+            if key == "python_files":
+                any_python = True
+            elif key == "addopts":
+                words.extend(w for token in tokens for w in token.split())
+            else:
+                paths.extend(tokens)
+    return words + paths, any_python
 
 
 def _written_tests(walk: Walk) -> list[tuple[str, ...]]:
