@@ -15,9 +15,13 @@ tool.py`):
 - a `-p NAME` plugin: `NAME.py` where pytest runs (a module on `sys.path`; one installed
   elsewhere is not followed, as any module).
 
-What a configuration file adds (`python_files`, `testpaths`, `addopts = -p …` in pytest.ini,
-pyproject.toml, tox.ini, setup.cfg) and what the imported files import in turn are not
-followed: docs/security.md lists them as unjudged channels.
+- what pytest's configuration adds (`_configuration`): `addopts` words as command-line
+  words, `testpaths` as operands, `python_files` makes every `*.py` under a directory operand
+  a test file; from pytest.ini, .pytest.ini, pyproject.toml, tox.ini and setup.cfg in the
+  command's directory and above, `-c FILE` and `-o KEY=VALUE`.
+
+What the imported files import in turn, and plugins installed as packages, are not followed:
+docs/security.md lists them as unjudged channels.
 """
 
 from __future__ import annotations
