@@ -66,7 +66,7 @@ def test_files(walk: Walk, view: View, tests: list[str], plugins: list[str],
         path = walk.absolute(spelled.split("::", 1)[0], cwd)
         if path is None:
             continue
-        written = [w for w in _written_tests(walk) if w[: len(path)] == path]
+        written = [w for w in _written_named(walk, _WRITTEN_KEY, _is_test_file) if w[: len(path)] == path]
         if written:
             # Files the line writes first (`echo … > tests/test_x.py; pytest tests`): read as
             # the line wrote them (scripts._text), with the conftest.py files above them.
@@ -123,31 +123,48 @@ _CONFIG_TOKEN = LazyPattern(r"\"([^\"]*)\"|'([^']*)'|([^\s,\[\]\"']+)")
 
 def _configuration(walk: Walk, view: View, given: list[str]) -> tuple[list[str], bool] | Refused:
     """What pytest's configuration adds to its command line: the words of `addopts`, then
-    those of `testpaths`, and whether `python_files` is set (then any `*.py` file under a
-    directory operand may be collected). Read from `-c FILE` and from every configuration file
-    pytest may pick in the command's directory and above it (pytest takes the first it finds;
-    every one is read, which only reads more). A file the line writes first is read as
-    written (with content this layer does not compute, the command fails closed)."""
-    from polydeukes.stdlib.shell.scripts import _text  # (loaded: it called us)
-
+    those of `testpaths` (relative to the file's directory), and whether `python_files` is
+    set (then any `*.py` file under a directory operand may be collected). Read from `-c FILE`,
+    `-o KEY=VALUE`, and every configuration file pytest may pick in the command's directory
+    and above it (pytest takes the first it finds; every one is read, which only reads more).
+    A file the line writes first is read as written (with content this layer does not
+    compute, the command fails closed)."""
     cwd = view.cwd
     disk = walk.disk
-    spelled = [g[3:] for g in given if g.startswith("-c ")]  # `-c FILE`
-    overrides = "\n".join(g.replace("=", " = ", 1) for g in given if not g.startswith("-c "))  # `-o KEY=VALUE`
-    for depth in range(len(cwd), -1, -1):
-        directory = cwd[:depth]
-        if depth and disk.missing_directory(directory):
-            continue  # (below a missing directory: no lookup)
-        spelled.extend("/" + "/".join((*directory, name)) for name in _CONFIG_NAMES)
+    # The directories from the root down to the command's, to the first that is not there
+    # (a long script `cd`-ing down a missing tree pays for the existing part only).
+    depth = 0
+    while depth < len(cwd) and not disk.missing_directory(cwd[: depth + 1]):
+        depth += 1
+    # (cached per directory; a configuration file the line writes later makes a new entry)
+    key = (_CONFIG_KEY, cwd[:depth], len(_written_named(walk, _WRITTEN_CONFIG_KEY, _CONFIG_NAMES.__contains__)))
+    found = walk.file_scripts.get(key) if not given else None
+    if found is None:
+        sources: list[tuple[str, tuple[str, ...] | None]] = [(g[3:], None) for g in given if g.startswith("-c ")]
+        sources.extend(("/" + "/".join((*cwd[:d], name)), cwd[:d]) for d in range(depth, -1, -1)
+                       for name in _CONFIG_NAMES)
+        overrides = "\n".join(g.replace("=", " = ", 1) for g in given if not g.startswith("-c "))
+        found = _settings(walk, view, overrides, sources)
+        if not given:
+            walk.file_scripts[key] = found
+    return found
+
+
+def _settings(walk: Walk, view: View, overrides: str,
+              sources: list[tuple[str, tuple[str, ...] | None]]) -> tuple[list[str], bool] | Refused:
+    from polydeukes.stdlib.shell.scripts import _text  # (loaded: it called us)
+
     words: list[str] = []
     paths: list[str] = []
     any_python = False
-    for path in [None, *spelled]:
-        text = overrides if path is None else _text(walk, view, path, FILE_BYTES)
+    for path, directory in [("", None), *sources]:
+        text = _text(walk, view, path, FILE_BYTES) if path else overrides
         if isinstance(text, Refused):
             return text
         if not text or "addopts" not in text and "testpaths" not in text and "python_files" not in text:
             continue
+        if directory is None:  # `-c FILE`, `-o`: where pytest runs
+            directory = walk.absolute(path, view.cwd)[:-1] if path else view.cwd
         for found in _CONFIG_SETTING().finditer(text):
             key, value = found.group(1), found.group(2)
             tokens = [next(g for g in t.groups() if g is not None) for t in _CONFIG_TOKEN().finditer(value)]
@@ -156,23 +173,28 @@ def _configuration(walk: Walk, view: View, given: list[str]) -> tuple[list[str],
             elif key == "addopts":
                 words.extend(w for token in tokens for w in token.split())
             else:
-                paths.extend(tokens)
+                paths.extend(t if t.startswith("/") else "/" + "/".join((*directory, t)) for t in tokens)
     return words + paths, any_python
 
 
-def _written_tests(walk: Walk) -> list[tuple[str, ...]]:
-    """The test files and conftest.py files the line has written so far. The line's written
-    files only grow, in order: each is looked at once per analysis, however many pytest
-    commands a long script holds."""
+_CONFIG_KEY = "testrunners.configuration"  # (its entries in `Walk.file_scripts`)
+
+
+def _written_named(walk: Walk, key: str, accept) -> list[tuple[str, ...]]:
+    """The files the line has written so far whose name `accept`s (test files, configuration
+    files). The line's written files only grow, in order: each is looked at once per analysis
+    and `key`, however many pytest commands a long script holds."""
     written = walk.written()
-    seen, found = walk.file_scripts.get(_WRITTEN_KEY, (0, []))
+    seen, found = walk.file_scripts.get(key, (0, []))
     if seen < len(written):
-        found = found + [w for w in islice(written, seen, None) if w and _is_test_file(w[-1])]
-        walk.file_scripts[_WRITTEN_KEY] = (len(written), found)
+        found = found + [w for w in islice(written, seen, None) if w and accept(w[-1])]
+        walk.file_scripts[key] = (len(written), found)
     return found
 
 
-_WRITTEN_KEY = ("testrunners", "written")  # (its entry in `Walk.file_scripts`, the walk's cache of files read)
+# (their entries in `Walk.file_scripts`, the walk's cache of files read)
+_WRITTEN_KEY = "testrunners.written"
+_WRITTEN_CONFIG_KEY = "testrunners.written-configuration"
 
 
 def _is_test_file(name: str) -> bool:
