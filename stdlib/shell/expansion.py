@@ -338,7 +338,7 @@ def _pieces(raw: str) -> list[_Piece]:
         elif c == "`":
             j = raw.find("`", i + 1)
             j = n if j < 0 else j
-            out.append(_Piece(_UNKNOWN, raw[i : j + 1]))
+            out.append(_substitution(raw[i : j + 1], False))
             i = j + 1
         elif c == "(" and i > 0 and raw[i - 1] in _EXTGLOB_PREFIX and out and out[-1].kind == _ACTIVE:
             end = group_end(raw, i, "(", ")")
@@ -371,7 +371,7 @@ def _read_double_quoted(raw: str, i: int, out: list[_Piece]) -> int:
             if c == "`":
                 j = raw.find("`", i + 1)
                 j = n if j < 0 else j
-                out.append(_Piece(_UNKNOWN, raw[i : j + 1]))
+                out.append(_substitution(raw[i : j + 1], True))
                 i = j + 1
             else:
                 i = _read_dollar(raw, i, out, quoted=True)
@@ -384,6 +384,35 @@ def _read_double_quoted(raw: str, i: int, out: list[_Piece]) -> int:
 
 
 _POSITIONAL = frozenset("123456789@*")
+
+
+# A substitution whose output is one file's text as it stands: `$(cat F)`, `$(< F)`, `` `cat F` ``
+# (and, where a script operand or stdin is a file, `<(cat F)`). The walk reads F within bounds
+# and keeps the text in the scope under the substitution's spelling, which `_pieces` reads as a
+# variable's name; unread, the spelling stays a value of unknown value as before.
+_FILE_PRINT = LazyPattern(
+    r"(?:\$\(|<\(|(`))[ \t]*+(?:cat[ \t]++(?:--[ \t]++)?|<[ \t]*+)"
+    r"(?:([^\s'\"\\$`;&|<>()*?\[\]{}#~][^\s'\"\\$`;&|<>()*?\[\]{}]*+)|'([^'\r\n]++)'|\"([^\"\\$`\r\n]++)\")"
+    r"[ \t]*+(?(1)`|\))")
+
+
+def printed_file(spelling: str) -> str | None:
+    """The file a substitution spelled `spelling` prints whole (`$(cat F)` -> `F`), or None."""
+    m = _FILE_PRINT().fullmatch(spelling)
+    return None if m is None else m.group(2) or m.group(3) or m.group(4)
+
+
+def file_prints(raw: str) -> list[tuple[str, str]]:
+    """The file-printing substitutions of one word's raw spelling: (spelling, file) each."""
+    return [(piece.text, printed_file(piece.text)) for piece in _read_pieces(raw)
+            if piece.kind == _VAR and piece.text[:1] in "$`"]
+
+
+def _substitution(spelling: str, quoted: bool) -> _Piece:
+    """A command substitution: a value named by its spelling when it prints a file, else unknown."""
+    if printed_file(spelling) is not None:
+        return _Piece(_VAR, spelling, quoted, spelling)
+    return _Piece(_UNKNOWN, spelling)
 
 
 def _read_dollar(raw: str, i: int, out: list[_Piece], *, quoted: bool) -> int:
@@ -403,7 +432,7 @@ def _read_dollar(raw: str, i: int, out: list[_Piece], *, quoted: bool) -> int:
         return end
     if nxt == "(":
         end = group_end(raw, i + 1, "(", ")")
-        out.append(_Piece(_UNKNOWN, raw[i:end]))
+        out.append(_substitution(raw[i:end], quoted))
         return end
     if nxt == "'" and not quoted:
         return _read_ansi_c(raw, i + 2, out)
@@ -695,6 +724,8 @@ def word_values(word: Word, raw: str, scope: Scope | None) -> tuple[Value, ...] 
             if len(values) * len(known) > ALTERNATIVES_LIMIT:
                 return None
             values = [v + k.text for v in values for k in known]
+            if piece.text[:1] in "$`":
+                continue  # a file's text (`$(cat F)`, bounded by `disk.PRINT_BYTES`), kept whole
         else:
             values = [v + piece.text for v in values]
         if any(len(v) > VALUE_LIMIT for v in values):
