@@ -999,7 +999,11 @@ class Walk:
         if name in DIRECTORY_CHANGES:
             self._directory(name, rest)
         elif name in _DECLARATIONS:
-            self._assign_all(rest, 0, view.source)
+            if name != "export" and any(a.text[:1] == "-" and "n" in a.text[1:] and not a.text.startswith("--")
+                                        for a in rest):
+                self._name_references(rest)  # `declare -n r=x`: `$r` is `$x`
+            else:
+                self._assign_all(rest, 0, view.source)
         elif name == "unset":
             for a in rest:
                 if not a.text.startswith("-"):
@@ -1065,6 +1069,20 @@ class Walk:
             if not a.opaque and is_assignment(a.text) or a.word.flags & (W_VAR | W_SUBST) and "=" in a.text:
                 self._assign(a, source)
             k += 1
+
+    def _name_references(self, rest: Sequence[Arg]) -> None:
+        """`declare -n r=x` (`local -n`, `typeset -n`): from now on `$r` and an assignment to r
+        are x's; a reference to a name of unknown value, or one declared without a target, is
+        of unknown value."""
+        scope = self.context.scope
+        for a in rest:
+            if a.text.startswith("-") or a.text.startswith("+"):
+                continue
+            name, eq, target = a.text.partition("=")
+            if not _NAME().fullmatch(name):
+                continue
+            known = eq and not a.opaque and _NAME().fullmatch(target) is not None
+            scope.refer(name, target if known else None)
 
     def _assign_array(self, words: Sequence[Arg], source: str) -> None:
         """`NAME=(…)` / `NAME+=(…)` (its words already expanded, but for the first): the

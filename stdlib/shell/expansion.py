@@ -420,8 +420,8 @@ def _read_dollar(raw: str, i: int, out: list[_Piece], *, quoted: bool) -> int:
     if nxt == "{":
         end = group_end(raw, i + 1, "{", "}")
         inner = raw[i + 2 : end - 1]
-        if _NAME().fullmatch(inner) or inner in _POSITIONAL:
-            out.append(_Piece(_VAR, inner, quoted, raw[i:end]))
+        if _NAME().fullmatch(inner) or inner in _POSITIONAL or inner[:1] == "!" and _NAME().fullmatch(inner, 1):
+            out.append(_Piece(_VAR, inner, quoted, raw[i:end]))  # (`${!r}`: indirection, `Scope.value`)
         elif (m := _SUBSCRIPTED().match(inner)) is not None:
             # `${a[@]}`, `${a[*]}`, `${a[1]}`, `${a[$i]}`; an operator after the subscript
             # (`${a[@]:1}`, `${a[0]%.sh}`) leaves the value unknown: `a[?]` (see `Scope.value`).
@@ -495,21 +495,62 @@ class Scope:
     its first element; `spellings` keeps what an array's assignment spelled, which an
     expansion of unknown value carries so the mention rules can read it."""
 
-    __slots__ = ("values", "spellings", "keyed")
+    __slots__ = ("values", "spellings", "keyed", "references")
 
     def __init__(self) -> None:
         self.values: dict[str, tuple[Value, ...] | None] = {}
         self.spellings: dict[str, str] = {}
         self.keyed: set[str] = set()  # arrays assigned with `[k]=v` elements: positions unknown
+        # Name references (`declare -n r=x`): r -> x, or None when what r names is unknown.
+        self.references: dict[str, str | None] = {}
 
     def copy(self) -> Scope:
         other = Scope()
         other.values = dict(self.values)
         other.spellings = dict(self.spellings)
         other.keyed = set(self.keyed)
+        other.references = dict(self.references)
         return other
 
+    def refer(self, name: str, target: str | None) -> None:
+        """`declare -n name=target`: a chain that comes back to `name` names nothing known."""
+        seen = {name}
+        end = target
+        while end is not None and end in self.references:
+            if end in seen:
+                target = None
+                break
+            seen.add(end)
+            end = self.references[end]
+        self.references[name] = target
+        self.values.pop(name, None)
+
+    def _referenced(self, name: str) -> str | None:
+        """The variable a name reference finally names (chains followed), None when unknown."""
+        for _ in range(len(self.references) + 1):
+            if name not in self.references:
+                return name
+            target = self.references[name]
+            if target is None:
+                return None
+            name = target
+        return None
+
     def value(self, name: str) -> tuple[Value, ...] | None:
+        if name[0] == "!":
+            # `${!r}`: the variable r's value names (one known name, else unknown)
+            named = self.value(name[1:])
+            if named is None or len(named) != 1 or named[0].pattern is not None \
+                    or _NAME().fullmatch(named[0].text) is None:
+                return None
+            return self.value(named[0].text)
+        if self.references:
+            base = name.partition("[")[0]
+            if base in self.references:
+                target = self._referenced(base)
+                if target is None:
+                    return None
+                name = target + name[len(base):]
         if name[-1:] != "]":
             return self.values.get(name)
         base, _, subscript = name[:-1].partition("[")
@@ -529,6 +570,11 @@ class Scope:
         return self.spellings.get(name.partition("[")[0], raw)
 
     def assign(self, name: str, values: tuple[Value, ...] | None) -> None:
+        if self.references and name in self.references:
+            target = self._referenced(name)
+            if target is None:
+                return  # an assignment through a reference to an unknown name: still unknown
+            name = target
         self.values[name] = values
         if self.spellings and name + "[@]" not in self.values:
             self.spellings.pop(name, None)
