@@ -459,7 +459,7 @@ class Walk:
                     mentioned = True
                 elif spelled is not None and (cmd.words[0].text not in _MODELLED_WRITERS or _reads_only(
                         cmd.words[0].text, args, self._env(cmd, piped) if cmd.heredocs or cmd.redirects or piped
-                        else _NO_ENV)):
+                        else _NO_ENV)) and not (cmd.words[0].text == "git" and self._git_may_run()):
                     # No view, no effects: a plain command that can only matter through a
                     # mention it lacks, or through a write redirect's target being a link.
                     for r in cmd.redirects:
@@ -667,6 +667,8 @@ class Walk:
                 written_script = self._runs_written_script(view)
             if written_script is None and view.runs_written is None and view.written_code is None:
                 self._file_script(view)
+        elif name == "git":
+            self._git_runs(view)
         return view, written_script
 
     def _follow(self, text: str, view: View, written_script: str | None) -> Iterator[Event]:
@@ -1320,6 +1322,21 @@ class Walk:
             if script is not None:
                 view.file_script = script = scripts.read(self, view, script)
         if script is not None and script.shell and script.text is not None:
+            view.follow = True
+
+    def _git_may_run(self) -> bool:
+        """Could a git command here run a hook, an alias or a configured program (gitruns.py)?"""
+        from polydeukes.stdlib.shell import gitruns  # only a git command loads it
+
+        return gitruns.may_run(self, self.context.cwd)
+
+    def _git_runs(self, view: View) -> None:
+        """The hooks, alias and configured programs a `git` command runs (gitruns.py), read
+        into `view.file_script` and walked after it like a makefile's recipes."""
+        from polydeukes.stdlib.shell import gitruns  # only a git command loads it
+
+        view.file_script = script = gitruns.git_script(self, view)
+        if script is not None and script.text is not None:
             view.follow = True
 
     # -- paths ------------------------------------------------------------------------------
