@@ -388,7 +388,8 @@ _ESCAPES = {"n": "\n", "t": "\t", "b": "\b", '"': '"', "\\": "\\"}
 
 def _value(raw: str) -> tuple[str, bool]:
     """A value's text (quotes removed, escapes read, a comment outside quotes dropped, outer
-    blanks trimmed, inner blanks kept) and whether it ended (no continuation backslash)."""
+    blanks trimmed, inner blanks kept, as spaces outside quotes) and whether it ended (no
+    continuation backslash)."""
     out: list[str] = []
     quoted = False
     pending_blank = ""  # blanks outside quotes, kept only when more text follows
@@ -414,7 +415,7 @@ def _value(raw: str) -> tuple[str, bool]:
         elif not quoted and c in "#;":
             break
         elif not quoted and c in " \t":
-            pending_blank += c
+            pending_blank += " "  # (git keeps each blank outside quotes as a space)
         else:
             out.append(pending_blank + c)
             pending_blank = ""
