@@ -97,6 +97,21 @@ DANGEROUS_ENVIRONMENT = frozenset({
     "GIT_DIR", "GIT_WORK_TREE", "PERL5OPT", "PERL5LIB", "PYTHONPATH", "PYTHONSTARTUP",
     "NODE_OPTIONS", "RUBYOPT", "PATH", "IFS", "PROMPT_COMMAND", "SHELLOPTS", "BASHOPTS",
 })
+# Environment variables whose value is a command line a program runs (through a shell), and
+# those whose value is a file or options a program loads: what each means as a line to walk
+# (`{}` is the value). Assigned on the line, in front of a command, through `env`, or with
+# `export`/`declare`, the value is walked as a script (`PAGER='sh x.sh' git log`).
+_COMMAND_VARIABLES = {
+    **dict.fromkeys((
+        "PAGER", "GIT_PAGER", "MANPAGER", "SYSTEMD_PAGER", "EDITOR", "VISUAL", "GIT_EDITOR",
+        "GIT_SEQUENCE_EDITOR", "FCEDIT", "GIT_SSH_COMMAND", "GIT_SSH", "GIT_EXTERNAL_DIFF",
+        "GIT_ASKPASS", "SSH_ASKPASS", "SUDO_ASKPASS", "GIT_PROXY_COMMAND", "PROMPT_COMMAND",
+        "LESSCLOSE", "BROWSER", "SHELL", "MAKESHELL", "CONFIG_SHELL", "npm_config_script_shell",
+        "npm_config_shell", "npm_config_editor", "FZF_DEFAULT_COMMAND"), "{}"),
+    "BASH_ENV": "source {}", "ENV": "source {}",  # sourced by a non-interactive bash, an interactive sh
+    "PYTHONSTARTUP": "python3 {}", "NODE_OPTIONS": "node {} -e 0", "PERL5OPT": "perl {} -e 0",
+    "RUBYOPT": "ruby {} -e 0",
+}
 
 # Wrappers run the rest of their words as a command. Per wrapper: short options that take a
 # separate argument, long options that take one (unless written `--opt=value`), how many
@@ -162,6 +177,7 @@ _VARIABLE_REFERENCE = LazyPattern(r"\$\{?[#!]?([A-Za-z_][A-Za-z0-9_]*)")
 # Programs that run shell lines they read from a file: a makefile's recipes, package.json's
 # scripts (scripts.py).
 PROGRAM_RUNNERS = frozenset({"make", "gmake", "npm", "yarn", "pnpm"})
+_MAKES = frozenset({"make", "gmake"})
 # Programs whose own program may come from a file (`awk -f prog.awk`, `sed -f script.sed`).
 PROGRAM_FILE_READERS = frozenset({"awk", "gawk", "mawk", "nawk", "sed", "gsed"})
 # Names whose command can matter without a mention: writers and programs the table models as
@@ -640,6 +656,11 @@ class Walk:
             view.cwd = None  # `env -C dir`, `sudo -D dir`: not followed
         if inner:
             view.prefix_roles, view.wrapper_scripts = _wrapper_options(args, inner)
+        if inner or name in _DECLARATIONS or name in _MAKES:
+            # (make's operands may set variables too: `make SHELL=./x.sh`)
+            run = _command_variables(args[:inner] if name not in _DECLARATIONS and name not in _MAKES else args)
+            if run:
+                view.wrapper_scripts = (*view.wrapper_scripts, *run)
         if flowing is not None:
             view.stdin_listing = flowing
         if view.via_xargs:
@@ -1640,6 +1661,29 @@ def _wrapper_options(args: Sequence[Arg], inner: int) -> tuple[dict[int, str], l
             roles[k] = E.WRITE
         k += 1
     return roles, scripts
+
+
+def _command_variables(args: Sequence[Arg]) -> list[str]:
+    """The lines that assignments among `args` of `_COMMAND_VARIABLES` make a program run
+    (`PAGER='sh x.sh'`: `sh x.sh`; `BASH_ENV=x.sh`: `source x.sh`; `LESSOPEN='|cmd %s'`: `cmd`);
+    an assignment of unknown value runs what this layer cannot know (not judged, as a
+    command of unknown value is not)."""
+    out: list[str] = []
+    for a in args:
+        if a.opaque or "=" not in a.text:
+            continue
+        name, _, value = a.text.partition("=")
+        if name == "LESSOPEN":
+            value = value.lstrip("|-").replace("%s", "\"$1\"")  # `|cmd %s`: the file less opens, unknown here
+            out.append(value)
+            continue
+        form = _COMMAND_VARIABLES.get(name)
+        if form is None or not value.strip():
+            continue
+        if form.startswith(("source", "python3")):
+            value = "'" + value.replace("'", "'\\''") + "'"  # a file name: one word
+        out.append(form.replace("{}", value))  # (a command line, or options: as they are)
+    return out
 
 
 def name_index(words: Sequence[Word]) -> int:

@@ -108,6 +108,7 @@ def git_script(walk: Walk, view: View) -> FileScript | None:
     options = _GIT_GLOBAL_MODEL.options
     directory: tuple[str, ...] | None = view.cwd
     git_dir: tuple[str, ...] | None = None
+    overrides: dict[str, list[str]] = {}  # `-c key=value`, after the files' values
     k = 0
     while k < len(args) and args[k].text.startswith("-"):
         a = args[k]
@@ -117,6 +118,9 @@ def git_script(walk: Walk, view: View) -> FileScript | None:
         if takes and k + 1 < len(args):
             k += 1
             a, value = args[k], args[k].text
+        if key == "-c" and not a.opaque:
+            name, eq, setting = value.partition("=")
+            overrides.setdefault(_normal_key(name), []).append(setting if eq else "true")
         if key == "-C" or key == "--git-dir":
             place = walk.absolute(value, directory) if not a.opaque else None
             if place is None:
@@ -130,16 +134,23 @@ def git_script(walk: Walk, view: View) -> FileScript | None:
         return None
     sub = args[k].text
     found = _repository(walk, git_dir, directory)
-    if found is None:
+    values: dict[str, list[str]] = {}
+    if found is not None:
+        top, git_dir = found
+        read = _config(walk, git_dir)
+        if isinstance(read, FileScript):
+            return read
+        values.update(read)
+    elif not overrides:
         return None
-    top, git_dir = found
-    values = _config(walk, git_dir)
-    if isinstance(values, FileScript):
-        return values
+    else:
+        top, git_dir = directory, None
+    for name, settings in overrides.items():
+        values[name] = [*values.get(name, ()), *settings]
     lines: list[str] = []
     sources: list[str] = []
     hooks_path = values.get("core.hookspath")
-    hooks = walk.absolute(hooks_path[-1], top) if hooks_path else git_dir + ("hooks",)
+    hooks = walk.absolute(hooks_path[-1], top) if hooks_path else git_dir + ("hooks",) if git_dir else None
     for hook in _HOOKS.get(sub, ()):
         if hooks is None:
             break
@@ -153,7 +164,7 @@ def git_script(walk: Walk, view: View) -> FileScript | None:
         if text is not None:
             lines.append(text)
             sources.append(_shown(path, view.cwd))
-    config = _shown(git_dir + ("config",), view.cwd)
+    config = _shown(git_dir + ("config",), view.cwd) if git_dir is not None else "-c"
     alias = values.get("alias." + sub) if sub not in _BUILTINS else None
     arguments = args[k + 1 :]
     if alias:
@@ -162,14 +173,14 @@ def git_script(walk: Walk, view: View) -> FileScript | None:
             lines.append(value[1:] + ' "$@"')  # (git runs it with the call's arguments after it)
         else:
             lines.append("git " + value + ' "$@"')
-        sources.append(f"the alias '{sub}' of {config}")
+        sources.append(f"the alias '{sub}' of {'-c' if 'alias.' + sub in overrides else config}")
     for key, found_values in values.items():
         if _runs_program(key):
             # (`!cmd`, a credential helper's form for a shell line)
             programs = [value.removeprefix("!") for value in found_values if _program_value(key, value)]
             if programs:
                 lines.extend(programs)
-                sources.append(f"{key} of {config}")
+                sources.append(f"{key} of {'-c' if key in overrides else config}")
     if not lines:
         return None
     script = FileScript(" and ".join(sources), "git", True, True, arguments if alias else ())
@@ -218,6 +229,13 @@ def _config(walk: Walk, git_dir: tuple[str, ...]) -> dict[str, list[str]] | File
         text = _read(walk, git_dir + ("config",), CONFIG_BYTES)
         cache[key] = text if isinstance(text, FileScript) else parse_config(text or "")
     return cache[key]
+
+
+def _normal_key(name: str) -> str:
+    """A key as `parse_config` spells it: section and key lowercased, a subsection kept."""
+    section, _, rest = name.partition(".")
+    middle, _, key = rest.rpartition(".")
+    return f"{section.lower()}.{middle + '.' if middle else ''}{key.lower()}"
 
 
 def _shown(path: tuple[str, ...], cwd: tuple[str, ...] | None) -> str:
