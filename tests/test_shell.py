@@ -1005,6 +1005,36 @@ def test_a_script_file_is_judged_as_its_text(tmp_path: pathlib.Path) -> None:
     same_verdict()
 
 
+def test_a_printed_script_is_judged_as_its_text(tmp_path: pathlib.Path) -> None:
+    """A script's text given to a shell by a substitution that prints it (`sh -c "$(cat s.sh)"`,
+    `eval "$(< s.sh)"`, `bash <(cat s.sh)`) is never judged weaker than the text pasted as the
+    command line, and for a script that spells no entry the verdict and subject are the same."""
+    root = tmp_path / "u" / "proj"
+    root.mkdir(parents=True)
+    make_tree(root, {"ci/gate.sh": "x", ".claude/hooks/pre.sh": "x", "notes/link": {"symlink": "../ci"},
+                     "src/a.py": "x"})
+    protected = ["ci/gate.sh", ".claude/hooks"]
+    script = root / "s.sh"
+
+    def judged(text: str) -> ShellModResult:
+        return judge_shell_mod(text, protected, root=str(root), home=str(root.parent))
+
+    @settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+    @given(_SCRIPT_TEXT)
+    def never_weaker(text: str) -> None:
+        script.write_text(text)
+        pasted = judged(text)
+        spelled = any(c in text for c in _SPELLED)
+        event("spelled" if spelled else "unspelled")
+        for line in ('sh -c "$(cat s.sh)"', 'eval "$(< s.sh)"', "bash <(cat s.sh)"):
+            run = judged(line)
+            assert run.broken or not pasted.broken, (line, text, pasted)
+            if not spelled:
+                assert (run.broken, run.subject) == (pasted.broken, pasted.subject), (line, text)
+
+    never_weaker()
+
+
 _RUNNER_FILE = st.one_of(
     st.text(alphabet=st.sampled_from(list("\t\n\\$(){}@-+:=#'\" acirm/?.*;|&<>\x00")), max_size=120),
     st.text(max_size=60),
@@ -1055,3 +1085,52 @@ def test_script_runners_never_raise_on_any_file(tmp_path: pathlib.Path) -> None:
             assert isinstance(result, ShellModResult)
 
     never_raises()
+
+
+# -- local modules a program imports (imports.py) -----------------------------------------------
+
+_PY_NAMES = st.sampled_from(["a", "tool", "pkg.sub", "x_1", "deep.er.mod"])
+_PY_IMPORTS = st.one_of(
+    st.builds(lambda n, alias: f"import {n}" + (f" as {alias}" if alias else ""), _PY_NAMES, st.sampled_from(["", "q"])),
+    st.builds(lambda a, b: f"import {a}, {b}", _PY_NAMES, _PY_NAMES),
+    st.builds(lambda n, what: f"from {n} import {what}", _PY_NAMES, st.sampled_from(["x", "x as y", "(x, y)", "*"])),
+    st.builds(lambda dots, n: f"from {dots}{n} import z", st.sampled_from([".", ".."]), _PY_NAMES),
+    st.builds(lambda what: f"from . import {what}", st.sampled_from(["m", "m, n", "(m,\n n)"])),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(statements=st.lists(_PY_IMPORTS, min_size=1, max_size=5), separator=st.sampled_from(["\n", "; ", "\n    pass\n"]))
+def test_python_imports_are_found_as_python_reads_them(statements: list[str], separator: str) -> None:
+    """Every module Python's own parser sees imported (the oracle: `ast`) is among the files
+    imports.py would read: `a.py` or `a/__init__.py` for `import a.b`, `m.py` beside the
+    importer for `from . import m` and `from .m import z`."""
+    import ast
+
+    from polydeukes.stdlib.shell.imports import _candidates
+
+    text = separator.join(statements).replace("\n    pass\n", "\nif x:\n    pass\n")
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        return  # (a `;` before an indented block: not Python)
+    wanted: set[tuple[str, ...]] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                wanted.add((alias.name.split(".")[0] + ".py",))
+        elif isinstance(node, ast.ImportFrom):
+            if node.module:
+                wanted.add((node.module.split(".")[0] + ".py",))
+            else:
+                wanted.update((alias.name + ".py",) for alias in node.names)
+    found = set(_candidates("python", text, ()))
+    assert wanted <= found, (text, wanted - found)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.text(max_size=400), language=st.sampled_from(["python", "js", "ruby", "perl"]))
+def test_import_reading_never_raises(text: str, language: str) -> None:
+    from polydeukes.stdlib.shell.imports import _candidates
+
+    assert all(isinstance(path, tuple) for path in _candidates(language, text, ("home", "u")))

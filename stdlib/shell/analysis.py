@@ -41,6 +41,7 @@ from polydeukes.stdlib.shell.expansion import (
     Scope,
     Value,
     expand_word,
+    file_prints,
     word_values,
 )
 from polydeukes.stdlib.shell.paths import dot_resolve
@@ -96,6 +97,21 @@ DANGEROUS_ENVIRONMENT = frozenset({
     "GIT_DIR", "GIT_WORK_TREE", "PERL5OPT", "PERL5LIB", "PYTHONPATH", "PYTHONSTARTUP",
     "NODE_OPTIONS", "RUBYOPT", "PATH", "IFS", "PROMPT_COMMAND", "SHELLOPTS", "BASHOPTS",
 })
+# Environment variables whose value is a command line a program runs (through a shell), and
+# those whose value is a file or options a program loads: what each means as a line to walk
+# (`{}` is the value). Assigned on the line, in front of a command, through `env`, or with
+# `export`/`declare`, the value is walked as a script (`PAGER='sh x.sh' git log`).
+_COMMAND_VARIABLES = {
+    **dict.fromkeys((
+        "PAGER", "GIT_PAGER", "MANPAGER", "SYSTEMD_PAGER", "EDITOR", "VISUAL", "GIT_EDITOR",
+        "GIT_SEQUENCE_EDITOR", "FCEDIT", "GIT_SSH_COMMAND", "GIT_SSH", "GIT_EXTERNAL_DIFF",
+        "GIT_ASKPASS", "SSH_ASKPASS", "SUDO_ASKPASS", "GIT_PROXY_COMMAND", "PROMPT_COMMAND",
+        "LESSCLOSE", "BROWSER", "SHELL", "MAKESHELL", "CONFIG_SHELL", "npm_config_script_shell",
+        "npm_config_shell", "npm_config_editor", "FZF_DEFAULT_COMMAND"), "{}"),
+    "BASH_ENV": "source {}", "ENV": "source {}",  # sourced by a non-interactive bash, an interactive sh
+    "PYTHONSTARTUP": "python3 {}", "NODE_OPTIONS": "node {} -e 0", "PERL5OPT": "perl {} -e 0",
+    "RUBYOPT": "ruby {} -e 0",
+}
 
 # Wrappers run the rest of their words as a command. Per wrapper: short options that take a
 # separate argument, long options that take one (unless written `--opt=value`), how many
@@ -152,12 +168,16 @@ _CHDIR_FLAGS = frozenset({("env", "C"), ("sudo", "D")})
 # Stages that execute what arrives on stdin (as commands or as operands of a command).
 _STDIN_EXECUTORS = frozenset({"xargs", "parallel", "while", "until", "source", "."})
 _FD_REFERENCE = LazyPattern(r"-|\d+-?")
+# A walk-only word flag beside the tokenizer's `W_*` bits: the command has a substitution that
+# prints a file whose text the walk read (`_print_values`), so its words are expanded.
+W_PRINTS = 64
 _NAME = LazyPattern(r"[A-Za-z_][A-Za-z0-9_]*")
 _VARIABLE_REFERENCE = LazyPattern(r"\$\{?[#!]?([A-Za-z_][A-Za-z0-9_]*)")
 
 # Programs that run shell lines they read from a file: a makefile's recipes, package.json's
 # scripts (scripts.py).
 PROGRAM_RUNNERS = frozenset({"make", "gmake", "npm", "yarn", "pnpm"})
+_MAKES = frozenset({"make", "gmake"})
 # Programs whose own program may come from a file (`awk -f prog.awk`, `sed -f script.sed`).
 PROGRAM_FILE_READERS = frozenset({"awk", "gawk", "mawk", "nawk", "sed", "gsed"})
 # Names whose command can matter without a mention: writers and programs the table models as
@@ -254,6 +274,8 @@ class View:
     file_script = None  # a script file on disk it runs (`scripts.FileScript`)
     passes_unreadable: tuple[str, str] | None = None  # a file it passes to an executor, unread: (path, why)
     items_refused: str | None = None  # why xargs's operand file could not be read
+    print_refused: tuple[str, str] | None = None  # a `$(cat F)` whose F cannot be read within bounds: (F, why)
+    prints_written: str | None = None  # a `$(cat F)` whose F the line wrote with content not computed
     loop_values: dict[str, tuple[Value, ...]] | None = None  # what `while read` gets from `done <<EOF`
     rewritten_by: str | None = None  # an earlier pipeline stage that rewrites the code this one runs
     synthetic = False  # built by another command (find -exec)
@@ -352,11 +374,16 @@ class Walk:
     targets, a name without effects of its own or whose model effects only read, nothing run
     from stdin): False means nothing in it can name an entry, and the walk makes no view of
     it; one with a write redirect is yielded as a `QuietCommand` instead (its targets may be
-    links), one without is not yielded at all."""
+    links), one without is not yielded at all.
+
+    `names_entry(token, cwd)`, given by the judge, is asked for each substitution that prints
+    a file (`_print_values`): True (`$(cat ci/gate.sh)`) leaves it of unknown value, so the
+    rule on a protected path inside an opaque token still reads its spelling."""
 
     def __init__(self, text: str, *, root: str, home: str | None, disk: Disk | None = None,
                  wants_run: Callable[[str, Context], bool] | None = None,
                  spells: Callable[[str, Context], bool] | None = None,
+                 names_entry: Callable[[str, tuple[str, ...] | None], bool] | None = None,
                  track_moves: bool = False) -> None:
         self.text = text
         self.track_moves = track_moves  # `View.moves_directory` is read by the derivation only
@@ -366,6 +393,7 @@ class Walk:
         self._disk: Disk | None | bool = disk if disk is not None else False  # False: not made yet
         self.wants_run = wants_run
         self.spells = spells
+        self.names_entry = names_entry
         self.context = Context(self.root_segs)
         self._moves = False
         self.printed: tuple | None = None  # what the last lister stage walked prints
@@ -447,7 +475,7 @@ class Walk:
                     mentioned = True
                 elif spelled is not None and (cmd.words[0].text not in _MODELLED_WRITERS or _reads_only(
                         cmd.words[0].text, args, self._env(cmd, piped) if cmd.heredocs or cmd.redirects or piped
-                        else _NO_ENV)):
+                        else _NO_ENV)) and not (cmd.words[0].text == "git" and self._git_may_run()):
                     # No view, no effects: a plain command that can only matter through a
                     # mention it lacks, or through a write redirect's target being a link.
                     for r in cmd.redirects:
@@ -583,9 +611,11 @@ class Walk:
         view.glob = context.glob
         view.cwd = context.cwd
         flags = cmd.flags
+        if flags & W_SUBST and self._print_values(text, cmd, view):
+            flags |= W_PRINTS
         if args is not None:
             view.args = args
-        elif not flags & (W_GLOB | W_BRACE | W_VAR):  # nothing to expand anywhere (see `_expand`)
+        elif not flags & (W_GLOB | W_BRACE | W_VAR | W_PRINTS):  # nothing to expand anywhere (see `_expand`)
             view.args = args = [Arg(w.text, None, w.opaque, ANY if w.opaque else ONE, w) for w in words]
         else:
             view.args = args = self._expand(text, words, flags)
@@ -619,12 +649,18 @@ class Walk:
             view.env = E.Env(tuple(upstream) + env.heredocs, env.stdin_file, piped)
         if cmd.redirects:
             view.targets = [(r, [Arg(r.target.text, None, r.target.opaque, ANY if r.target.opaque else ONE, r.target)]
-                             if not r.target.flags & (W_GLOB | W_BRACE | W_VAR)
-                             else self._expand(text, (r.target,), r.target.flags)) for r in cmd.redirects]
+                             if not r.target.flags & (W_GLOB | W_BRACE | W_VAR) and not flags & W_PRINTS
+                             else self._expand(text, (r.target,), r.target.flags | (flags & W_PRINTS)))
+                            for r in cmd.redirects]
         if wrapper_cd:
             view.cwd = None  # `env -C dir`, `sudo -D dir`: not followed
         if inner:
             view.prefix_roles, view.wrapper_scripts = _wrapper_options(args, inner)
+        if inner or name in _DECLARATIONS or name in _MAKES:
+            # (make's operands may set variables too: `make SHELL=./x.sh`)
+            run = _command_variables(args[:inner] if name not in _DECLARATIONS and name not in _MAKES else args)
+            if run:
+                view.wrapper_scripts = (*view.wrapper_scripts, *run)
         if flowing is not None:
             view.stdin_listing = flowing
         if view.via_xargs:
@@ -652,6 +688,8 @@ class Walk:
                 written_script = self._runs_written_script(view)
             if written_script is None and view.runs_written is None and view.written_code is None:
                 self._file_script(view)
+        elif name == "git":
+            self._git_runs(view)
         return view, written_script
 
     def _follow(self, text: str, view: View, written_script: str | None) -> Iterator[Event]:
@@ -730,8 +768,47 @@ class Walk:
             for source in sources:
                 yield from self.nested(source, depth, parent.fully_read)
 
+    def _print_values(self, text: str, cmd: SimpleCommand, view: View) -> bool:
+        """Give each substitution that prints a file (`$(cat F)`, `$(< F)`: `expansion.
+        file_prints`) in the command's words and redirect targets the text of F, read within
+        bounds where the command runs, as the value of its spelling in the scope (the
+        expansion then reads it like a variable's). False when it has none. F written earlier
+        on the line: the content the line gave it, when computed, else unknown and noted in
+        `view.prints_written` (code of unknown content, if a shell runs it); where F is is
+        unknown: unknown; F missing: empty (cat fails, prints nothing); F past the bound or
+        unreadable: unknown, and noted in `view.print_refused` (the judge fails closed)."""
+        words = [w for w in cmd.words if w.flags & W_SUBST]
+        words.extend(r.target for r in cmd.redirects if r.target.flags & W_SUBST)
+        values = self.context.scope.values
+        found = False
+        for w in words:
+            for spelling, spelled in file_prints(text[w.start : w.end]):
+                found = True
+                values.pop(spelling, None)
+                if self.names_entry is not None and self.names_entry(spelling, self.context.cwd):
+                    continue  # `$(cat ci/gate.sh)`: a protected path inside an opaque token (§8.5 (c))
+                path = self.absolute(spelled, self.context.cwd)
+                if path is None or self.disk is None:
+                    continue  # unknown where
+                written = self.written()
+                if path in written:
+                    if written[path] is None:
+                        view.prints_written = spelled
+                    else:
+                        values[spelling] = (Value(written[path].rstrip("\n")),)
+                    continue
+                from polydeukes.stdlib.shell.disk import PRINT_BYTES, Missing, Refused  # loaded by `self.disk`
+
+                content = self.disk.read_text("/" + "/".join(path), PRINT_BYTES)
+                if isinstance(content, Refused):
+                    view.print_refused = (spelled, content.reason)
+                    continue
+                # (bash drops the trailing newlines of a substitution's output)
+                values[spelling] = (Value("" if isinstance(content, Missing) else content.rstrip("\n")),)
+        return found
+
     def _expand(self, text: str, words: Sequence[Word], flags: int = -1) -> list[Arg]:
-        if not flags & (W_GLOB | W_BRACE | W_VAR):
+        if not flags & (W_GLOB | W_BRACE | W_VAR | W_PRINTS):
             # Nothing to expand (an assignment prefix reads the same as any plain word).
             return [Arg(w.text, None, w.opaque, ANY if w.opaque else ONE, w) for w in words]
         out: list[Arg] = []
@@ -739,10 +816,21 @@ class Walk:
         noglob = self.context.glob.noglob
         prefix = True
         for w in words:
-            if prefix and not w.opaque and is_assignment(w.text):
-                out.append(Arg(w.text, None, False, ONE, w))  # an assignment is not expanded
-                continue
+            if prefix and is_assignment(w.text):
+                if not w.opaque:
+                    out.append(Arg(w.text, None, False, ONE, w))  # an assignment is not expanded
+                    continue
+                # Bash neither splits nor globs an assignment: with one known value it is one
+                # word (`x=$(cat s.sh)`); otherwise expanded as any word (as before).
+                name, _, raw_value = text[w.start : w.end].partition("=")
+                values = word_values(w, raw_value, scope) if flags & W_PRINTS else None
+                if values is not None and len(values) == 1:
+                    out.append(Arg(name + "=" + values[0].text, None, False, ONE, w))
+                    continue
             prefix = False
+            if flags & W_PRINTS and w.flags & W_SUBST:
+                # A file's text stands in for `$(cat F)`: expanded as a variable's value is.
+                w = Word(w.text, w.opaque, w.start, w.end, w.flags | W_VAR)
             if not w.flags & (W_GLOB | W_BRACE | W_VAR):
                 out.append(Arg(w.text, None, w.opaque, ANY if w.opaque else ONE, w))
                 continue
@@ -934,7 +1022,11 @@ class Walk:
         if name in DIRECTORY_CHANGES:
             self._directory(name, rest)
         elif name in _DECLARATIONS:
-            self._assign_all(rest, 0, view.source)
+            if name != "export" and any(a.text[:1] == "-" and "n" in a.text[1:] and not a.text.startswith("--")
+                                        for a in rest):
+                self._name_references(rest)  # `declare -n r=x`: `$r` is `$x`
+            else:
+                self._assign_all(rest, 0, view.source)
         elif name == "unset":
             for a in rest:
                 if not a.text.startswith("-"):
@@ -1001,6 +1093,20 @@ class Walk:
                 self._assign(a, source)
             k += 1
 
+    def _name_references(self, rest: Sequence[Arg]) -> None:
+        """`declare -n r=x` (`local -n`, `typeset -n`): from now on `$r` and an assignment to r
+        are x's; a reference to a name of unknown value, or one declared without a target, is
+        of unknown value."""
+        scope = self.context.scope
+        for a in rest:
+            if a.text.startswith("-") or a.text.startswith("+"):
+                continue
+            name, eq, target = a.text.partition("=")
+            if not _NAME().fullmatch(name):
+                continue
+            known = eq and not a.opaque and _NAME().fullmatch(target) is not None
+            scope.refer(name, target if known else None)
+
     def _assign_array(self, words: Sequence[Arg], source: str) -> None:
         """`NAME=(…)` / `NAME+=(…)` (its words already expanded, but for the first): the
         elements, unknown when one of them is (its spelling kept for the mention rules)."""
@@ -1047,9 +1153,9 @@ class Walk:
             self.context.listed.pop(name, None)
         word = a.word
         scope = self.context.scope
-        if word.flags & W_SUBST:
+        if word.flags & W_SUBST and not file_prints(source[word.start : word.end]):
             values = None
-        elif word.flags & W_VAR:
+        elif word.flags & (W_VAR | W_SUBST):
             raw = source[word.start : word.end]
             values = word_values(word, raw.partition("=")[2], scope)
         else:
@@ -1237,6 +1343,21 @@ class Walk:
             if script is not None:
                 view.file_script = script = scripts.read(self, view, script)
         if script is not None and script.shell and script.text is not None:
+            view.follow = True
+
+    def _git_may_run(self) -> bool:
+        """Could a git command here run a hook, an alias or a configured program (gitruns.py)?"""
+        from polydeukes.stdlib.shell import gitruns  # only a git command loads it
+
+        return gitruns.may_run(self, self.context.cwd)
+
+    def _git_runs(self, view: View) -> None:
+        """The hooks, alias and configured programs a `git` command runs (gitruns.py), read
+        into `view.file_script` and walked after it like a makefile's recipes."""
+        from polydeukes.stdlib.shell import gitruns  # only a git command loads it
+
+        view.file_script = script = gitruns.git_script(self, view)
+        if script is not None and script.text is not None:
             view.follow = True
 
     # -- paths ------------------------------------------------------------------------------
@@ -1542,6 +1663,29 @@ def _wrapper_options(args: Sequence[Arg], inner: int) -> tuple[dict[int, str], l
     return roles, scripts
 
 
+def _command_variables(args: Sequence[Arg]) -> list[str]:
+    """The lines that assignments among `args` of `_COMMAND_VARIABLES` make a program run
+    (`PAGER='sh x.sh'`: `sh x.sh`; `BASH_ENV=x.sh`: `source x.sh`; `LESSOPEN='|cmd %s'`: `cmd`);
+    an assignment of unknown value runs what this layer cannot know (not judged, as a
+    command of unknown value is not)."""
+    out: list[str] = []
+    for a in args:
+        if a.opaque or "=" not in a.text:
+            continue
+        name, _, value = a.text.partition("=")
+        if name == "LESSOPEN":
+            value = value.lstrip("|-").replace("%s", "\"$1\"")  # `|cmd %s`: the file less opens, unknown here
+            out.append(value)
+            continue
+        form = _COMMAND_VARIABLES.get(name)
+        if form is None or not value.strip():
+            continue
+        if form.startswith(("source", "python3")):
+            value = "'" + value.replace("'", "'\\''") + "'"  # a file name: one word
+        out.append(form.replace("{}", value))  # (a command line, or options: as they are)
+    return out
+
+
 def name_index(words: Sequence[Word]) -> int:
     """Index of the command-name word past `NAME=VALUE` prefixes (§8.1.7)."""
     k = 0
@@ -1590,6 +1734,8 @@ def shell_options(words: Sequence[Arg | Word]) -> tuple[int, str] | None:
     k = 0
     while k < len(words):
         t = words[k].text
+        if t.startswith(("<(", ">(")):
+            break  # a process substitution is a path (`/dev/fd/N`), never an option
         if words[k].opaque:
             return None
         if t == "--" or t == "-":

@@ -39,6 +39,7 @@ from polydeukes.stdlib.shell.analysis import (
     DANGEROUS_ENVIRONMENT,
     NESTED_SHELLS,
     Context,
+    GlobOptions,
     QuietCommand,
     View,
     Walk,
@@ -139,6 +140,9 @@ SCRIPT_CODE = "{runner} runs {path}, whose code mentions protected path {p}"
 UNREADABLE_SCRIPT = "{runner} runs {path}, which cannot be read within bounds ({why})"
 UNREADABLE_PASSED = ("{head} passes {path} on to a stage that runs what it reads, and it cannot be read "
                      "within bounds ({why})")
+IMPORTED = "{head} runs code that imports {module}, which mentions protected path {p}"
+UNREADABLE_MODULE = "{head} runs code that imports {module}, which cannot be read within bounds ({why})"
+UNREADABLE_PRINTED = "{head} takes the text of {path} as words, and it cannot be read within bounds ({why})"
 
 
 # Commands that cannot concern an entry are judged from their tokens, without a view
@@ -486,12 +490,16 @@ _CONCATENATION = LazyPattern(r"\s*(?:\+|\.\.?)?\s*")
 _ARGUMENT = LazyPattern(r"\s*,\s*")
 _CODE_LITERALS = 2000  # string literals read per program
 _JOIN_WINDOW = 6  # path-join arguments combined at most
+# A string literal read as a pathname pattern: no blank, a `*`, `?` or `[`, a bounded length.
+_CODE_PATTERN = LazyPattern(r"(?=[^\s]*[*?\[])[^\s]{1,256}")
+_CODE_GLOB = GlobOptions()  # the pattern rules of glob(3) and of Python's and Perl's globs: no dotglob
 
 
 def code_candidates(code: str) -> list[str]:
     """Path-like texts a program spells: the code itself, each string literal, literals
     concatenated as the program would (`'.cl' + 'aude/hooks'`), and neighbouring arguments
-    joined as a path join would (`os.path.join('.claude', 'hooks')`)."""
+    joined as a path join would (`os.path.join('.claude', 'hooks')`) or a string join with
+    nothing between them would (`"".join(["c", "i/gate.sh"])`)."""
     out = [code]
     groups: list[list[str]] = []  # runs of arguments; each argument a concatenation
     end = -1
@@ -509,6 +517,8 @@ def code_candidates(code: str) -> list[str]:
         for k in range(len(group)):
             for width in range(1, min(_JOIN_WINDOW, len(group) - k) + 1):
                 out.append("/".join(part.strip("/") for part in group[k : k + width]))
+                if width > 1:
+                    out.append("".join(group[k : k + width]))
     return out
 
 
@@ -519,7 +529,7 @@ class _Judge:
     def __init__(self, protected: Protected, text: str, root: str, home: str | None) -> None:
         self.p = protected
         self.walk = Walk(text, root=root, home=home, wants_run=self.wants_run,
-                         spells=self.spells if QUIET_COMMANDS else None)
+                         spells=self.spells if QUIET_COMMANDS else None, names_entry=self.names_entry)
         self.reached: set[int] = set()
         self.unknown_reach = False  # text was unread or a reach could not be determined
         self.reason: str | None = None
@@ -561,6 +571,12 @@ class _Judge:
             return True
         return self.p.spelled_in(text)
 
+    def names_entry(self, token: str, cwd: tuple[str, ...] | None) -> bool:
+        """Does an opaque token, as spelled, name an entry (§8.5 (c))? The walk leaves such a
+        file print (`$(cat ci/gate.sh)`) of unknown value, so the rule still reads its spelling."""
+        p = self.p
+        return p.first_in_text(token, True, cwd, p.cwd_spelled(cwd)) >= 0
+
     def quiet(self, command: QuietCommand) -> None:
         """A plain command that names no entry: its write redirects' targets, as `precise`
         judges them, may still be symbolic links into one."""
@@ -599,10 +615,20 @@ class _Judge:
             self.found(BREAK_UNREADABLE, WRITTEN_SCRIPT.format(head=view.head, path=view.runs_written))
         if view.file_script is not None:
             self.file_script(view, cwd, cwd_spelled)
+        if model is not None and model.handler == "interpreter" or view.file_script is not None:
+            self.imported(view, cwd)
         if view.passes_unreadable is not None:
             self.unknown_reach = True
             path, why = view.passes_unreadable
             self.found(BREAK_UNREADABLE, UNREADABLE_PASSED.format(head=view.head, path=path, why=why))
+        if view.prints_written is not None and (name in NESTED_SHELLS or model is not None
+                                                 and model.handler == "interpreter"):
+            self.unknown_reach = True  # (`sh -c "$(cat s)"` runs s, as `sh s` does)
+            self.found(BREAK_UNREADABLE, WRITTEN_SCRIPT.format(head=view.head, path=view.prints_written))
+        if view.print_refused is not None:
+            self.unknown_reach = True
+            path, why = view.print_refused
+            self.found(BREAK_UNREADABLE, UNREADABLE_PRINTED.format(head=view.head, path=path, why=why))
         if view.items_refused is not None and (model is None or not model.pure):
             self.unknown_reach = True
             self.found(BREAK_UNREADABLE, UNREADABLE_ITEMS.format(head=view.head, why=view.items_refused))
@@ -1288,7 +1314,8 @@ class _Judge:
         # (`spelled_in` first, as the judge's other mention tests: a program file of 100 KB
         # split into words and matched word by word took half a second)
         filtered = not p.cwd_spelled(cwd)
-        for candidate in code_candidates(code):
+        candidates = code_candidates(code)
+        for candidate in candidates:
             if filtered and not p.spelled_in(candidate):
                 continue
             for piece in path_candidates(candidate, True):
@@ -1297,7 +1324,55 @@ class _Judge:
                 index = p.match(piece, cwd)
                 if index >= 0:
                     return index
+        # A string that is a pathname pattern with a directory part (`glob.glob("c?/g*")`,
+        # perl's `glob "c?/g*"`): the files it can match, as a shell glob's.
+        for candidate in candidates[1:]:
+            if "/" in candidate and _CODE_PATTERN().fullmatch(candidate):
+                hits = p.pattern_hits(candidate, cwd, _CODE_GLOB)
+                if hits:
+                    return hits[0]
         return -1
+
+    def imported(self, view: View, cwd: tuple[str, ...] | None) -> None:
+        """The project's modules an interpreter's program imports (imports.py), read within
+        bounds: a protected path their code mentions fails closed, as the program's own."""
+        from polydeukes.stdlib.shell import imports  # only an interpreter's program loads it
+
+        script = view.file_script
+        codes: list[str] = []
+        if script is not None:
+            if script.shell or script.text is None:
+                return
+            language = imports.family(script.runner)
+            path = self.walk.absolute(script.path, cwd)
+            base = path[:-1] if path else None  # (a script's own directory comes first on the path)
+            codes.append(script.text)
+        else:
+            language = imports.family(view.name)
+            base = cwd
+            found = view.effects
+            args = view.args
+            for it in found.items if found is not None else ():
+                if it.role == E.CODE:
+                    codes.append(it.text)
+                elif it.role == E.EXEC and args[it.index - 1].text == "-m" and language == "python":
+                    codes.append(f"import {it.text}\nfrom {it.text} import __main__")  # `python3 -m tool`
+            if not codes and language is not None:
+                codes.extend(view.env.heredocs)  # `python3 - <<EOF`
+        if language is None:
+            return
+        for code in codes:
+            for module, text in imports.local_modules(self.walk.disk, language, code, base):
+                shown = _shown_path(module, cwd)
+                if not isinstance(text, str):
+                    self.unknown_reach = True
+                    self.found(BREAK_UNREADABLE, UNREADABLE_MODULE.format(head=view.head, module=shown, why=text.reason))
+                    return
+                index = self.code_index(text, cwd)
+                if index >= 0:
+                    self.reached.add(index)
+                    self.found(BREAK_CODE_MENTION, IMPORTED.format(head=view.head, module=shown, p=self.p.entries[index]))
+                    return
 
     def file_script(self, view: View, cwd: tuple[str, ...] | None, cwd_spelled: bool) -> None:
         """A script file on disk the command runs (scripts.py): read within bounds, or the
@@ -1324,6 +1399,12 @@ class _Judge:
             self.reached.add(index)
             self.found(BREAK_CODE_MENTION, message.format(runner=script.runner, path=path,
                                                           p=self.p.entries[index]))
+
+
+def _shown_path(path: str, cwd: tuple[str, ...] | None) -> str:
+    """An absolute path for a reason: relative to the command's directory when under it."""
+    prefix = "/" + "/".join(cwd) + "/" if cwd else None
+    return path[len(prefix):] if prefix and path.startswith(prefix) else path
 
 
 def proven_read(view: View, found: E.Effects | None, mentioned: Sequence[int],
