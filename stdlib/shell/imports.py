@@ -49,7 +49,7 @@ _JS_SUFFIXES = ("", ".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".jsx", ".tsx"
 def family(program: str) -> str | None:
     """The language an interpreter's name runs (`python3.12` -> python), or None."""
     name = program.rsplit("/", 1)[-1]
-    if name.startswith(("python", "pypy", "ipython")):
+    if name.startswith(("python", "pypy", "ipython", "pytest", "py.test", "coverage")):  # (test runners: scripts.py)
         return "python"
     if name in ("node", "nodejs", "deno", "bun", "tsx", "ts-node"):
         return "js"

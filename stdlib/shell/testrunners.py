@@ -20,7 +20,8 @@ tool.py`):
   a test file; from pytest.ini, .pytest.ini, pyproject.toml, tox.ini and setup.cfg in the
   command's directory and above, `-c FILE` and `-o KEY=VALUE`.
 
-What the imported files import in turn, and plugins installed as packages, are not followed:
+The project's modules the files import are read by the judge's import reading (imports.py,
+which knows pytest and coverage as Python); plugins installed as packages are not followed:
 docs/security.md lists them as unjudged channels.
 """
 
