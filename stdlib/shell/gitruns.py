@@ -258,6 +258,9 @@ def _repository(walk: Walk, git_dir: tuple[str, ...] | None,
     else:
         place = directory
         for _ in range(_UPWARD):
+            if place and walk.disk.missing_directory(place):
+                place = place[:-1]  # (no lookup below a directory known to be missing: `cd build` repeated)
+                continue
             dot_git = place + (".git",)
             kind = walk.disk.kind(list(dot_git))
             if kind == "dir" or kind == "link":  # (a linked `.git` is followed by the reads)

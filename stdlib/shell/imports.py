@@ -80,6 +80,8 @@ def local_modules(disk, language: str, code: str, base: tuple[str, ...] | None
             if len(found) >= MODULES or spent > MODULE_BYTES:
                 found.append((spelled, Refused(f"more than {MODULES} modules or {MODULE_BYTES >> 20} MiB to read")))
                 return found
+            if path[:-1] and disk.missing_directory(path[:-1]):
+                continue  # (no lookup below a directory known to be missing: `cd build` repeated)
             content = disk.read_script(spelled, PROGRAM_BYTES)
             if isinstance(content, (Missing, Binary)):
                 continue  # not a module of the project (or a compiled one)
