@@ -1362,7 +1362,7 @@ class _Judge:
         if language is None:
             return
         for code in codes:
-            for module, text in imports.local_modules(self.walk.disk, language, code, base):
+            for module, text in imports.local_modules(self.walk, language, code, base):
                 shown = _shown_path(module, cwd)
                 if not isinstance(text, str):
                     self.unknown_reach = True
