@@ -238,7 +238,7 @@ _SUBCOMMAND_WRAPPERS: dict[str, tuple[frozenset[str], frozenset[str], dict[str, 
     }),
     "poetry": (frozenset("CP"), frozenset({"--directory", "--project"}), {"run": (_NO_VALUES, _NO_VALUES, 0, False)}),
     "pipenv": (frozenset(), frozenset({"--python", "--pypi-mirror"}), {"run": (_NO_VALUES, _NO_VALUES, 0, False)}),
-    "npm": (frozenset("wC"), frozenset({"--prefix", "--workspace", "--userconfig", "--registry", "--loglevel"}),
+    "npm": (frozenset("w"), frozenset({"--prefix", "--workspace", "--userconfig", "--registry", "--loglevel"}),
             {"exec": _NPM_EXEC, "x": _NPM_EXEC}),
     "pnpm": (frozenset("CF"), frozenset({"--dir", "--filter", "--workspace-dir"}), {
         "exec": (_NO_VALUES, frozenset({"--filter", "--workspace-concurrency", "--report-summary"}), 0, False),
@@ -314,7 +314,12 @@ _WRAPPER_STRINGS: dict[str, _WrapperStrings] = {
 }
 _CHDIR_FLAGS = frozenset({("env", "C"), ("sudo", "D"), ("pnpm", "C"), ("poetry", "C")})
 # Long options that run the command in another directory (`env --chdir`, `uv --directory`).
-_CHDIR_OPTIONS = frozenset({"--chdir", "--working-directory", "--directory", "--dir", "--cwd"})
+_CHDIR_OPTIONS = frozenset({"--chdir", "--working-directory", "--directory", "--dir", "--cwd", "-cd", "--cd"})
+# The wrappers with such an option (`_moves_directory` unwraps only their lines).
+_MOVING_WRAPPERS = frozenset(name for name, _ in _CHDIR_FLAGS) | frozenset(
+    name for name, row in _WRAPPERS.items() if row[1] & _CHDIR_OPTIONS) | frozenset(
+    name for name, (_, long_args, rows) in _SUBCOMMAND_WRAPPERS.items()
+    if long_args & _CHDIR_OPTIONS or any(row[1] & _CHDIR_OPTIONS for row in rows.values()))
 # Programs that run a shell script later, read now from stdin or from `-f FILE` (at(1)): the
 # script is judged as if a shell ran it (`sh <<EOF`, `sh < FILE`).
 _SCHEDULERS = frozenset({"at", "batch"})
@@ -1710,7 +1715,7 @@ def _moves_directory(cmd: SimpleCommand) -> bool:
     k = name_index(words)
     if k < len(words) and not words[k].opaque and basename(words[k].text) in DIRECTORY_CHANGES:
         return True
-    if basename(words[0].text) not in ("env", "sudo") and "=" not in words[0].text:
+    if basename(words[0].text) not in _MOVING_WRAPPERS and "=" not in words[0].text:
         return False
     return _unwrap(words)[2]
 
