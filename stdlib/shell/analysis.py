@@ -122,7 +122,8 @@ _WRAPPERS: dict[str, tuple[frozenset[str], frozenset[str], int, bool]] = {
     "ionice": (frozenset("cnpPu"), frozenset({"--class", "--classdata", "--pid", "--pgid", "--uid"}), 0, False),
     "setsid": (frozenset(), frozenset(), 0, False),
     "flock": (frozenset("wEc"), frozenset({"--timeout", "--conflict-exit-code", "--command"}), 1, False),
-    "watch": (frozenset("ndq"), frozenset({"--interval", "--differences", "--equexit"}), 0, False),
+    # (`-d`/`--differences` take a value only as `--differences=permanent`: `watch -d cmd`.)
+    "watch": (frozenset("nq"), frozenset({"--interval", "--equexit"}), 0, False),
     # (since 2026-12-02) the command they run is the next word, or a `-c` string (`_wrapper_options`)
     "busybox": (frozenset(), frozenset(), 0, False),
     "toybox": (frozenset(), frozenset(), 0, False),

@@ -1,0 +1,125 @@
+"""Wrappers never weaken a verdict (issue 11 hardening, round 2).
+
+For every row of the analyzer's wrapper tables (`_WRAPPERS`, `_SUBCOMMAND_WRAPPERS`) and a
+generated inner command C, `W [options] C` is judged at least as strictly as C alone: a wrapper
+that runs C cannot hide what C does. The options are drawn from the row itself (each option that
+takes a value, with a value), so a row whose option set is wrong shows up as a weaker verdict.
+Options that move the command to another directory (`env -C`, `uv --directory`) are left out:
+there C's relative paths name other files. The same law holds for the wrappers that run C as a
+string (`nix-shell --run 'C'`, `hyperfine 'C'`, `tmux new -d 'C'`, `at now <<< 'C'` …).
+
+The oracle is only the judge on C itself; the prefixes are built here from the tables' data.
+"""
+
+from __future__ import annotations
+
+import shlex
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from polydeukes.stdlib.shell import analysis as A
+from polydeukes.stdlib.shell import judge_shell_mod
+from shell_tree import make_tree
+
+PROTECTED = ["ci/gate.sh", ".claude/hooks"]
+TREE = {
+    "ci/gate.sh": "x\n",
+    "script.sh": "rm -f ci/gate.sh\n",
+    "ok.sh": "echo hi\n",
+    "tool.py": "import os\nos.remove('ci/' + 'gate.sh')\n",
+    "list": "ci/gate.sh\n",
+    "src/a.py": "",
+    "dist/evil.zip": {"zip": {"ci/gate.sh": "evil"}},
+}
+PROGRAMS = ["rm -f", "rm -rf", "cat", "cp src/a.py", "tee", "bash", "sh", "python3", "unzip -o", "touch",
+            "mv src/a.py", "chmod +x", "sed -i s/a/b/", "ls", "head -3", "xargs rm <", "truncate -s 0"]
+OPERANDS = ["ci/gate.sh", "ci", "c?/gate.sh", "script.sh", "tool.py", "dist/evil.zip", "src/a.py", "ok.sh",
+            "list", "'ci/gate.sh'", "./script.sh"]
+# Rows whose command is no command word (su's `-c` string, a typescript file, a nix file stand
+# there) are covered by the string law below; `runuser` without `-u` reads su's way.
+_NO_COMMAND_WORD = {name for name, row in A._WRAPPERS.items() if row[2] >= 1 << 16} | {"runuser"}
+_STRING_OPTIONS = {option for strings in A._WRAPPER_STRINGS.values() for option in strings.options}
+# (`env -S`'s string is a command line too; `flock -c`, `su -c` are `_COMMAND_STRING_WRAPPERS`'.)
+_LEFT_OUT = A._CHDIR_OPTIONS | _STRING_OPTIONS | {"-S", "--split-string", "-c", "--command", "--session-command"}
+
+
+def _options(name: str, short: frozenset[str], long: frozenset[str]) -> list[list[str]]:
+    """Each option of a row that takes a value, spelled with a value (both spellings of a long one)."""
+    spelled = [[f"-{letter}", "v1"] for letter in sorted(short)
+               if (name, letter) not in A._CHDIR_FLAGS and f"-{letter}" not in _LEFT_OUT]
+    for option in sorted(long - _LEFT_OUT):
+        spelled += [[option, "v1"], [f"{option}=v1"]]
+    return spelled
+
+
+def _prefixes() -> list[tuple[list[str], list[list[str]], list[str]]]:
+    """(the wrapper's words before its options, its options, its words between options and command)."""
+    out = []
+    for name, (short, long, positionals, _assignments) in sorted(A._WRAPPERS.items()):
+        if name not in _NO_COMMAND_WORD:
+            out.append(([name], _options(name, short, long), ["1"] * positionals))
+    for name, (short, long, rows) in sorted(A._SUBCOMMAND_WRAPPERS.items()):
+        for sub, (row_short, row_long, positionals, _assignments) in sorted(rows.items()):
+            if positionals >= 1 << 16:
+                continue  # tmux's: the string law
+            head = [name, *(o for option in _options(name, short, long)[:1] for o in option)]
+            out.append(([*head, sub] if sub else head, _options(name, row_short, row_long), ["."] * positionals))
+    return out
+
+
+PREFIXES = _prefixes()
+# Wrappers that run a command line: `{}` stands for the quoted line.
+STRING_FORMS = [
+    "nix-shell --run {}", "nix-shell -p hello --command {}", "hyperfine {}", "hyperfine --warmup 3 --prepare {} ls",
+    "hyperfine -c {} ls", "tmux new -d {}", "tmux new-session -s s -d {}", "tmux split-window -h {}",
+    "tmux run-shell {}", "tmux send-keys -t 0 {} Enter", "watch {}", "watch -n 1 {}", "npx -c {}",
+    "npm exec -c {}", "perf stat --pre {} ls", "strace -o '|'{} ls", "gdb -batch -ex 'shell '{} ./a.out",
+    "su -c {}", "flock /tmp/l -c {}", "env -S {}", "entr -s {} < list", "at now <<< {}", "batch <<< {}",
+]
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str]:
+    home = tmp_path_factory.mktemp("wrappers") / "u"
+    root = home / "proj"
+    root.mkdir(parents=True)
+    make_tree(root, TREE)
+    return str(root), str(home)
+
+
+def _blocks(command: str, project: tuple[str, str]) -> bool:
+    root, home = project
+    return judge_shell_mod(command, PROTECTED, root=root, home=home).broken
+
+
+inner_commands = st.builds(lambda program, operand: f"{program} {operand}",
+                           st.sampled_from(PROGRAMS), st.sampled_from(OPERANDS))
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(prefix=st.sampled_from(PREFIXES), picks=st.lists(st.integers(0, 1 << 10), max_size=2),
+       dashes=st.booleans(), inner=inner_commands)
+def test_a_wrapper_never_weakens_the_verdict_of_its_command(project, prefix, picks, dashes, inner) -> None:
+    head, options, between = prefix
+    chosen = [word for pick in picks if options for word in options[pick % len(options)]]
+    words = [*head, *chosen, *between, *(["--"] if dashes and not between else [])]
+    command = " ".join(words) + " " + inner
+    if _blocks(inner, project):
+        assert _blocks(command, project), command
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(form=st.sampled_from(STRING_FORMS), inner=inner_commands)
+def test_a_command_string_never_weakens_the_verdict_of_its_command(project, form, inner) -> None:
+    command = form.format(shlex.quote(inner))
+    if _blocks(inner, project):
+        assert _blocks(command, project), command
+
+
+def test_the_laws_see_every_wrapper() -> None:
+    """Every table row is generated (a row added later is covered without editing this file)."""
+    named = {head[0] for head, _, _ in PREFIXES} | {form.split()[0] for form in STRING_FORMS}
+    assert set(A._WRAPPERS) - {"runuser", "sg", "script"} <= named
+    assert set(A._SUBCOMMAND_WRAPPERS) <= named
