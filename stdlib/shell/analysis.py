@@ -1560,8 +1560,8 @@ def _unwrap(args: Sequence[Arg] | Sequence[Word]) -> tuple[int, bool, bool, int]
                 if _is_case_pattern(args[k - 1]):
                     break
             continue
-        if is_assignment(a.text) or a.text in _RESERVED:
-            k += 1  # an assignment prefix, a reserved word
+        if is_assignment(a.text) or a.text in _RESERVED and a.text not in _WRAPPERS:
+            k += 1  # an assignment prefix, a reserved word (`time` reads its options as a wrapper's)
             continue
         name = basename(a.text)
         spec = _WRAPPERS.get(name)
