@@ -11,6 +11,7 @@ A tree maps a path (relative to the project root) to what is there:
     lib/x.a: {ar: {a.o: "x"}}                a GNU ar archive (names over 15 bytes in `//`)
     lib/y.a: {ar-bsd: {a.o: "x"}}            a BSD ar archive (`#1/LEN` names)
     dist/a.7z: {bytes: "7z\xbc\xaf"}           a file of those bytes (latin-1)
+    big.sh: {size: 70000}                    a text file of that many bytes (comment lines)
     build/: {dir: true}                      an empty directory
     queue: {fifo: true}                      a FIFO (the analyzer must not block on it)
 
@@ -80,6 +81,9 @@ def make_tree(root: Path | str, tree: dict) -> None:
                         archive.writestr(name, content)
         elif "ar" in spec or "ar-bsd" in spec:
             path.write_bytes(_ar_bytes(spec.get("ar") or spec["ar-bsd"], bsd="ar-bsd" in spec))
+        elif "size" in spec:
+            line = "#" * 63 + "\n"
+            path.write_text((line * (spec["size"] // len(line) + 1))[: spec["size"]], encoding="utf-8")
         elif "bytes" in spec:
             path.write_bytes(spec["bytes"].encode("latin-1"))
         else:

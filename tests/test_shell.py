@@ -959,6 +959,36 @@ def test_a_script_file_is_judged_as_its_text(tmp_path: pathlib.Path) -> None:
     same_verdict()
 
 
+def test_a_printed_script_is_judged_as_its_text(tmp_path: pathlib.Path) -> None:
+    """A script's text given to a shell by a substitution that prints it (`sh -c "$(cat s.sh)"`,
+    `eval "$(< s.sh)"`, `bash <(cat s.sh)`) is never judged weaker than the text pasted as the
+    command line, and for a script that spells no entry the verdict and subject are the same."""
+    root = tmp_path / "u" / "proj"
+    root.mkdir(parents=True)
+    make_tree(root, {"ci/gate.sh": "x", ".claude/hooks/pre.sh": "x", "notes/link": {"symlink": "../ci"},
+                     "src/a.py": "x"})
+    protected = ["ci/gate.sh", ".claude/hooks"]
+    script = root / "s.sh"
+
+    def judged(text: str) -> ShellModResult:
+        return judge_shell_mod(text, protected, root=str(root), home=str(root.parent))
+
+    @settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+    @given(_SCRIPT_TEXT)
+    def never_weaker(text: str) -> None:
+        script.write_text(text)
+        pasted = judged(text)
+        spelled = any(c in text for c in _SPELLED)
+        event("spelled" if spelled else "unspelled")
+        for line in ('sh -c "$(cat s.sh)"', 'eval "$(< s.sh)"', "bash <(cat s.sh)"):
+            run = judged(line)
+            assert run.broken or not pasted.broken, (line, text, pasted)
+            if not spelled:
+                assert (run.broken, run.subject) == (pasted.broken, pasted.subject), (line, text)
+
+    never_weaker()
+
+
 _RUNNER_FILE = st.one_of(
     st.text(alphabet=st.sampled_from(list("\t\n\\$(){}@-+:=#'\" acirm/?.*;|&<>\x00")), max_size=120),
     st.text(max_size=60),

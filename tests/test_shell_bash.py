@@ -195,3 +195,39 @@ def test_glob_matching_agrees_with_bash(tmp_path_factory, files: list[str], patt
         else:
             assert ours == wanted, (pattern, sorted(wanted), sorted(ours))
     del absolute
+
+
+# -- a substitution that prints a file ---------------------------------------------------------
+
+# File text without pattern characters (globbing is compared above), with the blanks and
+# newlines that word splitting and the trailing-newline rule act on.
+_PRINTED_TEXT = st.lists(st.sampled_from(["a", "b", "x.y", "-n", "=", " ", "  ", "\t", "\n", "\n\n", "'", '"']),
+                         max_size=12).map("".join)
+_PRINT_SPELLINGS = ["$(cat f)", '"$(cat f)"', "$(< f)", '"$(< f)"', "`cat f`", '"`cat f`"', "x$(cat f)y",
+                    '"x$(cat -- f)y"']
+
+
+@SETTINGS
+@given(text=_PRINTED_TEXT, spellings=st.lists(st.sampled_from(_PRINT_SPELLINGS), min_size=1, max_size=4))
+def test_file_print_values_agree_with_bash(tmp_path, text: str, spellings: list[str]) -> None:
+    """`$(cat f)` and its spellings become the words bash makes of the file's text: trailing
+    newlines dropped, split at blanks unquoted, one word quoted."""
+    (tmp_path / "f").write_text(text)
+    # NUL-terminated fields: a quoted print keeps its inner newlines.
+    script = "printf '%s\\0' " + " ".join(f"{SEPARATOR} {s}" for s in spellings)
+    expected: list[list[str]] = []
+    for field in _bash(script, str(tmp_path)).split("\0")[:-1]:
+        if field == SEPARATOR:
+            expected.append([])
+        else:
+            expected[-1].append(field)
+    # (the substitutions' own `cat f` are views too)
+    (view,) = [e for e in Walk(script, root=str(tmp_path), home=None).events() if getattr(e, "name", "") == "printf"]
+    got: list[list[str]] = []
+    for arg in view.args[2:]:  # past `printf` and its format
+        if arg.text == SEPARATOR and arg.word.text == SEPARATOR:
+            got.append([])
+        else:
+            assert not arg.opaque, (script, text)
+            got[-1].append(arg.text)
+    assert got == expected, (script, text)

@@ -41,6 +41,7 @@ from polydeukes.stdlib.shell.expansion import (
     Scope,
     Value,
     expand_word,
+    file_prints,
     word_values,
 )
 from polydeukes.stdlib.shell.paths import dot_resolve
@@ -329,6 +330,9 @@ _PYTHON_FILE_RUNNERS = frozenset({"uv run"})
 # Stages that execute what arrives on stdin (as commands or as operands of a command).
 _STDIN_EXECUTORS = frozenset({"xargs", "parallel", "while", "until", "source", "."})
 _FD_REFERENCE = LazyPattern(r"-|\d+-?")
+# A walk-only word flag beside the tokenizer's `W_*` bits: the command has a substitution that
+# prints a file whose text the walk read (`_print_values`), so its words are expanded.
+W_PRINTS = 64
 _NAME = LazyPattern(r"[A-Za-z_][A-Za-z0-9_]*")
 _VARIABLE_REFERENCE = LazyPattern(r"\$\{?[#!]?([A-Za-z_][A-Za-z0-9_]*)")
 
@@ -432,6 +436,8 @@ class View:
     file_script = None  # a script file on disk it runs (`scripts.FileScript`)
     passes_unreadable: tuple[str, str] | None = None  # a file it passes to an executor, unread: (path, why)
     items_refused: str | None = None  # why xargs's operand file could not be read
+    print_refused: tuple[str, str] | None = None  # a `$(cat F)` whose F cannot be read within bounds: (F, why)
+    prints_written: str | None = None  # a `$(cat F)` whose F the line wrote with content not computed
     loop_values: dict[str, tuple[Value, ...]] | None = None  # what `while read` gets from `done <<EOF`
     rewritten_by: str | None = None  # an earlier pipeline stage that rewrites the code this one runs
     synthetic = False  # built by another command (find -exec)
@@ -531,11 +537,16 @@ class Walk:
     targets, a name without effects of its own or whose model effects only read, nothing run
     from stdin): False means nothing in it can name an entry, and the walk makes no view of
     it; one with a write redirect is yielded as a `QuietCommand` instead (its targets may be
-    links), one without is not yielded at all."""
+    links), one without is not yielded at all.
+
+    `names_entry(token, cwd)`, given by the judge, is asked for each substitution that prints
+    a file (`_print_values`): True (`$(cat ci/gate.sh)`) leaves it of unknown value, so the
+    rule on a protected path inside an opaque token still reads its spelling."""
 
     def __init__(self, text: str, *, root: str, home: str | None, disk: Disk | None = None,
                  wants_run: Callable[[str, Context], bool] | None = None,
                  spells: Callable[[str, Context], bool] | None = None,
+                 names_entry: Callable[[str, tuple[str, ...] | None], bool] | None = None,
                  track_moves: bool = False) -> None:
         self.text = text
         self.track_moves = track_moves  # `View.moves_directory` is read by the derivation only
@@ -545,6 +556,7 @@ class Walk:
         self._disk: Disk | None | bool = disk if disk is not None else False  # False: not made yet
         self.wants_run = wants_run
         self.spells = spells
+        self.names_entry = names_entry
         self.context = Context(self.root_segs)
         self._moves = False
         self.printed: tuple | None = None  # what the last lister stage walked prints
@@ -762,9 +774,11 @@ class Walk:
         view.glob = context.glob
         view.cwd = context.cwd
         flags = cmd.flags
+        if flags & W_SUBST and self._print_values(text, cmd, view):
+            flags |= W_PRINTS
         if args is not None:
             view.args = args
-        elif not flags & (W_GLOB | W_BRACE | W_VAR):  # nothing to expand anywhere (see `_expand`)
+        elif not flags & (W_GLOB | W_BRACE | W_VAR | W_PRINTS):  # nothing to expand anywhere (see `_expand`)
             view.args = args = [Arg(w.text, None, w.opaque, ANY if w.opaque else ONE, w) for w in words]
         else:
             view.args = args = self._expand(text, words, flags)
@@ -798,8 +812,9 @@ class Walk:
             view.env = E.Env(tuple(upstream) + env.heredocs, env.stdin_file, piped)
         if cmd.redirects:
             view.targets = [(r, [Arg(r.target.text, None, r.target.opaque, ANY if r.target.opaque else ONE, r.target)]
-                             if not r.target.flags & (W_GLOB | W_BRACE | W_VAR)
-                             else self._expand(text, (r.target,), r.target.flags)) for r in cmd.redirects]
+                             if not r.target.flags & (W_GLOB | W_BRACE | W_VAR) and not flags & W_PRINTS
+                             else self._expand(text, (r.target,), r.target.flags | (flags & W_PRINTS)))
+                            for r in cmd.redirects]
         if wrapper_cd:
             view.cwd = None  # `env -C dir`, `sudo -D dir`: not followed
         if inner:
@@ -912,8 +927,47 @@ class Walk:
             for source in sources:
                 yield from self.nested(source, depth, parent.fully_read)
 
+    def _print_values(self, text: str, cmd: SimpleCommand, view: View) -> bool:
+        """Give each substitution that prints a file (`$(cat F)`, `$(< F)`: `expansion.
+        file_prints`) in the command's words and redirect targets the text of F, read within
+        bounds where the command runs, as the value of its spelling in the scope (the
+        expansion then reads it like a variable's). False when it has none. F written earlier
+        on the line: the content the line gave it, when computed, else unknown and noted in
+        `view.prints_written` (code of unknown content, if a shell runs it); where F is is
+        unknown: unknown; F missing: empty (cat fails, prints nothing); F past the bound or
+        unreadable: unknown, and noted in `view.print_refused` (the judge fails closed)."""
+        words = [w for w in cmd.words if w.flags & W_SUBST]
+        words.extend(r.target for r in cmd.redirects if r.target.flags & W_SUBST)
+        values = self.context.scope.values
+        found = False
+        for w in words:
+            for spelling, spelled in file_prints(text[w.start : w.end]):
+                found = True
+                values.pop(spelling, None)
+                if self.names_entry is not None and self.names_entry(spelling, self.context.cwd):
+                    continue  # `$(cat ci/gate.sh)`: a protected path inside an opaque token (§8.5 (c))
+                path = self.absolute(spelled, self.context.cwd)
+                if path is None or self.disk is None:
+                    continue  # unknown where
+                written = self.written()
+                if path in written:
+                    if written[path] is None:
+                        view.prints_written = spelled
+                    else:
+                        values[spelling] = (Value(written[path].rstrip("\n")),)
+                    continue
+                from polydeukes.stdlib.shell.disk import PRINT_BYTES, Missing, Refused  # loaded by `self.disk`
+
+                content = self.disk.read_text("/" + "/".join(path), PRINT_BYTES)
+                if isinstance(content, Refused):
+                    view.print_refused = (spelled, content.reason)
+                    continue
+                # (bash drops the trailing newlines of a substitution's output)
+                values[spelling] = (Value("" if isinstance(content, Missing) else content.rstrip("\n")),)
+        return found
+
     def _expand(self, text: str, words: Sequence[Word], flags: int = -1) -> list[Arg]:
-        if not flags & (W_GLOB | W_BRACE | W_VAR):
+        if not flags & (W_GLOB | W_BRACE | W_VAR | W_PRINTS):
             # Nothing to expand (an assignment prefix reads the same as any plain word).
             return [Arg(w.text, None, w.opaque, ANY if w.opaque else ONE, w) for w in words]
         out: list[Arg] = []
@@ -921,10 +975,21 @@ class Walk:
         noglob = self.context.glob.noglob
         prefix = True
         for w in words:
-            if prefix and not w.opaque and is_assignment(w.text):
-                out.append(Arg(w.text, None, False, ONE, w))  # an assignment is not expanded
-                continue
+            if prefix and is_assignment(w.text):
+                if not w.opaque:
+                    out.append(Arg(w.text, None, False, ONE, w))  # an assignment is not expanded
+                    continue
+                # Bash neither splits nor globs an assignment: with one known value it is one
+                # word (`x=$(cat s.sh)`); otherwise expanded as any word (as before).
+                name, _, raw_value = text[w.start : w.end].partition("=")
+                values = word_values(w, raw_value, scope) if flags & W_PRINTS else None
+                if values is not None and len(values) == 1:
+                    out.append(Arg(name + "=" + values[0].text, None, False, ONE, w))
+                    continue
             prefix = False
+            if flags & W_PRINTS and w.flags & W_SUBST:
+                # A file's text stands in for `$(cat F)`: expanded as a variable's value is.
+                w = Word(w.text, w.opaque, w.start, w.end, w.flags | W_VAR)
             if not w.flags & (W_GLOB | W_BRACE | W_VAR):
                 out.append(Arg(w.text, None, w.opaque, ANY if w.opaque else ONE, w))
                 continue
@@ -1116,7 +1181,11 @@ class Walk:
         if name in DIRECTORY_CHANGES:
             self._directory(name, rest)
         elif name in _DECLARATIONS:
-            self._assign_all(rest, 0, view.source)
+            if name != "export" and any(a.text[:1] == "-" and "n" in a.text[1:] and not a.text.startswith("--")
+                                        for a in rest):
+                self._name_references(rest)  # `declare -n r=x`: `$r` is `$x`
+            else:
+                self._assign_all(rest, 0, view.source)
         elif name == "unset":
             for a in rest:
                 if not a.text.startswith("-"):
@@ -1183,6 +1252,20 @@ class Walk:
                 self._assign(a, source)
             k += 1
 
+    def _name_references(self, rest: Sequence[Arg]) -> None:
+        """`declare -n r=x` (`local -n`, `typeset -n`): from now on `$r` and an assignment to r
+        are x's; a reference to a name of unknown value, or one declared without a target, is
+        of unknown value."""
+        scope = self.context.scope
+        for a in rest:
+            if a.text.startswith("-") or a.text.startswith("+"):
+                continue
+            name, eq, target = a.text.partition("=")
+            if not _NAME().fullmatch(name):
+                continue
+            known = eq and not a.opaque and _NAME().fullmatch(target) is not None
+            scope.refer(name, target if known else None)
+
     def _assign_array(self, words: Sequence[Arg], source: str) -> None:
         """`NAME=(…)` / `NAME+=(…)` (its words already expanded, but for the first): the
         elements, unknown when one of them is (its spelling kept for the mention rules)."""
@@ -1229,9 +1312,9 @@ class Walk:
             self.context.listed.pop(name, None)
         word = a.word
         scope = self.context.scope
-        if word.flags & W_SUBST:
+        if word.flags & W_SUBST and not file_prints(source[word.start : word.end]):
             values = None
-        elif word.flags & W_VAR:
+        elif word.flags & (W_VAR | W_SUBST):
             raw = source[word.start : word.end]
             values = word_values(word, raw.partition("=")[2], scope)
         else:
@@ -1946,6 +2029,8 @@ def shell_options(words: Sequence[Arg | Word]) -> tuple[int, str] | None:
     k = 0
     while k < len(words):
         t = words[k].text
+        if t.startswith(("<(", ">(")):
+            break  # a process substitution is a path (`/dev/fd/N`), never an option
         if words[k].opaque:
             return None
         if t == "--" or t == "-":

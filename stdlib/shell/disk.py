@@ -36,6 +36,7 @@ SECONDS = 0.5  # wall time spent reading the disk per analysis
 FILE_BYTES = 16 * safeio.MiB  # one patch or list file
 SCRIPT_BYTES = safeio.MiB  # one shell script a command runs (`bash build.sh`): walked command by command
 PROGRAM_BYTES = 4 * safeio.MiB  # one program for another interpreter (`python3 tool.py`): only scanned
+PRINT_BYTES = 64 * 1024  # one file whose text a substitution gives a word (`"$(cat F)"`): a value, split and matched
 _SCRIPT_HEAD = 1024  # bytes read first, to tell a binary program from a script
 ARCHIVE_BYTES = 64 * safeio.MiB  # one archive file on disk
 UNPACKED_BYTES = 256 * safeio.MiB  # decompressed bytes read from one archive

@@ -338,7 +338,7 @@ def _pieces(raw: str) -> list[_Piece]:
         elif c == "`":
             j = raw.find("`", i + 1)
             j = n if j < 0 else j
-            out.append(_Piece(_UNKNOWN, raw[i : j + 1]))
+            out.append(_substitution(raw[i : j + 1], False))
             i = j + 1
         elif c == "(" and i > 0 and raw[i - 1] in _EXTGLOB_PREFIX and out and out[-1].kind == _ACTIVE:
             end = group_end(raw, i, "(", ")")
@@ -371,7 +371,7 @@ def _read_double_quoted(raw: str, i: int, out: list[_Piece]) -> int:
             if c == "`":
                 j = raw.find("`", i + 1)
                 j = n if j < 0 else j
-                out.append(_Piece(_UNKNOWN, raw[i : j + 1]))
+                out.append(_substitution(raw[i : j + 1], True))
                 i = j + 1
             else:
                 i = _read_dollar(raw, i, out, quoted=True)
@@ -386,13 +386,42 @@ def _read_double_quoted(raw: str, i: int, out: list[_Piece]) -> int:
 _POSITIONAL = frozenset("123456789@*")
 
 
+# A substitution whose output is one file's text as it stands: `$(cat F)`, `$(< F)`, `` `cat F` ``
+# (and, where a script operand or stdin is a file, `<(cat F)`). The walk reads F within bounds
+# and keeps the text in the scope under the substitution's spelling, which `_pieces` reads as a
+# variable's name; unread, the spelling stays a value of unknown value as before.
+_FILE_PRINT = LazyPattern(
+    r"(?:\$\(|<\(|(`))[ \t]*+(?:cat[ \t]++(?:--[ \t]++)?|<[ \t]*+)"
+    r"(?:([^\s'\"\\$`;&|<>()*?\[\]{}#~][^\s'\"\\$`;&|<>()*?\[\]{}]*+)|'([^'\r\n]++)'|\"([^\"\\$`\r\n]++)\")"
+    r"[ \t]*+(?(1)`|\))")
+
+
+def printed_file(spelling: str) -> str | None:
+    """The file a substitution spelled `spelling` prints whole (`$(cat F)` -> `F`), or None."""
+    m = _FILE_PRINT().fullmatch(spelling)
+    return None if m is None else m.group(2) or m.group(3) or m.group(4)
+
+
+def file_prints(raw: str) -> list[tuple[str, str]]:
+    """The file-printing substitutions of one word's raw spelling: (spelling, file) each."""
+    return [(piece.text, printed_file(piece.text)) for piece in _read_pieces(raw)
+            if piece.kind == _VAR and piece.text[:1] in "$`"]
+
+
+def _substitution(spelling: str, quoted: bool) -> _Piece:
+    """A command substitution: a value named by its spelling when it prints a file, else unknown."""
+    if printed_file(spelling) is not None:
+        return _Piece(_VAR, spelling, quoted, spelling)
+    return _Piece(_UNKNOWN, spelling)
+
+
 def _read_dollar(raw: str, i: int, out: list[_Piece], *, quoted: bool) -> int:
     nxt = raw[i + 1 : i + 2]
     if nxt == "{":
         end = group_end(raw, i + 1, "{", "}")
         inner = raw[i + 2 : end - 1]
-        if _NAME().fullmatch(inner) or inner in _POSITIONAL:
-            out.append(_Piece(_VAR, inner, quoted, raw[i:end]))
+        if _NAME().fullmatch(inner) or inner in _POSITIONAL or inner[:1] == "!" and _NAME().fullmatch(inner, 1):
+            out.append(_Piece(_VAR, inner, quoted, raw[i:end]))  # (`${!r}`: indirection, `Scope.value`)
         elif (m := _SUBSCRIPTED().match(inner)) is not None:
             # `${a[@]}`, `${a[*]}`, `${a[1]}`, `${a[$i]}`; an operator after the subscript
             # (`${a[@]:1}`, `${a[0]%.sh}`) leaves the value unknown: `a[?]` (see `Scope.value`).
@@ -403,7 +432,7 @@ def _read_dollar(raw: str, i: int, out: list[_Piece], *, quoted: bool) -> int:
         return end
     if nxt == "(":
         end = group_end(raw, i + 1, "(", ")")
-        out.append(_Piece(_UNKNOWN, raw[i:end]))
+        out.append(_substitution(raw[i:end], quoted))
         return end
     if nxt == "'" and not quoted:
         return _read_ansi_c(raw, i + 2, out)
@@ -466,21 +495,62 @@ class Scope:
     its first element; `spellings` keeps what an array's assignment spelled, which an
     expansion of unknown value carries so the mention rules can read it."""
 
-    __slots__ = ("values", "spellings", "keyed")
+    __slots__ = ("values", "spellings", "keyed", "references")
 
     def __init__(self) -> None:
         self.values: dict[str, tuple[Value, ...] | None] = {}
         self.spellings: dict[str, str] = {}
         self.keyed: set[str] = set()  # arrays assigned with `[k]=v` elements: positions unknown
+        # Name references (`declare -n r=x`): r -> x, or None when what r names is unknown.
+        self.references: dict[str, str | None] = {}
 
     def copy(self) -> Scope:
         other = Scope()
         other.values = dict(self.values)
         other.spellings = dict(self.spellings)
         other.keyed = set(self.keyed)
+        other.references = dict(self.references)
         return other
 
+    def refer(self, name: str, target: str | None) -> None:
+        """`declare -n name=target`: a chain that comes back to `name` names nothing known."""
+        seen = {name}
+        end = target
+        while end is not None and end in self.references:
+            if end in seen:
+                target = None
+                break
+            seen.add(end)
+            end = self.references[end]
+        self.references[name] = target
+        self.values.pop(name, None)
+
+    def _referenced(self, name: str) -> str | None:
+        """The variable a name reference finally names (chains followed), None when unknown."""
+        for _ in range(len(self.references) + 1):
+            if name not in self.references:
+                return name
+            target = self.references[name]
+            if target is None:
+                return None
+            name = target
+        return None
+
     def value(self, name: str) -> tuple[Value, ...] | None:
+        if name[0] == "!":
+            # `${!r}`: the variable r's value names (one known name, else unknown)
+            named = self.value(name[1:])
+            if named is None or len(named) != 1 or named[0].pattern is not None \
+                    or _NAME().fullmatch(named[0].text) is None:
+                return None
+            return self.value(named[0].text)
+        if self.references:
+            base = name.partition("[")[0]
+            if base in self.references:
+                target = self._referenced(base)
+                if target is None:
+                    return None
+                name = target + name[len(base):]
         if name[-1:] != "]":
             return self.values.get(name)
         base, _, subscript = name[:-1].partition("[")
@@ -500,6 +570,11 @@ class Scope:
         return self.spellings.get(name.partition("[")[0], raw)
 
     def assign(self, name: str, values: tuple[Value, ...] | None) -> None:
+        if self.references and name in self.references:
+            target = self._referenced(name)
+            if target is None:
+                return  # an assignment through a reference to an unknown name: still unknown
+            name = target
         self.values[name] = values
         if self.spellings and name + "[@]" not in self.values:
             self.spellings.pop(name, None)
@@ -695,6 +770,8 @@ def word_values(word: Word, raw: str, scope: Scope | None) -> tuple[Value, ...] 
             if len(values) * len(known) > ALTERNATIVES_LIMIT:
                 return None
             values = [v + k.text for v in values for k in known]
+            if piece.text[:1] in "$`":
+                continue  # a file's text (`$(cat F)`, bounded by `disk.PRINT_BYTES`), kept whole
         else:
             values = [v + piece.text for v in values]
         if any(len(v) > VALUE_LIMIT for v in values):

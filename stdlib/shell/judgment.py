@@ -39,6 +39,7 @@ from polydeukes.stdlib.shell.analysis import (
     DANGEROUS_ENVIRONMENT,
     NESTED_SHELLS,
     Context,
+    GlobOptions,
     QuietCommand,
     View,
     Walk,
@@ -139,6 +140,7 @@ SCRIPT_CODE = "{runner} runs {path}, whose code mentions protected path {p}"
 UNREADABLE_SCRIPT = "{runner} runs {path}, which cannot be read within bounds ({why})"
 UNREADABLE_PASSED = ("{head} passes {path} on to a stage that runs what it reads, and it cannot be read "
                      "within bounds ({why})")
+UNREADABLE_PRINTED = "{head} takes the text of {path} as words, and it cannot be read within bounds ({why})"
 
 
 # Commands that cannot concern an entry are judged from their tokens, without a view
@@ -486,12 +488,16 @@ _CONCATENATION = LazyPattern(r"\s*(?:\+|\.\.?)?\s*")
 _ARGUMENT = LazyPattern(r"\s*,\s*")
 _CODE_LITERALS = 2000  # string literals read per program
 _JOIN_WINDOW = 6  # path-join arguments combined at most
+# A string literal read as a pathname pattern: no blank, a `*`, `?` or `[`, a bounded length.
+_CODE_PATTERN = LazyPattern(r"(?=[^\s]*[*?\[])[^\s]{1,256}")
+_CODE_GLOB = GlobOptions()  # the pattern rules of glob(3) and of Python's and Perl's globs: no dotglob
 
 
 def code_candidates(code: str) -> list[str]:
     """Path-like texts a program spells: the code itself, each string literal, literals
     concatenated as the program would (`'.cl' + 'aude/hooks'`), and neighbouring arguments
-    joined as a path join would (`os.path.join('.claude', 'hooks')`)."""
+    joined as a path join would (`os.path.join('.claude', 'hooks')`) or a string join with
+    nothing between them would (`"".join(["c", "i/gate.sh"])`)."""
     out = [code]
     groups: list[list[str]] = []  # runs of arguments; each argument a concatenation
     end = -1
@@ -509,6 +515,8 @@ def code_candidates(code: str) -> list[str]:
         for k in range(len(group)):
             for width in range(1, min(_JOIN_WINDOW, len(group) - k) + 1):
                 out.append("/".join(part.strip("/") for part in group[k : k + width]))
+                if width > 1:
+                    out.append("".join(group[k : k + width]))
     return out
 
 
@@ -519,7 +527,7 @@ class _Judge:
     def __init__(self, protected: Protected, text: str, root: str, home: str | None) -> None:
         self.p = protected
         self.walk = Walk(text, root=root, home=home, wants_run=self.wants_run,
-                         spells=self.spells if QUIET_COMMANDS else None)
+                         spells=self.spells if QUIET_COMMANDS else None, names_entry=self.names_entry)
         self.reached: set[int] = set()
         self.unknown_reach = False  # text was unread or a reach could not be determined
         self.reason: str | None = None
@@ -560,6 +568,12 @@ class _Judge:
         if self.p.cwd_spelled(context.cwd):
             return True
         return self.p.spelled_in(text)
+
+    def names_entry(self, token: str, cwd: tuple[str, ...] | None) -> bool:
+        """Does an opaque token, as spelled, name an entry (§8.5 (c))? The walk leaves such a
+        file print (`$(cat ci/gate.sh)`) of unknown value, so the rule still reads its spelling."""
+        p = self.p
+        return p.first_in_text(token, True, cwd, p.cwd_spelled(cwd)) >= 0
 
     def quiet(self, command: QuietCommand) -> None:
         """A plain command that names no entry: its write redirects' targets, as `precise`
@@ -603,6 +617,14 @@ class _Judge:
             self.unknown_reach = True
             path, why = view.passes_unreadable
             self.found(BREAK_UNREADABLE, UNREADABLE_PASSED.format(head=view.head, path=path, why=why))
+        if view.prints_written is not None and (name in NESTED_SHELLS or model is not None
+                                                 and model.handler == "interpreter"):
+            self.unknown_reach = True  # (`sh -c "$(cat s)"` runs s, as `sh s` does)
+            self.found(BREAK_UNREADABLE, WRITTEN_SCRIPT.format(head=view.head, path=view.prints_written))
+        if view.print_refused is not None:
+            self.unknown_reach = True
+            path, why = view.print_refused
+            self.found(BREAK_UNREADABLE, UNREADABLE_PRINTED.format(head=view.head, path=path, why=why))
         if view.items_refused is not None and (model is None or not model.pure):
             self.unknown_reach = True
             self.found(BREAK_UNREADABLE, UNREADABLE_ITEMS.format(head=view.head, why=view.items_refused))
@@ -1288,7 +1310,8 @@ class _Judge:
         # (`spelled_in` first, as the judge's other mention tests: a program file of 100 KB
         # split into words and matched word by word took half a second)
         filtered = not p.cwd_spelled(cwd)
-        for candidate in code_candidates(code):
+        candidates = code_candidates(code)
+        for candidate in candidates:
             if filtered and not p.spelled_in(candidate):
                 continue
             for piece in path_candidates(candidate, True):
@@ -1297,6 +1320,13 @@ class _Judge:
                 index = p.match(piece, cwd)
                 if index >= 0:
                     return index
+        # A string that is a pathname pattern with a directory part (`glob.glob("c?/g*")`,
+        # perl's `glob "c?/g*"`): the files it can match, as a shell glob's.
+        for candidate in candidates[1:]:
+            if "/" in candidate and _CODE_PATTERN().fullmatch(candidate):
+                hits = p.pattern_hits(candidate, cwd, _CODE_GLOB)
+                if hits:
+                    return hits[0]
         return -1
 
     def file_script(self, view: View, cwd: tuple[str, ...] | None, cwd_spelled: bool) -> None:

@@ -54,7 +54,7 @@ from polydeukes.stdlib.shell.analysis import (
     shell_options,
 )
 from polydeukes.stdlib.shell.disk import PROGRAM_BYTES, SCRIPT_BYTES, Binary, Missing, Refused
-from polydeukes.stdlib.shell.expansion import Arg, Value
+from polydeukes.stdlib.shell.expansion import Arg, Value, printed_file
 
 SHELLS = NESTED_SHELLS - {"eval"}
 SOURCING = frozenset({"source", "."})
@@ -136,6 +136,8 @@ def located(view: View) -> FileScript | None:
 
 def _located(a: Arg, runner: str, shell: bool, child: bool, arguments: Sequence[Arg] | None) -> FileScript | None:
     text = a.text
+    if text.startswith("<(") and (printed := printed_file(text)) is not None:
+        return FileScript(printed, runner, shell, child, arguments)  # `bash <(cat s.sh)` runs s.sh's text
     if a.opaque or a.pattern is not None or text.startswith(("<(", ">(")) or text == "-":
         return None  # unknown, a pattern, or text that arrives at run time
     return FileScript(text, runner, shell, child, arguments)
@@ -152,7 +154,7 @@ def _stdin_script(view: View, runner: str, shell: bool, arguments: Sequence[Arg]
         if r.operator == "<<<":
             return None
         if r.operator == "<":
-            if r.target.opaque:
+            if r.target.opaque and printed_file(r.target.text) is None:
                 return None
             found = _located(Arg(r.target.text, None, False, 1, r.target), runner, shell, True, arguments)
     return found
