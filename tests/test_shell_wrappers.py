@@ -42,15 +42,16 @@ OPERANDS = ["ci/gate.sh", "ci", "c?/gate.sh", "script.sh", "tool.py", "dist/evil
 _NO_COMMAND_WORD = {name for name, row in A._WRAPPERS.items() if row[2] >= 1 << 16} | {"runuser"}
 _STRING_OPTIONS = {option for strings in A._WRAPPER_STRINGS.values() for option in strings.options}
 # (`env -S`'s string is a command line too; `flock -c`, `su -c` are `_COMMAND_STRING_WRAPPERS`'.)
-_LEFT_OUT = A._CHDIR_OPTIONS | _STRING_OPTIONS | {"-S", "--split-string", "-c", "--command", "--session-command"}
+_LEFT_OUT = _STRING_OPTIONS | {"-S", "--split-string", "-c", "--command", "--session-command"}
 
 
 def _options(name: str, short: frozenset[str], long: frozenset[str]) -> list[list[str]]:
     """Each option of a row that takes a value, spelled with a value (both spellings of a long one)."""
     spelled = [[f"-{letter}", "v1"] for letter in sorted(short)
-               if (name, letter) not in A._CHDIR_FLAGS and f"-{letter}" not in _LEFT_OUT]
+               if (name, f"-{letter}") not in A._CHDIR_OPTIONS and f"-{letter}" not in _LEFT_OUT]
     for option in sorted(long - _LEFT_OUT):
-        spelled += [[option, "v1"], [f"{option}=v1"]]
+        if (name, option) not in A._CHDIR_OPTIONS:
+            spelled += [[option, "v1"], [f"{option}=v1"]]
     return spelled
 
 

@@ -314,14 +314,15 @@ _WRAPPER_STRINGS: dict[str, _WrapperStrings] = {
     "tmux send-keys": _WrapperStrings(operands="keys"),
     "tmux send": _WrapperStrings(operands="keys"),
 }
-_CHDIR_FLAGS = frozenset({("env", "C"), ("sudo", "D"), ("pnpm", "C"), ("poetry", "C")})
-# Long options that run the command in another directory (`env --chdir`, `uv --directory`).
-_CHDIR_OPTIONS = frozenset({"--chdir", "--working-directory", "--directory", "--dir", "--cwd", "-cd", "--cd"})
+# Per wrapper, its options that run the command in another directory (`env -C DIR`, `uv
+# --directory DIR`; gdb's `--directory` is a source path, its `-cd` a directory).
+_CHDIR_OPTIONS = frozenset({
+    ("env", "-C"), ("env", "--chdir"), ("sudo", "-D"), ("sudo", "--chdir"), ("uv", "--directory"),
+    ("uvx", "--directory"), ("poetry", "-C"), ("poetry", "--directory"), ("pnpm", "-C"), ("pnpm", "--dir"),
+    ("yarn", "--cwd"), ("systemd-run", "--working-directory"), ("gdb", "-cd"), ("gdb", "--cd"),
+})
 # The wrappers with such an option (`_moves_directory` unwraps only their lines).
-_MOVING_WRAPPERS = frozenset(name for name, _ in _CHDIR_FLAGS) | frozenset(
-    name for name, row in _WRAPPERS.items() if row[1] & _CHDIR_OPTIONS) | frozenset(
-    name for name, (_, long_args, rows) in _SUBCOMMAND_WRAPPERS.items()
-    if long_args & _CHDIR_OPTIONS or any(row[1] & _CHDIR_OPTIONS for row in rows.values()))
+_MOVING_WRAPPERS = frozenset(name for name, _ in _CHDIR_OPTIONS)
 # Programs that run a shell script later, read now from stdin or from `-f FILE` (at(1)): the
 # script is judged as if a shell ran it (`sh <<EOF`, `sh < FILE`).
 _SCHEDULERS = frozenset({"at", "batch"})
@@ -816,7 +817,9 @@ class Walk:
                              else self._expand(text, (r.target,), r.target.flags | (flags & W_PRINTS)))
                             for r in cmd.redirects]
         if wrapper_cd:
-            view.cwd = None  # `env -C dir`, `sudo -D dir`: not followed
+            # `env -C dir`, `sudo -D dir`, `uv --directory dir`: followed when the word is literal
+            directory = _wrapper_directory(args, inner)
+            view.cwd = None if directory is None else self.absolute(directory, context.cwd)
         if inner:
             view.prefix_roles, view.wrapper_scripts, view.wrapper = _wrapper_options(args, inner)
         if flowing is not None:
@@ -1688,7 +1691,7 @@ def _past_options(args: Sequence[Arg] | Sequence[Word], k: int, name: str, short
         if text.startswith("-") and len(text) > 1:
             option = text.split("=", 1)[0]
             if text.startswith("--") or option in long_args:  # (gdb's and screen's `-ex`, `-Logfile`)
-                changes_directory = changes_directory or option in _CHDIR_OPTIONS
+                changes_directory = changes_directory or (name, option) in _CHDIR_OPTIONS
                 k += 2 if option in long_args and "=" not in text else 1
                 continue
             # A bundle (`sudo -Eu root cmd`): the first letter that takes an argument ends
@@ -1696,7 +1699,7 @@ def _past_options(args: Sequence[Arg] | Sequence[Word], k: int, name: str, short
             step = 1
             for pos in range(1, len(text)):
                 flag = text[pos]
-                changes_directory = changes_directory or (name, flag) in _CHDIR_FLAGS
+                changes_directory = changes_directory or (name, "-" + flag) in _CHDIR_OPTIONS
                 if flag in short_args:
                     step = 2 if pos == len(text) - 1 else 1
                     break
@@ -1706,6 +1709,28 @@ def _past_options(args: Sequence[Arg] | Sequence[Word], k: int, name: str, short
         else:
             break
     return k, changes_directory
+
+
+def _wrapper_directory(args: Sequence[Arg], inner: int) -> str | None:
+    """The directory the wrappers before `args[inner]` run their command in, as spelled (the
+    last `env -C DIR`, `sudo -D DIR`, `--chdir=DIR`, `uv --directory DIR` …); None when one
+    is of unknown value (or a pattern)."""
+    found: Arg | str | None = None
+    wrapper = ""
+    for k in range(inner):
+        text = args[k].text
+        if basename(text) in _WRAPPER_NAMES and not text.startswith("-"):
+            wrapper = basename(text)
+        if (wrapper, text.split("=", 1)[0]) in _CHDIR_OPTIONS:
+            found = text.split("=", 1)[1] if "=" in text else args[k + 1] if k + 1 < len(args) else None
+        elif text.startswith("-") and not text.startswith("--") and len(text) > 1:
+            for pos in range(1, len(text)):  # a bundle: `sudo -ED dir`, `env -Cdir`
+                if (wrapper, "-" + text[pos]) in _CHDIR_OPTIONS:
+                    found = text[pos + 1 :] or (args[k + 1] if k + 1 < len(args) else None)
+                    break
+    if isinstance(found, Arg):
+        return None if found.opaque or found.pattern is not None else found.text
+    return found
 
 
 def _subcommand_row(args: Sequence[Arg] | Sequence[Word], k: int,
