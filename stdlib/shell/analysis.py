@@ -292,7 +292,7 @@ _WRAPPER_STRINGS: dict[str, _WrapperStrings] = {
     "hyperfine": _WrapperStrings(
         options=frozenset({"-p", "--prepare", "-s", "--setup", "-c", "--cleanup", "--conclude", "--reference"}),
         outputs=frozenset({"--export-json", "--export-csv", "--export-markdown", "--export-asciidoc",
-                           "--export-orgmode"}),
+                           "--export-orgmode", "--output"}),  # (`--output=FILE`, or null, pipe, inherit)
         operands="each"),
     "watch": _WrapperStrings(operands="joined"),
     "entr": _WrapperStrings(operands="joined"),  # `entr -s 'cmd'`
@@ -1744,12 +1744,12 @@ def _subcommand_row(args: Sequence[Arg] | Sequence[Word], k: int,
         return None, k, False
     short_args, long_args, rows = program
     j, moved = _past_options(args, k + 1, name, short_args, long_args, False)
-    if 0 <= j < len(args) and not args[j].opaque and args[j - 1].text != "--":
+    if j < len(args) and not args[j].opaque and args[j - 1].text != "--":
         row = rows.get(args[j].text)
         if row is not None:
             return row, j + 1, moved
     row = rows.get("")
-    return (row, max(j, k + 1), moved) if row is not None else (None, k, False)
+    return (row, j, moved) if row is not None else (None, k, False)
 
 
 def _is_case_pattern(a: Arg | Word) -> bool:
@@ -1835,9 +1835,10 @@ _COMMAND_STRING_WRAPPERS = frozenset({"flock", "su", "runuser", "sg", "script"})
 
 def _wrapper_options(args: Sequence[Arg], inner: int) -> tuple[dict[int, str], list[str], str]:
     """Roles of the wrapper words before the command that are not plain data, the command
-    strings wrappers run, and the wrapper that runs the command (`_WRAPPER_STRINGS`' key): `env -S 'cmd …'`, `flock -c 'cmd'`, `nix-shell --run 'cmd'`,
-    hyperfine's and tmux's operands (walked as scripts: the real command is in the string),
-    `time -o file`, `strace -o file` (a write)."""
+    strings wrappers run, and the wrapper that runs the command (`_WRAPPER_STRINGS`' key, `uv
+    run` for a subcommand). Command strings: `env -S 'cmd …'`, `flock -c 'cmd'`, `nix-shell
+    --run 'cmd'`, hyperfine's and tmux's operands (walked as scripts: the real command is in the
+    string); writes: `time -o file`, `strace -o file`."""
     roles: dict[int, str] = {}
     scripts: list[str] = []
     wrapper = ""
@@ -2038,8 +2039,7 @@ def shell_script_sources(words: Sequence[Arg | Word], cmd: SimpleCommand) -> tup
         return [operands[0].text], True
     if operands:
         return [], False  # a script file: its text is not ours to read
-    stdin = [h.body for h in cmd.heredocs]
-    stdin.extend(r.target.text + "\n" for r in cmd.redirects if r.operator == "<<<" and not r.target.opaque)
+    stdin = _stdin_bodies(cmd)
     stdin_sources = len(cmd.heredocs) + sum(1 for r in cmd.redirects if r.operator in ("<<<", "<"))
     if not stdin or len(stdin) != stdin_sources:
         return [], False
