@@ -77,6 +77,7 @@ STRING_FORMS = [
     "hyperfine -c {} ls", "tmux new -d {}", "tmux new-session -s s -d {}", "tmux split-window -h {}",
     "tmux run-shell {}", "tmux send-keys -t 0 {} Enter", "watch {}", "watch -n 1 {}", "npx -c {}",
     "npm exec -c {}", "perf stat --pre {} ls", "strace -o '|'{} ls", "gdb -batch -ex 'shell '{} ./a.out",
+    "tmux new -d sh -c {}", "nix develop --command sh -c {}", "nix shell nixpkgs#hello -c bash -c {}",
     "su -c {}", "flock /tmp/l -c {}", "env -S {}", "entr -s {} < list", "at now <<< {}", "batch <<< {}",
 ]
 

@@ -257,6 +257,13 @@ _SUBCOMMAND_WRAPPERS: dict[str, tuple[frozenset[str], frozenset[str], dict[str, 
         "run": (_NO_VALUES, _NO_VALUES, 0, False),
         "": (_NO_VALUES, _NO_VALUES, 0, False),
     }),
+    # `nix develop … --command CMD ARGS`, `nix shell PKGS -c CMD ARGS`: the command is after that
+    # option (`_WRAPPER_STRINGS`); the operands before it are installables.
+    "nix": (_NO_VALUES, frozenset({"--option", "--extra-experimental-features", "--log-format"}), {
+        sub: (frozenset("fIks"), frozenset({
+            "--file", "--expr", "--include", "--profile", "--redirect", "--arg", "--argstr", "--override-input",
+            "--inputs-from", "--phase", "--unset", "--keep", "--set-env-var", "--reference-lock-file",
+            "--output-lock-file", "--update-input", "--option"}), 1 << 16, False) for sub in ("develop", "shell")}),
     # tmux runs a shell command line for these subcommands: their operands (`_WRAPPER_STRINGS`;
     # the letters are each subcommand's options that take a value).
     "tmux": (frozenset("LSfcT"), _NO_VALUES, {
@@ -275,16 +282,18 @@ class _WrapperStrings(NamedTuple):
     shell runs (walked as a script), or a file the wrapper writes; a value that is a command line
     only after one of `prefixes` (gdb's `-ex 'shell CMD'`, strace's `-o '|CMD'`: the rest is
     the line, and another value of an option in `outputs` is a file); and operands that are command
-    lines ("each": hyperfine's), one line when joined by blanks ("joined": tmux's, and watch's,
-    which hands its words to `sh -c`) or keys typed into a shell ("keys": tmux send-keys)."""
+    lines ("each": hyperfine's), one line when joined by blanks ("joined": watch hands its words
+    to `sh -c` so), one line if there is one and else a command's argv ("argv": tmux's) or keys
+    typed into a shell ("keys": tmux send-keys)."""
 
     options: frozenset[str] = _NO_VALUES
     outputs: frozenset[str] = _NO_VALUES
     operands: str = ""
     prefixes: tuple[str, ...] = ()
+    argv_options: frozenset[str] = _NO_VALUES  # the words after one are a command's argv (`nix develop -c`)
 
 
-_TMUX_STRINGS = _WrapperStrings(operands="joined")
+_TMUX_STRINGS = _WrapperStrings(operands="argv")
 # Per wrapper, or per program and subcommand (`perf stat`).
 _WRAPPER_STRINGS: dict[str, _WrapperStrings] = {
     "time": _WrapperStrings(outputs=frozenset({"-o", "--output"})),
@@ -307,6 +316,8 @@ _WRAPPER_STRINGS: dict[str, _WrapperStrings] = {
     "screen": _WrapperStrings(outputs=frozenset({"-Logfile"})),
     "gdb": _WrapperStrings(options=frozenset(f"{dashes}{option}" for dashes in ("-", "--") for option in (
         "ex", "iex", "eval-command", "init-eval-command")), prefixes=("shell ", "!", "pipe ", "|")),
+    "nix develop": _WrapperStrings(argv_options=frozenset({"-c", "--command"})),
+    "nix shell": _WrapperStrings(argv_options=frozenset({"-c", "--command"})),
     "perf stat": _WrapperStrings(options=frozenset({"--pre", "--post"}), outputs=frozenset({"-o", "--output"})),
     "perf record": _WrapperStrings(outputs=frozenset({"-o", "--output"})),
     "perf trace": _WrapperStrings(outputs=frozenset({"-o", "--output"})),
@@ -1851,7 +1862,7 @@ def _wrapper_options(args: Sequence[Arg], inner: int) -> tuple[dict[int, str], l
         if program is not None and text in program[2]:
             wrapper = f"{wrapper} {text}"  # `perf stat`, `tmux new-session`
             strings = _WRAPPER_STRINGS.get(wrapper)
-            if strings is not None and strings.operands and program[2][text][2] >= 1 << 16:
+            if strings is not None and (strings.operands or strings.argv_options) and program[2][text][2] >= 1 << 16:
                 _operand_lines(args, k + 1, inner, program[2][text], strings, roles, scripts)
                 break
         elif name in _WRAPPER_NAMES and not text.startswith("-"):
@@ -1977,6 +1988,12 @@ def _string_option(args: Sequence[Arg], k: int, strings: _WrapperStrings, roles:
     return at
 
 
+def _argv_line(words: Sequence[Arg]) -> str:
+    """A command line that runs `words` as an argv, not split or expanded again by a shell:
+    each word single-quoted (shlex.quote's way; shlex itself would cost the hot path its import)."""
+    return " ".join("'" + a.text.replace("'", "'\\''") + "'" for a in words)
+
+
 def _operand_lines(args: Sequence[Arg], k: int, end: int, row: _WrapperRow, strings: _WrapperStrings,
                    roles: dict[int, str], scripts: list[str]) -> None:
     """The command lines in the words `args[k:end]` of a wrapper that runs no command word
@@ -1986,6 +2003,10 @@ def _operand_lines(args: Sequence[Arg], k: int, end: int, row: _WrapperRow, stri
     operands: list[int] = []
     while k < end:
         text = args[k].text
+        if text in strings.argv_options:
+            scripts.append(_argv_line(args[k + 1 : end]))
+            roles.update((index, E.CODE) for index in range(k + 1, end))
+            break
         if text.startswith("-") and len(text) > 1 and not operands:
             last = _string_option(args, k, strings, roles, scripts)
             if last == k:
@@ -1997,12 +2018,16 @@ def _operand_lines(args: Sequence[Arg], k: int, end: int, row: _WrapperRow, stri
             continue
         operands.append(k)
         k += 1
+    if not strings.operands:
+        return  # (installables, not commands)
     for index in operands:
         roles[index] = E.CODE
     if strings.operands == "each":
         scripts.extend(args[index].text for index in operands)
     elif strings.operands == "keys":
         scripts.append("".join(_TMUX_KEYS.get(args[index].text, args[index].text) for index in operands))
+    elif strings.operands == "argv" and len(operands) > 1:
+        scripts.append(_argv_line([args[index] for index in operands]))
     elif operands:
         scripts.append(" ".join(args[index].text for index in operands))
 
