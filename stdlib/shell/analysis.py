@@ -833,6 +833,9 @@ class Walk:
             view.cwd = None if directory is None else self.absolute(directory, context.cwd)
         if inner:
             view.prefix_roles, view.wrapper_scripts, view.wrapper = _wrapper_options(args, inner)
+            if name == "-" and view.wrapper in _PYTHON_FILE_RUNNERS:
+                view.name = name = "python"  # `uv run -`: python, its program read from stdin
+                view.model = model = E.COMMANDS["python"]
         if flowing is not None:
             view.stdin_listing = flowing
         if view.via_xargs:
