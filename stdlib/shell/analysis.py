@@ -155,8 +155,9 @@ _WRAPPERS: dict[str, tuple[frozenset[str], frozenset[str], int, bool]] = {
     # Privilege and session launchers, and programs that run a command under a tracer or a display.
     "pkexec": (frozenset(), frozenset({"--user"}), 0, False),
     "systemd-run": (
-        frozenset("upEHMs"),
+        frozenset("upEHM"),
         frozenset({"--unit", "--property", "--description", "--slice", "--setenv", "--host", "--machine",
+                   "--root-directory",
                    "--uid", "--gid", "--nice", "--working-directory", "--service-type", "--path-property",
                    "--socket-property", "--timer-property", "--on-active", "--on-boot", "--on-startup",
                    "--on-unit-active", "--on-unit-inactive", "--on-calendar", "--expand-environment"}),
