@@ -98,6 +98,21 @@ DANGEROUS_ENVIRONMENT = frozenset({
     "GIT_DIR", "GIT_WORK_TREE", "PERL5OPT", "PERL5LIB", "PYTHONPATH", "PYTHONSTARTUP",
     "NODE_OPTIONS", "RUBYOPT", "PATH", "IFS", "PROMPT_COMMAND", "SHELLOPTS", "BASHOPTS",
 })
+# Environment variables whose value is a command line a program runs (through a shell), and
+# those whose value is a file or options a program loads: what each means as a line to walk
+# (`{}` is the value). Assigned on the line, in front of a command, through `env`, or with
+# `export`/`declare`, the value is walked as a script (`PAGER='sh x.sh' git log`).
+_COMMAND_VARIABLES = {
+    **dict.fromkeys((
+        "PAGER", "GIT_PAGER", "MANPAGER", "SYSTEMD_PAGER", "EDITOR", "VISUAL", "GIT_EDITOR",
+        "GIT_SEQUENCE_EDITOR", "FCEDIT", "GIT_SSH_COMMAND", "GIT_SSH", "GIT_EXTERNAL_DIFF",
+        "GIT_ASKPASS", "SSH_ASKPASS", "SUDO_ASKPASS", "GIT_PROXY_COMMAND", "PROMPT_COMMAND",
+        "LESSCLOSE", "BROWSER", "SHELL", "MAKESHELL", "CONFIG_SHELL", "npm_config_script_shell",
+        "npm_config_shell", "npm_config_editor", "FZF_DEFAULT_COMMAND"), "{}"),
+    "BASH_ENV": "source {}", "ENV": "source {}",  # sourced by a non-interactive bash, an interactive sh
+    "PYTHONSTARTUP": "python3 {}", "NODE_OPTIONS": "node {} -e 0", "PERL5OPT": "perl {} -e 0",
+    "RUBYOPT": "ruby {} -e 0",
+}
 
 # Wrappers run the rest of their words as a command. Per wrapper: short options that take a
 # separate argument, long options that take one (unless written `--opt=value`), how many
@@ -352,6 +367,7 @@ _VARIABLE_REFERENCE = LazyPattern(r"\$\{?[#!]?([A-Za-z_][A-Za-z0-9_]*)")
 # Programs that run shell lines they read from a file: a makefile's recipes, package.json's
 # scripts (scripts.py).
 PROGRAM_RUNNERS = frozenset({"make", "gmake", "npm", "yarn", "pnpm"})
+_MAKES = frozenset({"make", "gmake"})
 # Programs whose own program may come from a file (`awk -f prog.awk`, `sed -f script.sed`).
 PROGRAM_FILE_READERS = frozenset({"awk", "gawk", "mawk", "nawk", "sed", "gsed"})
 # Names whose command can matter without a mention: writers and programs the table models as
@@ -651,7 +667,7 @@ class Walk:
                     mentioned = True
                 elif spelled is not None and (cmd.words[0].text not in _MODELLED_WRITERS or _reads_only(
                         cmd.words[0].text, args, self._env(cmd, piped) if cmd.heredocs or cmd.redirects or piped
-                        else _NO_ENV)):
+                        else _NO_ENV)) and not (cmd.words[0].text == "git" and self._git_may_run()):
                     # No view, no effects: a plain command that can only matter through a
                     # mention it lacks, or through a write redirect's target being a link.
                     for r in cmd.redirects:
@@ -837,6 +853,11 @@ class Walk:
             if name == "-" and view.wrapper in _PYTHON_FILE_RUNNERS:
                 view.name = name = "python"  # `uv run -`: python, its program read from stdin
                 view.model = model = E.COMMANDS["python"]
+        if inner or name in _DECLARATIONS or name in _MAKES:
+            # (make's operands may set variables too: `make SHELL=./x.sh`)
+            run = _command_variables(args[:inner] if name not in _DECLARATIONS and name not in _MAKES else args)
+            if run:
+                view.wrapper_scripts = (*view.wrapper_scripts, *run)
         if flowing is not None:
             view.stdin_listing = flowing
         if view.via_xargs:
@@ -864,6 +885,8 @@ class Walk:
                 written_script = self._runs_written_script(view)
             if written_script is None and view.runs_written is None and view.written_code is None:
                 self._file_script(view)
+        elif name == "git":
+            self._git_runs(view)
         return view, written_script
 
     def _follow(self, text: str, view: View, written_script: str | None) -> Iterator[Event]:
@@ -1523,6 +1546,21 @@ class Walk:
         if script is not None and script.shell and script.text is not None:
             view.follow = True
 
+    def _git_may_run(self) -> bool:
+        """Could a git command here run a hook, an alias or a configured program (gitruns.py)?"""
+        from polydeukes.stdlib.shell import gitruns  # only a git command loads it
+
+        return gitruns.may_run(self, self.context.cwd)
+
+    def _git_runs(self, view: View) -> None:
+        """The hooks, alias and configured programs a `git` command runs (gitruns.py), read
+        into `view.file_script` and walked after it like a makefile's recipes."""
+        from polydeukes.stdlib.shell import gitruns  # only a git command loads it
+
+        view.file_script = script = gitruns.git_script(self, view)
+        if script is not None and script.text is not None:
+            view.follow = True
+
     # -- paths ------------------------------------------------------------------------------
 
     def home_now(self) -> tuple[str, ...] | None:
@@ -2034,6 +2072,29 @@ def _operand_lines(args: Sequence[Arg], k: int, end: int, row: _WrapperRow, stri
         scripts.append(_argv_line([args[index] for index in operands]))
     elif operands:
         scripts.append(" ".join(args[index].text for index in operands))
+
+
+def _command_variables(args: Sequence[Arg]) -> list[str]:
+    """The lines that assignments among `args` of `_COMMAND_VARIABLES` make a program run
+    (`PAGER='sh x.sh'`: `sh x.sh`; `BASH_ENV=x.sh`: `source x.sh`; `LESSOPEN='|cmd %s'`: `cmd`);
+    an assignment of unknown value runs what this layer cannot know (not judged, as a
+    command of unknown value is not)."""
+    out: list[str] = []
+    for a in args:
+        if a.opaque or "=" not in a.text:
+            continue
+        name, _, value = a.text.partition("=")
+        if name == "LESSOPEN":
+            value = value.lstrip("|-").replace("%s", "\"$1\"")  # `|cmd %s`: the file less opens, unknown here
+            out.append(value)
+            continue
+        form = _COMMAND_VARIABLES.get(name)
+        if form is None or not value.strip():
+            continue
+        if form.startswith(("source", "python3")):
+            value = "'" + value.replace("'", "'\\''") + "'"  # a file name: one word
+        out.append(form.replace("{}", value))  # (a command line, or options: as they are)
+    return out
 
 
 def name_index(words: Sequence[Word]) -> int:

@@ -1,0 +1,441 @@
+"""What git itself runs (issue 11, "Reading the working tree, read-only"): hooks, `!` aliases and
+the programs the repository's configuration names.
+
+`git commit` runs `.git/hooks/pre-commit`; `git x` runs the alias `alias.x = !sh script.sh`;
+`git log` runs `core.pager`; `git diff` runs `diff.external`. An agent can write each of those
+(a hook with its Write tool, `git config alias.x …` in one call) and run it by an innocent
+command in the next. So for every `git` command the walk reads, read-only and within the
+bounds of disk.py, the repository the command works in (found from its directory, `-C` and
+`--git-dir` followed, walking up to the `.git` that holds `config`; a `.git` file of a linked
+worktree followed to its `gitdir:`) and hands the judges one `scripts.FileScript` whose lines
+are, each run by a shell of its own in the repository's top directory:
+
+- the hooks the subcommand may run (`_HOOKS`, from `core.hooksPath` when the configuration sets
+  it, else the git directory's `hooks/`), each file's whole text (git runs a hook by its `#!`
+  line, almost always a shell); a missing hook runs nothing; a hook that is itself a protected
+  path (the gate `pdks init --git` installs) is the user's and is not read: the judge says which
+  paths are protected (`Walk.names_entry`);
+- the alias, when the subcommand is no git command of its own: `!cmd` is a shell line run with
+  the call's arguments as `$1`…; any other alias is a git command line, `git VALUE ARGS…`;
+- the values of the configuration keys whose value is a program or a shell line
+  (`_PROGRAM_KEYS`, `_PROGRAM_PATTERNS`), whatever the subcommand: which of them a given
+  command reaches is git's business (a pager for most reading commands, a filter for any
+  checkout, a credential helper for any fetch), so all are read, as a superset.
+
+The judge then reads the lines as it reads a shell script a command runs: a protected path
+they mention fails closed (`git runs …, which mentions protected path …`), and their commands
+are judged one level deeper. The configuration a user keeps outside the project
+(`~/.gitconfig`, `/etc/gitconfig`, `include.path` files) is not read (docs/security.md).
+"""
+
+from __future__ import annotations
+
+from polydeukes.stdlib.shell.analysis import View, Walk
+from polydeukes.stdlib.shell.disk import SCRIPT_BYTES, Missing, Refused
+from polydeukes.stdlib.shell.git import _GIT_GLOBAL_MODEL, _GIT_READERS, _GIT_SUBCOMMANDS
+from polydeukes.stdlib.shell.scripts import FileScript
+
+CONFIG_BYTES = 1 << 20  # one repository's `config` file
+_UPWARD = 64  # directories climbed looking for the repository
+
+# The hooks each subcommand may run (githooks(5)), a superset where git's choice depends on
+# options or on what happens (a merge that needs a commit, `--amend`'s post-rewrite).
+_INDEX = ("post-index-change",)
+_REFS = ("reference-transaction",)
+_COMMIT = ("pre-commit", "prepare-commit-msg", "commit-msg", "post-commit", "post-rewrite", "pre-auto-gc")
+_MERGE = ("pre-merge-commit", "prepare-commit-msg", "commit-msg", "post-merge", "pre-auto-gc")
+_HOOKS: dict[str, tuple[str, ...]] = {
+    "commit": _COMMIT + _INDEX + _REFS,
+    "merge": _MERGE + _INDEX + _REFS,
+    "pull": _MERGE + ("pre-rebase", "post-rewrite", "post-checkout") + _INDEX + _REFS,
+    "rebase": ("pre-rebase", "post-rewrite", "post-checkout", "prepare-commit-msg", "commit-msg",
+               "pre-auto-gc") + _INDEX + _REFS,
+    "cherry-pick": ("prepare-commit-msg", "commit-msg", "post-commit") + _INDEX + _REFS,
+    "revert": ("prepare-commit-msg", "commit-msg", "post-commit") + _INDEX + _REFS,
+    "am": ("applypatch-msg", "pre-applypatch", "post-applypatch", "pre-auto-gc") + _INDEX + _REFS,
+    "push": ("pre-push",) + _REFS,
+    "checkout": ("post-checkout",) + _INDEX + _REFS,
+    "switch": ("post-checkout",) + _INDEX + _REFS,
+    "clone": ("post-checkout",),
+    "worktree": ("post-checkout",) + _REFS,
+    "reset": _INDEX + _REFS,
+    "restore": _INDEX,
+    "add": _INDEX,
+    "rm": _INDEX,
+    "mv": _INDEX,
+    "stash": _INDEX + _REFS,
+    "apply": _INDEX,
+    "update-index": _INDEX,
+    "branch": _REFS,
+    "tag": _REFS,
+    "fetch": _REFS,
+    "update-ref": _REFS,
+    "gc": ("pre-auto-gc",),
+    "maintenance": ("pre-auto-gc",),
+    "send-email": ("sendemail-validate",),
+    "p4": ("p4-pre-submit", "p4-prepare-changelist", "p4-changelist", "p4-post-changelist"),
+}
+# Subcommands git runs itself: an alias of the same name is never used.
+_BUILTINS = _GIT_READERS | frozenset(_GIT_SUBCOMMANDS) | frozenset(_HOOKS) | frozenset({
+    "bisect", "citool", "gui", "gitk", "instaweb", "init-db", "mergetool", "difftool", "rerere",
+    "request-pull", "send-email", "svn", "fast-export", "fast-import", "filter-branch", "replace",
+    "pack-refs", "prune-packed", "index-pack", "pack-objects", "unpack-objects", "mktree",
+    "mktag", "commit-tree", "write-tree", "symbolic-ref", "interpret-trailers", "stripspace",
+    "credential", "column", "hook", "backfill", "replay", "refs", "merge-file", "merge-tree",
+    "merge-index", "verify-pack", "upload-pack", "receive-pack", "daemon", "http-backend",
+    "shell", "scalar", "whatchanged", "multi-pack-index", "commit-graph", "sh-i18n", "sh-setup",
+})
+# Configuration keys whose value is a program or a shell line git runs (git-config(1)).
+_PROGRAM_KEYS = frozenset({
+    "core.pager", "core.editor", "sequence.editor", "core.sshcommand", "core.fsmonitor",
+    "core.askpass", "diff.external", "credential.helper", "gpg.program", "interactive.difffilter",
+    "uploadpack.packobjectshook", "web.browser", "sendemail.smtpserver", "merge.tool", "diff.tool",
+    "core.gitproxy", "ssh.variant",
+})
+# `section.<name>.key` keys of the same kind: (section, key).
+_PROGRAM_PATTERNS = frozenset({
+    ("diff", "textconv"), ("diff", "command"), ("merge", "driver"), ("filter", "clean"),
+    ("filter", "smudge"), ("filter", "process"), ("browser", "cmd"), ("difftool", "cmd"),
+    ("mergetool", "cmd"), ("gpg", "program"), ("credential", "helper"), ("pager", ""),
+})
+_BOOLEANS = frozenset({"", "true", "false", "yes", "no", "on", "off", "1", "0"})
+
+
+def git_script(walk: Walk, view: View) -> FileScript | None:
+    """What `view` (a `git` command) makes git run, as one script of shell lines, or None when
+    it runs nothing this layer can read (no repository found, an unknown directory)."""
+    args = view.args[view.inner + 1 :]
+    options = _GIT_GLOBAL_MODEL.options
+    directory: tuple[str, ...] | None = view.cwd
+    git_dir: tuple[str, ...] | None = None
+    overrides: dict[str, list[str]] = {}  # `-c key=value`, after the files' values
+    k = 0
+    while k < len(args) and args[k].text.startswith("-"):
+        a = args[k]
+        key, eq, value = a.text.partition("=")
+        option = options.get(key)
+        takes = option is not None and option.arg == 1 and not eq
+        if takes and k + 1 < len(args):
+            k += 1
+            a, value = args[k], args[k].text
+        if key == "-c" and not a.opaque:
+            name, eq, setting = value.partition("=")
+            overrides.setdefault(_normal_key(name), []).append(setting if eq else "true")
+        if key == "-C" or key == "--git-dir":
+            place = walk.absolute(value, directory) if not a.opaque else None
+            if place is None:
+                return None  # where git works is unknown: nothing to read
+            if key == "-C":
+                directory = place
+            else:
+                git_dir = place
+        k += 1
+    if k >= len(args) or args[k].opaque or directory is None or walk.disk is None:
+        return None
+    sub = args[k].text
+    found = _repository(walk, git_dir, directory)
+    values: dict[str, list[str]] = {}
+    if found is not None:
+        top, git_dir = found
+        read = _config(walk, git_dir)
+        if isinstance(read, FileScript):
+            return read
+        values.update(read)
+    elif not overrides:
+        return None
+    else:
+        top, git_dir = directory, None
+    for name, settings in overrides.items():
+        values[name] = [*values.get(name, ()), *settings]
+    lines: list[str] = []
+    sources: list[str] = []
+    hooks_path = values.get("core.hookspath")
+    hooks = walk.absolute(hooks_path[-1], top) if hooks_path else git_dir + ("hooks",) if git_dir else None
+    for hook in _HOOKS.get(sub, ()):
+        if hooks is None:
+            break
+        path = hooks + (hook,)
+        spelled = "/" + "/".join(path)
+        if walk.names_entry is not None and walk.names_entry(spelled, view.cwd):
+            continue  # a protected hook (the gate): the user's, not the agent's
+        text = _read(walk, path, SCRIPT_BYTES)
+        if isinstance(text, FileScript):
+            return text
+        if text is not None:
+            lines.append(text)
+            sources.append(_shown(path, view.cwd))
+    config = _shown(git_dir + ("config",), view.cwd) if git_dir is not None else "-c"
+    alias = values.get("alias." + sub) if sub not in _BUILTINS else None
+    arguments = args[k + 1 :]
+    if alias:
+        value = alias[-1]
+        if value.startswith("!"):
+            lines.append(value[1:] + ' "$@"')  # (git runs it with the call's arguments after it)
+        else:
+            lines.append("git " + value + ' "$@"')
+        sources.append(f"the alias '{sub}' of {'-c' if 'alias.' + sub in overrides else config}")
+    for key, found_values in values.items():
+        if _runs_program(key):
+            # (`!cmd`, a credential helper's form for a shell line)
+            programs = [value.removeprefix("!") for value in found_values if _program_value(key, value)]
+            if programs:
+                lines.extend(programs)
+                sources.append(f"{key} of {'-c' if key in overrides else config}")
+    if not lines:
+        return None
+    script = FileScript(" and ".join(sources), "git", True, True, arguments if alias else ())
+    script.directory = top  # (hooks and aliases run in the work tree's top directory)
+    script.text = "\n".join(lines)
+    script.lines = lines
+    return script
+
+
+_ALL_HOOKS = frozenset(hook for hooks in _HOOKS.values() for hook in hooks)
+
+
+def may_run(walk: Walk, cwd: tuple[str, ...] | None) -> bool:
+    """Could a git command run in `cwd` run anything `git_script` reads: a hook file in the
+    hooks directory, an alias, a configured program (or a configuration that cannot be read)?
+    False lets the walk judge a reading git command from its words alone; once per repository
+    and walk."""
+    if cwd is None or walk.disk is None:
+        return False
+    found = _repository(walk, None, cwd)
+    if found is None:
+        return False
+    top, git_dir = found
+    key = ("git may run", git_dir)
+    cache = walk.file_scripts
+    if key not in cache:
+        values = _config(walk, git_dir)
+        if isinstance(values, FileScript):
+            cache[key] = True
+        elif any(key.startswith("alias.") or _runs_program(key) and any(_program_value(key, v) for v in found_values)
+                 for key, found_values in values.items()):
+            cache[key] = True
+        else:
+            hooks_path = values.get("core.hookspath")
+            hooks = walk.absolute(hooks_path[-1], top) if hooks_path else git_dir + ("hooks",)
+            cache[key] = hooks is None or walk.disk.tree_has(list(hooks), _ALL_HOOKS.__contains__) is not False
+    return cache[key]
+
+
+def _config(walk: Walk, git_dir: tuple[str, ...]) -> dict[str, list[str]] | FileScript:
+    """The repository's configuration values (`parse_config`), once per walk; a refusal to
+    read it as a `FileScript` naming why."""
+    key = ("git config", git_dir)
+    cache = walk.file_scripts
+    if key not in cache:
+        text = _read(walk, git_dir + ("config",), CONFIG_BYTES)
+        cache[key] = text if isinstance(text, FileScript) else parse_config(text or "")
+    return cache[key]
+
+
+def _normal_key(name: str) -> str:
+    """A key as `parse_config` spells it: section and key lowercased, a subsection kept."""
+    section, _, rest = name.partition(".")
+    middle, _, key = rest.rpartition(".")
+    return f"{section.lower()}.{middle + '.' if middle else ''}{key.lower()}"
+
+
+def _shown(path: tuple[str, ...], cwd: tuple[str, ...] | None) -> str:
+    """A path for a reason: relative to where the command runs when under it."""
+    if cwd is not None and path[: len(cwd)] == cwd:
+        return "/".join(path[len(cwd) :])
+    return "/" + "/".join(path)
+
+
+def _repository(walk: Walk, git_dir: tuple[str, ...] | None,
+                directory: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    """(the work tree's top, the git directory) of the repository `directory` is in, or None."""
+    cache = walk.file_scripts
+    key = ("git repository", git_dir, directory)
+    if key in cache:
+        return cache[key]
+    found = None
+    if git_dir is not None:
+        found = (directory, git_dir)
+    else:
+        place = directory
+        for _ in range(_UPWARD):
+            dot_git = place + (".git",)
+            kind = walk.disk.kind(list(dot_git))
+            if kind == "dir" or kind == "link":  # (a linked `.git` is followed by the reads)
+                found = (place, dot_git)
+                break
+            if kind == "file":  # a linked worktree's or a submodule's `gitdir: PATH`
+                text = _read(walk, dot_git, 4096)
+                if isinstance(text, str) and text.startswith("gitdir:"):
+                    linked = walk.absolute(text[len("gitdir:") :].strip(), place)
+                    found = (place, linked) if linked is not None else None
+                break
+            if kind != "missing" or not place:
+                break  # (a refusal: the repository is not looked for further)
+            place = place[:-1]
+    cache[key] = found
+    return found
+
+
+def _read(walk: Walk, path: tuple[str, ...], limit: int) -> str | FileScript | None:
+    """A file's text; None when it is not there; a refusal as a `FileScript` naming why."""
+    disk = walk.disk
+    if disk is None:
+        return None
+    cache = walk.file_scripts
+    content = cache.get((path, limit))
+    if content is None:
+        content = cache[(path, limit)] = disk.read_text("/" + "/".join(path), limit)
+    if isinstance(content, Missing):
+        return None
+    if isinstance(content, Refused):
+        refused = FileScript("/" + "/".join(path), "git", True, True, None)
+        refused.refused = content.reason
+        return refused
+    return content
+
+
+def _runs_program(key: str) -> bool:
+    if key in _PROGRAM_KEYS:
+        return True
+    section, _, rest = key.partition(".")
+    if section == "pager":
+        return True
+    name, _, leaf = rest.rpartition(".")
+    return bool(name) and (section, leaf) in _PROGRAM_PATTERNS
+
+
+def _program_value(key: str, value: str) -> bool:
+    """Is this value a program or a shell line (not a boolean, nor a git-provided helper's
+    name: `credential.helper = store` runs `git credential-store`)?"""
+    if value.strip().lower() in _BOOLEANS:
+        return False
+    if key.startswith("credential.") and not value.startswith("!") and "/" not in value:
+        return False
+    if key in ("merge.tool", "diff.tool", "ssh.variant"):
+        return False  # a tool's name: its `cmd` is the program, read under its own key
+    return True
+
+
+# -- the configuration file ----------------------------------------------------------------------
+
+
+def parse_config(text: str) -> dict[str, list[str]]:
+    """The values of a git configuration file, by key (`section.key` or `section.sub.key`, the
+    section and key lowercased, the subsection kept), each key's values in order. Never raises;
+    a line it cannot read is skipped (git would refuse the whole file: then git runs nothing
+    of it either)."""
+    values: dict[str, list[str]] = {}
+    section = ""
+    lines = text.split("\n")
+    k = 0
+    while k < len(lines):
+        line = lines[k]
+        k += 1
+        stripped = line.strip()
+        if not stripped or stripped[0] in "#;":
+            continue
+        if stripped.startswith("["):
+            header, rest = _section_header(stripped)
+            if header is None:
+                section = ""
+                continue
+            section = header
+            stripped = rest.strip()
+            if not stripped or stripped[0] in "#;":
+                continue
+        if not section:
+            continue
+        name, eq, raw = stripped.partition("=")
+        name = name.strip().lower()
+        if not name or not (name[0].isalpha()) or not all(c.isalnum() or c == "-" for c in name):
+            continue
+        if not eq:
+            values.setdefault(f"{section}.{name}", []).append("true")  # `key` alone is true
+            continue
+        # A value continues on the next line after a backslash at its end (outside quotes).
+        while True:
+            value, complete = _value(raw)
+            if complete or k >= len(lines):
+                break
+            raw = raw.rstrip(" \t")[:-1] + lines[k]  # (the backslash and the newline go)
+            k += 1
+        values.setdefault(f"{section}.{name}", []).append(value)
+    return values
+
+
+def _section_header(line: str) -> tuple[str | None, str]:
+    """`[section]`, `[section "sub"]` or the old `[section.sub]`: the key prefix and the text
+    after the header (a key may follow it on the same line)."""
+    end = 1
+    quoted = False
+    while end < len(line):
+        c = line[end]
+        if c == "\\" and quoted:
+            end += 2
+            continue
+        if c == '"':
+            quoted = not quoted
+        elif c == "]" and not quoted:
+            break
+        end += 1
+    if end >= len(line):
+        return None, ""
+    inside = line[1:end].strip()
+    rest = line[end + 1 :]
+    name, _, sub = inside.partition(" ")
+    sub = sub.strip()
+    if sub:
+        if len(sub) < 2 or not (sub.startswith('"') and sub.endswith('"')):
+            return None, ""
+        out = []
+        j = 1
+        while j < len(sub) - 1:
+            if sub[j] == "\\" and j + 1 < len(sub) - 1:
+                j += 1
+            out.append(sub[j])
+            j += 1
+        return f"{name.lower()}.{''.join(out)}", rest
+    if "." in name:
+        first, _, second = name.partition(".")
+        return f"{first.lower()}.{second.lower()}", rest
+    return name.lower(), rest
+
+
+_ESCAPES = {"n": "\n", "t": "\t", "b": "\b", '"': '"', "\\": "\\"}
+
+
+def _value(raw: str) -> tuple[str, bool]:
+    """A value's text (quotes removed, escapes read, a comment outside quotes dropped, outer
+    blanks trimmed, inner blanks kept, as spaces outside quotes) and whether it ended (no
+    continuation backslash)."""
+    out: list[str] = []
+    quoted = False
+    pending_blank = ""  # blanks outside quotes, kept only when more text follows
+    j = 0
+    raw = raw.strip(" \t")
+    while j < len(raw):
+        c = raw[j]
+        if c == "\\":
+            if j + 1 >= len(raw):
+                return "".join(out), False
+            nxt = raw[j + 1]
+            if nxt == "\n":
+                j += 2
+                continue
+            out.append(pending_blank + _ESCAPES.get(nxt, nxt))
+            pending_blank = ""
+            j += 2
+            continue
+        if c == '"':
+            quoted = not quoted
+            out.append(pending_blank)
+            pending_blank = ""
+        elif not quoted and c in "#;":
+            break
+        elif not quoted and c in " \t":
+            pending_blank += " "  # (git keeps each blank outside quotes as a space)
+        else:
+            out.append(pending_blank + c)
+            pending_blank = ""
+        j += 1
+    return "".join(out), True
