@@ -1017,3 +1017,52 @@ def test_script_runners_never_raise_on_any_file(tmp_path: pathlib.Path) -> None:
             assert isinstance(result, ShellModResult)
 
     never_raises()
+
+
+# -- local modules a program imports (imports.py) -----------------------------------------------
+
+_PY_NAMES = st.sampled_from(["a", "tool", "pkg.sub", "x_1", "deep.er.mod"])
+_PY_IMPORTS = st.one_of(
+    st.builds(lambda n, alias: f"import {n}" + (f" as {alias}" if alias else ""), _PY_NAMES, st.sampled_from(["", "q"])),
+    st.builds(lambda a, b: f"import {a}, {b}", _PY_NAMES, _PY_NAMES),
+    st.builds(lambda n, what: f"from {n} import {what}", _PY_NAMES, st.sampled_from(["x", "x as y", "(x, y)", "*"])),
+    st.builds(lambda dots, n: f"from {dots}{n} import z", st.sampled_from([".", ".."]), _PY_NAMES),
+    st.builds(lambda what: f"from . import {what}", st.sampled_from(["m", "m, n", "(m,\n n)"])),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(statements=st.lists(_PY_IMPORTS, min_size=1, max_size=5), separator=st.sampled_from(["\n", "; ", "\n    pass\n"]))
+def test_python_imports_are_found_as_python_reads_them(statements: list[str], separator: str) -> None:
+    """Every module Python's own parser sees imported (the oracle: `ast`) is among the files
+    imports.py would read: `a.py` or `a/__init__.py` for `import a.b`, `m.py` beside the
+    importer for `from . import m` and `from .m import z`."""
+    import ast
+
+    from polydeukes.stdlib.shell.imports import _candidates
+
+    text = separator.join(statements).replace("\n    pass\n", "\nif x:\n    pass\n")
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        return  # (a `;` before an indented block: not Python)
+    wanted: set[tuple[str, ...]] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                wanted.add((alias.name.split(".")[0] + ".py",))
+        elif isinstance(node, ast.ImportFrom):
+            if node.module:
+                wanted.add((node.module.split(".")[0] + ".py",))
+            else:
+                wanted.update((alias.name + ".py",) for alias in node.names)
+    found = set(_candidates("python", text, ()))
+    assert wanted <= found, (text, wanted - found)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.text(max_size=400), language=st.sampled_from(["python", "js", "ruby", "perl"]))
+def test_import_reading_never_raises(text: str, language: str) -> None:
+    from polydeukes.stdlib.shell.imports import _candidates
+
+    assert all(isinstance(path, tuple) for path in _candidates(language, text, ("home", "u")))

@@ -140,6 +140,8 @@ SCRIPT_CODE = "{runner} runs {path}, whose code mentions protected path {p}"
 UNREADABLE_SCRIPT = "{runner} runs {path}, which cannot be read within bounds ({why})"
 UNREADABLE_PASSED = ("{head} passes {path} on to a stage that runs what it reads, and it cannot be read "
                      "within bounds ({why})")
+IMPORTED = "{head} runs code that imports {module}, which mentions protected path {p}"
+UNREADABLE_MODULE = "{head} runs code that imports {module}, which cannot be read within bounds ({why})"
 UNREADABLE_PRINTED = "{head} takes the text of {path} as words, and it cannot be read within bounds ({why})"
 
 
@@ -613,6 +615,8 @@ class _Judge:
             self.found(BREAK_UNREADABLE, WRITTEN_SCRIPT.format(head=view.head, path=view.runs_written))
         if view.file_script is not None:
             self.file_script(view, cwd, cwd_spelled)
+        if model is not None and model.handler == "interpreter" or view.file_script is not None:
+            self.imported(view, cwd)
         if view.passes_unreadable is not None:
             self.unknown_reach = True
             path, why = view.passes_unreadable
@@ -1329,6 +1333,47 @@ class _Judge:
                     return hits[0]
         return -1
 
+    def imported(self, view: View, cwd: tuple[str, ...] | None) -> None:
+        """The project's modules an interpreter's program imports (imports.py), read within
+        bounds: a protected path their code mentions fails closed, as the program's own."""
+        from polydeukes.stdlib.shell import imports  # only an interpreter's program loads it
+
+        script = view.file_script
+        codes: list[str] = []
+        if script is not None:
+            if script.shell or script.text is None:
+                return
+            language = imports.family(script.runner)
+            path = self.walk.absolute(script.path, cwd)
+            base = path[:-1] if path else None  # (a script's own directory comes first on the path)
+            codes.append(script.text)
+        else:
+            language = imports.family(view.name)
+            base = cwd
+            found = view.effects
+            args = view.args
+            for it in found.items if found is not None else ():
+                if it.role == E.CODE:
+                    codes.append(it.text)
+                elif it.role == E.EXEC and args[it.index - 1].text == "-m" and language == "python":
+                    codes.append(f"import {it.text}\nfrom {it.text} import __main__")  # `python3 -m tool`
+            if not codes and language is not None:
+                codes.extend(view.env.heredocs)  # `python3 - <<EOF`
+        if language is None:
+            return
+        for code in codes:
+            for module, text in imports.local_modules(self.walk.disk, language, code, base):
+                shown = _shown_path(module, cwd)
+                if not isinstance(text, str):
+                    self.unknown_reach = True
+                    self.found(BREAK_UNREADABLE, UNREADABLE_MODULE.format(head=view.head, module=shown, why=text.reason))
+                    return
+                index = self.code_index(text, cwd)
+                if index >= 0:
+                    self.reached.add(index)
+                    self.found(BREAK_CODE_MENTION, IMPORTED.format(head=view.head, module=shown, p=self.p.entries[index]))
+                    return
+
     def file_script(self, view: View, cwd: tuple[str, ...] | None, cwd_spelled: bool) -> None:
         """A script file on disk the command runs (scripts.py): read within bounds, or the
         command fails closed; a shell script that mentions an entry is unabsolved as a
@@ -1349,6 +1394,12 @@ class _Judge:
             self.reached.add(index)
             self.found(BREAK_CODE_MENTION, message.format(runner=script.runner, path=script.path,
                                                           p=self.p.entries[index]))
+
+
+def _shown_path(path: str, cwd: tuple[str, ...] | None) -> str:
+    """An absolute path for a reason: relative to the command's directory when under it."""
+    prefix = "/" + "/".join(cwd) + "/" if cwd else None
+    return path[len(prefix):] if prefix and path.startswith(prefix) else path
 
 
 def proven_read(view: View, found: E.Effects | None, mentioned: Sequence[int],

@@ -1,0 +1,144 @@
+"""Local modules a program imports (issue 11, "Reading the working tree, read-only").
+
+`python3 main.py` reads main.py as code, but main.py's `import tool` runs tool.py, which the
+agent may have written beside it: `python3 -c 'import tool'` and `node -e 'require("./x")'`
+name no protected path and run one. So a program's code (inline `-c`/`-e` code, a heredoc, a
+script file) is searched for the modules it imports from the project, and those are read,
+read-only and within bounds, and scanned as code too, transitively:
+
+- Python: `import a.b, c`, `from a.b import x`, `from . import x`, `from .m import x`,
+  `__import__("m")`, `importlib.import_module("m")`: `a.py`, `a/__init__.py`, `a/b.py`,
+  `a/b/__init__.py` … in the program's directory (a script's own, else where the command runs:
+  the first entry of `sys.path`); a relative import in the importing file's directory.
+- JavaScript and TypeScript: `require("./x")`, `import … from "./x"`, `import("./x")`,
+  `import "./x"` with a path that starts with `./` or `../`, relative to the importing file
+  (for inline code, where the command runs), tried as written and with `.js`, `.mjs`, `.cjs`,
+  `.ts`, `.mts`, `.cts`, `.jsx`, `.tsx`, `/index.js`, `/index.ts`.
+- Ruby: `require_relative "x"`, `require "./x"`, `load "x.rb"`; Perl: `require "x.pl"`,
+  `do "x.pl"` (a quoted file name).
+
+A module found nowhere (the standard library, an installed package) is not this layer's;
+one that cannot be read within bounds is reported so (the judge fails closed). At most
+`MODULES` files and `MODULE_BYTES` bytes in all are read per program; past them the rest is
+reported as unread too.
+"""
+
+from __future__ import annotations
+
+import re
+
+from polydeukes.stdlib.shell.disk import PROGRAM_BYTES, Binary, Missing, Refused
+from polydeukes.vm.sre import LazyPattern
+
+MODULES = 64  # files read per program
+MODULE_BYTES = 4 * PROGRAM_BYTES  # bytes read per program, all modules together
+
+_PYTHON_IMPORT = LazyPattern(
+    r"(?:^|[;:\n])[ \t]*(?:from[ \t]+(?P<source>\.*[A-Za-z_][\w.]*|\.+)[ \t]+import[ \t]*"
+    r"(?:\((?P<grouped>[^)]*)\)|(?P<names>[\w., \t*]+))"
+    r"|import[ \t]+(?P<plain>[A-Za-z_][\w.]*(?:[ \t]+as[ \t]+\w+)?(?:[ \t]*,[ \t]*[A-Za-z_][\w.]*(?:[ \t]+as[ \t]+\w+)?)*))",
+    re.MULTILINE)
+_PYTHON_DYNAMIC = LazyPattern(r"(?:__import__|import_module)\(\s*['\"]([A-Za-z_][\w.]*)['\"]")
+_JS_IMPORT = LazyPattern(
+    r"""(?:require|import)\s*\(\s*['"`](\.{1,2}/[^'"`\n]*)['"`]\s*\)|(?:from|import)\s*['"](\.{1,2}/[^'"\n]*)['"]""")
+_RUBY_IMPORT = LazyPattern(r"""(?:require_relative)\s*\(?\s*['"]([^'"\n]+)['"]|(?:require|load)\s*\(?\s*['"](\.{1,2}/[^'"\n]+|[^'"\n]+\.rb)['"]""")
+_PERL_IMPORT = LazyPattern(r"""(?:require|do)\s*\(?\s*['"]([^'"\n]+\.p[lm])['"]""")
+_JS_SUFFIXES = ("", ".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".jsx", ".tsx", "/index.js", "/index.ts")
+
+
+def family(program: str) -> str | None:
+    """The language an interpreter's name runs (`python3.12` -> python), or None."""
+    name = program.rsplit("/", 1)[-1]
+    if name.startswith(("python", "pypy", "ipython")):
+        return "python"
+    if name in ("node", "nodejs", "deno", "bun", "tsx", "ts-node"):
+        return "js"
+    if name.startswith("ruby"):
+        return "ruby"
+    if name.startswith("perl"):
+        return "perl"
+    return None
+
+
+def local_modules(disk, language: str, code: str, base: tuple[str, ...] | None
+                  ) -> list[tuple[str, str | Refused]]:
+    """The project files `code` imports, transitively: (absolute path, text) each, the text a
+    `Refused` when the file cannot be read within bounds (or past the bounds of this search)."""
+    if base is None or disk is None:
+        return []
+    found: list[tuple[str, str | Refused]] = []
+    seen: set[tuple[str, ...]] = set()
+    queue: list[tuple[str, tuple[str, ...]]] = [(code, base)]
+    spent = 0
+    while queue:
+        text, directory = queue.pop(0)
+        for path in _candidates(language, text, directory):
+            if path in seen:
+                continue
+            seen.add(path)
+            spelled = "/" + "/".join(path)
+            if len(found) >= MODULES or spent > MODULE_BYTES:
+                found.append((spelled, Refused(f"more than {MODULES} modules or {MODULE_BYTES >> 20} MiB to read")))
+                return found
+            content = disk.read_script(spelled, PROGRAM_BYTES)
+            if isinstance(content, (Missing, Binary)):
+                continue  # not a module of the project (or a compiled one)
+            found.append((spelled, content))
+            if isinstance(content, str):
+                spent += len(content)
+                queue.append((content, path[:-1]))
+    return found
+
+
+def _candidates(language: str, text: str, directory: tuple[str, ...]) -> list[tuple[str, ...]]:
+    """The files an import in `text` may load, in the order tried; those not there are skipped."""
+    out: list[tuple[str, ...]] = []
+    if language == "python":
+        names: list[str] = []
+        for m in _PYTHON_IMPORT().finditer(text):
+            source, plain = m.group("source"), m.group("plain")
+            imported = m.group("grouped") or m.group("names") or ""
+            if plain is not None:
+                names.extend(part.split()[0] for part in plain.split(","))
+            elif source.strip(".") == "":  # `from . import a, b`: modules beside the importer
+                names.extend("." + part.split()[0] for part in imported.split(",") if part.split())
+            else:
+                names.append(source)
+                # (`from pkg import mod` may load pkg/mod.py)
+                names.extend(f"{source}.{part.split()[0]}" for part in imported.split(",")
+                             if part.split() and part.split()[0] != "*")
+        names.extend(m.group(1) for m in _PYTHON_DYNAMIC().finditer(text))
+        for name in names:
+            parts = [p for p in name.lstrip(".").split(".") if p]
+            for k in range(1, len(parts) + 1):
+                stem = directory + tuple(parts[:k])
+                out.append(stem[:-1] + (stem[-1] + ".py",))
+                out.append(stem + ("__init__.py",))
+    elif language == "js":
+        for m in _JS_IMPORT().finditer(text):
+            spelled = m.group(1) or m.group(2)
+            target = _join(directory, spelled)
+            if target:
+                out.extend(_join(directory, spelled + suffix) for suffix in _JS_SUFFIXES if target)
+    else:
+        pattern = _RUBY_IMPORT if language == "ruby" else _PERL_IMPORT
+        for m in pattern().finditer(text):
+            spelled = next(g for g in m.groups() if g is not None)
+            if language == "ruby" and not spelled.endswith(".rb"):
+                spelled += ".rb"
+            out.append(_join(directory, spelled))
+    return [path for path in out if path]
+
+
+def _join(directory: tuple[str, ...], spelled: str) -> tuple[str, ...]:
+    """`spelled` (relative, or absolute) under `directory`, `.` and `..` resolved."""
+    parts = list(directory) if not spelled.startswith("/") else []
+    for segment in spelled.split("/"):
+        if segment in ("", "."):
+            continue
+        if segment == "..":
+            if parts:
+                parts.pop()
+            continue
+        parts.append(segment)
+    return tuple(parts)
