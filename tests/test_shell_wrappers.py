@@ -1,14 +1,18 @@
 """Wrappers never weaken a verdict (issue 11 hardening, round 2).
 
-For every row of the analyzer's wrapper tables (`_WRAPPERS`, `_SUBCOMMAND_WRAPPERS`) and a
-generated inner command C, `W [options] C` is judged at least as strictly as C alone: a wrapper
-that runs C cannot hide what C does. The options are drawn from the row itself (each option that
-takes a value, with a value), so a row whose option set is wrong shows up as a weaker verdict.
-Options that move the command to another directory (`env -C`, `uv --directory`) are left out:
-there C's relative paths name other files. The same law holds for the wrappers that run C as a
-string (`nix-shell --run 'C'`, `hyperfine 'C'`, `tmux new -d 'C'`, `at now <<< 'C'` …).
+A wrapper that runs a command C cannot hide what C does: `W [options] C` is judged at least as
+strictly as C alone. Three forms of the law:
 
-The oracle is only the judge on C itself; the prefixes are built here from the tables' data.
+- for every row of the analyzer's wrapper tables (`_WRAPPERS`, `_SUBCOMMAND_WRAPPERS`) with
+  options drawn from the row (each option that takes a value, in both spellings): the reading
+  machinery honours every row (bundles, `--opt=value`, positionals, subcommands; Hypothesis);
+- for wrappers spelled as their manuals show (`MANUAL_PREFIXES`, written here and not taken from
+  the tables): a row missing an option that takes a value reads the value as the command;
+- for the wrappers that run C as a string (`nix-shell --run 'C'`, `hyperfine 'C'`, `tmux new
+  -d 'C'`, `at now <<< 'C'` …).
+
+Options that move the command to another directory (`env -C`, `uv --directory`) are left out:
+there C's relative paths name other files. The oracle is the judge on C alone.
 """
 
 from __future__ import annotations
@@ -122,6 +126,15 @@ def _blocks(command: str, project: tuple[str, str]) -> bool:
     return judge_shell_mod(command, PROTECTED, root=root, home=home).broken
 
 
+@pytest.fixture(scope="module")
+def blocking_commands(project) -> list[str]:
+    """Every inner command (program x operand) that blocks on its own."""
+    found = [f"{program} {operand}" for program in PROGRAMS for operand in OPERANDS
+             if _blocks(f"{program} {operand}", project)]
+    assert len(found) > len(PROGRAMS)  # the inner commands do reach the protected file
+    return found
+
+
 inner_commands = st.builds(lambda program, operand: f"{program} {operand}",
                            st.sampled_from(PROGRAMS), st.sampled_from(OPERANDS))
 
@@ -142,15 +155,6 @@ def test_a_wrapper_never_weakens_the_verdict_of_its_command(project, prefix, pic
 def test_a_command_string_never_weakens_the_verdict_of_its_command(project, blocking_commands, form) -> None:
     weaker = [inner for inner in blocking_commands if not _blocks(form.format(shlex.quote(inner)), project)]
     assert weaker == [], form
-
-
-@pytest.fixture(scope="module")
-def blocking_commands(project) -> list[str]:
-    """Every inner command (program x operand) that blocks on its own."""
-    found = [f"{program} {operand}" for program in PROGRAMS for operand in OPERANDS
-             if _blocks(f"{program} {operand}", project)]
-    assert len(found) > len(PROGRAMS)  # the inner commands do reach the protected file
-    return found
 
 
 @pytest.mark.parametrize("prefix", MANUAL_PREFIXES)
