@@ -230,24 +230,37 @@ def whole_process(size: int, info_size: int) -> None:
 
 
 def _drive(revision: str, what: str, calls: int) -> None:
-    """The child that callgrind counts: judge_shell_mod once, then `calls` times."""
+    """The child that callgrind counts: judge_shell_mod once, then `calls` times; prints the
+    last result, which the parent compares with the same call run natively."""
+    if revision == "current":
+        # Valgrind runs some 50x slower: the wall-clock bound on reading the disk (half a second
+        # per analysis) would refuse the walk's later reads and cut it short, so the count would
+        # be of another, failed-closed judgment. Instructions are what is counted here.
+        from polydeukes.stdlib.shell import disk
+
+        disk.Disk.__init__.__kwdefaults__["seconds"] = 1e6
     judge = judge_shell_mod if revision == "current" else _load_baseline(revision).judge_shell_mod
     text = SCRIPT if what == "script" else ONE_LINE
-    judge(text, PROTECTED, root=ROOT, home=HOME)
+    result = judge(text, PROTECTED, root=ROOT, home=HOME)
     # Listed after the first call, which imports every module the judge loads lazily.
     clearers = _cache_clearers(CURRENT_MODULES if revision == "current" else BASELINE_MODULES)
     for _ in range(calls):
         for clear in clearers:
             clear()
-        judge(text, PROTECTED, root=ROOT, home=HOME)
+        result = judge(text, PROTECTED, root=ROOT, home=HOME)
+    print(repr(result))
 
 
 def _instructions(revision: str, what: str, calls: int) -> int:
     with tempfile.TemporaryDirectory() as out:
-        subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}/count",
-                        sys.executable, os.path.abspath(__file__), "--drive", revision, what, str(calls)],
-                       env=dict(os.environ, PYTHONHASHSEED="0"), stdout=subprocess.DEVNULL,
-                       stderr=subprocess.DEVNULL, check=True)
+        done = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}/count",
+                               sys.executable, os.path.abspath(__file__), "--drive", revision, what, str(calls)],
+                              env=dict(os.environ, PYTHONHASHSEED="0"), capture_output=True, text=True, check=True)
+        if revision == "current":
+            native = repr(judge_shell_mod(SCRIPT if what == "script" else ONE_LINE, PROTECTED, root=ROOT, home=HOME))
+            if done.stdout.strip() != native:
+                raise RuntimeError(f"the counted call judged otherwise than the native one: "
+                                   f"{done.stdout.strip()} != {native}")
         with open(os.path.join(out, "count"), encoding="utf-8", errors="replace") as handle:
             for line in handle:
                 if line.startswith("summary:"):

@@ -1066,3 +1066,24 @@ def test_import_reading_never_raises(text: str, language: str) -> None:
     from polydeukes.stdlib.shell.imports import _candidates
 
     assert all(isinstance(path, tuple) for path in _candidates(language, text, ("home", "u")))
+
+
+def test_project_tools_are_the_table_of_projectfiles() -> None:
+    """The names the walk treats as build tools (analysis.PROJECT_TOOLS, kept beside the other
+    name sets so a plain command need not load projectfiles.py) are the table's."""
+    from polydeukes.stdlib.shell import analysis, projectfiles
+
+    assert analysis.PROJECT_TOOLS == frozenset(projectfiles.TOOLS) | projectfiles.PIP
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.text(alphabet=st.sampled_from(list("ab:= \t\n@-{}\\#x")), max_size=200))
+def test_justfile_reading_never_raises(text: str) -> None:
+    """A justfile of any shape gives shell lines (no raise); an indented line is read only
+    under a recipe header."""
+    from polydeukes.stdlib.shell.projectfiles import just_recipes
+
+    lines = just_recipes(text)
+    assert all(isinstance(line, str) for line in lines)
+    if ":" not in text:
+        assert lines == []

@@ -368,6 +368,10 @@ _VARIABLE_REFERENCE = LazyPattern(r"\$\{?[#!]?([A-Za-z_][A-Za-z0-9_]*)")
 # scripts (scripts.py).
 PROGRAM_RUNNERS = frozenset({"make", "gmake", "npm", "yarn", "pnpm"})
 _MAKES = frozenset({"make", "gmake"})
+# Build tools and task runners that run files of the project (projectfiles.py holds the table:
+# which invocations run which files, read how).
+PROJECT_TOOLS = frozenset({"just", "task", "go-task", "rake", "invoke", "inv", "nox", "tox", "pdm", "poe",
+                           "hatch", "cargo", "pip", "pip3"})
 # Programs whose own program may come from a file (`awk -f prog.awk`, `sed -f script.sed`).
 PROGRAM_FILE_READERS = frozenset({"awk", "gawk", "mawk", "nawk", "sed", "gsed"})
 # Names whose command can matter without a mention: writers and programs the table models as
@@ -377,7 +381,7 @@ _NAMES_WITH_EFFECTS = (
     E.names_with_effects() | NESTED_SHELLS | DIRECTORY_CHANGES | _RESERVED | _DECLARATIONS
     | (BUILTINS - {"echo", "true", "false", "test", "[", "type", "pwd", "wait", "kill", "exit", "return"})
     | _WRAPPER_NAMES
-    | frozenset({"for", "select", "case", "function", "trap", "parallel", "coproc"})
+    | frozenset({"for", "select", "case", "function", "trap", "parallel", "coproc"}) | PROJECT_TOOLS
     | _SCHEDULERS
     | PROGRAM_RUNNERS
 )
@@ -887,6 +891,8 @@ class Walk:
                 self._file_script(view)
         elif name == "git":
             self._git_runs(view)
+        elif name in PROJECT_TOOLS and inner < len(args):
+            self._project_files(view)
         return view, written_script
 
     def _follow(self, text: str, view: View, written_script: str | None) -> Iterator[Event]:
@@ -1544,6 +1550,15 @@ class Walk:
             if script is not None:
                 view.file_script = script = scripts.read(self, view, script)
         if script is not None and script.shell and script.text is not None:
+            view.follow = True
+
+    def _project_files(self, view: View) -> None:
+        """The project file a build tool or task runner runs (projectfiles.py), read into
+        `view.file_script`; a justfile's recipes are walked after it."""
+        from polydeukes.stdlib.shell import projectfiles  # only such a tool loads it
+
+        view.file_script = script = projectfiles.project_script(self, view)
+        if script is not None and script.shell and script.lines:
             view.follow = True
 
     def _git_may_run(self) -> bool:
