@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator, Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from polydeukes.stdlib.shell import effects as E
 from polydeukes.stdlib.shell import listers
@@ -69,6 +69,7 @@ from polydeukes.vm.sre import LazyPattern
 
 if TYPE_CHECKING:  # disk.py loads when a command first looks at the working tree
     from polydeukes.stdlib.shell.disk import Disk
+    from polydeukes.stdlib.shell.scripts import FileScript
 
 # §8.1.7 names eval/bash/sh/zsh; the other POSIX-family shells reinterpret text the same way.
 NESTED_SHELLS = frozenset({"eval", "bash", "sh", "zsh", "dash", "ksh", "mksh", "ash"})
@@ -137,7 +138,8 @@ _WRAPPERS: dict[str, tuple[frozenset[str], frozenset[str], int, bool]] = {
     "ionice": (frozenset("cnpPu"), frozenset({"--class", "--classdata", "--pid", "--pgid", "--uid"}), 0, False),
     "setsid": (frozenset(), frozenset(), 0, False),
     "flock": (frozenset("wEc"), frozenset({"--timeout", "--conflict-exit-code", "--command"}), 1, False),
-    "watch": (frozenset("ndq"), frozenset({"--interval", "--differences", "--equexit"}), 0, False),
+    # (`-d`/`--differences` take a value only as `--differences=permanent`: `watch -d cmd`.)
+    "watch": (frozenset("nq"), frozenset({"--interval", "--equexit"}), 0, False),
     # (since 2026-12-02) the command they run is the next word, or a `-c` string (`_wrapper_options`)
     "busybox": (frozenset(), frozenset(), 0, False),
     "toybox": (frozenset(), frozenset(), 0, False),
@@ -156,6 +158,68 @@ _WRAPPERS: dict[str, tuple[frozenset[str], frozenset[str], int, bool]] = {
     "sg": (frozenset("c"), frozenset(), 1 << 16, False),
     "script": (frozenset("cEIOBTm"), frozenset({"--command", "--echo", "--log-in", "--log-out", "--log-io",
                                                 "--log-timing", "--logging-format", "--output-limit"}), 1 << 16, False),
+    # (since 2026-12-02, round 2) Package runners' one-word forms: the first operand is the
+    # command (`npx -c 'cmd'` is a command string, `_WRAPPER_STRINGS`).
+    "npx": (frozenset("pcw"), frozenset({"--package", "--call", "--workspace"}), 0, False),
+    "pnpx": (frozenset(), frozenset({"--package", "--allow-build"}), 0, False),
+    "bunx": (frozenset("p"), frozenset({"--package"}), 0, False),
+    "uvx": (frozenset("pw"), frozenset({"--from", "--with", "--with-editable", "--with-requirements", "--python",
+                                         "--index", "--default-index", "--index-url", "--extra-index-url",
+                                         "--directory", "--project", "--cache-dir", "--config-file", "--color"}),
+            0, False),
+    # Privilege and session launchers, and programs that run a command under a tracer or a display.
+    "pkexec": (frozenset(), frozenset({"--user"}), 0, False),
+    "systemd-run": (
+        frozenset("upEHM"),
+        frozenset({"--unit", "--property", "--description", "--slice", "--setenv", "--host", "--machine",
+                   "--root-directory",
+                   "--uid", "--gid", "--nice", "--working-directory", "--service-type", "--path-property",
+                   "--socket-property", "--timer-property", "--on-active", "--on-boot", "--on-startup",
+                   "--on-unit-active", "--on-unit-inactive", "--on-calendar", "--expand-environment"}),
+        0,
+        False,
+    ),
+    "xvfb-run": (frozenset("efnpsw"), frozenset({"--error-file", "--auth-file", "--server-num",
+                                                   "--xauth-protocol", "--server-args", "--wait"}), 0, False),
+    "catchsegv": (frozenset(), frozenset(), 0, False),
+    "strace": (
+        frozenset("eopusaEPbIOSXU"),
+        frozenset({"--output", "--attach", "--user", "--string-limit", "--columns", "--env", "--trace-path",
+                   "--detach-on", "--interruptible", "--summary-sort-by", "--summary-syscall-overhead",
+                   "--trace", "--signal", "--status", "--abbrev", "--verbose", "--raw", "--read", "--write",
+                   "--fault", "--inject", "--const-print-style", "--decode-fds", "--silence", "--quiet",
+                   "--summary-columns"}),
+        0,
+        False,
+    ),
+    "ltrace": (frozenset("aADeFlnopsuwx"), frozenset({"--align", "--config", "--indent", "--library",
+                                                        "--output"}), 0, False),
+    "valgrind": (frozenset(), frozenset(), 0, False),  # every option is `--name=value`
+    # gdb spells its options with one dash or two, some taking a value (`-ex CMD`, `-x FILE`); a
+    # command is what `--args` runs, or the program `run` starts: its first operand either way.
+    "gdb": (frozenset(), frozenset(f"{dashes}{option}" for dashes in ("-", "--") for option in (
+        "ex", "iex", "x", "ix", "eval-command", "init-eval-command", "command", "init-command", "p", "pid",
+        "c", "core", "cd", "d", "directory", "s", "symbols", "e", "exec", "se", "tty", "t", "b", "l", "D",
+        "data-directory", "i", "interpreter")), 0, False),
+    # entr runs its command each time a file it reads on stdin changes (`-s`: the operand is a shell
+    # command line, `_WRAPPER_STRINGS`); dotenv-cli loads an env file and runs the rest.
+    "entr": (frozenset(), frozenset(), 0, False),
+    "screen": (frozenset("cehpsStTX"), frozenset({"-Logfile"}), 0, False),
+    # Run no command word of their own: their command lines are option values and operands
+    # (`_WRAPPER_STRINGS`); a nix file or a benchmark's parameter stands where a command would.
+    "nix-shell": (frozenset("AIEpj"), frozenset({"--attr", "--include", "--expr", "--packages", "--run",
+                                                 "--command", "--arg", "--argstr", "--option", "--max-jobs",
+                                                 "--cores", "--keep"}), 1 << 16, False),
+    "hyperfine": (
+        frozenset("wmMrpscPDLSnu"),
+        frozenset({"--warmup", "--min-runs", "--max-runs", "--runs", "--prepare", "--setup", "--cleanup",
+                   "--conclude", "--reference", "--parameter-scan", "--parameter-step-size", "--parameter-list",
+                   "--shell", "--command-name", "--time-unit", "--export-json", "--export-csv",
+                   "--export-markdown", "--export-asciidoc", "--export-orgmode", "--output", "--input", "--style",
+                   "--sort", "--min-benchmarking-time"}),
+        1 << 16,
+        False,
+    ),
     "xargs": (
         frozenset("ILnPsdEa"),
         frozenset({"--replace", "--max-lines", "--max-args", "--max-procs", "--max-chars",
@@ -164,7 +228,133 @@ _WRAPPERS: dict[str, tuple[frozenset[str], frozenset[str], int, bool]] = {
         False,
     ),
 }
-_CHDIR_FLAGS = frozenset({("env", "C"), ("sudo", "D")})
+_WrapperRow = tuple[frozenset[str], frozenset[str], int, bool]
+_NO_VALUES: frozenset[str] = frozenset()
+_NPM_EXEC: _WrapperRow = (frozenset("pcw"), frozenset({"--package", "--call", "--workspace"}), 0, False)
+_PERF_RUN_VALUES = "eoptCGcFmujkrIxM"
+_PERF_RUN_LONG = frozenset({"--event", "--output", "--pid", "--tid", "--cpu", "--cgroup", "--count", "--freq",
+                            "--mmap-pages", "--uid", "--branch-filter", "--clockid", "--realtime", "--repeat",
+                            "--field-separator", "--interval-print", "--metrics", "--call-graph", "--log-fd",
+                            "--pre", "--post", "--filter", "--duration", "--max-stack", "--affinity", "--max-size"})
+# Programs that are wrappers under a subcommand only (`uv run CMD`, `npm exec CMD`, `perf stat
+# CMD`): per program, its global options that take a value (short letters, long names, as in
+# `_WRAPPERS`) and, per subcommand word, the `_WRAPPERS` row the words after it are read with.
+# Any other subcommand (`npm run test`: scripts.py's runner; `uv sync`, `perf report`, `tmux ls`)
+# leaves the program itself the command. The row of `""` reads a first operand that is no
+# subcommand as the command (dotenv-cli's `dotenv -e .env -- cmd` beside python-dotenv's
+# `dotenv -f .env run cmd`).
+_SUBCOMMAND_WRAPPERS: dict[str, tuple[frozenset[str], frozenset[str], dict[str, _WrapperRow]]] = {
+    "uv": (frozenset(), frozenset({"--directory", "--project", "--cache-dir", "--config-file", "--color"}), {
+        "run": (frozenset("pPCf"), frozenset({
+            "--with", "--with-editable", "--with-requirements", "--python", "--extra", "--group", "--only-group",
+            "--no-group", "--env-file", "--package", "--index", "--default-index", "--index-url",
+            "--extra-index-url", "--find-links", "--index-strategy", "--keyring-provider", "--resolution",
+            "--prerelease", "--exclude-newer", "--refresh-package", "--reinstall-package", "--upgrade-package",
+            "--link-mode", "--config-setting", "--no-build-package", "--no-binary-package", "--python-platform",
+            "--directory", "--project", "--cache-dir", "--config-file", "--color", "--fork-strategy",
+            "--allow-insecure-host", "--no-sources-package", "--exclude-newer-package"}), 0, False),
+    }),
+    "poetry": (frozenset("CP"), frozenset({"--directory", "--project"}), {"run": (_NO_VALUES, _NO_VALUES, 0, False)}),
+    "pipenv": (frozenset(), frozenset({"--python", "--pypi-mirror"}), {"run": (_NO_VALUES, _NO_VALUES, 0, False)}),
+    "npm": (frozenset("w"), frozenset({"--prefix", "--workspace", "--userconfig", "--registry", "--loglevel"}),
+            {"exec": _NPM_EXEC, "x": _NPM_EXEC}),
+    "pnpm": (frozenset("CF"), frozenset({"--dir", "--filter", "--workspace-dir"}), {
+        "exec": (_NO_VALUES, frozenset({"--filter", "--workspace-concurrency", "--report-summary"}), 0, False),
+        "dlx": (_NO_VALUES, frozenset({"--package", "--allow-build"}), 0, False),
+    }),
+    "yarn": (frozenset(), frozenset({"--cwd"}), {
+        "exec": (_NO_VALUES, _NO_VALUES, 0, False),
+        "dlx": (frozenset("p"), frozenset({"--package"}), 0, False),
+    }),
+    "direnv": (_NO_VALUES, _NO_VALUES, {"exec": (_NO_VALUES, _NO_VALUES, 1, False)}),  # `direnv exec DIR cmd`
+    "perf": (_NO_VALUES, _NO_VALUES, {
+        sub: (frozenset(_PERF_RUN_VALUES), _PERF_RUN_LONG, 0, False) for sub in ("stat", "record", "trace")}),
+    "dotenv": (frozenset("fqevcp"), frozenset({"--file", "--quote", "--export"}), {
+        "run": (_NO_VALUES, _NO_VALUES, 0, False),
+        "": (_NO_VALUES, _NO_VALUES, 0, False),
+    }),
+    # `nix develop … --command CMD ARGS`, `nix shell PKGS -c CMD ARGS`: the command is after that
+    # option (`_WRAPPER_STRINGS`); the operands before it are installables.
+    "nix": (_NO_VALUES, frozenset({"--option", "--extra-experimental-features", "--log-format"}), {
+        sub: (frozenset("fIks"), frozenset({
+            "--file", "--expr", "--include", "--profile", "--redirect", "--arg", "--argstr", "--override-input",
+            "--inputs-from", "--phase", "--unset", "--keep", "--set-env-var", "--reference-lock-file",
+            "--output-lock-file", "--update-input", "--option"}), 1 << 16, False) for sub in ("develop", "shell")}),
+    # tmux runs a shell command line for these subcommands: their operands (`_WRAPPER_STRINGS`;
+    # the letters are each subcommand's options that take a value).
+    "tmux": (frozenset("LSfcT"), _NO_VALUES, {
+        sub: (frozenset(letters), _NO_VALUES, 1 << 16, False) for subs, letters in (
+            (("new-session", "new"), "ceFfnstxy"), (("new-window", "neww"), "ceFnt"),
+            (("split-window", "splitw"), "celtFp"), (("respawn-pane", "respawnp", "respawn-window", "respawnw"), "cet"),
+            (("run-shell", "run"), "dt"), (("display-popup", "popup"), "bcdehsStTwxy"), (("pipe-pane", "pipep"), "t"),
+            (("if-shell", "if"), "t"), (("send-keys", "send"), "Nt"))
+        for sub in subs}),
+}
+_WRAPPER_NAMES = frozenset(_WRAPPERS) | frozenset(_SUBCOMMAND_WRAPPERS)
+
+
+class _WrapperStrings(NamedTuple):
+    """What a wrapper's words hold besides its command: options whose value is a command line a
+    shell runs (walked as a script), or a file the wrapper writes; a value that is a command line
+    only after one of `prefixes` (gdb's `-ex 'shell CMD'`, strace's `-o '|CMD'`: the rest is
+    the line, and another value of an option in `outputs` is a file); and operands that are command
+    lines ("each": hyperfine's), one line when joined by blanks ("joined": watch hands its words
+    to `sh -c` so), one line if there is one and else a command's argv ("argv": tmux's) or keys
+    typed into a shell ("keys": tmux send-keys)."""
+
+    options: frozenset[str] = _NO_VALUES
+    outputs: frozenset[str] = _NO_VALUES
+    operands: str = ""
+    prefixes: tuple[str, ...] = ()
+    argv_options: frozenset[str] = _NO_VALUES  # the words after one are a command's argv (`nix develop -c`)
+
+
+_TMUX_STRINGS = _WrapperStrings(operands="argv")
+# Per wrapper, or per program and subcommand (`perf stat`).
+_WRAPPER_STRINGS: dict[str, _WrapperStrings] = {
+    "time": _WrapperStrings(outputs=frozenset({"-o", "--output"})),
+    "nix-shell": _WrapperStrings(options=frozenset({"--run", "--command"})),
+    "hyperfine": _WrapperStrings(
+        options=frozenset({"-p", "--prepare", "-s", "--setup", "-c", "--cleanup", "--conclude", "--reference"}),
+        outputs=frozenset({"--export-json", "--export-csv", "--export-markdown", "--export-asciidoc",
+                           "--export-orgmode", "--output"}),  # (`--output=FILE`, or null, pipe, inherit)
+        operands="each"),
+    "watch": _WrapperStrings(operands="joined"),
+    "entr": _WrapperStrings(operands="joined"),  # `entr -s 'cmd'`
+    "npx": _WrapperStrings(options=frozenset({"-c", "--call"})),
+    "npm exec": _WrapperStrings(options=frozenset({"-c", "--call"})),
+    "npm x": _WrapperStrings(options=frozenset({"-c", "--call"})),
+    "strace": _WrapperStrings(options=frozenset({"-o", "--output"}), outputs=frozenset({"-o", "--output"}),
+                              prefixes=("|", "!")),
+    "ltrace": _WrapperStrings(outputs=frozenset({"-o", "--output"})),
+    "valgrind": _WrapperStrings(outputs=frozenset({"--log-file", "--xml-file"})),
+    "xvfb-run": _WrapperStrings(outputs=frozenset({"-e", "--error-file", "-f", "--auth-file"})),
+    "screen": _WrapperStrings(outputs=frozenset({"-Logfile"})),
+    "gdb": _WrapperStrings(options=frozenset(f"{dashes}{option}" for dashes in ("-", "--") for option in (
+        "ex", "iex", "eval-command", "init-eval-command")), prefixes=("shell ", "!", "pipe ", "|")),
+    "nix develop": _WrapperStrings(argv_options=frozenset({"-c", "--command"})),
+    "nix shell": _WrapperStrings(argv_options=frozenset({"-c", "--command"})),
+    "perf stat": _WrapperStrings(options=frozenset({"--pre", "--post"}), outputs=frozenset({"-o", "--output"})),
+    "perf record": _WrapperStrings(outputs=frozenset({"-o", "--output"})),
+    "perf trace": _WrapperStrings(outputs=frozenset({"-o", "--output"})),
+    **{f"tmux {sub}": _TMUX_STRINGS for sub in _SUBCOMMAND_WRAPPERS["tmux"][2]},
+    "tmux send-keys": _WrapperStrings(operands="keys"),
+    "tmux send": _WrapperStrings(operands="keys"),
+}
+# Per wrapper, its options that run the command in another directory (`env -C DIR`, `uv
+# --directory DIR`; gdb's `--directory` is a source path, its `-cd` a directory).
+_CHDIR_OPTIONS = frozenset({
+    ("env", "-C"), ("env", "--chdir"), ("sudo", "-D"), ("sudo", "--chdir"), ("uv", "--directory"),
+    ("uvx", "--directory"), ("poetry", "-C"), ("poetry", "--directory"), ("pnpm", "-C"), ("pnpm", "--dir"),
+    ("yarn", "--cwd"), ("systemd-run", "--working-directory"), ("gdb", "-cd"), ("gdb", "--cd"),
+})
+# The wrappers with such an option (`_moves_directory` unwraps only their lines).
+_MOVING_WRAPPERS = frozenset(name for name, _ in _CHDIR_OPTIONS)
+# Programs that run a shell script later, read now from stdin or from `-f FILE` (at(1)): the
+# script is judged as if a shell ran it (`sh <<EOF`, `sh < FILE`).
+_SCHEDULERS = frozenset({"at", "batch"})
+# Wrappers (`_wrapper_options`' keys) that run a `.py` command, or one after `--script`, with python.
+_PYTHON_FILE_RUNNERS = frozenset({"uv run"})
 # Stages that execute what arrives on stdin (as commands or as operands of a command).
 _STDIN_EXECUTORS = frozenset({"xargs", "parallel", "while", "until", "source", "."})
 _FD_REFERENCE = LazyPattern(r"-|\d+-?")
@@ -190,8 +380,9 @@ PROGRAM_FILE_READERS = frozenset({"awk", "gawk", "mawk", "nawk", "sed", "gsed"})
 _NAMES_WITH_EFFECTS = (
     E.names_with_effects() | NESTED_SHELLS | DIRECTORY_CHANGES | _RESERVED | _DECLARATIONS
     | (BUILTINS - {"echo", "true", "false", "test", "[", "type", "pwd", "wait", "kill", "exit", "return"})
-    | frozenset(_WRAPPERS)
+    | _WRAPPER_NAMES
     | frozenset({"for", "select", "case", "function", "trap", "parallel", "coproc"}) | PROJECT_TOOLS
+    | _SCHEDULERS
     | PROGRAM_RUNNERS
 )
 _plain_lines: re.Pattern[str] | None = None
@@ -294,6 +485,7 @@ class View:
     moves_directory = False  # the script changes directory somewhere (§8.6)
     prefix_roles: dict[int, str] = {}
     wrapper_scripts: tuple = ()
+    wrapper = ""  # the wrapper that runs the command, `program subcommand` for one under a subcommand
     follow = False  # the walk reads scripts this command runs
     spells_entry = False  # its words or targets spell an entry (the walk's `spells` said so)
     _effects: E.Effects | None | bool = False
@@ -627,7 +819,7 @@ class Walk:
         # word, wrapper or `case` pattern is the command (a call less per command).
         first = args[0].text if args else "="
         first_name = basename(first)
-        if "=" in first or first in _RESERVED or first_name in _WRAPPERS or first.endswith(")") or first == "case":
+        if "=" in first or first in _RESERVED or first_name in _WRAPPER_NAMES or first.endswith(")") or first == "case":
             inner, view.via_xargs, wrapper_cd, xargs_at = _unwrap(args)
             name = basename(args[inner].text) if inner < len(args) and not args[inner].opaque else ""
         else:
@@ -657,9 +849,14 @@ class Walk:
                              else self._expand(text, (r.target,), r.target.flags | (flags & W_PRINTS)))
                             for r in cmd.redirects]
         if wrapper_cd:
-            view.cwd = None  # `env -C dir`, `sudo -D dir`: not followed
+            # `env -C dir`, `sudo -D dir`, `uv --directory dir`: followed when the word is literal
+            directory = _wrapper_directory(args, inner)
+            view.cwd = None if directory is None else self.absolute(directory, context.cwd)
         if inner:
-            view.prefix_roles, view.wrapper_scripts = _wrapper_options(args, inner)
+            view.prefix_roles, view.wrapper_scripts, view.wrapper = _wrapper_options(args, inner)
+            if name == "-" and view.wrapper in _PYTHON_FILE_RUNNERS:
+                view.name = name = "python"  # `uv run -`: python, its program read from stdin
+                view.model = model = E.COMMANDS["python"]
         if inner or name in _DECLARATIONS or name in _MAKES:
             # (make's operands may set variables too: `make SHELL=./x.sh`)
             run = _command_variables(args[:inner] if name not in _DECLARATIONS and name not in _MAKES else args)
@@ -687,7 +884,7 @@ class Walk:
             view.follow = True
         written_script = None
         if inner < len(args) and (name in _FILE_RUNNERS or (model is not None and model.handler == "interpreter")
-                                  or "/" in args[inner].text):
+                                  or "/" in args[inner].text or view.wrapper in _PYTHON_FILE_RUNNERS):
             if context.writers or context.written:
                 written_script = self._runs_written_script(view)
             if written_script is None and view.runs_written is None and view.written_code is None:
@@ -724,6 +921,9 @@ class Walk:
         if name in NESTED_SHELLS and not view.via_xargs:
             sources, _known = shell_script_sources(args[inner:], cmd)
             for source in sources + list(view.piped_code):
+                yield from self.nested(source, depth, fully_read)
+        elif name in _SCHEDULERS and _scheduled_file(args[inner:]) is None:
+            for source in [*_stdin_bodies(cmd), *view.piped_code]:  # `at now <<EOF`: the job
                 yield from self.nested(source, depth, fully_read)
         elif name == "alias":
             for a in args[inner + 1 :]:
@@ -1345,7 +1545,8 @@ class Walk:
         if view.name in PROGRAM_RUNNERS or view.name in PROGRAM_FILE_READERS:
             view.file_script = script = scripts.runner_script(self, view)
         else:
-            script = scripts.located(view)
+            script = _wrapped_script(view) if view.wrapper or view.name in _SCHEDULERS else None
+            script = script or scripts.located(view)
             if script is not None:
                 view.file_script = script = scripts.read(self, view, script)
         if script is not None and script.shell and script.text is not None:
@@ -1411,7 +1612,7 @@ _PIPED_ENV = E.Env(piped=True)
 _WRITER_NAMES = E.names_with_effects()
 _NO_ROLES: dict[int, str] = {}
 # Commands after which the walk reads another script.
-_RUNS_SCRIPTS = NESTED_SHELLS | {"alias", "trap", "find"}
+_RUNS_SCRIPTS = NESTED_SHELLS | _SCHEDULERS | {"alias", "trap", "find"}
 # First pipeline stages whose output is whole lines of their file operands (some of them, in
 # another order at most): what they pass on to an executor is those files' text (scripts.py).
 FILE_PASSERS = frozenset({"cat", "tac", "sort", "uniq", "head", "tail", "grep", "egrep", "fgrep", "shuf"})
@@ -1421,7 +1622,7 @@ _FLOWING_SOURCES = listers.LISTERS | FILE_PASSERS
 # Commands that may run a script file the line wrote (besides interpreters and `./path`).
 _SCRIPT_RUNNERS = (NESTED_SHELLS - {"eval"}) | {"source", "."}
 # Commands that run a script from a file (besides interpreters and `./path`): scripts.py.
-_FILE_RUNNERS = _SCRIPT_RUNNERS | PROGRAM_RUNNERS | PROGRAM_FILE_READERS
+_FILE_RUNNERS = _SCRIPT_RUNNERS | PROGRAM_RUNNERS | PROGRAM_FILE_READERS | _SCHEDULERS
 # Commands that change the line's state (besides assignments and writes).
 _STATEFUL = DIRECTORY_CHANGES | _DECLARATIONS | frozenset({
     "unset", "read", "mapfile", "readarray", "printf", "for", "select", "set", "shopt", "hash",
@@ -1434,7 +1635,7 @@ _STATEFUL = DIRECTORY_CHANGES | _DECLARATIONS | frozenset({
 # itself), nor `find` (the walk follows what it runs).
 _MODELLED_WRITERS = frozenset(
     name for name, model in E.COMMANDS.items() if not model.pure and model.handler != "interpreter"
-) - NESTED_SHELLS - DIRECTORY_CHANGES - _RESERVED - _DECLARATIONS - BUILTINS - frozenset(_WRAPPERS) \
+) - NESTED_SHELLS - DIRECTORY_CHANGES - _RESERVED - _DECLARATIONS - BUILTINS - _WRAPPER_NAMES \
     - _RUNS_SCRIPTS - _STATEFUL - frozenset({"tee", "sed"})
 # Names the fast path takes with their words as arguments: the writers above, and `cd`,
 # `pushd`, `popd`, whose directory it follows as `_update` would.
@@ -1489,7 +1690,7 @@ def _unwrap(args: Sequence[Arg] | Sequence[Word]) -> tuple[int, bool, bool, int]
     if not n:
         return 0, False, False, -1
     first = args[0].text
-    if "=" not in first and first not in _RESERVED and basename(first) not in _WRAPPERS and not first.endswith(")") \
+    if "=" not in first and first not in _RESERVED and basename(first) not in _WRAPPER_NAMES and not first.endswith(")") \
             and first != "case":
         return 0, False, False, -1  # the common case: a plain command, nothing to unwrap
     k = 0
@@ -1513,44 +1714,26 @@ def _unwrap(args: Sequence[Arg] | Sequence[Word]) -> tuple[int, bool, bool, int]
                 if _is_case_pattern(args[k - 1]):
                     break
             continue
-        if is_assignment(a.text) or a.text in _RESERVED:
-            k += 1  # an assignment prefix, a reserved word
+        if is_assignment(a.text) or a.text in _RESERVED and a.text not in _WRAPPERS:
+            k += 1  # an assignment prefix, a reserved word (`time` reads its options as a wrapper's)
             continue
         name = basename(a.text)
         spec = _WRAPPERS.get(name)
-        if spec is None:
-            break
+        if spec is not None:
+            k += 1
+        else:
+            spec, k, moved = _subcommand_row(args, k, name)
+            if spec is None:
+                break  # no wrapper, or a program whose subcommand runs no command (`npm run x`)
+            changes_directory = changes_directory or moved
         short_args, long_args, positionals, assignments = spec
         if name == "xargs":
             via_xargs = True
-            xargs_at = k
-        k += 1
-        while k < n:
-            text = args[k].text
-            if text == "--":
-                k += 1
-                break
-            if name == "command" and text in ("-v", "-V"):
-                return n, via_xargs, changes_directory, xargs_at  # a lookup, not an execution
-            if text.startswith("--"):
-                option = text.split("=", 1)[0]
-                changes_directory = changes_directory or option == "--chdir"
-                k += 2 if option in long_args and "=" not in text else 1
-            elif text.startswith("-") and len(text) > 1:
-                # A bundle (`sudo -Eu root cmd`): the first letter that takes an argument ends
-                # it, and takes the next word when it is the bundle's last letter.
-                step = 1
-                for pos in range(1, len(text)):
-                    flag = text[pos]
-                    changes_directory = changes_directory or (name, flag) in _CHDIR_FLAGS
-                    if flag in short_args:
-                        step = 2 if pos == len(text) - 1 else 1
-                        break
-                k += step
-            elif assignments and is_assignment(text):
-                k += 1
-            else:
-                break
+            xargs_at = k - 1
+        k, moved = _past_options(args, k, name, short_args, long_args, assignments)
+        if k < 0:
+            return n, via_xargs, changes_directory, xargs_at  # `command -v`: a lookup, not an execution
+        changes_directory = changes_directory or moved
         if name == "runuser" and not any(a.text in ("-u", "--user") or a.text.startswith("--user=")
                                          for a in args[:k]):
             positionals = 1 << 16  # su's form (`runuser -l user -c 'cmd'`): no command word
@@ -1558,6 +1741,83 @@ def _unwrap(args: Sequence[Arg] | Sequence[Word]) -> tuple[int, bool, bool, int]
         if name == "flock" and k < n and args[k].text in ("-c", "--command"):
             k = n  # `flock FILE -c 'cmd'`: the string is the command
     return min(k, n), via_xargs, changes_directory, xargs_at
+
+
+def _past_options(args: Sequence[Arg] | Sequence[Word], k: int, name: str, short_args: frozenset[str],
+                  long_args: frozenset[str], assignments: bool) -> tuple[int, bool]:
+    """Index past the options of wrapper `name` that start at `args[k]` (their values and a `--`
+    ending them included), and whether one runs the command in another directory (`env -C`,
+    `uv --directory`); -1 for `command -v`, which looks a name up and runs nothing."""
+    n = len(args)
+    changes_directory = False
+    while k < n:
+        text = args[k].text
+        if text == "--":
+            return k + 1, changes_directory
+        if name == "command" and text in ("-v", "-V"):
+            return -1, changes_directory
+        if text.startswith("-") and len(text) > 1:
+            option = text.split("=", 1)[0]
+            if text.startswith("--") or option in long_args:  # (gdb's and screen's `-ex`, `-Logfile`)
+                changes_directory = changes_directory or (name, option) in _CHDIR_OPTIONS
+                k += 2 if option in long_args and "=" not in text else 1
+                continue
+            # A bundle (`sudo -Eu root cmd`): the first letter that takes an argument ends
+            # it, and takes the next word when it is the bundle's last letter.
+            step = 1
+            for pos in range(1, len(text)):
+                flag = text[pos]
+                changes_directory = changes_directory or (name, "-" + flag) in _CHDIR_OPTIONS
+                if flag in short_args:
+                    step = 2 if pos == len(text) - 1 else 1
+                    break
+            k += step
+        elif assignments and is_assignment(text):
+            k += 1
+        else:
+            break
+    return k, changes_directory
+
+
+def _wrapper_directory(args: Sequence[Arg], inner: int) -> str | None:
+    """The directory the wrappers before `args[inner]` run their command in, as spelled (the
+    last `env -C DIR`, `sudo -D DIR`, `--chdir=DIR`, `uv --directory DIR` …); None when one
+    is of unknown value (or a pattern)."""
+    found: Arg | str | None = None
+    wrapper = ""
+    for k in range(inner):
+        text = args[k].text
+        if basename(text) in _WRAPPER_NAMES and not text.startswith("-"):
+            wrapper = basename(text)
+        if (wrapper, text.split("=", 1)[0]) in _CHDIR_OPTIONS:
+            found = text.split("=", 1)[1] if "=" in text else args[k + 1] if k + 1 < len(args) else None
+        elif text.startswith("-") and not text.startswith("--") and len(text) > 1:
+            for pos in range(1, len(text)):  # a bundle: `sudo -ED dir`, `env -Cdir`
+                if (wrapper, "-" + text[pos]) in _CHDIR_OPTIONS:
+                    found = text[pos + 1 :] or (args[k + 1] if k + 1 < len(args) else None)
+                    break
+    if isinstance(found, Arg):
+        return None if found.opaque or found.pattern is not None else found.text
+    return found
+
+
+def _subcommand_row(args: Sequence[Arg] | Sequence[Word], k: int,
+                    name: str) -> tuple[_WrapperRow | None, int, bool]:
+    """For a program at `args[k]` that wraps under a subcommand (`_SUBCOMMAND_WRAPPERS`): the
+    row its words after the subcommand are read with, the index of the first of them, and
+    whether its global options move the command to another directory; (None, k, False) when
+    the program is no such wrapper or its subcommand runs no command of the line's."""
+    program = _SUBCOMMAND_WRAPPERS.get(name)
+    if program is None:
+        return None, k, False
+    short_args, long_args, rows = program
+    j, moved = _past_options(args, k + 1, name, short_args, long_args, False)
+    if j < len(args) and not args[j].opaque and args[j - 1].text != "--":
+        row = rows.get(args[j].text)
+        if row is not None:
+            return row, j + 1, moved
+    row = rows.get("")
+    return (row, j, moved) if row is not None else (None, k, False)
 
 
 def _is_case_pattern(a: Arg | Word) -> bool:
@@ -1632,7 +1892,7 @@ def _moves_directory(cmd: SimpleCommand) -> bool:
     k = name_index(words)
     if k < len(words) and not words[k].opaque and basename(words[k].text) in DIRECTORY_CHANGES:
         return True
-    if basename(words[0].text) not in ("env", "sudo") and "=" not in words[0].text:
+    if basename(words[0].text) not in _MOVING_WRAPPERS and "=" not in words[0].text:
         return False
     return _unwrap(words)[2]
 
@@ -1641,19 +1901,34 @@ def _moves_directory(cmd: SimpleCommand) -> bool:
 _COMMAND_STRING_WRAPPERS = frozenset({"flock", "su", "runuser", "sg", "script"})
 
 
-def _wrapper_options(args: Sequence[Arg], inner: int) -> tuple[dict[int, str], list[str]]:
-    """Roles of the wrapper words before the command that are not plain data, and the command
-    strings wrappers run: `env -S 'cmd …'` and `flock -c 'cmd'` (walked as scripts: the real
-    command is in the string), `time -o file` (a write)."""
+def _wrapper_options(args: Sequence[Arg], inner: int) -> tuple[dict[int, str], list[str], str]:
+    """Roles of the wrapper words before the command that are not plain data, the command
+    strings wrappers run, and the wrapper that runs the command (`_WRAPPER_STRINGS`' key, `uv
+    run` for a subcommand). Command strings: `env -S 'cmd …'`, `flock -c 'cmd'`, `nix-shell
+    --run 'cmd'`, hyperfine's and tmux's operands (walked as scripts: the real command is in the
+    string); writes: `time -o file`, `strace -o file`."""
     roles: dict[int, str] = {}
     scripts: list[str] = []
     wrapper = ""
+    strings: _WrapperStrings | None = None
     k = 0
     while k < inner:
         text = args[k].text
         name = basename(text)
-        if name in _WRAPPERS and not text.startswith("-"):
+        program = _SUBCOMMAND_WRAPPERS.get(wrapper)
+        if program is not None and text in program[2]:
+            wrapper = f"{wrapper} {text}"  # `perf stat`, `tmux new-session`
+            strings = _WRAPPER_STRINGS.get(wrapper)
+            if strings is not None and (strings.operands or strings.argv_options) and program[2][text][2] >= 1 << 16:
+                _operand_lines(args, k + 1, inner, program[2][text], strings, roles, scripts)
+                break
+        elif name in _WRAPPER_NAMES and not text.startswith("-"):
             wrapper = name
+            strings = _WRAPPER_STRINGS.get(wrapper)
+            row = _WRAPPERS.get(name)
+            if strings is not None and strings.operands and row is not None and row[2] >= 1 << 16:
+                _operand_lines(args, k + 1, inner, row, strings, roles, scripts)  # hyperfine's commands
+                break
         elif wrapper == "env" and (text in ("-S", "--split-string") or text.startswith(("-S", "--split-string="))):
             value = args[k + 1] if text in ("-S", "--split-string") and k + 1 < len(args) else None
             script = value.text if value is not None else text.split("=", 1)[-1] if "=" in text else text[2:]
@@ -1669,13 +1944,149 @@ def _wrapper_options(args: Sequence[Arg], inner: int) -> tuple[dict[int, str], l
             scripts.append(args[k + 1].text)  # (`script -qc 'cmd' log`: the bundle ends in -c)
             roles[k + 1] = E.CODE
             k += 1
-        elif wrapper == "time" and text in ("-o", "--output") and k + 1 < len(args):
-            roles[k + 1] = E.WRITE
-            k += 1
-        elif wrapper == "time" and text.startswith("--output="):
-            roles[k] = E.WRITE
+        elif strings is not None and text.startswith("-"):
+            k = _string_option(args, k, strings, roles, scripts)
         k += 1
-    return roles, scripts
+    if strings is not None and strings.operands == "joined" and inner < len(args) \
+            and not any(a.text in ("-x", "--exec") for a in args[:inner]) \
+            and any(_SHELL_SYNTAX().search(a.text) for a in args[inner:]):
+        # `watch 'make && rm x'`, `watch ls ';' rm x`: watch hands its words, joined, to `sh -c`.
+        scripts.append(" ".join(a.text for a in args[inner:]))
+    return roles, scripts, wrapper
+
+
+def _stdin_bodies(cmd: SimpleCommand) -> list[str]:
+    """The heredoc and herestring bodies a command reads on stdin."""
+    bodies = [h.body for h in cmd.heredocs]
+    bodies.extend(r.target.text + "\n" for r in cmd.redirects if r.operator == "<<<" and not r.target.opaque)
+    return bodies
+
+
+def _scheduled_file(words: Sequence[Arg] | Sequence[Word]) -> tuple[Arg | Word, str] | None:
+    """The script file of `at -f FILE …` / `batch -f FILE` (`words[0]` is the program): the
+    word that spells it and its text; None when the job is read from stdin."""
+    k = 1
+    while k < len(words):
+        text = words[k].text
+        if text == "--" or not text.startswith("-"):
+            break
+        if text in ("-q", "-t"):
+            k += 2
+            continue
+        if not text.startswith("--") and "f" in text:  # `-f FILE`, `-fFILE`, `-mf FILE`
+            value = text[text.index("f") + 1 :]
+            if value:
+                return words[k], value
+            return (words[k + 1], words[k + 1].text) if k + 1 < len(words) else None
+        k += 1
+    return None
+
+
+def _wrapped_script(view: View) -> FileScript | None:
+    """The script file a wrapper or a scheduler runs where `scripts.located` sees none: the
+    job file of `at -f FILE` or `at < FILE` (a shell script), the `.py` command of `uv run`
+    (python's)."""
+    from polydeukes.stdlib.shell import scripts
+
+    args = view.args
+    inner = view.inner
+    if view.name in _SCHEDULERS:
+        found = _scheduled_file(args[inner:])
+        if found is None:
+            stdin = [r for r in view.cmd.redirects if r.operator == "<"]
+            if not stdin or view.cmd.heredocs or any(r.operator == "<<<" for r in view.cmd.redirects):
+                return None  # heredocs and herestrings are walked as the job (`Walk._follow`)
+            found = stdin[-1].target, stdin[-1].target.text
+        word, text = found
+        if word.opaque or (type(word) is Arg and word.pattern is not None):
+            return None  # of unknown value, like `bash "$f"`
+        return scripts.FileScript(text, view.name, True, True, ())
+    if view.wrapper in _PYTHON_FILE_RUNNERS and inner < len(args):
+        a = args[inner]
+        if a.opaque or a.pattern is not None:
+            return None
+        if a.text.endswith(".py") or any(w.text in ("-s", "--script") for w in args[:inner]):
+            return scripts.FileScript(a.text, "python", False, True, ())
+    return None
+
+
+# A character that makes a word mean more to a shell than one argument (blanks included).
+_SHELL_SYNTAX = LazyPattern(r"[^A-Za-z0-9_./=:,+@%^-]")
+# tmux key names that type a character (others are keys the walk cannot replay: kept as text).
+_TMUX_KEYS = {"Enter": "\n", "C-m": "\n", "C-j": "\n", "KPEnter": "\n", "Space": " ", "Tab": "\t"}
+
+
+def _string_option(args: Sequence[Arg], k: int, strings: _WrapperStrings, roles: dict[int, str],
+                   scripts: list[str]) -> int:
+    """Read the option at `args[k]` of a wrapper with `_WrapperStrings`: a value that is a command
+    line goes to `scripts` (its word a CODE role), a file the wrapper writes gets a WRITE role.
+    Returns the index of the option's last word (its value's, when separate)."""
+    text = args[k].text
+    kinds = strings.options | strings.outputs
+    if text in kinds:
+        if k + 1 >= len(args):
+            return k
+        option, at, value = text, k + 1, args[k + 1].text
+    elif "=" in text and text.split("=", 1)[0] in kinds:
+        option, at, value = text.split("=", 1)[0], k, text.split("=", 1)[1]
+    elif not text.startswith("--") and len(text) > 2 and text[:2] in kinds:
+        option, at, value = text[:2], k, text[2:]  # `strace -otrace.txt`
+    else:
+        return k
+    if option in strings.options:
+        prefix = next((p for p in strings.prefixes if value.startswith(p)), None)
+        if prefix is not None or not strings.prefixes:
+            scripts.append(value[len(prefix or ""):])
+            roles[at] = E.CODE
+        else:  # gdb's `-ex run`: a command of the wrapper's own (a mention there is unproven)
+            roles[at] = E.WRITE if option in strings.outputs else E.CODE
+    else:
+        roles[at] = E.WRITE
+    return at
+
+
+def _argv_line(words: Sequence[Arg]) -> str:
+    """A command line that runs `words` as an argv, not split or expanded again by a shell:
+    each word single-quoted (shlex.quote's way; shlex itself would cost the hot path its import)."""
+    return " ".join("'" + a.text.replace("'", "'\\''") + "'" for a in words)
+
+
+def _operand_lines(args: Sequence[Arg], k: int, end: int, row: _WrapperRow, strings: _WrapperStrings,
+                   roles: dict[int, str], scripts: list[str]) -> None:
+    """The command lines in the words `args[k:end]` of a wrapper that runs no command word
+    (hyperfine, `tmux new-session`): its operands ("each" a line, or "joined" into one, or
+    "keys" typed), and its options' command lines and output files."""
+    short_args, long_args = row[0], row[1]
+    operands: list[int] = []
+    while k < end:
+        text = args[k].text
+        if text in strings.argv_options:
+            scripts.append(_argv_line(args[k + 1 : end]))
+            roles.update((index, E.CODE) for index in range(k + 1, end))
+            break
+        if text.startswith("-") and len(text) > 1 and not operands:
+            last = _string_option(args, k, strings, roles, scripts)
+            if last == k:
+                option = text.split("=", 1)[0]
+                takes_value = (option in long_args and "=" not in text) if text.startswith("--") \
+                    else text[-1] in short_args and not any(letter in short_args for letter in text[1:-1])
+                last = k + 1 if takes_value else k
+            k = last + 1
+            continue
+        operands.append(k)
+        k += 1
+    if not strings.operands:
+        return  # (installables, not commands)
+    for index in operands:
+        roles[index] = E.CODE
+    if strings.operands == "each":
+        scripts.extend(args[index].text for index in operands)
+    elif strings.operands == "keys":
+        scripts.append("".join(_TMUX_KEYS.get(args[index].text, args[index].text) for index in operands))
+    elif strings.operands == "argv" and len(operands) > 1:
+        scripts.append(_argv_line([args[index] for index in operands]))
+    elif operands:
+        scripts.append(" ".join(args[index].text for index in operands))
 
 
 def _command_variables(args: Sequence[Arg]) -> list[str]:
@@ -1733,8 +2144,7 @@ def shell_script_sources(words: Sequence[Arg | Word], cmd: SimpleCommand) -> tup
         return [operands[0].text], True
     if operands:
         return [], False  # a script file: its text is not ours to read
-    stdin = [h.body for h in cmd.heredocs]
-    stdin.extend(r.target.text + "\n" for r in cmd.redirects if r.operator == "<<<" and not r.target.opaque)
+    stdin = _stdin_bodies(cmd)
     stdin_sources = len(cmd.heredocs) + sum(1 for r in cmd.redirects if r.operator in ("<<<", "<"))
     if not stdin or len(stdin) != stdin_sources:
         return [], False
@@ -2033,6 +2443,8 @@ def _reads_stdin_as_program(cmd: SimpleCommand) -> bool:
     head = basename(words[0].text)
     if head in _STDIN_EXECUTORS:
         return True
+    if head in _SCHEDULERS:
+        return _scheduled_file(words) is None  # `… | at now`: the job is what it reads
     if head in NESTED_SHELLS and head != "eval":
         _, known = shell_script_sources(words, cmd)
         return not known and not any(not w.text.startswith(("-", "+")) for w in words[1:])
@@ -2046,7 +2458,7 @@ def _reads_stdin_as_program(cmd: SimpleCommand) -> bool:
 
 # The first names of the stages `_reads_stdin_as_program` must read further (a versioned
 # interpreter name, `python3.12`, ends in a digit and is read further too).
-_MAY_RUN_STDIN = (_STDIN_EXECUTORS | NESTED_SHELLS | _RESERVED | frozenset(_WRAPPERS) | {"case"}
+_MAY_RUN_STDIN = (_STDIN_EXECUTORS | NESTED_SHELLS | _RESERVED | _WRAPPER_NAMES | _SCHEDULERS | {"case"}
                   | frozenset(name for name, model in E.COMMANDS.items() if model.handler == "interpreter"))
 
 

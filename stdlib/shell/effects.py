@@ -692,6 +692,8 @@ def option_of(argv: Sequence[Arg], item: Item) -> str:
     word before it (`-f x`)."""
     word = argv[item.index].text
     if not item.whole:
+        if item.option:
+            return item.option  # (the letter of a bundle that took the rest: `-cfX` is `-f`)
         return word.split("=", 1)[0] if word.startswith("--") else word[:2]
     if item.index > 0:
         prev = argv[item.index - 1].text

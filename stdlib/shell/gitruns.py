@@ -247,35 +247,37 @@ def _shown(path: tuple[str, ...], cwd: tuple[str, ...] | None) -> str:
 
 def _repository(walk: Walk, git_dir: tuple[str, ...] | None,
                 directory: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
-    """(the work tree's top, the git directory) of the repository `directory` is in, or None."""
-    cache = walk.file_scripts
-    key = ("git repository", git_dir, directory)
-    if key in cache:
-        return cache[key]
-    found = None
+    """(the work tree's top, the git directory) of the repository `directory` is in, or None.
+    Each directory's answer is kept for the walk, so a climb stops at the first directory
+    already answered (a script that keeps `cd`-ing down looks up one `.git` per level)."""
     if git_dir is not None:
-        found = (directory, git_dir)
-    else:
-        place = directory
-        for _ in range(_UPWARD):
-            if place and walk.disk.missing_directory(place):
-                place = place[:-1]  # (no lookup below a directory known to be missing: `cd build` repeated)
-                continue
-            dot_git = place + (".git",)
-            kind = walk.disk.kind(list(dot_git))
-            if kind == "dir" or kind == "link":  # (a linked `.git` is followed by the reads)
-                found = (place, dot_git)
-                break
-            if kind == "file":  # a linked worktree's or a submodule's `gitdir: PATH`
-                text = _read(walk, dot_git, 4096)
-                if isinstance(text, str) and text.startswith("gitdir:"):
-                    linked = walk.absolute(text[len("gitdir:") :].strip(), place)
-                    found = (place, linked) if linked is not None else None
-                break
-            if kind != "missing" or not place:
-                break  # (a refusal: the repository is not looked for further)
-            place = place[:-1]
-    cache[key] = found
+        return directory, git_dir
+    cache = walk.file_scripts
+    climbed: list[tuple[str, ...]] = []
+    found = None
+    place = directory
+    for _ in range(_UPWARD):
+        key = ("git repository", place)
+        if key in cache:
+            found = cache[key]
+            break
+        climbed.append(place)
+        dot_git = place + (".git",)
+        kind = walk.disk.kind(list(dot_git))
+        if kind == "dir" or kind == "link":  # (a linked `.git` is followed by the reads)
+            found = (place, dot_git)
+            break
+        if kind == "file":  # a linked worktree's or a submodule's `gitdir: PATH`
+            text = _read(walk, dot_git, 4096)
+            if isinstance(text, str) and text.startswith("gitdir:"):
+                linked = walk.absolute(text[len("gitdir:") :].strip(), place)
+                found = (place, linked) if linked is not None else None
+            break
+        if kind != "missing" or not place:
+            break  # (a refusal: the repository is not looked for further)
+        place = place[:-1]
+    for place in climbed:
+        cache[("git repository", place)] = found
     return found
 
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import re
 
-from polydeukes.stdlib.shell.disk import PROGRAM_BYTES, Binary, Missing, Refused
+from polydeukes.stdlib.shell.disk import MISSING, PROGRAM_BYTES, Binary, Missing, Refused
 from polydeukes.vm.sre import LazyPattern
 
 MODULES = 64  # files read per program
@@ -60,12 +60,15 @@ def family(program: str) -> str | None:
     return None
 
 
-def local_modules(disk, language: str, code: str, base: tuple[str, ...] | None
+def local_modules(walk, language: str, code: str, base: tuple[str, ...] | None
                   ) -> list[tuple[str, str | Refused]]:
     """The project files `code` imports, transitively: (absolute path, text) each, the text a
-    `Refused` when the file cannot be read within bounds (or past the bounds of this search)."""
-    if base is None or disk is None:
-        return []
+    `Refused` when the file cannot be read within bounds (or past the bounds of this search).
+    Each file is read once per walk (`walk.file_scripts`)."""
+    disk = walk.disk
+    if base is None or disk is None or language == "python" and disk.missing_directory(base):
+        return []  # (a Python program's modules are under its directory: none in a missing one)
+    cache = walk.file_scripts
     found: list[tuple[str, str | Refused]] = []
     seen: set[tuple[str, ...]] = set()
     queue: list[tuple[str, tuple[str, ...]]] = [(code, base)]
@@ -80,9 +83,12 @@ def local_modules(disk, language: str, code: str, base: tuple[str, ...] | None
             if len(found) >= MODULES or spent > MODULE_BYTES:
                 found.append((spelled, Refused(f"more than {MODULES} modules or {MODULE_BYTES >> 20} MiB to read")))
                 return found
-            if path[:-1] and disk.missing_directory(path[:-1]):
-                continue  # (no lookup below a directory known to be missing: `cd build` repeated)
-            content = disk.read_script(spelled, PROGRAM_BYTES)
+            content = cache.get(("module", path))
+            if content is None:
+                # (a directory known missing holds no module: no lookup, as `cd`-ing down a
+                # fresh tree and running a program there would otherwise spend one per name)
+                content = cache[("module", path)] = MISSING if disk.missing_directory(path[:-1]) \
+                    else disk.read_script(spelled, PROGRAM_BYTES)
             if isinstance(content, (Missing, Binary)):
                 continue  # not a module of the project (or a compiled one)
             found.append((spelled, content))

@@ -694,6 +694,15 @@ class _Judge:
                 opaque_mentions.append(k)
             if first < 0:
                 first, first_kind, first_word = index, kind, a.text
+        for it in _attached_items(view, found):
+            # An option's attached value (`sort -oFILE`, `curl -oFILE`): the word as a whole
+            # spells `-oci/…`, no path; the model's item is the value.
+            index = p.first_in_text(it.text, view.args[it.index].opaque, cwd, cwd_spelled)
+            if index >= 0:
+                self.reached.add(index)
+                mentioned.append(it.index)
+                if first < 0:
+                    first, first_kind, first_word = index, "literal", it.text
         in_target = False  # a mention in a write redirect's target (a read redirect is a read)
         for r, targets in view.targets:
             writes = is_write_redirect(r)
@@ -1362,7 +1371,7 @@ class _Judge:
         if language is None:
             return
         for code in codes:
-            for module, text in imports.local_modules(self.walk.disk, language, code, base):
+            for module, text in imports.local_modules(self.walk, language, code, base):
                 shown = _shown_path(module, cwd)
                 if not isinstance(text, str):
                     self.unknown_reach = True
@@ -1399,6 +1408,26 @@ class _Judge:
             self.reached.add(index)
             self.found(BREAK_CODE_MENTION, message.format(runner=script.runner, path=path,
                                                           p=self.p.entries[index]))
+
+
+def _attached_items(view: View, found: E.Effects | None) -> list:
+    """Values attached to a short option (`-oFILE`): the model's items for them (`whole`
+    False), and, where no model parses the word — a program the model does not know, a
+    wrapper's own options (`strace -oFILE cmd`) — everything after the option's letter, of
+    unknown role. Only a word of one dash and more than one letter may hold one, so most
+    commands pay a scan of their words and no effects."""
+    args = view.args
+    inner = view.inner
+    bundles = [k for k, a in enumerate(args) if k != inner and len(a.text) > 2 and a.text[0] == "-" and a.text[1] != "-"]
+    if not bundles:
+        return []
+    modelled = view.model is not None
+    items = [E.Item(k, args[k].text[2:], E.UNKNOWN, False) for k in bundles if k < inner or not modelled]
+    if modelled and bundles[-1] > inner:
+        found = found if found is not None else view.effects
+        if found is not None:
+            items.extend(it for it in found.items if not it.whole)
+    return items
 
 
 def _shown_path(path: str, cwd: tuple[str, ...] | None) -> str:

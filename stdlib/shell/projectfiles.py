@@ -58,6 +58,9 @@ def project_script(walk: Walk, view: View) -> FileScript | None:
     subcommands, names, mode = TOOLS[view.name]
     if subcommands is not None and (not words or words[0].opaque or words[0].text not in subcommands):
         return None
+    # `pdm run CMD …`, `hatch run CMD …`: a name that is no script of the project is a command
+    # line, run as it is written.
+    command = _quoted_line(args[args.index(words[0]) + 1 :]) if view.name in _RUNS_COMMANDS else None
     for name in names:
         text = _read(walk, view, name)
         if text is None:
@@ -67,8 +70,25 @@ def project_script(walk: Walk, view: View) -> FileScript | None:
         script = FileScript(name, view.name, mode != "code", True, None)
         script.text = text
         script.lines = just_recipes(text) if mode == "recipes" else [] if mode == "text" else None
+        if command and script.lines is not None:
+            script.lines.append(command)
+        return script
+    if command:
+        script = FileScript(f"the command {view.name} runs", view.name, True, True, None)
+        script.text = command
+        script.lines = [command]
         return script
     return None
+
+
+_RUNS_COMMANDS = frozenset({"pdm", "hatch"})
+
+
+def _quoted_line(words) -> str | None:
+    """Words as a shell line that gives them back (None: a word of unknown value)."""
+    if not words or any(a.opaque for a in words):
+        return None
+    return " ".join("'" + a.text.replace("'", "'\\''") + "'" for a in words)
 
 
 def _pip_project(walk: Walk, view: View, args) -> FileScript | None:
