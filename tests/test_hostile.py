@@ -245,9 +245,11 @@ def test_a_compile_that_outlasts_the_deadline_says_how_to_get_past_it(project):
              "      extract: {{added: [{{op: source, of: post}}, {{op: lines}}, "
              "{{op: matches, re: TODO}}]}}\n"
              "      relate: [{{id: none, relation: {{op: empty, of: added}}, message: m}}]\n")
-    # About 1.5 s of compiling on a quiet machine: the deadline must fall inside the compile
-    # even when a busy host takes most of a second just to start the process.
-    project.config(CONFIG + "disciplines:\n" + "".join(entry.format(n=n) for n in range(1000)))
+    # About 4 s of compiling on a quiet machine: the deadline must fall inside the compile
+    # even when a busy host takes most of a second just to start the process, and on a quiet
+    # fast one (1,000 disciplines, some 1.5 s, let a quiet machine finish the compile and
+    # meet the deadline while judging).
+    project.config(CONFIG + "disciplines:\n" + "".join(entry.format(n=n) for n in range(2500)))
     env = {"POLYDEUKES_DEADLINE_SECONDS": "1"}
     result = project.check(HOOK_EDIT, *BLOCK, env=env)
     assert (result.code, result.rows) == (2, [["blocked", "covenant-check", "-"]])
