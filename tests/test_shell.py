@@ -972,20 +972,26 @@ _SCRIPT_TEXT = st.lists(
 ).map(lambda parts: "".join(c + sep for c, sep in parts[:-1]) + parts[-1][0] + "\n")
 
 
+def _script_tree(tmp_path: pathlib.Path):
+    """A project with protected entries, a link into one, and the script file `s.sh` the
+    properties below write; and the judge of a line there."""
+    root = tmp_path / "u" / "proj"
+    root.mkdir(parents=True)
+    make_tree(root, {"ci/gate.sh": "x", ".claude/hooks/pre.sh": "x", "notes/link": {"symlink": "../ci"},
+                     "src/a.py": "x"})
+
+    def judged(text: str) -> ShellModResult:
+        return judge_shell_mod(text, ["ci/gate.sh", ".claude/hooks"], root=str(root), home=str(root.parent))
+
+    return root / "s.sh", judged
+
+
 def test_a_script_file_is_judged_as_its_text(tmp_path: pathlib.Path) -> None:
     """`bash s.sh` and `source s.sh` (no positional parameters, no `cd`) against the same text
     pasted as the command line: never a weaker verdict; and for a script that spells no entry
     (so the unabsolved mention rule for shells does not apply) the same verdict and subject, the
     reason naming the script."""
-    root = tmp_path / "u" / "proj"
-    root.mkdir(parents=True)
-    make_tree(root, {"ci/gate.sh": "x", ".claude/hooks/pre.sh": "x", "notes/link": {"symlink": "../ci"},
-                     "src/a.py": "x"})
-    protected = ["ci/gate.sh", ".claude/hooks"]
-    script = root / "s.sh"
-
-    def judged(text: str) -> ShellModResult:
-        return judge_shell_mod(text, protected, root=str(root), home=str(root.parent))
+    script, judged = _script_tree(tmp_path)
 
     @settings(max_examples=80, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
     @given(_SCRIPT_TEXT)
@@ -1009,15 +1015,7 @@ def test_a_printed_script_is_judged_as_its_text(tmp_path: pathlib.Path) -> None:
     """A script's text given to a shell by a substitution that prints it (`sh -c "$(cat s.sh)"`,
     `eval "$(< s.sh)"`, `bash <(cat s.sh)`) is never judged weaker than the text pasted as the
     command line, and for a script that spells no entry the verdict and subject are the same."""
-    root = tmp_path / "u" / "proj"
-    root.mkdir(parents=True)
-    make_tree(root, {"ci/gate.sh": "x", ".claude/hooks/pre.sh": "x", "notes/link": {"symlink": "../ci"},
-                     "src/a.py": "x"})
-    protected = ["ci/gate.sh", ".claude/hooks"]
-    script = root / "s.sh"
-
-    def judged(text: str) -> ShellModResult:
-        return judge_shell_mod(text, protected, root=str(root), home=str(root.parent))
+    script, judged = _script_tree(tmp_path)
 
     @settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
     @given(_SCRIPT_TEXT)

@@ -14,16 +14,16 @@ their text is read:
   pyproject.toml's `[tool.pdm.scripts]`, `[tool.poe.tasks]`, hatch's scripts): a mention in it
   fails closed.
 
-The first of a tool's file names that exists is read (as the tool does), within the scripts'
-bounds (`disk.PROGRAM_BYTES`); one that cannot be read fails closed. Not read: files these
+The first of a tool's file names that exists is read (as the tool does), as scripts.py reads a
+runner's file (within the scripts' bounds; the content the line gave it when the line writes it
+first); one that cannot be read fails closed. Not read: files these
 tools include or import from elsewhere, and each tool's own plugins.
 """
 
 from __future__ import annotations
 
 from polydeukes.stdlib.shell.analysis import View, Walk
-from polydeukes.stdlib.shell.disk import PROGRAM_BYTES, Binary, Missing, Refused
-from polydeukes.stdlib.shell.scripts import FileScript
+from polydeukes.stdlib.shell.scripts import FileScript, _read_file
 
 _PYPROJECT = ("pyproject.toml",)
 # program -> (subcommands that run the files (None: any invocation), file names, how read)
@@ -62,7 +62,7 @@ def project_script(walk: Walk, view: View) -> FileScript | None:
     # line, run as it is written.
     command = _quoted_line(args[args.index(words[0]) + 1 :]) if view.name in _RUNS_COMMANDS else None
     for name in names:
-        text = _read(walk, view, name)
+        text = _read_file(walk, view, name)
         if text is None:
             continue
         if isinstance(text, FileScript):
@@ -100,7 +100,7 @@ def _pip_project(walk: Walk, view: View, args) -> FileScript | None:
         if a.opaque or not (t == "." or t.startswith(("./", "../", "/")) or t == ".."):
             continue
         spelled = t.rstrip("/") + "/setup.py"
-        text = _read(walk, view, spelled)
+        text = _read_file(walk, view, spelled)
         if isinstance(text, FileScript):
             return text
         if text is not None:
@@ -108,21 +108,6 @@ def _pip_project(walk: Walk, view: View, args) -> FileScript | None:
             script.text = text
             return script
     return None
-
-
-def _read(walk: Walk, view: View, spelled: str) -> str | FileScript | None:
-    path = walk.absolute(spelled, view.cwd)
-    disk = walk.disk
-    if path is None or disk is None:
-        return None
-    content = disk.read_script("/" + "/".join(path), PROGRAM_BYTES)
-    if isinstance(content, (Missing, Binary)):
-        return None
-    if isinstance(content, Refused):
-        refused = FileScript(spelled, view.name, True, True, None)
-        refused.refused = content.reason
-        return refused
-    return content
 
 
 def just_recipes(text: str) -> list[str]:
