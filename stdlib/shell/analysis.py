@@ -42,6 +42,7 @@ from polydeukes.stdlib.shell.expansion import (
     Value,
     expand_word,
     file_prints,
+    printed_words,
     word_values,
 )
 from polydeukes.stdlib.shell.paths import dot_resolve
@@ -993,6 +994,14 @@ class Walk:
                 values.pop(spelling, None)
                 if self.names_entry is not None and self.names_entry(spelling, self.context.cwd):
                     continue  # `$(cat ci/gate.sh)`: a protected path inside an opaque token (§8.5 (c))
+                if spelled is None:  # `$(echo a b)`, `$(printf '%s/%s' a b)`: its own words
+                    printed = _words_printed(printed_words(spelling))
+                    if printed is not None:
+                        text, globbed = printed[0].rstrip("\n"), printed[1]
+                        # (a glob among the words prints whatever it matches: the text is then
+                        # a pattern, as a loop's value over a glob is)
+                        values[spelling] = (Value(text, text if globbed else None),)
+                    continue
                 path = self.absolute(spelled, self.context.cwd)
                 if path is None or self.disk is None:
                     continue  # unknown where
@@ -2342,6 +2351,31 @@ def _mapfile_values(argv: Sequence[Arg], text: str) -> dict[str, tuple[Value, ..
     if len(lines) > _READ_LINES:
         return None
     return {name: tuple(Value(line) for line in lines)} if lines else None
+
+
+def _words_printed(command: str | None) -> tuple[str, bool] | None:
+    """What `echo WORDS` (`-n`; no `-e` with a backslash) or `printf FORMAT ARGS`
+    (`_printf_value`) prints, the words read as the tokenizer reads them, and whether a glob
+    among them (`c?`, taken as written) may print a match instead; None when unknown."""
+    if command is None:
+        return None
+    script = tokenize(command)
+    if len(script.commands) != 1 or not script.fully_read:
+        return None
+    cmd = script.commands[0]
+    if type(cmd) is not SimpleCommand or cmd.redirects or cmd.heredocs or cmd.flags & ~W_GLOB:
+        return None
+    globbed = bool(cmd.flags & W_GLOB)
+    argv = [Arg(w.text, None, w.opaque and not w.flags & W_GLOB, ONE, w) for w in cmd.words[1:]]
+    if cmd.words[0].text == "printf":
+        text = _printf_value(argv)
+        return None if text is None else (text, globbed)
+    # (`-n` changes nothing here: a substitution drops the trailing newlines anyway)
+    while argv and argv[0].text in ("-n", "-e", "-E", "-ne", "-en"):
+        if "e" in argv[0].text[1:] and any("\\" in a.text for a in argv[1:]):
+            return None  # escapes this layer does not decode
+        argv = argv[1:]
+    return " ".join(a.text for a in argv), globbed
 
 
 def _printf_value(argv: Sequence[Arg]) -> str | None:

@@ -402,15 +402,30 @@ def printed_file(spelling: str) -> str | None:
     return None if m is None else m.group(2) or m.group(3) or m.group(4)
 
 
-def file_prints(raw: str) -> list[tuple[str, str]]:
-    """The file-printing substitutions of one word's raw spelling: (spelling, file) each."""
+def file_prints(raw: str) -> list[tuple[str, str | None]]:
+    """The substitutions of one word's raw spelling whose output the walk can work out:
+    (spelling, the file it prints) each, the file None for one that prints its own words."""
     return [(piece.text, printed_file(piece.text)) for piece in _read_pieces(raw)
             if piece.kind == _VAR and piece.text[:1] in "$`"]
 
 
+# A substitution that prints its own words: `$(echo WORDS)`, `$(printf FORMAT ARGS)` (no
+# expansion, operator or redirect inside; the walk works out the text, `Walk._print_values`).
+_WORD_PRINT = LazyPattern(r"(?:\$\(|(`))[ \t]*+(?:echo|printf)[ \t]++[^$`()|&;<>\n\\]*+(?(1)`|\))")
+
+
+def printed_words(spelling: str) -> str | None:
+    """The command inside a substitution that prints its own words (`$(echo a b)` and
+    `` `echo a b` `` -> `echo a b`), or None."""
+    if _WORD_PRINT().fullmatch(spelling) is None:
+        return None
+    return spelling[1:-1] if spelling[0] == "`" else spelling[2:-1]
+
+
 def _substitution(spelling: str, quoted: bool) -> _Piece:
-    """A command substitution: a value named by its spelling when it prints a file, else unknown."""
-    if printed_file(spelling) is not None:
+    """A command substitution: a value named by its spelling when it prints a file or its own
+    words, else unknown."""
+    if printed_file(spelling) is not None or printed_words(spelling) is not None:
         return _Piece(_VAR, spelling, quoted, spelling)
     return _Piece(_UNKNOWN, spelling)
 
