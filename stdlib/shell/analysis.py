@@ -472,6 +472,7 @@ class View:
     items_refused: str | None = None  # why xargs's operand file could not be read
     print_refused: tuple[str, str] | None = None  # a `$(cat F)` whose F cannot be read within bounds: (F, why)
     prints_written: str | None = None  # a `$(cat F)` whose F the line wrote with content not computed
+    rewritten_word: str | None = None  # a rewriter of literal text whose output is one of its words
     loop_values: dict[str, tuple[Value, ...]] | None = None  # what `while read` gets from `done <<EOF`
     rewritten_by: str | None = None  # an earlier pipeline stage that rewrites the code this one runs
     synthetic = False  # built by another command (find -exec)
@@ -808,8 +809,10 @@ class Walk:
         view.glob = context.glob
         view.cwd = context.cwd
         flags = cmd.flags
-        if flags & W_SUBST and self._print_values(text, cmd, view):
-            flags |= W_PRINTS
+        if flags & W_SUBST:
+            if self._print_values(text, cmd, view):
+                flags |= W_PRINTS
+            view.rewritten_word = _rewritten_word(text, cmd, context.scope.values)
         if args is not None:
             view.args = args
         elif not flags & (W_GLOB | W_BRACE | W_VAR | W_PRINTS):  # nothing to expand anywhere (see `_expand`)
@@ -2351,6 +2354,38 @@ def _mapfile_values(argv: Sequence[Arg], text: str) -> dict[str, tuple[Value, ..
     if len(lines) > _READ_LINES:
         return None
     return {name: tuple(Value(line) for line in lines)} if lines else None
+
+
+def _rewritten_word(text: str, cmd: SimpleCommand, known: dict) -> str | None:
+    """The rewriter, when a word of the command is the output of a substitution that rewrites
+    text spelled on the line (`"$(rev <<< hs.etag/ic)"`, `$(echo … | base64 -d)`, `$(tr a-z
+    n-za-m <<< …)`): its source is an `echo`/`printf` of plain words or a literal herestring or
+    heredoc, and one of its stages is a rewriter (`_rewrites_text`). Such a word spells a path
+    no mention test can read. None otherwise (a substitution that reads files or runs a
+    program is of unknown value, as before; one whose text the walk worked out, `known` in the
+    scope under its spelling, is no rewriting: `_print_values`)."""
+    for w in cmd.words:
+        if not w.flags & W_SUBST:
+            continue
+        for script in substitutions(text[w.start : w.end]):
+            if known.get("$(" + script + ")") or known.get("`" + script + "`"):
+                continue
+            inner = tokenize(script)
+            stages = [c for c in inner.commands if type(c) is SimpleCommand]
+            if not stages or not inner.fully_read or any(c.connector not in ("|", "") for c in stages):
+                continue
+            source = stages[0]
+            literal = not source.flags and (
+                source.words and source.words[0].text in ("echo", "printf") or any(
+                    r.operator == "<<<" for r in source.redirects) or any(h.literal or "$" not in h.body
+                                                                         for h in source.heredocs))
+            if not literal:
+                continue
+            for k, stage in enumerate(stages):
+                rewriter = _rewrites_text(stage, k == 0)
+                if rewriter is not None:
+                    return rewriter
+    return None
 
 
 def _words_printed(command: str | None) -> tuple[str, bool] | None:

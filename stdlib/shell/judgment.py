@@ -142,6 +142,7 @@ UNREADABLE_PASSED = ("{head} passes {path} on to a stage that runs what it reads
                      "within bounds ({why})")
 IMPORTED = "{head} runs code that imports {module}, which mentions protected path {p}"
 UNREADABLE_MODULE = "{head} runs code that imports {module}, which cannot be read within bounds ({why})"
+REWRITTEN_WORD = "{head} takes a word that {stage} makes of text on the line, which cannot be judged"
 UNREADABLE_PRINTED = "{head} takes the text of {path} as words, and it cannot be read within bounds ({why})"
 
 
@@ -625,6 +626,9 @@ class _Judge:
                                                  and model.handler == "interpreter"):
             self.unknown_reach = True  # (`sh -c "$(cat s)"` runs s, as `sh s` does)
             self.found(BREAK_UNREADABLE, WRITTEN_SCRIPT.format(head=view.head, path=view.prints_written))
+        if view.rewritten_word is not None and not _only_reads(view):
+            self.unknown_reach = True
+            self.found(BREAK_UNREADABLE, REWRITTEN_WORD.format(head=view.head, stage=view.rewritten_word))
         if view.print_refused is not None:
             self.unknown_reach = True
             path, why = view.print_refused
@@ -1408,6 +1412,15 @@ class _Judge:
             self.reached.add(index)
             self.found(BREAK_CODE_MENTION, message.format(runner=script.runner, path=path,
                                                           p=self.p.entries[index]))
+
+
+def _only_reads(view: View) -> bool:
+    """Is the command one whose model proves every effect on these arguments a read?"""
+    model = view.model
+    if model is None or not model.pure or view.name in NESTED_SHELLS:
+        return False
+    found = view.effects
+    return found is not None and found.unproven is None and all(it.role in E.HARMLESS for it in found.items)
 
 
 def _attached_items(view: View, found: E.Effects | None) -> list:
