@@ -368,7 +368,7 @@ _VARIABLE_REFERENCE = LazyPattern(r"\$\{?[#!]?([A-Za-z_][A-Za-z0-9_]*)")
 # Programs that run shell lines they read from a file: a makefile's recipes, package.json's
 # scripts (scripts.py).
 PROGRAM_RUNNERS = frozenset({"make", "gmake", "npm", "yarn", "pnpm"})
-_MAKES = frozenset({"make", "gmake"})
+MAKES = frozenset({"make", "gmake"})  # the rest of `PROGRAM_RUNNERS` run package.json scripts (scripts.py)
 # Build tools and task runners that run files of the project (projectfiles.py holds the table:
 # which invocations run which files, read how).
 PROJECT_TOOLS = frozenset({"just", "task", "go-task", "rake", "invoke", "inv", "nox", "tox", "pdm", "poe",
@@ -861,9 +861,9 @@ class Walk:
             if name == "-" and view.wrapper in _PYTHON_FILE_RUNNERS:
                 view.name = name = "python"  # `uv run -`: python, its program read from stdin
                 view.model = model = E.COMMANDS["python"]
-        if inner or name in _DECLARATIONS or name in _MAKES:
+        if inner or name in _DECLARATIONS or name in MAKES:
             # (make's operands may set variables too: `make SHELL=./x.sh`)
-            run = _command_variables(args[:inner] if name not in _DECLARATIONS and name not in _MAKES else args)
+            run = _command_variables(args[:inner] if name not in _DECLARATIONS and name not in MAKES else args)
             if run:
                 view.wrapper_scripts = (*view.wrapper_scripts, *run)
         if flowing is not None:

@@ -52,6 +52,7 @@ from collections.abc import Iterator, Sequence
 from polydeukes.stdlib.shell import effects as E
 from polydeukes.stdlib.shell import listers
 from polydeukes.stdlib.shell.analysis import (
+    MAKES,
     NESTED_SHELLS,
     PROGRAM_FILE_READERS,
     Event,
@@ -420,7 +421,6 @@ def passed_files(walk: Walk, view: View) -> list[str]:
 
 # -- make and the package runners ----------------------------------------------------------------
 
-MAKES = frozenset({"make", "gmake"})  # the rest of `analysis.PROGRAM_RUNNERS` run package.json scripts
 _MAKEFILES = ("GNUmakefile", "makefile", "Makefile")
 # make options whose value is the next word (when not attached).
 _MAKE_VALUE_OPTIONS = frozenset({"-f", "--file", "--makefile", "-C", "--directory", "-I", "--include-dir",
