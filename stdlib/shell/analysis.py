@@ -861,6 +861,8 @@ class Walk:
             if name == "-" and view.wrapper in _PYTHON_FILE_RUNNERS:
                 view.name = name = "python"  # `uv run -`: python, its program read from stdin
                 view.model = model = E.COMMANDS["python"]
+        if name == "parallel" and inner < len(args):
+            view.wrapper_scripts = (*view.wrapper_scripts, *_parallel_lines(args[inner + 1 :]))
         if inner or name in _DECLARATIONS or name in MAKES:
             # (make's operands may set variables too: `make SHELL=./x.sh`)
             run = _command_variables(args[:inner] if name not in _DECLARATIONS and name not in MAKES else args)
@@ -2099,6 +2101,52 @@ def _operand_lines(args: Sequence[Arg], k: int, end: int, row: _WrapperRow, stri
         scripts.append(_argv_line([args[index] for index in operands]))
     elif operands:
         scripts.append(" ".join(args[index].text for index in operands))
+
+
+# GNU parallel's options that take the next word as their value.
+_PARALLEL_VALUES = frozenset({
+    "-j", "--jobs", "-P", "--max-procs", "-S", "--sshlogin", "-a", "--arg-file", "-d", "--delimiter",
+    "-E", "--eof", "-I", "-n", "--max-args", "-N", "-L", "--max-lines", "-s", "--max-chars", "-C",
+    "--colsep", "--results", "--res", "--joblog", "--tmpdir", "--workdir", "--wd", "--halt",
+    "--retries", "--timeout", "--delay", "--memfree", "--load", "-l", "--tag-string", "--tagstring",
+    "--sshloginfile", "--slf", "--basefile", "--bf", "--return", "--transfer-file", "--tf",
+    "--env", "--shebang-wrap", "--limit", "--termseq", "--seqreplace", "--tmux", "-X",
+})
+_PARALLEL_LIMIT = 64  # command lines worked out per call; past it the rest is not followed
+
+
+def _parallel_lines(words: Sequence[Arg]) -> list[str]:
+    """The command lines `parallel [options] COMMAND … ::: ARGS …` runs: the command with each
+    argument in place of `{}` (or appended), one line per argument of each `:::` group, each
+    run by a shell as parallel does; without a command, each argument is a command line.
+    Arguments read from files (`::::`, `-a`) or stdin are not known here; a word of unknown
+    value leaves the lines out."""
+    k = 0
+    while k < len(words) and words[k].text.startswith("-") and words[k].text not in (":::", "::::"):
+        k += 2 if words[k].text in _PARALLEL_VALUES and words[k].text != "-X" else 1
+    template: list[str] = []
+    while k < len(words) and words[k].text not in (":::", ":::+", "::::", "::::+"):
+        if words[k].opaque:
+            return []
+        template.append(words[k].text)
+        k += 1
+    values: list[str] = []
+    while k < len(words):
+        marker = words[k].text
+        k += 1
+        while k < len(words) and words[k].text not in (":::", ":::+", "::::", "::::+"):
+            if marker.startswith(":::") and not marker.startswith("::::"):
+                if words[k].opaque:
+                    return []
+                values.append(words[k].text)
+            k += 1
+    if not template:
+        return values[:_PARALLEL_LIMIT]  # `parallel ::: 'cmd1' 'cmd2'`: the arguments are the commands
+    command = " ".join(template)
+    lines = []
+    for value in values[:_PARALLEL_LIMIT]:
+        lines.append(command.replace("{}", value) if "{}" in command else f"{command} {value}")
+    return lines
 
 
 def _command_variables(args: Sequence[Arg]) -> list[str]:
