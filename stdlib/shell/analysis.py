@@ -596,7 +596,7 @@ class Walk:
         self._moves = False
         self.printed: tuple | None = None  # what the last lister stage walked prints
         self.origin: str | None = None  # the script file being walked, for reasons (scripts.py)
-        self.file_scripts: dict = {}  # script files read so far, by absolute path
+        self.file_scripts: dict = {}  # files read so far (`read_file`) and what was worked out of them
 
     @property
     def disk(self) -> Disk | None:
@@ -607,6 +607,20 @@ class Walk:
 
             self._disk = Disk(self.root) if self.root_segs is not None else None
         return self._disk
+
+    def read_file(self, path: tuple[str, ...], limit: int):
+        """The text of the file at `path` (`Disk.read_script`: a compiled program is `BINARY`,
+        a directory or nothing there `MISSING`, past `limit` or unreadable a `Refused`), read
+        once per walk for each bound; None without a disk. Scripts, modules, hooks and
+        configuration files all come through here, so no file is read twice for one line."""
+        disk = self.disk
+        if disk is None:
+            return None
+        key = (path, limit)
+        content = self.file_scripts.get(key)
+        if content is None:
+            content = self.file_scripts[key] = disk.read_script("/" + "/".join(path), limit)
+        return content
 
     def events(self) -> Iterator[Event]:
         script = scanned(self.text) if self.wants_run is not None else tokenized(self.text)

@@ -31,7 +31,7 @@ are judged one level deeper. The configuration a user keeps outside the project
 from __future__ import annotations
 
 from polydeukes.stdlib.shell.analysis import View, Walk
-from polydeukes.stdlib.shell.disk import SCRIPT_BYTES, Missing, Refused
+from polydeukes.stdlib.shell.disk import SCRIPT_BYTES, Binary, Missing, Refused
 from polydeukes.stdlib.shell.git import _GIT_GLOBAL_MODEL, _GIT_READERS, _GIT_SUBCOMMANDS
 from polydeukes.stdlib.shell.scripts import FileScript
 
@@ -283,15 +283,9 @@ def _repository(walk: Walk, git_dir: tuple[str, ...] | None,
 
 def _read(walk: Walk, path: tuple[str, ...], limit: int) -> str | FileScript | None:
     """A file's text; None when it is not there; a refusal as a `FileScript` naming why."""
-    disk = walk.disk
-    if disk is None:
-        return None
-    cache = walk.file_scripts
-    content = cache.get((path, limit))
-    if content is None:
-        content = cache[(path, limit)] = disk.read_text("/" + "/".join(path), limit)
-    if isinstance(content, Missing):
-        return None
+    content = walk.read_file(path, limit)
+    if content is None or isinstance(content, (Missing, Binary)):
+        return None  # (a compiled hook is not judged, as a compiled program a command runs)
     if isinstance(content, Refused):
         refused = FileScript("/" + "/".join(path), "git", True, True, None)
         refused.refused = content.reason

@@ -64,11 +64,10 @@ def local_modules(walk, language: str, code: str, base: tuple[str, ...] | None
                   ) -> list[tuple[str, str | Refused]]:
     """The project files `code` imports, transitively: (absolute path, text) each, the text a
     `Refused` when the file cannot be read within bounds (or past the bounds of this search).
-    Each file is read once per walk (`walk.file_scripts`)."""
+    Each file is read once per walk (`Walk.read_file`)."""
     disk = walk.disk
     if base is None or disk is None or language == "python" and disk.missing_directory(base):
         return []  # (a Python program's modules are under its directory: none in a missing one)
-    cache = walk.file_scripts
     found: list[tuple[str, str | Refused]] = []
     seen: set[tuple[str, ...]] = set()
     queue: list[tuple[str, tuple[str, ...]]] = [(code, base)]
@@ -83,12 +82,9 @@ def local_modules(walk, language: str, code: str, base: tuple[str, ...] | None
             if len(found) >= MODULES or spent > MODULE_BYTES:
                 found.append((spelled, Refused(f"more than {MODULES} modules or {MODULE_BYTES >> 20} MiB to read")))
                 return found
-            content = cache.get(("module", path))
-            if content is None:
-                # (a directory known missing holds no module: no lookup, as `cd`-ing down a
-                # fresh tree and running a program there would otherwise spend one per name)
-                content = cache[("module", path)] = MISSING if disk.missing_directory(path[:-1]) \
-                    else disk.read_script(spelled, PROGRAM_BYTES)
+            # (a directory known missing holds no module: no lookup, as `cd`-ing down a fresh
+            # tree and running a program there would otherwise spend one per name)
+            content = MISSING if disk.missing_directory(path[:-1]) else walk.read_file(path, PROGRAM_BYTES)
             if isinstance(content, (Missing, Binary)):
                 continue  # not a module of the project (or a compiled one)
             found.append((spelled, content))

@@ -310,14 +310,8 @@ def _text(walk: Walk, view: View, spelled: str, limit: int = SCRIPT_BYTES) -> st
         if written[path] is None:
             view.runs_written = spelled
         return written[path]
-    disk = walk.disk
-    if disk is None:
-        return None
-    cache = walk.file_scripts
-    content = cache.get((path, limit))
-    if content is None:
-        content = cache[(path, limit)] = disk.read_script("/" + "/".join(path), limit)
-    return None if isinstance(content, (Missing, Binary)) else content
+    content = walk.read_file(path, limit)
+    return None if content is None or isinstance(content, (Missing, Binary)) else content
 
 
 def walk_script(walk: Walk, view: View) -> Iterator[Event]:
