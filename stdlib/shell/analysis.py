@@ -796,7 +796,9 @@ class Walk:
         if depth >= MAX_NESTING:
             yield UnreadSpan(source, NESTING_TOO_DEEP, 0)
             return
-        yield from self._script(source, tokenize(source), depth + 1, fully_read, self._moves)
+        # (`tokenized`: a substitution's script was read already when the command's words were
+        # checked for rewritten text, `_rewritten_word`)
+        yield from self._script(source, tokenized(source), depth + 1, fully_read, self._moves)
 
     # -- one command ------------------------------------------------------------------------
 
@@ -2432,7 +2434,7 @@ def _rewritten_word(text: str, cmd: SimpleCommand, known: dict) -> str | None:
         for script in substitutions(text[w.start : w.end]):
             if known.get("$(" + script + ")") or known.get("`" + script + "`"):
                 continue
-            inner = tokenize(script)
+            inner = tokenized(script)  # (the walk reads the same script when it follows it)
             stages = [c for c in inner.commands if type(c) is SimpleCommand]
             if not stages or not inner.fully_read or any(c.connector not in ("|", "") for c in stages):
                 continue
