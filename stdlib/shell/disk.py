@@ -44,7 +44,7 @@ UNPACKED_BYTES = 256 * safeio.MiB  # decompressed bytes read from one archive
 MEMBERS = 100_000  # archive members
 SYMLINK_HOPS = 40  # as the kernel's ELOOP limit
 _LISTED = 64  # directory entries listed per lookup spent
-TEST_FILES = 2000  # test files and conftest.py files pytest would import from one directory operand
+TEST_FILES = 2000  # test files (and conftest.py, __init__.py) a test runner would import from one directory
 # pytest's `norecursedirs` default (and `__pycache__`, which holds no source).
 _NOT_COLLECTED = LazyPattern(r"\..*|.*\.egg|_darcs|build|CVS|dist|node_modules|venv|\{arch\}|__pycache__")
 
@@ -346,17 +346,24 @@ class Disk:
             return found
         return found
 
-    def test_files(self, segments: list[str], limit: int | None = None, *,
-                   any_python: bool = False) -> list[str] | Refused:
-        """The files pytest collects under the directory at `segments` with its default
-        settings: `conftest.py`, `test_*.py` and `*_test.py`, in the directories it recurses
-        into (not those its `norecursedirs` default names, nor a virtualenv, one holding
-        `pyvenv.cfg`), as absolute paths. Directory links are followed once each (pytest
-        follows them). One lookup per directory and per `_LISTED` entries; more than `limit`
-        files is refused."""
+    def test_files(self, segments: list[str], limit: int | None = None, *, any_python: bool = False,
+                   files=None, skip=None, recursive: bool = True, packages: bool = False) -> list[str] | Refused:
+        """The files a test runner collects under the directory at `segments`, as absolute
+        paths. By default pytest's: `conftest.py`, `test_*.py` and `*_test.py` (any `*.py` with
+        `any_python`), in the directories it recurses into (not those its `norecursedirs`
+        default names, nor a virtualenv, one holding `pyvenv.cfg`). Another runner's rule
+        (testrunners.py) gives `files`, a pattern the path relative to `segments` matches in
+        full, `skip`, a pattern of the directory names not entered, `recursive` False (only the
+        directory itself: mocha without `--recursive`), `packages` (only the subdirectories
+        holding an `__init__.py`, which is collected too: unittest's discovery). Directory
+        links are followed once each (the runners follow them). One lookup per directory and
+        per `_LISTED` entries; more than `limit` files is refused."""
         limit = TEST_FILES if limit is None else limit
+        pytest_rule = files is None
+        skip = _NOT_COLLECTED if skip is None else skip
         found: list[str] = []
         top = "/" + "/".join(segments)
+        relative_from = len(top) + 1
         stack = [top]
         seen: set[tuple[int, int]] = set()
         while stack:
@@ -377,8 +384,12 @@ class Disk:
                 refused = self._spend(len(entries) // _LISTED)
                 if refused is not None:
                     return refused
-            if path != top and any(entry.name == "pyvenv.cfg" for entry in entries):
+            if path != top and pytest_rule and any(entry.name == "pyvenv.cfg" for entry in entries):
                 continue  # a virtualenv: pytest does not collect in it (unless named)
+            if path != top and packages:
+                if not any(entry.name == "__init__.py" for entry in entries):
+                    continue  # not a package: unittest's discovery does not enter it
+                found.append(path + "/__init__.py")  # (importing the package runs it)
             for entry in entries:
                 name = entry.name
                 try:
@@ -386,10 +397,15 @@ class Disk:
                 except OSError:
                     continue
                 if is_dir:
-                    if not _NOT_COLLECTED().fullmatch(name):
+                    if recursive and not skip().fullmatch(name):
                         stack.append(entry.path)
-                elif name.endswith(".py") and (any_python or name == "conftest.py" or name.startswith("test_")
-                                               or name.endswith("_test.py")):
+                    continue
+                if pytest_rule:
+                    collected = name.endswith(".py") and (any_python or name == "conftest.py"
+                                                          or name.startswith("test_") or name.endswith("_test.py"))
+                else:
+                    collected = files().fullmatch(entry.path[relative_from:]) is not None
+                if collected:
                     found.append(entry.path)
                     if len(found) > limit:
                         return Refused(f"more than {limit} test files under '{path}'")

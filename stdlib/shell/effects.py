@@ -438,8 +438,11 @@ COMMANDS: dict[str, Model] = {
     "Rscript": _INTERPRETER, "tclsh": _INTERPRETER, "pypy": _INTERPRETER, "pypy3": _INTERPRETER,
     "ipython": _INTERPRETER, "ipython3": _INTERPRETER, "coverage": _INTERPRETER, "coverage3": _INTERPRETER,
     "tsx": _INTERPRETER, "ts-node": _INTERPRETER, "ts-node-esm": _INTERPRETER,
-    # test runners import the files they are given and the conftest.py files around them
+    # test runners import the files they are given or collect (testrunners.py): pytest's, with the
+    # conftest.py files around them
     "pytest": _INTERPRETER, "py.test": _INTERPRETER, "pytest-3": _INTERPRETER,
+    # (and JavaScript's: the test files they collect, their configuration and setup files)
+    "jest": _INTERPRETER, "vitest": _INTERPRETER, "mocha": _INTERPRETER, "_mocha": _INTERPRETER,
 }
 del COMMANDS["wc."]
 COMMANDS["batcat"] = COMMANDS["bat"]  # Debian's name for bat

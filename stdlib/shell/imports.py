@@ -51,7 +51,7 @@ def family(program: str) -> str | None:
     name = program.rsplit("/", 1)[-1]
     if name.startswith(("python", "pypy", "ipython", "pytest", "py.test", "coverage")):  # (test runners: scripts.py)
         return "python"
-    if name in ("node", "nodejs", "deno", "bun", "tsx", "ts-node"):
+    if name in ("node", "nodejs", "deno", "bun", "tsx", "ts-node", "jest", "vitest", "mocha", "_mocha"):
         return "js"
     if name.startswith("ruby"):
         return "ruby"

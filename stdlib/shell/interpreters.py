@@ -99,10 +99,13 @@ FAMILIES: dict[str, Family] = {
     "perl": _PERL, "ruby": _RUBY, "php": Family(code=frozenset({"-r"})), "lua": Family(code=frozenset({"-e"})),
     "Rscript": Family(code=frozenset({"-e"})), "tclsh": Family(),
 }
-# Test runners, as commands and as modules (`python3 -m pytest`): scripts.py reads the files
-# they import.
-TEST_RUNNERS = frozenset({"pytest", "py.test", "pytest-3"})
-TEST_RUNNER_MODULES = frozenset({"pytest"})
+# Test runners, as commands and as modules (`python3 -m pytest`), and the runner each is (a
+# row of testrunners.RUNNERS): scripts.py reads the files they import. An interpreter's own
+# test mode (`node --test`, `bun test`, `deno test`) is `test_runner`'s to tell.
+TEST_RUNNERS = {"pytest": "pytest", "py.test": "pytest", "pytest-3": "pytest",
+                "jest": "jest", "vitest": "vitest", "mocha": "mocha", "_mocha": "mocha"}
+TEST_RUNNER_MODULES = {"pytest": "pytest", "unittest": "unittest"}
+_TEST_MODES = {"node": "node --test", "nodejs": "node --test", "bun": "bun test", "deno": "deno test"}
 
 
 def family_of(name: str) -> str:
@@ -114,8 +117,14 @@ def interpreter(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effec
     """The roles of an interpreter's words (see the module docstring)."""
     family_name = family_of(name)
     if family_name in TEST_RUNNERS:
-        return Effects(tuple(pytest_items(args, 0)), (), "a test runner runs code")
+        return Effects(tuple(runner_items(TEST_RUNNERS[family_name], args, 0)), (), "a test runner runs code")
     family = FAMILIES.get(family_name, Family(code=frozenset({"-c", "-e"})))
+    if family_name in _TEST_MODES and _in_test_mode(family_name, args):
+        # `node --test [files]`, `bun test`, `deno test`: the interpreter is a test runner
+        start = 0 if family is _NODE else 1
+        items = [Item(0, args[0].text, DATA)] if start else []
+        items.extend(runner_items(_TEST_MODES[family_name], args, start))
+        return Effects(tuple(items), (), "a test runner runs code")
     items: list[Item] = []
     extra: list[Extra] = []
     n = len(args)
@@ -248,9 +257,10 @@ def interpreter(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effec
         items = [Item(it.index, it.text, WRITE, it.whole) if it.role == UNKNOWN else it for it in items]
     module = next((it for it in items if it.option == "-m" and it.role == EXEC), None)
     if module is not None and module.text in TEST_RUNNER_MODULES and not args[module.index].opaque:
-        # `python3 -m pytest tests/`, `coverage run -m pytest`: pytest's own words follow
+        # `python3 -m pytest tests/`, `coverage run -m pytest`, `python3 -m unittest`: the
+        # runner's own words follow
         items = [it for it in items if it.index <= module.index]
-        items.extend(pytest_items(args, module.index + 1))
+        items.extend(runner_items(TEST_RUNNER_MODULES[module.text], args, module.index + 1))
     elif module is not None and family is _PYTHON and not args[module.index].opaque:
         # a standard-library module whose command line writes (pymodules.py)
         from polydeukes.stdlib.shell.pymodules import module_effects
@@ -310,7 +320,8 @@ _PYTEST_VALUES = frozenset({
 })
 _PYTEST_CLUSTER_VALUES = "kmpcoWrn"
 TEST_PATH, PLUGIN = "test", "-p"  # `Item.option` of a test path operand and of a `-p` plugin
-CONFIG_FILE = frozenset({"-c", "--config-file"})  # options naming pytest's configuration file
+CONFIG = "--config"  # `Item.option` of a runner's configuration file (the value of `-c`, `--config`)
+CONFIG_FILE = frozenset({"-c", "--config-file", CONFIG})  # options naming a runner's configuration file
 OVERRIDE = frozenset({"-o", "--override-ini"})  # options setting one of its values
 
 
@@ -354,5 +365,211 @@ def pytest_items(args: Sequence[Arg], start: int) -> list[Item]:
                     items.append(Item(k + 1, args[k + 1].text, role, True, option))
                     k += 1
                 break
+        k += 1
+    return items
+
+
+# -- the other test runners ---------------------------------------------------------------------
+
+
+class RunnerOptions(msgspec.Struct, frozen=True):
+    """A test runner's options, as data: which take a value, and what that value is."""
+
+    values: frozenset[str] = frozenset()  # options that take the next word (or `=VALUE`)
+    loads: frozenset[str] = frozenset()  # among them: a file run as code (a setup file, `--require`)
+    operands: frozenset[str] = frozenset()  # among them: a test path (mocha's `--spec`)
+    settings: frozenset[str] = frozenset()  # options (with a value or not) that change what is collected
+    subcommands: frozenset[str] = frozenset()  # a first word that picks the mode (`vitest run`)
+
+
+_JEST_LOADS = frozenset({"--setupFiles", "--setupFilesAfterEnv", "--globalSetup", "--globalTeardown",
+                         "--testEnvironment", "--testRunner", "--resolver", "--testSequencer", "--reporters",
+                         "--snapshotResolver", "--watchPlugins", "--testResultsProcessor", "--prettierPath"})
+_JEST_SETTINGS = frozenset({"--rootDir", "--roots", "--testMatch", "--testRegex"})
+_VITEST_LOADS = frozenset({"--setupFiles", "--globalSetup"})
+_VITEST_SETTINGS = frozenset({"-r", "--root", "--dir"})
+_MOCHA_LOADS = frozenset({"-r", "--require", "--file"})
+RUNNER_OPTIONS: dict[str, RunnerOptions] = {
+    "jest": RunnerOptions(
+        values=frozenset({"-c", "--config", "-t", "--testNamePattern", "--testPathPattern", "--testPathPatterns",
+                          "--testPathIgnorePatterns", "-w", "--maxWorkers", "--coverageDirectory",
+                          "--collectCoverageFrom", "--coverageProvider", "--outputFile", "--selectProjects",
+                          "--shard", "--testTimeout", "--seed", "--json", "--changedSince", "--maxConcurrency",
+                          "--reporter", "--testLocationInResults", "--workerIdleMemoryLimit"})
+        | _JEST_LOADS | _JEST_SETTINGS,
+        loads=_JEST_LOADS, settings=_JEST_SETTINGS),
+    "vitest": RunnerOptions(
+        values=frozenset({"-c", "--config", "-t", "--testNamePattern", "--reporter", "--outputFile", "--environment",
+                          "--pool", "--project", "--shard", "--browser", "--mode", "--workspace", "--exclude",
+                          "--testTimeout", "--hookTimeout", "--maxWorkers", "--minWorkers", "--sequence.seed",
+                          "--coverage.provider", "--coverage.reportsDirectory", "--changed", "--retry"})
+        | _VITEST_LOADS | _VITEST_SETTINGS,
+        loads=_VITEST_LOADS, settings=_VITEST_SETTINGS,
+        subcommands=frozenset({"run", "watch", "dev", "related", "bench", "list"})),
+    "mocha": RunnerOptions(
+        values=frozenset({"--config", "--package", "--extension", "--spec", "-g", "--grep", "-f", "--fgrep",
+                          "-R", "--reporter", "-O", "--reporter-option", "--reporter-options", "-u", "--ui",
+                          "-t", "--timeout", "--timeouts", "-s", "--slow", "--retries", "-j", "--jobs",
+                          "--ignore", "--exclude", "-n", "--node-option"}) | _MOCHA_LOADS,
+        loads=_MOCHA_LOADS, operands=frozenset({"--spec"}),
+        settings=frozenset({"--recursive", "--extension", "--package"})),
+    "node --test": RunnerOptions(values=_NODE_VALUES | _NODE_LOADS, loads=_NODE_LOADS),
+    "bun test": RunnerOptions(
+        values=frozenset({"--preload", "-t", "--test-name-pattern", "--timeout", "--rerun-each", "--coverage-reporter",
+                          "--coverage-dir", "--reporter", "--reporter-outfile", "--seed", "--max-concurrency",
+                          "-c", "--config", "--cwd", "--env-file", "--tsconfig-override"}),
+        loads=frozenset({"--preload"})),
+    "deno test": RunnerOptions(
+        values=frozenset({"-c", "--config", "--import-map", "--filter", "--reporter", "--junit-path", "--seed",
+                          "--location", "--cert", "--ext", "--env-file", "--preload"}),
+        loads=frozenset({"--preload"})),
+}
+# The options whose value (or presence) changes what a runner collects (unittest's discovery:
+# `-s`, `-p`, `-t`), read by testrunners.py.
+SETTINGS = frozenset().union(*(r.settings for r in RUNNER_OPTIONS.values()), {"-s", "-p", "-t"})
+
+
+class TestRun:
+    """What a test runner's command line says, for testrunners.test_files: the runner (a row
+    of testrunners.RUNNERS), its path operands, pytest's `-p` plugins, its configuration
+    (pytest's `-c FILE` and `-o KEY=VALUE` words; another runner's `-c FILE`) and its settings
+    (option, value; None: of unknown value)."""
+
+    __slots__ = ("runner", "paths", "plugins", "configuration", "settings")
+
+    def __init__(self, runner: str) -> None:
+        self.runner = runner
+        self.paths: list[str] = []
+        self.plugins: list[str] = []
+        self.configuration: list[str] = []
+        self.settings: list[tuple[str, str | None]] = []
+
+
+def runner_items(runner: str, args: Sequence[Arg], start: int) -> list[Item]:
+    """A test runner's words from `start`: its test paths (`exec`, option `test`), the files
+    it loads as code (`exec`, option the loading option), its configuration file (option
+    `--config`) and the settings testrunners.py reads (option: the setting's)."""
+    if runner == "pytest":
+        return pytest_items(args, start)
+    if runner == "unittest":
+        return _unittest_items(args, start)
+    options = RUNNER_OPTIONS[runner]
+    items: list[Item] = []
+    n = len(args)
+    k = start
+    if k < n and not args[k].opaque and args[k].text in options.subcommands:
+        items.append(Item(k, args[k].text, DATA))
+        k += 1
+    done = False
+    while k < n:
+        a = args[k]
+        t = a.text
+        if done or a.opaque or not t.startswith("-") or t == "-":
+            items.append(Item(k, t, EXEC, option=TEST_PATH))
+            k += 1
+            continue
+        if t == "--":
+            items.append(Item(k, t, DATA))
+            done = True
+            k += 1
+            continue
+        option, eq, value = t.partition("=")
+        items.append(Item(k, t, DATA, option=option if option in options.settings and not eq else ""))
+        if option in options.values:
+            if eq:
+                items.append(Item(k, value, _runner_role(options, option), False, _runner_option(options, option)))
+            elif k + 1 < n:
+                k += 1
+                items.append(Item(k, args[k].text, _runner_role(options, option), True, _runner_option(options, option)))
+        k += 1
+    return items
+
+
+def _runner_role(options: RunnerOptions, option: str) -> str:
+    return EXEC if option in options.loads or option in options.operands else DATA
+
+
+def _runner_option(options: RunnerOptions, option: str) -> str:
+    if option in options.operands:
+        return TEST_PATH
+    if option in ("-c", "--config") and option not in options.loads:
+        return CONFIG
+    return option
+
+
+def _in_test_mode(family: str, args: Sequence[Arg]) -> bool:
+    """Is `node` run as `node --test` (the flag before any script), `bun`/`deno` as `… test`?"""
+    if family not in ("node", "nodejs"):
+        return bool(args) and not args[0].opaque and args[0].text == "test"
+    k = 0
+    while k < len(args):
+        t = args[k].text
+        if args[k].opaque or not t.startswith("-"):
+            return False  # the script comes first
+        if t == "--test":
+            return True
+        k += 2 if t in _NODE_VALUES or t in _NODE_LOADS else 1
+    return False
+
+
+def test_runner(name: str, items: Sequence[Item]) -> str | None:
+    """The test runner (a row of testrunners.RUNNERS) a command is, from its words' roles."""
+    family = family_of(name)
+    if family in TEST_RUNNERS:
+        return TEST_RUNNERS[family]
+    for it in items:
+        if it.option == "-m" and it.role == EXEC:
+            return TEST_RUNNER_MODULES.get(it.text)
+    if family in _TEST_MODES and items:
+        # (`interpreter` parses the runner's words only in test mode: `bun test`, `deno test`
+        # leave "test" their first word; `node --test`, a "--test" word before any script)
+        if items[0].text == "test" and items[0].role == DATA or any(
+                it.text == "--test" and it.role == DATA for it in items):
+            return _TEST_MODES[family]
+    return None
+
+
+# unittest's options that take a value (`-k`: a test name pattern; discover's `-s`, `-p`, `-t`).
+_UNITTEST_VALUES = frozenset({"-k", "--durations"})
+_DISCOVER_VALUES = {"-s": "-s", "--start-directory": "-s", "-p": "-p", "--pattern": "-p",
+                    "-t": "-t", "--top-level-directory": "-t"}
+
+
+def _unittest_items(args: Sequence[Arg], start: int) -> list[Item]:
+    """`python3 -m unittest`'s words from `start`: test names (modules, `a.b.Case.test`, or a
+    file path), each `exec` with option `test`; or, after `discover` (or with no name),
+    discovery's start directory, pattern and top-level directory as settings `-s`, `-p`,
+    `-t` (given as options or as the positional words in that order)."""
+    items: list[Item] = []
+    n = len(args)
+    k = start
+    discover = k < n and not args[k].opaque and args[k].text == "discover"
+    if discover:
+        items.append(Item(k, args[k].text, DATA))
+        k += 1
+    positional = 0
+    while k < n:
+        a = args[k]
+        t = a.text
+        if a.opaque or not t.startswith("-"):
+            if discover:
+                if positional < 3:
+                    items.append(Item(k, t, DATA, True, ("-s", "-p", "-t")[positional]))
+                positional += 1
+            else:
+                items.append(Item(k, t, EXEC, option=TEST_PATH))
+            k += 1
+            continue
+        option, eq, value = t.partition("=")
+        items.append(Item(k, t, DATA))
+        setting = _DISCOVER_VALUES.get(option) if discover else None
+        if setting is not None or option in _UNITTEST_VALUES:
+            if eq:
+                items.append(Item(k, value, DATA, False, setting or option))
+            elif k + 1 < n:
+                k += 1
+                items.append(Item(k, args[k].text, DATA, True, setting or option))
+        elif discover and len(t) > 2 and t[:2] in _DISCOVER_VALUES and t[1] != "-":
+            items.append(Item(k, t[2:], DATA, False, t[:2]))  # `-stests`
         k += 1
     return items

@@ -68,10 +68,12 @@ from polydeukes.stdlib.shell.interpreters import (
     FAMILIES,
     OVERRIDE,
     PLUGIN,
+    SETTINGS,
     TEST_PATH,
-    TEST_RUNNER_MODULES,
     TEST_RUNNERS,
+    TestRun,
     family_of,
+    test_runner,
 )
 from polydeukes.vm.sre import LazyPattern
 
@@ -105,8 +107,8 @@ class FileScript:
         # runner imports): their spelled paths, then (path, text) of those read.
         self.paths: list[str] | None = None
         self.parts: list[tuple[str, str]] | None = None
-        # A test runner's paths, plugins and configuration words (testrunners.test_files).
-        self.tests: tuple[list[str], list[str], list[str]] | None = None
+        # What a test runner's command line says (testrunners.test_files reads its files).
+        self.tests: TestRun | None = None
 
     @property
     def origin(self) -> str:
@@ -158,40 +160,42 @@ def _program(view: View) -> FileScript | None:
     items = found.items if found is not None else ()
     args = view.args
     name = view.name
-    family = family_of(name)
+    runner = test_runner(name, items)
+    run = TestRun(runner) if runner is not None else None
     files: list[str] = []
-    tests: list[str] | None = [] if family in TEST_RUNNERS else None
-    plugins: list[str] = []
-    configuration: list[str] = []  # pytest's `-c FILE`, then its `-o KEY=VALUE` words
     for it in items:
-        if it.option in CONFIG_FILE or it.option in OVERRIDE:
-            configuration.append(("-c " if it.option in CONFIG_FILE else "") + it.text)
+        if run is not None:
+            if it.option in CONFIG_FILE or it.option in OVERRIDE:
+                # pytest's `-c FILE`, then its `-o KEY=VALUE` words; another runner's `--config`
+                run.configuration.append(("-c " if it.option in CONFIG_FILE else "") + it.text)
+            elif it.option in SETTINGS and it.role == E.DATA:
+                run.settings.append((it.option, None if it.whole and args[it.index].opaque else it.text))
         if it.role != E.EXEC:
             continue
         a = args[it.index] if it.whole else None
         if it.text.startswith("<(") and (printed := printed_file(it.text)) is not None:
             files.append(printed)  # `python3 <(cat tool.py)` runs tool.py's text
             continue
+        if it.option == TEST_PATH and run is not None and a is not None and a.pattern is not None \
+                and not a.opaque:
+            run.paths.append(it.text)  # `mocha 'test/**/*.js'`: the runner or the shell globs it
+            continue
         if a is not None and (a.opaque or a.pattern is not None) or it.text.startswith(("<(", ">(")):
             continue  # unknown, a pattern, or text that arrives at run time
         if it.option == TEST_PATH:
-            if tests is not None:
-                tests.append(it.text)
+            if run is not None:
+                run.paths.append(it.text)
         elif it.option == PLUGIN:
-            if not it.text.startswith("no:"):
-                plugins.append(it.text)
-        elif it.option == "-m":
-            if it.text in TEST_RUNNER_MODULES:
-                tests = []
-        elif it.text != "-":
+            if run is not None and not it.text.startswith("no:"):
+                run.plugins.append(it.text)
+        elif it.option != "-m" and it.text != "-":
             files.append(it.text)
-    if files or tests is not None:
+    if files or run is not None:
         script = FileScript(files[0] if files else "its test files", name, False, True, ())
         script.paths = files
-        if tests is not None:
-            script.tests = (tests, plugins, configuration)
+        script.tests = run
         return script
-    known = FAMILIES.get(family)
+    known = FAMILIES.get(family_of(name))
     if any(it.role in (E.CODE, E.EXEC) for it in items) or known is not None and not known.stdin:
         return None
     return _stdin_script(view, name, False, ())
@@ -271,7 +275,7 @@ def _read_program(walk: Walk, view: View, script: FileScript) -> FileScript | No
     if script.tests is not None:
         from polydeukes.stdlib.shell import testrunners  # only a test runner needs it
 
-        found = testrunners.test_files(walk, view, *script.tests)
+        found = testrunners.test_files(walk, view, script.tests)
         if isinstance(found, Refused):
             script.refused = found.reason
             return script
@@ -744,7 +748,8 @@ def _package_scripts(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript 
     spelled = "package.json" if directory == "." else directory.rstrip("/") + "/package.json"
     text = _read_file(walk, view, spelled)
     if text is None or isinstance(text, FileScript):
-        return text
+        return text if text is not None else _package_binary(view, words, script_name, lifecycle is None
+                                                             and first != "run")
     import json  # only a package runner whose package.json is there needs it
 
     try:
@@ -762,7 +767,7 @@ def _package_scripts(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript 
         names = ["prestop", "stop", "poststop", "prestart", "start", "poststart"]
     names = [n for n in names if isinstance(scripts.get(n), str)]
     if not names:
-        return None
+        return _package_binary(view, words, script_name, lifecycle is None and first != "run")
     lines = [scripts[n] for n in names]
     if lifecycle is None:
         shown = f"the '{script_name}' script"
@@ -775,4 +780,21 @@ def _package_scripts(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript 
         script.directory = walk.absolute(directory, view.cwd)  # the scripts run in the package's
     script.text = "\n".join(lines)
     script.lines = lines
+    return script
+
+
+def _package_binary(view: View, words: Sequence[Arg], name: str, runs_binary: bool) -> FileScript | None:
+    """`yarn jest`, `pnpm vitest run`: with no script of that name, yarn and pnpm run the
+    package's binary of that name. For a test runner (whose files are read), the rest of the
+    call is walked as that command; any other binary is not followed (an unknown program)."""
+    if view.name not in ("yarn", "pnpm") or not runs_binary or name not in TEST_RUNNERS:
+        return None
+    import shlex  # only a test runner run as a package binary needs it
+
+    args = view.args
+    at = next(k for k, a in enumerate(args) if a is words[0])
+    line = " ".join(a.text if a.opaque else shlex.quote(a.text) for a in args[at:])
+    script = FileScript(f"the {name} binary", view.name, True, True, None)
+    script.text = line
+    script.lines = [line]
     return script

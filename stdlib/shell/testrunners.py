@@ -27,20 +27,22 @@ docs/security.md lists them as unjudged channels.
 
 from __future__ import annotations
 
+import re
 from itertools import islice
+
+import msgspec
 
 from polydeukes.stdlib.shell.analysis import View, Walk
 from polydeukes.stdlib.shell.disk import FILE_BYTES, Refused
-from polydeukes.stdlib.shell.interpreters import PLUGIN, TEST_PATH, pytest_items
+from polydeukes.stdlib.shell.interpreters import PLUGIN, TEST_PATH, TestRun, pytest_items
 from polydeukes.vm.sre import LazyPattern
 
 _CONFTEST = "conftest.py"
 
 
-def test_files(walk: Walk, view: View, tests: list[str], plugins: list[str],
-               configuration: list[str]) -> list[str] | Refused:
-    """The files pytest imports for these operands (none: where it runs), spelled relative to
-    the command's directory where they are under it (absolute otherwise), in import order."""
+def test_files(walk: Walk, view: View, run: TestRun) -> list[str] | Refused:
+    """The files the test runner `run` imports, spelled relative to the command's directory
+    where they are under it (absolute otherwise), in import order."""
     disk = walk.disk
     cwd = view.cwd
     if disk is None or cwd is None:
@@ -53,7 +55,20 @@ def test_files(walk: Walk, view: View, tests: list[str], plugins: list[str],
             seen.add(path)
             found.append(_spelled(path, cwd))
 
-    configured = _configuration(walk, view, configuration)
+    if run.runner == "pytest":
+        refused = _pytest_files(walk, view, run, add)
+    elif run.runner == "unittest":
+        refused = _unittest_files(walk, view, run, add)
+    else:
+        refused = _script_files(walk, view, run, RUNNERS[run.runner], add)
+    return refused if refused is not None else found
+
+
+def _pytest_files(walk: Walk, view: View, run: TestRun, add) -> Refused | None:
+    """pytest's files (the module docstring)."""
+    cwd = view.cwd
+    tests, plugins = run.paths, run.plugins
+    configured = _configuration(walk, view, run.configuration)
     if isinstance(configured, Refused):
         return configured
     added, any_python = configured
@@ -76,34 +91,50 @@ def test_files(walk: Walk, view: View, tests: list[str], plugins: list[str],
                     for depth in range(len(w)):
                         add(w[:depth] + (_CONFTEST,))
                     add(w)
-        if disk.missing_directory(path):
-            continue  # pytest stops: no such file or directory (below a missing directory: no lookup)
-        resolved = disk.resolve(list(path))
-        if isinstance(resolved, Refused):
-            return resolved
-        kind = disk.kind(resolved)
-        if isinstance(kind, Refused):
-            return kind
-        if kind == "missing":
+        collected = _collected(walk, path, any_python=any_python)
+        if isinstance(collected, Refused):
+            return collected
+        if collected is None:
             continue  # pytest stops: no such file or directory
+        kind, below = collected
         directory = path if kind == "dir" else path[:-1]
         for depth in range(len(directory) + 1):
             add(directory[:depth] + (_CONFTEST,))
         if kind != "dir":
             add(path)
-            continue
-        below = disk.test_files(resolved, any_python=any_python)
-        if isinstance(below, Refused):
-            return below
-        # (as found under the resolved directory; spelled under the operand)
-        prefix = len(resolved)
-        for file in sorted(below, key=lambda f: (f.count("/"), f)):
-            add(path + tuple(file.split("/")[1:][prefix:]))
+        for file in below:
+            add(file)
     for plugin in plugins:
         path = walk.absolute(plugin.replace(".", "/") + ".py", cwd)
         if path is not None:
             add(path)
-    return found
+    return None
+
+
+def _collected(walk: Walk, path: tuple[str, ...], **rule) -> tuple[str, list[tuple[str, ...]]] | Refused | None:
+    """What a runner collects at `path`: ("file", []) for a file, ("dir", the files under it
+    that `rule` (`Disk.test_files`'s keywords) collects, spelled under `path`, shallow ones
+    first); None when nothing is there. Links are followed (the runners follow them)."""
+    disk = walk.disk
+    if disk.missing_directory(path):
+        return None  # (below a missing directory: no lookup)
+    resolved = disk.resolve(list(path))
+    if isinstance(resolved, Refused):
+        return resolved
+    kind = disk.kind(resolved)
+    if isinstance(kind, Refused):
+        return kind
+    if kind == "missing":
+        return None
+    if kind != "dir":
+        return "file", []
+    below = disk.test_files(resolved, **rule)
+    if isinstance(below, Refused):
+        return below
+    # (as found under the resolved directory; spelled under `path`)
+    prefix = len(resolved)
+    return "dir", [path + tuple(file.split("/")[1:][prefix:])
+                   for file in sorted(below, key=lambda f: (f.count("/"), f))]
 
 
 class _Word:
@@ -206,3 +237,237 @@ def _spelled(path: tuple[str, ...], cwd: tuple[str, ...]) -> str:
     if path[: len(cwd)] == cwd and len(path) > len(cwd):
         return "/".join(path[len(cwd) :])
     return "/" + "/".join(path)
+
+
+# -- unittest ------------------------------------------------------------------------------------
+
+_INIT = "__init__.py"
+# unittest's discovery imports a file only when its name is a module name (`VALID_MODULE_NAME`).
+_MODULE_NAME = r"(?=[_A-Za-z]\w*\.py\Z)"
+_NO_DIRECTORY = LazyPattern(r"(?!)")  # (unittest enters every package; no name is skipped)
+
+
+def _unittest_files(walk: Walk, view: View, run: TestRun, add) -> Refused | None:
+    """`python3 -m unittest NAME…` imports each name's module (`tests.test_x`, `tests.test_x.Case.
+    test_y`: every prefix as a module file or package; `tests/test_x.py`: the file) and the
+    packages above it; with no name, or `discover`, it imports from the start directory (`-s`,
+    default `.`) every file whose name is a module name matching the pattern (`-p`, default
+    `test*.py`; one of unknown value: every module), recursing only into packages (a directory
+    holding `__init__.py`, which it imports too: Python 3.11 dropped namespace packages from
+    discovery, and before it a directory without one was not entered either)."""
+    cwd = view.cwd
+    settings = dict(run.settings)
+    if run.paths:
+        for name in run.paths:
+            if "/" in name or name.endswith(".py"):
+                path = walk.absolute(name, cwd)  # (unittest turns a path into its module name)
+                if path is not None:
+                    _add_packages(path[:-1], cwd, add)
+                    add(path)
+                continue
+            parts = [p for p in name.split(".") if p]
+            for k in range(1, len(parts) + 1):
+                stem = cwd + tuple(parts[:k])
+                add(stem + (_INIT,))
+                add(stem[:-1] + (stem[-1] + ".py",))
+        return None
+    start = settings.get("-s") or "."
+    path = walk.absolute(start, cwd)
+    if path is None:
+        return None
+    pattern = settings.get("-p", "test*.py")
+    if pattern is None:
+        files = LazyPattern(r"(?:[^/]*/)*" + _MODULE_NAME + r".*")
+    else:
+        import fnmatch  # only a discovery with a pattern needs it
+
+        translated = fnmatch.translate(pattern)
+        files = LazyPattern(r"(?:[^/]*/)*" + _MODULE_NAME + r"(?:" + translated + r")")
+    collected = _collected(walk, path, files=files, skip=_NO_DIRECTORY, packages=True)
+    if isinstance(collected, Refused):
+        return collected
+    if collected is not None and collected[0] == "dir":
+        add(path + (_INIT,))  # (a start directory that is a package is imported as one)
+        for file in collected[1]:
+            add(file)
+    return None
+
+
+def _add_packages(directory: tuple[str, ...], cwd: tuple[str, ...], add) -> None:
+    """The `__init__.py` of each directory from the command's down to `directory`: importing a
+    module of a package imports the packages above it."""
+    if directory[: len(cwd)] == cwd:
+        for depth in range(len(cwd) + 1, len(directory) + 1):
+            add(directory[:depth] + (_INIT,))
+
+
+# -- JavaScript test runners ---------------------------------------------------------------------
+
+
+class Runner(msgspec.Struct, frozen=True):
+    """Where one JavaScript test runner finds the files it runs (a row of RUNNERS)."""
+
+    files: str  # a test file's path, relative to the directory searched (matched in full)
+    code: str  # a file of its language: what a directory operand (mocha) or a glob holds
+    filters: bool  # its operands are patterns over the files under its root (jest), not paths
+    default: str = "."  # the directory searched without a path operand (relative to the root)
+    recursive: bool = True  # into subdirectories (mocha: only with `--recursive`)
+    configuration: tuple[str, ...] = ()  # configuration files, looked up where it runs and above
+    package_key: str = ""  # the key of package.json that holds its configuration
+
+
+_JS = r"[^/]*\.(?:[cm]?[jt]sx?)"
+_CONFIG_CODE = ("js", "cjs", "mjs", "ts", "cts", "mts")
+RUNNERS: dict[str, Runner] = {
+    # testMatch: `**/__tests__/**/*.[jt]s?(x)`, `**/?(*.)+(spec|test).[jt]s?(x)`
+    "jest": Runner(files=r"(?:.*/)?__tests__/.*\.[jt]sx?|(?:.*/)?(?:[^/]*\.)?(?:spec|test)+\.[jt]sx?",
+                   code=r".*\.[jt]sx?", filters=True,
+                   configuration=tuple(f"jest.config.{e}" for e in (*_CONFIG_CODE, "json")), package_key="jest"),
+    # include: `**/*.{test,spec}.?(c|m)[jt]s?(x)` (and benchmarks, `vitest bench`)
+    "vitest": Runner(files=r"(?:.*/)?[^/]*\.(?:test|spec|bench|benchmark)\.[cm]?[jt]sx?", code=r".*\.[cm]?[jt]sx?",
+                     filters=True, configuration=tuple(f"{n}.{e}" for n in ("vitest.config", "vite.config",
+                                                                           "vitest.workspace") for e in _CONFIG_CODE)),
+    # spec: `./test/*.{js,cjs,mjs}`, not recursive without `--recursive`
+    "mocha": Runner(files=r"(?:.*/)?[^/]*\.(?:js|cjs|mjs)", code=r".*\.(?:js|cjs|mjs)", filters=False, default="test",
+                    recursive=False,
+                    configuration=tuple(f".mocharc.{e}" for e in ("js", "cjs", "mjs", "yaml", "yml", "json", "jsonc")),
+                    package_key="mocha"),
+    # `**/*.test.?(c|m)js`, `**/*-test.…`, `**/*_test.…`, `**/test-*.…`, `**/test.…`,
+    # `**/test/**/*.…` (and TypeScript, with type stripping)
+    "node --test": Runner(files=r"(?:.*/)?(?:[^/]*[.\-_]test|test-[^/]*|test)\.[cm]?[jt]s|(?:.*/)?test/.*\.[cm]?[jt]s",
+                          code=r".*\.[cm]?[jt]s", filters=False),
+    # `*.test.*`, `*_test.*`, `*.spec.*`, `*_spec.*` (js, jsx, ts, tsx); operands filter
+    "bun test": Runner(files=r"(?:.*/)?[^/]*[._](?:test|spec)\.[jt]sx?", code=r".*\.[cm]?[jt]sx?", filters=True,
+                       configuration=("bunfig.toml",)),
+    # `{*_,*.,}test.{ts,tsx,mts,js,mjs,jsx}`
+    "deno test": Runner(files=r"(?:.*/)?(?:[^/]*[_.])?test\.(?:ts|tsx|mts|js|mjs|jsx)", code=r".*\.[cm]?[jt]sx?",
+                        filters=False, configuration=("deno.json", "deno.jsonc")),
+}
+_NOT_SEARCHED = LazyPattern(r"node_modules|\.git")  # (the runners' default exclusions)
+_GLOB = LazyPattern(r"[*?\[{]")
+NAMED_PATHS = 64  # paths one configuration file may name before the runner fails closed
+
+
+def _script_files(walk: Walk, view: View, run: TestRun, rule: Runner, add) -> Refused | None:
+    """A JavaScript runner's files: its configuration files that are code, the files its
+    configuration and its loading options name (setup files: read as code), and the test
+    files it collects: under its root (where it runs, or the nearest directory above holding
+    its configuration) for a runner whose operands filter; under each path operand, or its
+    default directory, for one whose operands are paths. A file operand is run as given; a
+    directory is searched by the runner's rule; a glob (an operand, or a string of its
+    configuration: mocha's `spec`, jest's `testMatch`) has the directory before its first
+    pattern searched for every file of the language."""
+    cwd = view.cwd
+    settings = dict(run.settings)
+    configured = _runner_configuration(walk, view, rule, run)
+    if isinstance(configured, Refused):
+        return configured
+    code, named, root = configured
+    for path in code:
+        add(path)
+    recursive = rule.recursive or "--recursive" in settings
+    files = rule.files
+    if "--extension" in settings:  # (mocha: the extensions it is told of too)
+        extension = settings["--extension"]
+        files = r"(?:.*/)?[^/]*" if extension is None else rf"(?:.*/)?[^/]*\.(?:js|cjs|mjs|{re.escape(extension)})"
+    searched: list[tuple[tuple[str, ...], str]] = []  # (a directory or file, the files collected there)
+    if rule.filters:
+        for option in ("--rootDir", "-r", "--root", "--dir", "--roots"):
+            if settings.get(option):
+                root = walk.absolute(settings[option], cwd) or root
+        searched.append((root, files))
+    for spelled in (run.paths or ([] if rule.filters else [rule.default])) + named:
+        glob = _GLOB().search(spelled)
+        if glob is None:
+            path = walk.absolute(spelled, cwd)
+            rule_there = files
+        else:
+            before = spelled[: glob.start()]
+            path = walk.absolute(before.rsplit("/", 1)[0] if "/" in before else ".", cwd)
+            rule_there = rule.code
+        if path is not None:
+            searched.append((path, rule_there))
+    for path, collected_files in searched:
+        any_code = collected_files is rule.code
+        collected = _collected(walk, path, files=LazyPattern(collected_files), skip=_NOT_SEARCHED,
+                               recursive=recursive or any_code)
+        if isinstance(collected, Refused):
+            return collected
+        if collected is None:
+            continue
+        kind, below = collected
+        if kind == "file":
+            add(path)
+        for file in below:
+            add(file)
+    return None
+
+
+# A quoted string, or a YAML or TOML value, that may name a file.
+_NAMED = LazyPattern(r"""(?m)["'`]([^"'`\n]{1,1024})["'`]|^[ \t]*(?:-[ \t]+|[\w.\-]+[ \t]*[:=][ \t]*)([^\s#"'`{\[,][^\s#,]*)""")
+
+
+def _runner_configuration(walk: Walk, view: View, rule: Runner, run: TestRun
+                          ) -> tuple[list[tuple[str, ...]], list[str], tuple[str, ...]] | Refused:
+    """The runner's configuration: the configuration files that are code (read as code), the
+    paths its configuration names (a file is code the runner loads, `setupFiles`; a directory
+    or a glob may hold tests, `roots`, mocha's `spec`: each string that may be a path, relative
+    to the file's directory, `<rootDir>/` dropped), and the runner's root: the nearest
+    directory at or above the command's (within the project) that holds one of its
+    configuration files or package.json, else the command's. Files looked up: `-c FILE`, and
+    each configuration file name in the command's directory and above it, within the project."""
+    from polydeukes.stdlib.shell.scripts import _text  # (loaded: it called us)
+
+    cwd = view.cwd
+    disk = walk.disk
+    root_segments = tuple(disk.root_segs)
+    top = len(root_segments) if cwd[: len(root_segments)] == root_segments else len(cwd)
+    depth = len(cwd)
+    while depth > top and disk.missing_directory(cwd[:depth]):
+        depth -= 1  # (a directory known missing holds no configuration: no lookup per name)
+    candidates: list[tuple[tuple[str, ...], bool]] = [  # (path, is package.json)
+        (walk.absolute(given[3:], cwd), False) for given in run.configuration if given.startswith("-c ")]
+    names = rule.configuration + (("package.json",) if rule.package_key else ())
+    candidates.extend((cwd[:d] + (name,), name == "package.json") for d in range(depth, top - 1, -1) for name in names)
+    code: list[tuple[str, ...]] = []
+    named: list[str] = []
+    root = cwd
+    found_root = False
+    for path, package in candidates:
+        if path is None:
+            continue
+        text = _text(walk, view, "/" + "/".join(path), FILE_BYTES)
+        if isinstance(text, Refused):
+            return text
+        if text is None:
+            continue
+        if not found_root:  # (the nearest: `-c FILE`'s, else the deepest found)
+            root, found_root = path[:-1], True
+        if package:
+            text = _package_configuration(text, rule.package_key)
+            if not text:
+                continue
+        elif path[-1].rsplit(".", 1)[-1] in _CONFIG_CODE:
+            code.append(path)
+        strings = [m.group(1) or m.group(2) for m in _NAMED().finditer(text)]
+        strings = [s.replace("<rootDir>/", "") for s in strings if "/" in s or s.endswith(_CODE_SUFFIXES)]
+        if len(strings) > NAMED_PATHS:
+            return Refused(f"'/{'/'.join(path)}' names more than {NAMED_PATHS} paths")
+        directory = path[:-1]
+        named.extend(s if s.startswith("/") else "/" + "/".join((*directory, s)) for s in strings
+                     if "://" not in s and not s.startswith(("~", "$")))
+    return code, named, root
+
+
+_CODE_SUFFIXES = (".js", ".cjs", ".mjs", ".ts", ".cts", ".mts", ".jsx", ".tsx")
+
+
+def _package_configuration(text: str, key: str) -> str:
+    """The runner's section of package.json, as JSON text ("": none, or not JSON)."""
+    import json  # only a runner configured in package.json needs it
+
+    try:
+        section = json.loads(text).get(key)
+    except (ValueError, AttributeError):
+        return ""
+    return json.dumps(section) if section else ""
