@@ -435,7 +435,7 @@ class TestRun:
     (pytest's `-c FILE` and `-o KEY=VALUE` words; another runner's `-c FILE`) and its settings
     (option, value; None: of unknown value)."""
 
-    __slots__ = ("runner", "paths", "plugins", "configuration", "settings")
+    __slots__ = ("runner", "paths", "plugins", "configuration", "settings", "import_root")
 
     def __init__(self, runner: str) -> None:
         self.runner = runner
@@ -443,6 +443,9 @@ class TestRun:
         self.plugins: list[str] = []
         self.configuration: list[str] = []
         self.settings: list[tuple[str, str | None]] = []
+        # Where the test files' absolute imports are looked up, when not the first file's
+        # directory (unittest's top-level directory); set by testrunners.test_files.
+        self.import_root: tuple[str, ...] | None = None
 
 
 def runner_items(runner: str, args: Sequence[Arg], start: int) -> list[Item]:

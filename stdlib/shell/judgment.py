@@ -1359,6 +1359,8 @@ class _Judge:
             language = imports.family(script.runner)
             path = self.walk.absolute(script.path, cwd)
             base = path[:-1] if path else None  # (a script's own directory comes first on the path)
+            if script.tests is not None and script.tests.import_root is not None:
+                base = script.tests.import_root  # (unittest's: its top-level directory)
             codes.append(script.text)
         else:
             language = imports.family(view.name)

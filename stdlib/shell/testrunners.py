@@ -257,6 +257,10 @@ def _unittest_files(walk: Walk, view: View, run: TestRun, add) -> Refused | None
     discovery, and before it a directory without one was not entered either)."""
     cwd = view.cwd
     settings = dict(run.settings)
+    # (discovery puts its top-level directory, by default the start directory, first on
+    # `sys.path`; test names are imported from where it runs)
+    top = (settings.get("-t") or settings.get("-s") or ".") if not run.paths else "."
+    run.import_root = walk.absolute(top, cwd)
     if run.paths:
         for name in run.paths:
             if "/" in name or name.endswith(".py"):
@@ -450,15 +454,19 @@ def _runner_configuration(walk: Walk, view: View, rule: Runner, run: TestRun
         elif path[-1].rsplit(".", 1)[-1] in _CONFIG_CODE:
             code.append(path)
         strings = [m.group(1) or m.group(2) for m in _NAMED().finditer(text)]
-        strings = [s.replace("<rootDir>/", "") for s in strings if "/" in s or s.endswith(_CODE_SUFFIXES)]
-        if len(strings) > NAMED_PATHS:
+        strings = [s.replace("<rootDir>/", "") for s in strings if "://" not in s and not s.startswith(("~", "$"))]
+        paths = [s for s in strings if "/" in s or s.endswith(_CODE_SUFFIXES)]
+        if len(paths) > NAMED_PATHS:
             return Refused(f"'/{'/'.join(path)}' names more than {NAMED_PATHS} paths")
+        # A bare word may name a directory too (mocha's `spec: [checks]`), or be any other
+        # value (`"testEnvironment": "node"`): the first `NAMED_PATHS` are looked up.
+        paths.extend([s for s in strings if s not in paths and _BARE_WORD().fullmatch(s)][:NAMED_PATHS])
         directory = path[:-1]
-        named.extend(s if s.startswith("/") else "/" + "/".join((*directory, s)) for s in strings
-                     if "://" not in s and not s.startswith(("~", "$")))
+        named.extend(s if s.startswith("/") else "/" + "/".join((*directory, s)) for s in paths)
     return code, named, root
 
 
+_BARE_WORD = LazyPattern(r"[\w.\-]+")
 _CODE_SUFFIXES = (".js", ".cjs", ".mjs", ".ts", ".cts", ".mts", ".jsx", ".tsx")
 
 
