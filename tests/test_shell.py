@@ -370,6 +370,74 @@ def test_a_test_directory_past_its_bound_fails_closed(tmp_path: pathlib.Path, mo
     assert over.broken and over.reason.startswith("pytest runs its test files, which cannot be read within bounds (more than 3 test files under")
 
 
+def test_other_runners_past_the_test_file_bound_fail_closed(tmp_path: pathlib.Path, monkeypatch) -> None:
+    """jest's and unittest's collections are bounded as pytest's: past `disk.TEST_FILES` files
+    under one directory the command fails closed and says why; at the bound they are read."""
+    from polydeukes.stdlib.shell import disk
+
+    root = tmp_path / "u" / "proj"
+    (root / "tests").mkdir(parents=True)
+    (root / "tests" / "__init__.py").write_text("")
+    for k in range(2):
+        (root / "tests" / f"test_{k}.py").write_text("import unittest\n")
+        (root / "tests" / f"t{k}.test.js").write_text("test('x', () => {})\n")
+    (root / "tests" / "test_wipe.py").write_text("import os\nos.remove('ci/gate.sh')\n")
+    (root / "tests" / "wipe.test.js").write_text("require('fs').rmSync('ci/gate.sh')\n")
+
+    def judged(command: str) -> ShellModResult:
+        return judge_shell_mod(command, ["ci/gate.sh"], root=str(root), home=str(root.parent))
+
+    monkeypatch.setattr(disk, "TEST_FILES", 4)  # (unittest's three modules and the package's __init__.py)
+    assert judged("jest").reason == "jest runs tests/wipe.test.js, whose code mentions protected path ci/gate.sh"
+    assert judged("python3 -m unittest").reason == (
+        "python3 runs tests/test_wipe.py, whose code mentions protected path ci/gate.sh")
+    monkeypatch.setattr(disk, "TEST_FILES", 2)
+    for command, runner in (("jest", "jest"), ("python3 -m unittest", "python3")):
+        over = judged(command)
+        assert over.broken and over.reason.startswith(
+            f"{runner} runs its test files, which cannot be read within bounds (more than 2 test files under"), over
+
+
+_UNITTEST_ORACLE = """
+import os, sys, unittest
+sys.path.insert(0, os.getcwd())
+unittest.TestLoader().discover(".", pattern=sys.argv[1], top_level_dir=".")
+here = os.getcwd() + os.sep
+print("\\n".join(sorted(os.path.relpath(m.__file__) for m in list(sys.modules.values())
+                        if (getattr(m, "__file__", None) or "").startswith(here))))
+"""
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    packages=st.sets(st.sampled_from(["a", "a/b", "c", "c/d", "e"])),
+    files=st.lists(st.tuples(st.sampled_from(["", "a", "a/b", "c", "c/d", "e"]),
+                             st.sampled_from(["test_x.py", "testy.py", "check_z.py", "test-bad.py", "helper.py",
+                                              "Test_up.py", "x_test.py", "test_.txt", "_test_u.py", "test.v2.py",
+                                              "1test.py", "tést.py"])),
+                   max_size=12),
+    pattern=st.sampled_from(["test*.py", "*_test.py", "check*.py", "t?st*.py", "*.py", "*", "[tc1]*.py"]),
+)
+def test_unittest_discovery_agrees_with_unittest(tmp_path_factory, packages, files, pattern) -> None:
+    """The files `discovery_rule` collects are the modules unittest's own loader imports (run
+    in a child Python on the same tree): module names matching the pattern, in packages only."""
+    from polydeukes.stdlib.shell.disk import Disk
+    from polydeukes.stdlib.shell.testrunners import discovery_rule
+
+    root = tmp_path_factory.mktemp("discover")
+    for package in packages:
+        (root / package).mkdir(parents=True, exist_ok=True)
+        (root / package / "__init__.py").write_text("")
+    for directory, name in files:
+        (root / directory).mkdir(parents=True, exist_ok=True)
+        (root / directory / name).write_text("")
+    found = Disk(str(root)).test_files([s for s in str(root).split("/") if s], **discovery_rule(pattern))
+    ours = {str(pathlib.Path(f).relative_to(root)) for f in found}
+    real = subprocess.run([sys.executable, "-c", _UNITTEST_ORACLE, pattern], cwd=root, capture_output=True,
+                          text=True, check=True).stdout.split()
+    assert ours == set(real)
+
+
 def test_make_includes_past_their_bound_fail_closed(tmp_path: pathlib.Path) -> None:
     """A makefile that includes a chain of makefiles deeper than make's include bound is not
     followed to its end: the command fails closed and says why."""

@@ -279,15 +279,7 @@ def _unittest_files(walk: Walk, view: View, run: TestRun, add) -> Refused | None
     path = walk.absolute(start, cwd)
     if path is None:
         return None
-    pattern = settings.get("-p", "test*.py")
-    if pattern is None:
-        files = LazyPattern(r"(?:[^/]*/)*" + _MODULE_NAME + r".*")
-    else:
-        import fnmatch  # only a discovery with a pattern needs it
-
-        translated = fnmatch.translate(pattern)
-        files = LazyPattern(r"(?:[^/]*/)*" + _MODULE_NAME + r"(?:" + translated + r")")
-    collected = _collected(walk, path, files=files, skip=_NO_DIRECTORY, packages=True)
+    collected = _collected(walk, path, **discovery_rule(settings.get("-p", "test*.py")))
     if isinstance(collected, Refused):
         return collected
     if collected is not None and collected[0] == "dir":
@@ -295,6 +287,18 @@ def _unittest_files(walk: Walk, view: View, run: TestRun, add) -> Refused | None
         for file in collected[1]:
             add(file)
     return None
+
+
+def discovery_rule(pattern: str | None) -> dict:
+    """`Disk.test_files`'s keywords for unittest's discovery with the file name `pattern`
+    (None: of unknown value, every module): a module name matching it, in packages only."""
+    if pattern is None:
+        files = LazyPattern(r"(?:[^/]*/)*" + _MODULE_NAME + r".*")
+    else:
+        import fnmatch  # only a discovery needs it
+
+        files = LazyPattern(r"(?:[^/]*/)*" + _MODULE_NAME + r"(?:" + fnmatch.translate(pattern) + r")")
+    return {"files": files, "skip": _NO_DIRECTORY, "packages": True}
 
 
 def _add_packages(directory: tuple[str, ...], cwd: tuple[str, ...], add) -> None:
