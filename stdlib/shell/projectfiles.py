@@ -22,8 +22,12 @@ tools include or import from elsewhere, and each tool's own plugins.
 
 from __future__ import annotations
 
+import re
+
 from polydeukes.stdlib.shell.analysis import View, Walk
+from polydeukes.stdlib.shell.disk import Refused
 from polydeukes.stdlib.shell.scripts import FileScript, _read_file
+from polydeukes.vm.sre import LazyPattern
 
 _PYPROJECT = ("pyproject.toml",)
 # program -> (subcommands that run the files (None: any invocation), file names, how read)
@@ -40,6 +44,7 @@ TOOLS: dict[str, tuple[frozenset[str] | None, tuple[str, ...], str]] = {
     "pdm": (frozenset({"run"}), _PYPROJECT, "text"),
     "poe": (None, _PYPROJECT + ("poe_tasks.toml",), "text"),
     "hatch": (frozenset({"run", "test", "fmt", "build"}), _PYPROJECT + ("hatch.toml",), "text"),
+    "go": (frozenset({"test", "run", "generate"}), (), "code"),  # (the Go files of its packages: `_go`)
     "cargo": (frozenset({"build", "run", "test", "check", "bench", "install", "b", "r", "t", "c", "clippy",
                          "doc", "publish", "package"}), ("build.rs",), "code"),
 }
@@ -55,9 +60,13 @@ def project_script(walk: Walk, view: View) -> FileScript | None:
     words = [a for a in args if not a.text.startswith("-")]
     if view.name in PIP:
         return _pip_project(walk, view, args)
+    if view.name == "go":
+        return _go(walk, view, args)
     subcommands, names, mode = TOOLS[view.name]
     if subcommands is not None and (not words or words[0].opaque or words[0].text not in subcommands):
         return None
+    if view.name == "cargo" and words[0].text in _CARGO_RUNS:
+        return _compiled(walk, view, "cargo", [(".", True)], r".*\.rs", _CARGO_SKIPPED)
     # `pdm run CMD …`, `hatch run CMD …`: a name that is no script of the project is a command
     # line, run as it is written.
     command = _quoted_line(args[args.index(words[0]) + 1 :]) if view.name in _RUNS_COMMANDS else None
@@ -154,3 +163,167 @@ def _interpolated(line: str) -> str:
             return "".join(out)
         out.append(line[k:start] + "${JUST}")
         k = end + 2
+
+
+# -- compiled languages ----------------------------------------------------------------------------
+
+# cargo's subcommands that build the package's code and run it (`cargo test` runs its tests, its
+# binaries' unit tests, doc tests): every `.rs` file under the directory (a workspace's members
+# too), not `target/` (what it built) nor hidden directories; build.rs among them.
+_CARGO_RUNS = frozenset({"run", "r", "test", "t", "bench"})
+_CARGO_SKIPPED = r"\..*|target"
+# The go tool ignores files and directories whose name begins with `.` or `_`, and `testdata`.
+_GO_SKIPPED = r"[._].*|testdata"
+_GO_FILES = r"(?:.*/)?[^./_][^/]*\.go"
+# `go` flags that take the next word as their value (`-run X`; `-flag=X` is one word).
+_GO_VALUES = frozenset({
+    "-run", "-bench", "-benchtime", "-count", "-timeout", "-cpu", "-parallel", "-tags", "-o", "-coverprofile",
+    "-covermode", "-coverpkg", "-exec", "-ldflags", "-gcflags", "-asmflags", "-gccgoflags", "-mod", "-modfile",
+    "-p", "-C", "-vet", "-shuffle", "-blockprofile", "-blockprofilerate", "-cpuprofile", "-memprofile",
+    "-memprofilerate", "-mutexprofile", "-mutexprofilefraction", "-outputdir", "-trace", "-fuzz", "-fuzztime",
+    "-fuzzminimizetime", "-list", "-skip", "-overlay", "-pkgdir", "-toolexec", "-buildmode", "-compiler",
+    "-installsuffix", "-pgo", "-buildvcs", "-failfast", "-coverpkg", "-reldir",
+})
+
+
+def _go(walk: Walk, view: View, args) -> FileScript | None:
+    """`go test [packages]`, `go run package|files`, `go generate [packages]`: the Go files of
+    the packages named (`./...`: the directory and every one below it; none: the directory it
+    runs in; an import path or a standard package: not the project's, not read). `go test` and
+    `go run` compile them into the program they run: read as code. `go generate` runs the
+    command of each `//go:generate` line in them: walked as a shell line each, in the
+    package's directory (its `$GOFILE`, `$GOPACKAGE` … are of unknown value)."""
+    if not args or args[0].opaque or args[0].text not in TOOLS["go"][0]:
+        return None
+    subcommand = args[0].text
+    targets: list[tuple[str, bool]] = []
+    directory = ""  # (`-C DIR`: the go tool changes to it first)
+    k = 1
+    while k < len(args):
+        a = args[k]
+        t = a.text
+        if t in ("-args", "--"):
+            break  # (the test binary's or the program's own arguments)
+        if t.startswith("-"):
+            if a.opaque:
+                return None  # which words are packages is unknown
+            option, eq, value = t.lstrip("-").partition("=")
+            if "-" + option in _GO_VALUES and not eq and k + 1 < len(args):
+                k += 1
+                value = args[k].text
+                if args[k].opaque and option == "C":
+                    return None
+            if option == "C":
+                directory = value.rstrip("/") + "/"
+            k += 1
+            continue
+        if a.opaque or a.pattern is not None:
+            return None  # a package of unknown name: not followed
+        if t.endswith(".go"):
+            targets.append((directory + t, False))  # (`go run main.go util.go`: the files are the package)
+        elif subcommand == "run" and targets:
+            break  # the program's arguments
+        elif t == "..." or t.endswith("/..."):
+            targets.append((directory + (t[:-3].rstrip("/") or "."), True))
+        elif t.startswith((".", "/")):
+            targets.append((directory + t if not t.startswith("/") else t, False))
+        if subcommand == "run" and not t.endswith(".go"):
+            break  # `go run ./cmd/x args…`: one package, then its arguments
+        k += 1
+    if not targets:
+        targets = [(directory or ".", False)]
+    if subcommand != "generate":
+        return _go_program(walk, view, targets)
+    from polydeukes.stdlib.shell.testrunners import source_files
+
+    files = source_files(walk, view, targets, _GO_FILES, _GO_SKIPPED)
+    if isinstance(files, Refused):
+        return _refused("its Go files", "go", files.reason)
+    lines: list[str] = []
+    for spelled in files:
+        text = _read_file(walk, view, spelled)
+        if isinstance(text, FileScript):
+            return text
+        directory = spelled.rsplit("/", 1)[0] if "/" in spelled else "."
+        for line in (text or "").split("\n"):
+            if line.startswith("//go:generate "):
+                command = line[len("//go:generate "):].strip()
+                lines.append(command if directory == "." else f"cd {_quoted(directory)} && {command}")
+    if not lines:
+        return None
+    script = FileScript("the //go:generate lines of " + (files[0] if len(files) == 1 else "its Go files"), "go",
+                        True, True, None)
+    script.text = "\n".join(lines)
+    script.lines = lines
+    return script
+
+
+_GO_MODULE = LazyPattern(r"(?m)^module[ \t]+\"?([^\s\"]+)")
+GO_PACKAGES = 64  # packages of the module read for one go command, following its imports
+
+
+def _go_program(walk: Walk, view: View, targets: list[tuple[str, bool]]) -> FileScript | None:
+    """The Go files `go test`/`go run` compile: the packages named, and the packages of the
+    same module their files import (`"example.com/m/pkg/x"` under go.mod's `module
+    example.com/m`: `pkg/x` beside go.mod), transitively, at most `GO_PACKAGES`; the
+    standard library's and other modules' packages are not the project's files."""
+    module = _go_module(walk, view)
+    seen = {spelled for spelled, _ in targets}
+    while True:
+        script = _compiled(walk, view, "go", targets, _GO_FILES, _GO_SKIPPED)
+        if module is None or script is None or script.text is None:
+            return script
+        name, root = module
+        imported = [(root.rstrip("/") or ".") + (found.group(1) or "") for found in
+                    LazyPattern(r"\"" + re.escape(name) + r"(/[^\"\s]*)?\"")().finditer(script.text)]
+        more = [(p, False) for p in dict.fromkeys(imported) if p not in seen]
+        if not more:
+            return script
+        if len(seen) + len(more) > GO_PACKAGES:
+            return _refused("its Go packages", "go", f"more than {GO_PACKAGES} packages of the module to read")
+        seen.update(p for p, _ in more)
+        targets = targets + more
+
+
+def _go_module(walk: Walk, view: View) -> tuple[str, str] | None:
+    """The module path go.mod declares, and go.mod's directory spelled from the command's
+    (`../../`), looked up from the command's directory to the project root."""
+    cwd = view.cwd
+    disk = walk.disk
+    if cwd is None or disk is None:
+        return None
+    root = len(disk.root_segs) if cwd[: len(disk.root_segs)] == tuple(disk.root_segs) else len(cwd)
+    for up in range(len(cwd) - root + 1):
+        spelled = "../" * up
+        text = _read_file(walk, view, spelled + "go.mod")
+        if isinstance(text, str):
+            found = _GO_MODULE().search(text)
+            return (found.group(1), spelled) if found else None
+    return None
+
+
+def _compiled(walk: Walk, view: View, runner: str, targets: list[tuple[str, bool]], files: str,
+              skip: str) -> FileScript | None:
+    """The source files a compiler builds and runs (testrunners.source_files), read together
+    as a program: a mention in any fails closed, as in a script an interpreter runs."""
+    from polydeukes.stdlib.shell.scripts import _read_program
+    from polydeukes.stdlib.shell.testrunners import source_files
+
+    found = source_files(walk, view, targets, files, skip)
+    if isinstance(found, Refused):
+        return _refused("its source files", runner, found.reason)
+    if not found:
+        return None
+    script = FileScript(found[0], runner, False, True, ())
+    script.paths = found
+    return _read_program(walk, view, script)
+
+
+def _refused(shown: str, runner: str, why: str) -> FileScript:
+    script = FileScript(shown, runner, False, True, ())
+    script.refused = why
+    return script
+
+
+def _quoted(word: str) -> str:
+    return "'" + word.replace("'", "'\\''") + "'"

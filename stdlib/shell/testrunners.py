@@ -483,3 +483,34 @@ def _package_configuration(text: str, key: str) -> str:
     except (ValueError, AttributeError):
         return ""
     return json.dumps(section) if section else ""
+
+
+# -- compiled languages (projectfiles.py: `go test`, `go run`, `cargo test`, `cargo run`) ----------
+
+
+def source_files(walk: Walk, view: View, targets: list[tuple[str, bool]], files: str,
+                 skip: str) -> list[str] | Refused:
+    """The source files a compiler builds into the program it runs: for each (spelled path,
+    recursive) target, the file itself, or the files under the directory whose path matches
+    `files` in full (in its subdirectories too if recursive, not entering those `skip`
+    names), spelled as `test_files` spells them; bounded as a test runner's collection."""
+    cwd = view.cwd
+    if walk.disk is None or cwd is None:
+        return []
+    found: list[str] = []
+    seen: set[tuple[str, ...]] = set()
+    for spelled, recursive in targets:
+        path = walk.absolute(spelled, cwd)
+        if path is None:
+            continue
+        collected = _collected(walk, path, files=LazyPattern(files), skip=LazyPattern(skip), recursive=recursive)
+        if isinstance(collected, Refused):
+            return collected
+        if collected is None:
+            continue
+        kind, below = collected
+        for file in [path] if kind == "file" else below:
+            if file not in seen:
+                seen.add(file)
+                found.append(_spelled(file, cwd))
+    return found
