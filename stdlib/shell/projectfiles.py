@@ -14,6 +14,10 @@ their text is read:
   pyproject.toml's `[tool.pdm.scripts]`, `[tool.poe.tasks]`, hatch's scripts): a mention in it
   fails closed.
 
+`go test`, `go run` and `cargo test`, `cargo run` compile the project's sources into the
+program they run: those files are read as one program (`_go`, `_compiled`; Go follows the
+module's own imports), and `go generate` walks its `//go:generate` lines as commands.
+
 The first of a tool's file names that exists is read (as the tool does), as scripts.py reads a
 runner's file (within the scripts' bounds; the content the line gave it when the line writes it
 first); one that cannot be read fails closed. Not read: files these

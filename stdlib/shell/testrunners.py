@@ -23,6 +23,16 @@ tool.py`):
 The project's modules the files import are read by the judge's import reading (imports.py,
 which knows pytest and coverage as Python); plugins installed as packages are not followed:
 docs/security.md lists them as unjudged channels.
+
+The other test runners (round 4) go through the same reading, each by its own rule:
+`python3 -m unittest` (`_unittest_files`: test names, or discovery in packages only), and the
+JavaScript runners `jest`, `vitest`, `mocha`, `node --test`, `bun test`, `deno test`, whose
+rules are data (`RUNNERS`: the test file pattern, whether operands filter or name paths, the
+configuration files; `_script_files`). Their configuration files that are code are read as
+code, and the files a configuration names (setup files) too (`_runner_configuration`). The
+collections are bounded as pytest's (`disk.Disk.test_files`). `source_files` serves the
+compiled languages (projectfiles.py: `go test`, `cargo test`). docs/shell-axis.md, "Other
+test runners", has the table.
 """
 
 from __future__ import annotations
