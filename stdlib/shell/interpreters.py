@@ -325,50 +325,6 @@ CONFIG_FILE = frozenset({"-c", "--config-file", CONFIG})  # options naming a run
 OVERRIDE = frozenset({"-o", "--override-ini"})  # options setting one of its values
 
 
-def pytest_items(args: Sequence[Arg], start: int) -> list[Item]:
-    """pytest's words from `start`: the test paths (`exec`, option `test`: files or
-    directories, `path::node` ids as spelled) and the `-p` plugins (`exec`, option `-p`)."""
-    items: list[Item] = []
-    n = len(args)
-    k = start
-    done = False
-    while k < n:
-        a = args[k]
-        t = a.text
-        if done or a.opaque or not t.startswith("-") or t == "-":
-            items.append(Item(k, t, EXEC, option=TEST_PATH))
-            k += 1
-            continue
-        if t == "--":
-            items.append(Item(k, t, DATA))
-            done = True
-            k += 1
-            continue
-        if t.startswith("--"):
-            option, eq, value = t.partition("=")
-            items.append(Item(k, t, DATA))
-            if option in _PYTEST_VALUES and eq:
-                items.append(Item(k, value, DATA, False, option))
-            elif option in _PYTEST_VALUES and k + 1 < n:
-                items.append(Item(k + 1, args[k + 1].text, DATA, True, option))
-                k += 1
-            k += 1
-            continue
-        items.append(Item(k, t, DATA))
-        for j in range(1, len(t)):
-            if t[j] in _PYTEST_CLUSTER_VALUES:
-                option = "-" + t[j]
-                role = EXEC if option == PLUGIN else DATA
-                if j + 1 < len(t):
-                    items.append(Item(k, t[j + 1 :], role, False, option))
-                elif k + 1 < n:
-                    items.append(Item(k + 1, args[k + 1].text, role, True, option))
-                    k += 1
-                break
-        k += 1
-    return items
-
-
 # -- the other test runners ---------------------------------------------------------------------
 
 
@@ -380,6 +336,7 @@ class RunnerOptions(msgspec.Struct, frozen=True):
     operands: frozenset[str] = frozenset()  # among them: a test path (mocha's `--spec`)
     settings: frozenset[str] = frozenset()  # options (with a value or not) that change what is collected
     subcommands: frozenset[str] = frozenset()  # a first word that picks the mode (`vitest run`)
+    cluster_values: str = ""  # short options cluster (`-xkEXPR`); these letters take a value
 
 
 _JEST_LOADS = frozenset({"--setupFiles", "--setupFilesAfterEnv", "--globalSetup", "--globalTeardown",
@@ -390,6 +347,7 @@ _VITEST_LOADS = frozenset({"--setupFiles", "--globalSetup"})
 _VITEST_SETTINGS = frozenset({"-r", "--root", "--dir"})
 _MOCHA_LOADS = frozenset({"-r", "--require", "--file"})
 RUNNER_OPTIONS: dict[str, RunnerOptions] = {
+    "pytest": RunnerOptions(values=_PYTEST_VALUES, loads=frozenset({PLUGIN}), cluster_values=_PYTEST_CLUSTER_VALUES),
     "jest": RunnerOptions(
         values=frozenset({"-c", "--config", "-t", "--testNamePattern", "--testPathPattern", "--testPathPatterns",
                           "--testPathIgnorePatterns", "-w", "--maxWorkers", "--coverageDirectory",
@@ -449,11 +407,11 @@ class TestRun:
 
 
 def runner_items(runner: str, args: Sequence[Arg], start: int) -> list[Item]:
-    """A test runner's words from `start`: its test paths (`exec`, option `test`), the files
-    it loads as code (`exec`, option the loading option), its configuration file (option
-    `--config`) and the settings testrunners.py reads (option: the setting's)."""
-    if runner == "pytest":
-        return pytest_items(args, start)
+    """A test runner's words from `start`: its test paths (`exec`, option `test`: files,
+    directories, pytest's `path::node` ids as spelled), the files it loads as code (`exec`,
+    option the loading option: pytest's `-p` plugins, mocha's `--require`), its configuration
+    file (option `--config`, pytest's `--config-file`, its `-o` overrides) and the settings
+    testrunners.py reads (option: the setting's)."""
     if runner == "unittest":
         return _unittest_items(args, start)
     options = RUNNER_OPTIONS[runner]
@@ -474,6 +432,23 @@ def runner_items(runner: str, args: Sequence[Arg], start: int) -> list[Item]:
         if t == "--":
             items.append(Item(k, t, DATA))
             done = True
+            k += 1
+            continue
+        if options.cluster_values and not t.startswith("--"):
+            # A cluster of short options (pytest's `-xq`, `-kEXPR`, `-p NAME`): the first
+            # letter that takes a value takes the rest of the word, or the next word.
+            items.append(Item(k, t, DATA))
+            for j in range(1, len(t)):
+                if t[j] in options.cluster_values:
+                    option = "-" + t[j]
+                    if j + 1 < len(t):
+                        items.append(Item(k, t[j + 1 :], _runner_role(options, option), False,
+                                          _runner_option(options, option)))
+                    elif k + 1 < n:
+                        k += 1
+                        items.append(Item(k, args[k].text, _runner_role(options, option), True,
+                                          _runner_option(options, option)))
+                    break
             k += 1
             continue
         option, eq, value = t.partition("=")

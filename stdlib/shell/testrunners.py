@@ -44,7 +44,7 @@ import msgspec
 
 from polydeukes.stdlib.shell.analysis import View, Walk
 from polydeukes.stdlib.shell.disk import FILE_BYTES, Refused
-from polydeukes.stdlib.shell.interpreters import PLUGIN, TEST_PATH, TestRun, pytest_items
+from polydeukes.stdlib.shell.interpreters import PLUGIN, TEST_PATH, TestRun, runner_items
 from polydeukes.vm.sre import LazyPattern
 
 _CONFTEST = "conftest.py"
@@ -85,7 +85,7 @@ def _pytest_files(walk: Walk, view: View, run: TestRun, add) -> Refused | None:
     if added:
         # What the configuration adds comes first on pytest's command line (`addopts`), its
         # `testpaths` stand for operands when the command gives none.
-        more = pytest_items([_Word(w) for w in added], 0)
+        more = runner_items("pytest", [_Word(w) for w in added], 0)
         plugins = plugins + [it.text for it in more if it.option == PLUGIN and not it.text.startswith("no:")]
         tests = tests + [it.text for it in more if it.option == TEST_PATH]
     for spelled in tests or ["."]:
@@ -148,7 +148,7 @@ def _collected(walk: Walk, path: tuple[str, ...], **rule) -> tuple[str, list[tup
 
 
 class _Word:
-    """A word of pytest's configuration, as `pytest_items` reads a command-line word."""
+    """A word of pytest's configuration, as `runner_items` reads a command-line word."""
 
     __slots__ = ("text",)
     opaque = False
