@@ -748,8 +748,7 @@ def _package_scripts(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript 
     spelled = "package.json" if directory == "." else directory.rstrip("/") + "/package.json"
     text = _read_file(walk, view, spelled)
     if text is None or isinstance(text, FileScript):
-        return text if text is not None else _package_binary(view, words, script_name, lifecycle is None
-                                                             and first != "run")
+        return text if text is not None else _package_binary(view, words, script_name, lifecycle is None)
     import json  # only a package runner whose package.json is there needs it
 
     try:
@@ -767,7 +766,7 @@ def _package_scripts(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript 
         names = ["prestop", "stop", "poststop", "prestart", "start", "poststart"]
     names = [n for n in names if isinstance(scripts.get(n), str)]
     if not names:
-        return _package_binary(view, words, script_name, lifecycle is None and first != "run")
+        return _package_binary(view, words, script_name, lifecycle is None)
     lines = [scripts[n] for n in names]
     if lifecycle is None:
         shown = f"the '{script_name}' script"
@@ -784,15 +783,20 @@ def _package_scripts(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript 
 
 
 def _package_binary(view: View, words: Sequence[Arg], name: str, runs_binary: bool) -> FileScript | None:
-    """`yarn jest`, `pnpm vitest run`: with no script of that name, yarn and pnpm run the
-    package's binary of that name. For a test runner (whose files are read), the rest of the
-    call is walked as that command; any other binary is not followed (an unknown program)."""
+    """`yarn jest`, `yarn run jest`, `pnpm vitest run`: with no script of that name, yarn and
+    pnpm run the package's binary of that name (`pnpm run` only scripts). For a test runner
+    (whose files are read), the rest of the call is walked as that command; any other binary
+    is not followed (an unknown program)."""
     if view.name not in ("yarn", "pnpm") or not runs_binary or name not in TEST_RUNNERS:
+        return None
+    via_run = words[0].text == "run"  # (a test runner's name is a word of the call: `words` has it)
+    if via_run and view.name == "pnpm":
         return None
     import shlex  # only a test runner run as a package binary needs it
 
     args = view.args
-    at = next(k for k, a in enumerate(args) if a is words[0])
+    binary = words[1] if via_run else words[0]
+    at = next(k for k, a in enumerate(args) if a is binary)
     line = " ".join(a.text if a.opaque else shlex.quote(a.text) for a in args[at:])
     script = FileScript(f"the {name} binary", view.name, True, True, None)
     script.text = line

@@ -89,6 +89,11 @@ def _pytest_files(walk: Walk, view: View, run: TestRun, add) -> Refused | None:
         plugins = plugins + [it.text for it in more if it.option == PLUGIN and not it.text.startswith("no:")]
         tests = tests + [it.text for it in more if it.option == TEST_PATH]
     for spelled in tests or ["."]:
+        glob = _glob(spelled, r".*\.py")
+        if glob is not None:
+            # `pytest tests/test_*.py`: the files the shell expands it to, which pytest runs
+            # whatever their names
+            spelled = glob[0]
         path = walk.absolute(spelled.split("::", 1)[0], cwd)
         if path is None:
             continue
@@ -101,7 +106,8 @@ def _pytest_files(walk: Walk, view: View, run: TestRun, add) -> Refused | None:
                     for depth in range(len(w)):
                         add(w[:depth] + (_CONFTEST,))
                     add(w)
-        collected = _collected(walk, path, any_python=any_python)
+        collected = _collected(walk, path, any_python=any_python) if glob is None else _collected(
+            walk, path, files=LazyPattern(glob[1]))
         if isinstance(collected, Refused):
             return collected
         if collected is None:
@@ -363,6 +369,22 @@ RUNNERS: dict[str, Runner] = {
 }
 _NOT_SEARCHED = LazyPattern(r"node_modules|\.git")  # (the runners' default exclusions)
 _GLOB = LazyPattern(r"[*?\[{]")
+
+
+def _glob(spelled: str, any_file: str) -> tuple[str, str] | None:
+    """A glob operand (`test/**/*.js`, expanded by the shell or by the runner) as the directory
+    before its first pattern and a pattern of the paths below it that it matches (a `*` may
+    cross a `/` here, which only reads more; with a brace or a `**`, which fnmatch does not
+    know: every file of the language, `any_file`); None when `spelled` holds no pattern."""
+    glob = _GLOB().search(spelled)
+    if glob is None:
+        return None
+    import fnmatch  # only a glob operand needs it
+
+    before = spelled[: glob.start()]
+    base, rest = before.rsplit("/", 1) if "/" in before else (".", before)
+    rest += spelled[glob.start() :]
+    return base or "/", any_file if "{" in rest or "**" in rest else fnmatch.translate(rest)
 NAMED_PATHS = 64  # paths one configuration file may name before the runner fails closed
 
 
@@ -395,18 +417,17 @@ def _script_files(walk: Walk, view: View, run: TestRun, rule: Runner, add) -> Re
                 root = walk.absolute(settings[option], cwd) or root
         searched.append((root, files))
     for spelled in (run.paths or ([] if rule.filters else [rule.default])) + named:
-        glob = _GLOB().search(spelled)
+        glob = _glob(spelled, rule.code)
         if glob is None:
             path = walk.absolute(spelled, cwd)
             rule_there = files
         else:
-            before = spelled[: glob.start()]
-            path = walk.absolute(before.rsplit("/", 1)[0] if "/" in before else ".", cwd)
-            rule_there = rule.code
+            path = walk.absolute(glob[0], cwd)
+            rule_there = glob[1]
         if path is not None:
             searched.append((path, rule_there))
     for path, collected_files in searched:
-        any_code = collected_files is rule.code
+        any_code = collected_files is not files
         collected = _collected(walk, path, files=LazyPattern(collected_files), skip=_NOT_SEARCHED,
                                recursive=recursive or any_code)
         if isinstance(collected, Refused):
