@@ -372,7 +372,8 @@ MAKES = frozenset({"make", "gmake"})  # the rest of `PROGRAM_RUNNERS` run packag
 # Build tools and task runners that run files of the project (projectfiles.py holds the table:
 # which invocations run which files, read how).
 PROJECT_TOOLS = frozenset({"just", "task", "go-task", "rake", "invoke", "inv", "nox", "tox", "pdm", "poe",
-                           "hatch", "cargo", "pip", "pip3"})
+                           "hatch", "cargo", "pip", "pip3", "cmake", "meson", "gradle", "bazel", "bazelisk",
+                           "scons", "sbt", "mix", "mvn", "ninja", "composer"})
 # Programs whose own program may come from a file (`awk -f prog.awk`, `sed -f script.sed`).
 PROGRAM_FILE_READERS = frozenset({"awk", "gawk", "mawk", "nawk", "sed", "gsed"})
 # Names whose command can matter without a mention: writers and programs the table models as
