@@ -70,7 +70,7 @@ class MakeProgram:
 
 
 class _Rule:
-    __slots__ = ("targets", "prerequisites", "inline", "recipes", "header", "always", "file", "known")
+    __slots__ = ("targets", "prerequisites", "inline", "recipes", "lines", "always", "file", "known")
 
     def __init__(self, targets: list[str], prerequisites: list[str] | None, inline: str | None,
                  header: tuple[int, int], file: int, known: bool) -> None:
@@ -78,7 +78,7 @@ class _Rule:
         self.prerequisites = prerequisites  # None: of unknown value
         self.inline = inline  # the recipe after `;` on the rule line
         self.recipes: list[str] = []  # recipe lines (prefix and continuations as written)
-        self.header = header  # (first, last) physical line of the rule line
+        self.lines = list(range(header[0], header[1] + 1))  # its physical lines: rule line, recipes
         self.file = file
         self.known = known  # every target's name is known
         # A pattern or suffix rule, or one for names of unknown value: may serve any target.
@@ -302,6 +302,7 @@ class _Reader:
                     k += 1
                 if rule is not None:
                     rule.recipes.append(_recipe_text(parts, self.recipe_prefix))
+                    rule.lines.extend(range(first, k))
                 else:
                     # (before any rule, or after a line that ended the rule: walked anyway)
                     self.shell_lines.append(_recipe_text(parts, self.recipe_prefix))
@@ -520,37 +521,13 @@ def read_makefiles(files: list[tuple[str, str]], goals: list[str] | None, overri
     if reachable is not None:
         for rule in reader.rules:
             if rule not in reachable:
-                first, last = rule.header
-                lines = skipped.setdefault(rule.file, set())
-                lines.update(range(first, last + 1))
-                lines.update(_recipe_line_numbers(files[rule.file][1], last, reader.recipe_prefix))
+                skipped.setdefault(rule.file, set()).update(rule.lines)
     for index, (name, text) in enumerate(files):
         lines = skipped.get(index)
         if lines:
             text = "\n".join(line for k, line in enumerate(text.split("\n")) if k not in lines)
         program.texts.append((name, text))
     return program
-
-
-def _recipe_line_numbers(text: str, header_last: int, prefix: str) -> list[int]:
-    """The physical lines of the recipe after a rule line (to the next line that is neither
-    a recipe line, a continuation of one, a blank nor a comment)."""
-    lines = text.split("\n")
-    out: list[int] = []
-    k = header_last + 1
-    while k < len(lines):
-        line = lines[k]
-        if line.startswith(prefix):
-            out.append(k)
-            while _continued(lines[k]) and k + 1 < len(lines):
-                k += 1
-                out.append(k)
-            k += 1
-        elif not line.strip() or line.lstrip().startswith("#"):
-            k += 1
-        else:
-            break
-    return out
 
 
 def _reachable(reader: _Reader, files: list[tuple[str, str]], goals: list[str] | None,
