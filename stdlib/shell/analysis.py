@@ -372,7 +372,8 @@ MAKES = frozenset({"make", "gmake"})  # the rest of `PROGRAM_RUNNERS` run packag
 # Build tools and task runners that run files of the project (projectfiles.py holds the table:
 # which invocations run which files, read how).
 PROJECT_TOOLS = frozenset({"just", "task", "go-task", "rake", "invoke", "inv", "nox", "tox", "pdm", "poe",
-                           "hatch", "cargo", "pip", "pip3", "go"})
+                           "hatch", "cargo", "pip", "pip3", "cmake", "meson", "gradle", "bazel", "bazelisk",
+                           "scons", "sbt", "mix", "mvn", "ninja", "composer", "go"})
 # Programs whose own program may come from a file (`awk -f prog.awk`, `sed -f script.sed`).
 PROGRAM_FILE_READERS = frozenset({"awk", "gawk", "mawk", "nawk", "sed", "gsed"})
 # Names whose command can matter without a mention: writers and programs the table models as
@@ -482,6 +483,9 @@ class View:
     listed: tuple = ()
     listed_argv: list | None = None
     stdin_listing: tuple | None = None  # what the previous stage prints, when it lists paths
+    # A `done` whose loop's commands only read (`_reads_only_loop`): what it reads from its
+    # redirect reaches no writer.
+    loop_reads_only = False
     loop_listing: tuple | None = None  # what a `for` loop's `$(…)` word list prints
     source = ""  # the script text the words index into
     moves_directory = False  # the script changes directory somewhere (§8.6)
@@ -642,6 +646,7 @@ class Walk:
         # s/X/ci/ | sh`): what reaches an executor after it is text nobody read.
         rewriter: str | None = None
         loop_ends: dict[int, int] | None = None  # loop opener index -> its `done`, once a loop is seen
+        reading_loop_ends: set[int] | None = None  # the `done`s of loops whose commands only read
         # §8.6: a directory change anywhere in a script (or the script around it) makes its
         # relative write targets ambiguous for the evidence derivation (order-blind).
         moves = outer_moves or (self.track_moves and any(
@@ -708,11 +713,15 @@ class Walk:
                                               flowing, args)
             if mentioned:
                 view.spells_entry = True  # the judge's mention test, answered above
+            if reading_loop_ends is not None and k in reading_loop_ends:
+                view.loop_reads_only = True
             if not piped and _opens_input_loop(cmd):
                 if loop_ends is None:
                     loop_ends = _loop_ends(commands)
                 done = loop_ends.get(k)
                 if done is not None:
+                    if _reads_only_loop(commands, k, done, text):
+                        reading_loop_ends = (reading_loop_ends or set()) | {done}
                     self._loop_input(view, commands[done])
                     # `… done < <(git ls-files)`: `read`'s names take the paths it prints
                     view.stdin_listing = self._done_listing(commands[done], depth) or view.stdin_listing
@@ -2350,6 +2359,51 @@ def _opens_input_loop(cmd: SimpleCommand) -> bool:
 
 
 _LOOP_OPENERS = frozenset({"while", "until", "for", "select"})
+
+
+# Builtins a loop that only reads may hold besides the model's pure commands.
+_LOOP_BUILTINS = frozenset({"read", "break", "continue", ":", "true", "false", "test", "[", "[[", "]]", "printf", "echo"})
+
+
+def _reads_only_loop(commands: Sequence[SimpleCommand | PlainRun], opener: int, done: int, text: str) -> bool:
+    """Does nothing the loop from `opener` to its `done` reads (`done < <(cat f)`) reach a
+    writer? Its commands are each a pure command of the model or a builtin that reads, with no
+    write redirect, no substitution and no assignment that outlives them (`NAME=…` alone,
+    `printf -v`); and the names its `read`s and `mapfile`s fill, which keep a last line
+    without a newline after the loop, are not used after it (`$NAME`, `${NAME…}`, nor through
+    `eval` or `${!…}`)."""
+    names: list[str] = []
+    for k in range(opener, done + 1):
+        cmd = commands[k]
+        if type(cmd) is PlainRun:
+            continue  # plain lines: names without effects of their own
+        if cmd.flags & W_SUBST and k != done:
+            return False
+        for r in cmd.redirects:
+            if is_write_redirect(r) and r.target.text != "/dev/null":
+                return False
+        words = cmd.words
+        at = 0
+        while at < len(words) and (words[at].text in _RESERVED or is_assignment(words[at].text)):
+            at += 1
+        if at == len(words):
+            if any(is_assignment(w.text) for w in words):
+                return False  # `x=$l`: the value outlives the loop
+            continue
+        name = words[at].text
+        if name in _READERS_OF_LINES:
+            names.extend(w.text for w in words[at + 1 :] if not w.text.startswith("-"))
+        elif name == "printf" and any(w.text.startswith("-v") for w in words[at + 1 :]):
+            return False
+        model = E.COMMANDS.get(name)
+        if name not in _LOOP_BUILTINS and (model is None or not model.pure):
+            return False
+    done_cmd = commands[done]
+    ends = [w.end for w in done_cmd.words] + [r.target.end for r in done_cmd.redirects]
+    rest = text[max(ends) :] if ends else ""
+    if "eval" in rest or "${!" in rest:
+        return False
+    return not any(f"${n}" in rest or f"${{{n}" in rest for n in names)
 
 
 def _loop_ends(commands: Sequence[SimpleCommand | PlainRun]) -> dict[int, int]:

@@ -282,6 +282,29 @@ COMMANDS: dict[str, Model] = {
     "xxd": Model("read write", "-c,-cols=data -g,-groupsize=data -l,-len=data -o,-offset=data "
                  "-s,-seek=data -n,-name=data -R=data -C -a -autoskip -b -bits -e -E -EBCDIC "
                  "-i -include -p -ps -postscript -plain -r -revert -u -d -h -help -v -version"),
+    # Encoders: they read their operand and print. GNU base64 has no output option; BSD's has
+    # `-o FILE` and `-i FILE`, so both spellings are in the row (GNU's `-i` is a flag: read
+    # either way). iconv writes with `-o`.
+    "base64": Model("read...", "-o,--output=write -i,--input=read -w,--wrap=data -b,--break=data "
+                    "-d,--decode -D -e,--encode --ignore-garbage -h,--help --version"),
+    "base32": Model("read...", "-w,--wrap=data -d,--decode -i,--ignore-garbage --help --version"),
+    "basenc": Model("read...", "-w,--wrap=data -d,--decode -i,--ignore-garbage --base64 --base64url "
+                    "--base32 --base32hex --base16 --base2msbf --base2lsbf --z85 --help --version"),
+    "iconv": Model("read...", "-o,--output=write -f,--from-code=data -t,--to-code=data -c -s,--silent "
+                   "-l,--list --verbose --help --version -?,--usage"),
+    # openssl SUBCOMMAND: its operands are files it reads (`dgst -sha256 f`, `sha256 f`); `-in`
+    # reads, `-out` and `-keyout` write; an option this row does not list proves nothing.
+    "openssl": Model("data read...", "-in=read -out=write -keyout=write -CAfile=read -CApath=read "
+                     "-cert=read -key=read -inkey=read -signature=read -verify=read -prverify=read "
+                     "-config=read -extfile=read -passin=data -passout=data -pass=data -inform=data "
+                     "-outform=data -md=data -cipher=data -iter=data -days=data -subj=data "
+                     "-newkey=data -extensions=data -set_serial=data -nameopt=data -connect=data "
+                     "-servername=data -k=data -K=data -iv=data -S=data -md5 -sha1 -sha224 -sha256 "
+                     "-sha384 -sha512 -sha3-256 -sha3-512 -blake2b512 -blake2s256 -hex -binary -r "
+                     "-c -noout -text -subject -issuer -dates -enddate -startdate -serial "
+                     "-fingerprint -pubkey -modulus -check -d -e -a -A -base64 -pbkdf2 -salt "
+                     "-nosalt -p -P -pubin -pubout -nodes -noenc -req -x509 -new -batch -showcerts "
+                     "-brief -help"),
     "split": Model("read write", "-a,--suffix-length=data -b,--bytes=data -C,--line-bytes=data "
                    "-l,--lines=data -n,--number=data --additional-suffix=data "
                    "--filter=exec:unproven -t,--separator=data -d -x --numeric-suffixes=?data "

@@ -153,6 +153,10 @@ QUIET_COMMANDS = True
 # A word that is the home directory or a path below it spelled with the variable: `$HOME/x`.
 _HOME_WORD = LazyPattern(r"\$(?:HOME|\{HOME\})(/[^$`]*)?")
 
+# `opaque_mentions`' marker for a read redirect's target (`-1`: any other redirect target).
+_READ_TARGET = -2
+_NAMES_FROM_STDIN = frozenset({"read", "mapfile", "readarray"})
+
 # Effects on a directory that carry its whole content with them.
 _CONTAINING = frozenset({E.DELETE, E.MOVE, E.CHMOD})
 # Roles of a path that write at most that one file (given a directory, they reach nothing below).
@@ -719,7 +723,10 @@ class _Judge:
                     self.reached.add(index)
                     in_target = in_target or writes
                     if t.opaque:
-                        opaque_mentions.append(-1)
+                        # A read redirect's target is what the command reads, as an operand a
+                        # reader only reads: `done < <(find .claude -type f)` (the substitution's
+                        # commands are walked on their own). Any other target: rule (c) as is.
+                        opaque_mentions.append(_READ_TARGET if r.operator == "<" else -1)
                     if first < 0:
                         first, first_kind, first_word = index, "literal", t.text
         in_unread_stdin = False  # a mention in stdin an executor runs that no analysis read
@@ -744,7 +751,8 @@ class _Judge:
         roles = _roles_by_arg(found)
         pure = model is not None and model.pure and found is not None and found.unproven is None
         for k in opaque_mentions:
-            if not (k >= 0 and pure and _harmless(roles.get(k, ()), k, view)):
+            if not (pure and (k == _READ_TARGET and _reads_only_from_stdin(view)
+                              or k >= 0 and _harmless(roles.get(k, ()), k, view))):
                 self.found(BREAK_OPAQUE_MENTION, OPAQUE_MENTION.format(p=entry))
                 return
         # (d) an unknowable write target beside the mention
@@ -1423,6 +1431,16 @@ def _only_reads(view: View) -> bool:
         return False
     found = view.effects
     return found is not None and found.unproven is None and all(it.role in E.HARMLESS for it in found.items)
+
+
+def _reads_only_from_stdin(view: View) -> bool:
+    """Does what a command reads from its `<` redirect reach nothing but reads? A pure
+    command's does, except where it gives names their values (`read`, `mapfile`: a later
+    writer may take them), and a loop's `done` only when the loop's commands only read."""
+    first = view.words[0].text if view.words else ""
+    if first == "done":
+        return view.loop_reads_only
+    return view.name not in _NAMES_FROM_STDIN
 
 
 def _attached_items(view: View, found: E.Effects | None) -> list:

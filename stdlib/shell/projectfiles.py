@@ -11,17 +11,24 @@ their text is read:
 - `code`: a program (Python, Ruby, Rust): a mention, string fragments joined, fails closed, as
   for a script file an interpreter runs;
 - `text`: a configuration that holds command lines in its own syntax (Taskfile.yml, tox.ini,
-  pyproject.toml's `[tool.pdm.scripts]`, `[tool.poe.tasks]`, hatch's scripts): a mention in it
-  fails closed.
+  pyproject.toml's `[tool.pdm.scripts]`, `[tool.poe.tasks]`, hatch's scripts, Maven's pom.xml):
+  a mention in it fails closed;
+- `ninja`: build.ninja, whose rules' `command = …` lines are shell lines, walked one shell each;
+- `tasks`: a JSON file whose `scripts` (composer.json) values are shell lines, walked one shell
+  each (composer's `@`-references and `Class::method` callbacks are read for mentions only).
+
+The first of a tool's file names that exists is read (as the tool does), or, for a tool that
+reads several (`ALL_FILES`: gradle's build and settings scripts, bazel's BUILD and WORKSPACE
+files), every one that exists, as scripts.py reads a runner's file (within the scripts' bounds;
+the content the line gave it when the line writes it first); one that cannot be read fails
+closed. Files are looked for where the command runs, or, for cmake and meson, in the source
+directory the command names (`cmake ..`, `cmake -S src`, `meson setup build src`). Not read:
+files these tools include or import from elsewhere (`add_subdirectory`, `subdir()`, gradle's
+subprojects, BUILD files of other packages), and each tool's own plugins.
 
 `go test`, `go run` and `cargo test`, `cargo run` compile the project's sources into the
 program they run: those files are read as one program (`_go`, `_compiled`; Go follows the
 module's own imports), and `go generate` walks its `//go:generate` lines as commands.
-
-The first of a tool's file names that exists is read (as the tool does), as scripts.py reads a
-runner's file (within the scripts' bounds; the content the line gave it when the line writes it
-first); one that cannot be read fails closed. Not read: files these
-tools include or import from elsewhere, and each tool's own plugins.
 """
 
 from __future__ import annotations
@@ -51,7 +58,29 @@ TOOLS: dict[str, tuple[frozenset[str] | None, tuple[str, ...], str]] = {
     "go": (frozenset({"test", "run", "generate"}), (), "code"),  # (the Go files of its packages: `_go`)
     "cargo": (frozenset({"build", "run", "test", "check", "bench", "install", "b", "r", "t", "c", "clippy",
                          "doc", "publish", "package"}), ("build.rs",), "code"),
+    # Build systems whose build description is code the tool runs at configure or build time
+    # (CMake's `execute_process`/`file(REMOVE …)`, meson's `run_command`, Gradle's Groovy or
+    # Kotlin, Bazel's Starlark and genrules, SCons' Python, sbt's Scala, mix's Elixir).
+    "cmake": (None, ("CMakeLists.txt",), "code"),
+    "meson": (None, ("meson.build",), "code"),
+    "gradle": (None, ("settings.gradle", "settings.gradle.kts", "build.gradle", "build.gradle.kts"), "code"),
+    "bazel": (None, ("MODULE.bazel", "WORKSPACE", "WORKSPACE.bazel", "BUILD.bazel", "BUILD"), "code"),
+    "bazelisk": (None, ("MODULE.bazel", "WORKSPACE", "WORKSPACE.bazel", "BUILD.bazel", "BUILD"), "code"),
+    "scons": (None, ("SConstruct", "Sconstruct", "sconstruct"), "code"),
+    "sbt": (None, ("build.sbt",), "code"),
+    "mix": (None, ("mix.exs",), "code"),
+    "mvn": (None, ("pom.xml",), "text"),
+    "ninja": (None, ("build.ninja",), "ninja"),
+    "composer": (frozenset({"run-script", "run", "test", "install", "update", "require", "remove",
+                            "dump-autoload", "create-project"}), ("composer.json",), "tasks"),
 }
+# Tools that read every one of their files that exists (others read the first).
+ALL_FILES = frozenset({"gradle", "bazel", "bazelisk"})
+# Options after which the tool runs no project file (`cmake -E rm …` is a command of its own,
+# judged by its words; `cmake -P x.cmake` runs that script instead).
+_NO_PROJECT = {"cmake": frozenset({"-E", "-P", "--version", "--help", "-h"}),
+               "ninja": frozenset({"--version", "-h", "--help"}),
+               "meson": frozenset({"--version", "-v", "--help", "-h"})}
 # pip's subcommands that build a local project (`pip install .`, `pip install -e .`): its setup.py
 PIP = frozenset({"pip", "pip3"})
 _PIP_BUILDS = frozenset({"install", "wheel", "download"})
@@ -71,18 +100,39 @@ def project_script(walk: Walk, view: View) -> FileScript | None:
         return None
     if view.name == "cargo" and words[0].text in _CARGO_RUNS:
         return _compiled(walk, view, "cargo", [(".", True)], r".*\.rs", _CARGO_SKIPPED)
+    if any(a.text in _NO_PROJECT.get(view.name, ()) for a in args):
+        return None
+    directory = _source_directory(view.name, args)
+    if directory is None:
+        return None  # a source directory of unknown value
+    names = tuple(directory + n for n in names)
     # `pdm run CMD …`, `hatch run CMD …`: a name that is no script of the project is a command
     # line, run as it is written.
     command = _quoted_line(args[args.index(words[0]) + 1 :]) if view.name in _RUNS_COMMANDS else None
+    found: list[tuple[str, str]] = []
     for name in names:
         text = _read_file(walk, view, name)
         if text is None:
             continue
         if isinstance(text, FileScript):
             return text
-        script = FileScript(name, view.name, mode != "code", True, None)
+        found.append((name, text))
+        if view.name not in ALL_FILES:
+            break
+    if found:
+        text = "\n".join(t for _, t in found)
+        script = FileScript(" and ".join(n for n, _ in found), view.name, mode != "code", True, None)
         script.text = text
-        script.lines = just_recipes(text) if mode == "recipes" else [] if mode == "text" else None
+        if len(found) > 1:
+            script.parts = found
+        if mode == "recipes":
+            script.lines = just_recipes(text)
+        elif mode == "ninja":
+            script.lines = ninja_commands(text)
+        elif mode == "tasks":
+            script.lines = json_tasks(text)
+        else:
+            script.lines = [] if mode == "text" else None
         if command and script.lines is not None:
             script.lines.append(command)
         return script
@@ -95,6 +145,130 @@ def project_script(walk: Walk, view: View) -> FileScript | None:
 
 
 _RUNS_COMMANDS = frozenset({"pdm", "hatch"})
+
+
+def _as_prefix(spelled: str) -> str:
+    """A directory as a prefix for file names (`.` and `./`: none)."""
+    spelled = spelled.rstrip("/")
+    return "" if spelled in ("", ".") else spelled + "/"
+
+
+def _source_directory(tool: str, args) -> str | None:
+    """Where cmake and meson read their build description, as a prefix for its file names
+    (`""`: where the command runs; None: a directory of unknown value). cmake: `-S DIR`, else
+    its one operand when that is the source (`cmake ..`; `cmake -B build` names none); meson:
+    `setup BUILD [SOURCE]`."""
+    if tool == "cmake":
+        operands: list = []
+        k = 0
+        while k < len(args):
+            a = args[k]
+            if a.text in ("-S", "-B", "-G", "-T", "-A", "-C", "-D", "-U", "--preset", "--build", "--install") \
+                    and k + 1 < len(args):
+                if a.text == "-S":
+                    return None if args[k + 1].opaque else _as_prefix(args[k + 1].text)
+                if a.text in ("--build", "--install"):
+                    return ""  # the build tree's (its source is where CMakeCache.txt says: the cwd's, mostly)
+                k += 2
+                continue
+            if a.text.startswith("-S") and len(a.text) > 2:
+                return _as_prefix(a.text[2:])
+            if not a.text.startswith("-"):
+                operands.append(a)
+            k += 1
+        if operands:
+            return None if operands[-1].opaque else _as_prefix(operands[-1].text)
+        return ""
+    if tool == "meson":
+        words = [a for a in args if not a.text.startswith("-")]
+        if words and words[0].text == "setup":
+            words = words[1:]
+        if len(words) >= 2:
+            return None if words[1].opaque else _as_prefix(words[1].text)
+        return ""
+    return ""
+
+
+def ninja_commands(text: str) -> list[str]:
+    """The shell lines of build.ninja: every rule's `command = …` (and `rspfile_content`'s
+    neighbour `command` only), with ninja's `$$` as `$`, `$ ` as a blank, `$:` as `:` and
+    its variables (`$in`, `${out}`) as values of unknown value (`${NINJA}`)."""
+    out: list[str] = []
+    lines = text.split("\n")
+    k = 0
+    while k < len(lines):
+        line = lines[k]
+        k += 1
+        while line.endswith("$") and not line.endswith("$$") and k < len(lines):
+            line = line[:-1] + lines[k].lstrip()  # `$` at the end continues the line
+            k += 1
+        stripped = line.strip()
+        if not stripped.startswith("command") or "=" not in stripped:
+            continue
+        key, _, value = stripped.partition("=")
+        if key.strip() != "command":
+            continue
+        out.append(_ninja_unescaped(value.strip()))
+    return out
+
+
+def _ninja_unescaped(value: str) -> str:
+    out: list[str] = []
+    i = 0
+    n = len(value)
+    while i < n:
+        c = value[i]
+        if c != "$" or i + 1 >= n:
+            out.append(c)
+            i += 1
+            continue
+        following = value[i + 1]
+        if following in "$ :":
+            out.append(following)
+            i += 2
+        elif following == "{":
+            end = value.find("}", i)
+            out.append("${NINJA}")
+            i = n if end < 0 else end + 1
+        else:
+            j = i + 1
+            while j < n and (value[j].isalnum() or value[j] in "_-"):
+                j += 1
+            out.append("${NINJA}")
+            i = j
+    return "".join(out)
+
+
+def json_tasks(text: str) -> list[str]:
+    """The shell lines of composer.json's `scripts` (a script may be a list of lines; `tasks`
+    and `{"command": …}` are deno.json's shape, read the same way); composer's `@name`
+    references and `Class::method` callbacks are not shell. A file that is not a JSON object
+    gives none (its text is still read for mentions)."""
+    import json
+
+    try:
+        data = json.loads(_without_comments(text))
+    except ValueError:
+        return []
+    if not isinstance(data, dict):
+        return []
+    out: list[str] = []
+    for key in ("tasks", "scripts"):
+        table = data.get(key)
+        if not isinstance(table, dict):
+            continue
+        for value in table.values():
+            if isinstance(value, dict):
+                value = value.get("command")
+            for line in value if isinstance(value, list) else [value]:
+                if isinstance(line, str) and not line.startswith("@") and "::" not in line:
+                    out.append(line)
+    return out
+
+
+def _without_comments(text: str) -> str:
+    """Whole-line `//` comments dropped (a .jsonc file's; enough for the common file)."""
+    return "\n".join(line for line in text.split("\n") if not line.lstrip().startswith("//"))
 
 
 def _quoted_line(words) -> str | None:

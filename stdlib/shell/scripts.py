@@ -424,6 +424,9 @@ _MAKEFILES = ("GNUmakefile", "makefile", "Makefile")
 _MAKE_VALUE_OPTIONS = frozenset({"-f", "--file", "--makefile", "-C", "--directory", "-I", "--include-dir",
                                  "-o", "--old-file", "--assume-old", "-W", "--what-if", "--new-file",
                                  "--assume-new", "-l", "--load-average", "-O", "--output-sync"})
+# Of those, the options whose value is optional (`make -l all`: `all` may be a goal).
+_MAKE_OPTIONAL_VALUES = frozenset({"-l", "--load-average", "-O", "--output-sync"})
+_MAKE_VARIABLE = LazyPattern(r"[^\s=:#$]+[:+?!]*=")
 # npm's names for running a script, and the script each runs (None: the next word).
 _NPM_RUNS = {"run": None, "run-script": None, "rum": None, "urn": None, "test": "test", "t": "test",
              "tst": "test", "start": "start", "stop": "stop", "restart": "restart"}
@@ -499,8 +502,15 @@ def _program_files(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript | 
 
 
 def _makefile(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript | None:
+    """What `make` runs (makefiles.py): its makefiles (`-f FILE`, `-f -` on stdin, else the
+    first default name that exists), their includes and `--eval` text, read for the goals
+    the call names and its `NAME=value` operands."""
     files: list[str] = []
     include_dirs: list[str] = []
+    evals: list[str] = []
+    goals: list[str] | None = []
+    overrides: dict[str, str | None] = {}
+    environment_overrides = False
     directory = "."
     k = 0
     while k < len(args):
@@ -508,58 +518,93 @@ def _makefile(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript | None:
         t = a.text
         value: str | None = None
         option = t
-        if t in _MAKE_VALUE_OPTIONS:
+        if t in _MAKE_VALUE_OPTIONS or t in ("-E", "--eval"):
             if k + 1 >= len(args):
                 break
             value = args[k + 1].text if not args[k + 1].opaque else None
-            if args[k + 1].opaque and t in ("-f", "--file", "--makefile", "-C", "--directory"):
-                return None  # which file, or where, is unknown
+            if args[k + 1].opaque and t in ("-f", "--file", "--makefile", "-C", "--directory", "-E", "--eval"):
+                return None  # which file, where, or what text is unknown
+            if t in _MAKE_OPTIONAL_VALUES and goals is not None:
+                goals.append(args[k + 1].text)  # (`-l all`: maybe no value, and a goal)
             k += 1
         elif t.startswith("--") and "=" in t:
             option, value = t.split("=", 1)
-        elif t[:2] in ("-f", "-C", "-I") and len(t) > 2:
+        elif t[:2] in ("-f", "-C", "-I", "-E") and len(t) > 2:
             option, value = t[:2], t[2:]
         elif a.opaque and t.startswith("-"):
             return None
+        elif t in ("-e", "--environment-overrides"):
+            environment_overrides = True
+        elif not t.startswith("-") and "=" in t and _MAKE_VARIABLE().match(t):
+            name, _, assigned = t.partition("=")
+            overrides[name.rstrip(":+?!")] = None if a.opaque or name[-1:] in "+?!" else assigned
+        elif not t.startswith("-"):
+            if a.opaque:
+                goals = None  # a goal of unknown value
+            elif goals is not None:
+                goals.append(t)
         if option in ("-f", "--file", "--makefile") and value is not None:
             files.append(value)
         elif option in ("-I", "--include-dir") and value is not None:
             include_dirs.append(value)
         elif option in ("-C", "--directory") and value is not None:
             directory = value if directory == "." or value.startswith("/") else f"{directory}/{value}"
+        elif option in ("-E", "--eval") and value is not None:
+            evals.append(value)
         k += 1
-    if not files and _no_makefile_here(walk, view.cwd if directory == "." else walk.absolute(directory, view.cwd)):
+    if not files and not evals and _no_makefile_here(walk, view.cwd if directory == "." else walk.absolute(directory, view.cwd)):
         return None  # (one look instead of one per default name: `cd build && make` in a fresh tree)
     prefix = "" if directory == "." else directory.rstrip("/") + "/"
-    names = [f if f.startswith("/") else prefix + f for f in files] or [prefix + n for n in _MAKEFILES]
-    texts: list[str] = []
-    shown = names[0]
+    names = [f if f.startswith("/") or f == "-" else prefix + f for f in files] or [prefix + n for n in _MAKEFILES]
+    read: list[tuple[str, str]] = [("--eval", text) for text in evals]
     for name in names:
-        text = _read_file(walk, view, name)
+        if name in ("-", "/dev/stdin"):
+            text = _stdin_makefile(walk, view, name)
+        else:
+            text = _read_file(walk, view, name)
         if isinstance(text, FileScript):
             return text
         if text is not None:
-            texts.append(text)
+            read.append(("standard input" if name in ("-", "/dev/stdin") else name, text))
             if not files:
-                shown = name
                 break  # make reads the first of its default names that exists
-    if not texts:
+    if not read:
         return None
-    included = _included(walk, view, texts, prefix, include_dirs)
+    included = _included(walk, view, [text for _, text in read], prefix, include_dirs)
     if isinstance(included, FileScript):
         return included
+    from polydeukes.stdlib.shell.makefiles import read_makefiles  # only a make command loads it
+
+    program = read_makefiles(read + included, goals, overrides, environment_overrides, len(read))
+    shown = next((name for name, _ in read if name != "--eval"), "--eval")
     script = FileScript(shown, "make", True, True, None)
+    if program.refused is not None:
+        script.refused = program.refused
+        return script
     if directory != ".":
         script.directory = walk.absolute(directory, view.cwd)  # (None: unknown, relative lines unmatched)
-    script.text = "\n".join(texts)
-    if included:
-        # The makefile's recipes, then those of the files it includes (make reads them in
-        # place; the order only changes which mention a reason names first).
-        script.parts = [(shown, script.text), *included]
-        script.path = " and ".join([shown, *(name for name, _ in included)])
-        texts = texts + [text for _, text in included]
-    script.lines = [line for text in texts for line in recipe_lines(text)]
+    texts = [(name, text) for name, text in program.texts]
+    script.text = "\n".join(text for _, text in texts)
+    if len(texts) > 1:
+        # The texts make reads (the rules the call does not run left out): a reason names the
+        # one that mentions the entry.
+        script.parts = texts
+        script.path = " and ".join(name for name, _ in texts)
+    script.lines = program.lines
     return script
+
+
+def _stdin_makefile(walk: Walk, view: View, name: str) -> str | FileScript | None:
+    """The makefile `make -f -` reads: the command's heredoc or herestring, or its `< FILE`;
+    from a pipe it cannot be read, and the command fails closed."""
+    env = view.env
+    if env.heredocs:
+        return "".join(env.heredocs)
+    if env.stdin_file is not None:
+        return _read_file(walk, view, env.stdin_file)
+    refused = FileScript("standard input", "make", True, True, None)
+    refused.refused = "a pipe, which this layer does not see"
+    return refused
 
 
 # make's directives that read another makefile (`-include` and `sinclude` ignore a missing one).
@@ -630,66 +675,6 @@ def _read_file(walk: Walk, view: View, spelled: str) -> str | FileScript | None:
         refused.refused = content.reason
         return refused
     return content
-
-
-def recipe_lines(text: str) -> list[str]:
-    """The shell lines of a makefile's recipes: every line that starts with a tab, joined with
-    the lines a trailing backslash continues (make passes the backslash-newline on to the
-    shell and drops one leading tab of the continued line), without the `@`, `-` and `+`
-    prefixes. Make's own expansions become values of unknown value: `$$` is `$`, `$(…)` and
-    `${…}` stay as spelled (to the shell, a substitution or variable of unknown value), and
-    an automatic variable (`$@`, `$<`, `$^` …) is `${MAKE_AUTOMATIC}`."""
-    out: list[str] = []
-    lines = text.split("\n")
-    k = 0
-    while k < len(lines):
-        line = lines[k]
-        k += 1
-        if not line.startswith("\t"):
-            continue
-        parts = [line[1:]]
-        while parts[-1].endswith("\\") and k < len(lines):
-            following = lines[k]
-            parts.append(following[1:] if following.startswith("\t") else following)
-            k += 1
-        recipe = "\n".join(parts).lstrip(" \t@-+")
-        if recipe and not recipe.startswith("#"):
-            out.append(_unmake(recipe))
-    return out
-
-
-def _unmake(line: str) -> str:
-    out: list[str] = []
-    i = 0
-    n = len(line)
-    while i < n:
-        c = line[i]
-        if c != "$" or i + 1 >= n:
-            out.append(c)
-            i += 1
-            continue
-        following = line[i + 1]
-        if following == "$":
-            out.append("$")
-            i += 2
-        elif following in "({":
-            close = ")" if following == "(" else "}"
-            depth = 0
-            j = i + 1
-            while j < n:
-                if line[j] == following:
-                    depth += 1
-                elif line[j] == close:
-                    depth -= 1
-                    if depth == 0:
-                        break
-                j += 1
-            out.append("$" + following + line[i + 2 : j] + close)
-            i = j + 1
-        else:
-            out.append("${MAKE_AUTOMATIC}")
-            i += 2
-    return "".join(out)
 
 
 def _package_scripts(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript | None:

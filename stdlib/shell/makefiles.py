@@ -1,0 +1,677 @@
+"""What `make` runs from its makefiles (issue 11, "Reading the working tree, read-only").
+
+scripts.py finds and reads the makefiles (`-f FILE`, the default names, `include`s, `--eval`
+text, a makefile on stdin); this module reads them as make does, far enough to say which shell
+lines a call can run and which text the mention rule reads:
+
+- **The recipes of the goals and of what they depend on.** The goals are the call's target
+  operands, else the default goal (the first target of the first rule, not a pattern and not
+  starting with `.`, or `.DEFAULT_GOAL`); make also remakes every makefile it read, so rules for
+  those names count as goals. The prerequisites are followed from rule to rule. A rule for a
+  pattern (`%.o: %.c`) or a suffix (`.c.o:`), or for a name of unknown value, may serve any
+  target, so its recipe always counts, and so does every rule whose target a pattern's
+  prerequisite may name. A recipe of any other rule is not run and is not read. When the
+  reading cannot name the targets (a prerequisite or goal of unknown value, `$(eval …)`, a
+  `.DEFAULT_GOAL` of unknown value, secondary expansion, `-e`), every recipe counts, as it did
+  before this reading.
+- **Every other place make runs a shell**: `$(shell CMD)` anywhere (assignments, rule lines,
+  recipes, directives, conditionals) and `VAR != CMD`; a recipe after `;` on the rule line;
+  the program `SHELL` names and the flags `.SHELLFLAGS` gives it; `.ONESHELL` (a rule's lines run
+  in one shell, so a `cd` carries over). `$(MAKE)` is `make`, which the walk reads again.
+- **make's variables, where their value is plain text**: `NAME = value`, `:=`, `::=`, `?=`,
+  `+=` and the call's `NAME=value` operands, expanded in rule lines (to name the targets) and
+  in recipes (`rm -f $(GATE)` is `rm -f ci/gate.sh`). A variable assigned under a conditional,
+  by `!=`, with a function in its value, for one target only, or never (it may come from the
+  environment) has no known value: it stays spelled, a value of unknown value to the shell.
+- **What cannot be read fails closed**: `load` (a compiled object make runs), `$(guile …)`.
+
+The mention rule then reads each makefile without the rule lines and recipes of the rules the
+call does not run; every other line (assignments, directives, conditionals) stays, since a
+variable it sets may reach a recipe that runs.
+"""
+
+from __future__ import annotations
+
+import re
+
+from polydeukes.vm.sre import LazyPattern
+
+# A value no expansion can know (a function, `!=`, an environment variable).
+UNKNOWN = None
+
+_DIRECTIVES = frozenset({"ifeq", "ifneq", "ifdef", "ifndef", "else", "endif", "include", "-include", "sinclude",
+                         "vpath", "unexport", "undefine", "export", "override", "private"})
+_CONDITIONAL_OPEN = frozenset({"ifeq", "ifneq", "ifdef", "ifndef"})
+_ASSIGNMENT_PREFIXES = ("export ", "override ", "private ", "unexport ")
+# make's automatic variables: their value depends on the rule being run.
+_AUTOMATIC = frozenset("@<^+?*%|")
+_SHELL_CALL = LazyPattern(r"\$[({]shell[ \t]")
+# make's functions: `$(NAME ARGS)`. Their arguments may be commands a variable later runs.
+_FUNCTIONS = frozenset({
+    "subst", "patsubst", "strip", "findstring", "filter", "filter-out", "sort", "word", "wordlist",
+    "words", "firstword", "lastword", "dir", "notdir", "suffix", "basename", "addsuffix",
+    "addprefix", "join", "wildcard", "realpath", "abspath", "error", "warning", "info", "shell",
+    "origin", "flavor", "foreach", "if", "or", "and", "call", "eval", "file", "value", "let",
+    "intcmp", "guile",
+})
+_NAME = LazyPattern(r"[^\s:#=$(){}]+")
+
+
+class MakeProgram:
+    """What one make call runs: the shell lines, the makefiles' text the mention rule reads,
+    or why it cannot be read (`refused`)."""
+
+    __slots__ = ("lines", "texts", "refused")
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.texts: list[tuple[str, str]] = []
+        self.refused: str | None = None
+
+
+class _Rule:
+    __slots__ = ("targets", "prerequisites", "inline", "recipes", "lines", "always", "file", "known")
+
+    def __init__(self, targets: list[str], prerequisites: list[str] | None, inline: str | None,
+                 header: tuple[int, int], file: int, known: bool) -> None:
+        self.targets = targets
+        self.prerequisites = prerequisites  # None: of unknown value
+        self.inline = inline  # the recipe after `;` on the rule line
+        self.recipes: list[str] = []  # recipe lines (prefix and continuations as written)
+        self.lines = list(range(header[0], header[1] + 1))  # its physical lines: rule line, recipes
+        self.file = file
+        self.known = known  # every target's name is known
+        # A pattern or suffix rule, or one for names of unknown value: may serve any target.
+        self.always = not known or any("%" in t or _suffix_rule(t) for t in targets)
+
+
+# Special targets that carry no recipe worth running but name others (.PHONY) or set modes.
+_SPECIAL_TARGETS = frozenset({".PHONY", ".SUFFIXES", ".PRECIOUS", ".INTERMEDIATE", ".NOTINTERMEDIATE",
+                              ".SECONDARY", ".SECONDEXPANSION", ".DELETE_ON_ERROR", ".IGNORE",
+                              ".LOW_RESOLUTION_TIME", ".SILENT", ".EXPORT_ALL_VARIABLES",
+                              ".NOTPARALLEL", ".ONESHELL", ".POSIX", ".WAIT"})
+
+
+def _suffix_rule(target: str) -> bool:
+    """`.c.o` or `.c`: a rule for every file name with that suffix (a special target, or a
+    path such as `.claude/x`, is none)."""
+    return target.startswith(".") and "/" not in target and target not in _SPECIAL_TARGETS
+
+
+def group_end(s: str, i: int) -> int:
+    """Index just past the `$(…)` or `${…}` whose `$` is at `i` (len(s) when unclosed);
+    make counts only the parenthesis (or brace) it opened with."""
+    opening = s[i + 1]
+    closing = ")" if opening == "(" else "}"
+    depth = 0
+    j = i + 1
+    n = len(s)
+    while j < n:
+        c = s[j]
+        if c == opening:
+            depth += 1
+        elif c == closing:
+            depth -= 1
+            if depth == 0:
+                return j + 1
+        j += 1
+    return n
+
+
+def _top_level(s: str, chars: str) -> list[tuple[int, str]]:
+    """The positions of `chars` in `s` outside `$(…)`/`${…}` (and not a `$X` reference)."""
+    out: list[tuple[int, str]] = []
+    i = 0
+    n = len(s)
+    while i < n:
+        c = s[i]
+        if c == "$" and i + 1 < n:
+            i = group_end(s, i) if s[i + 1] in "({" else i + 2
+            continue
+        if c in chars:
+            out.append((i, c))
+        i += 1
+    return out
+
+
+def shell_calls(text: str) -> list[str]:
+    """The commands of every `$(shell CMD)` in `text` (nested ones too), as make passes them
+    to the shell once the function's own argument is expanded (`$$` is `$`)."""
+    out: list[str] = []
+    for found in _SHELL_CALL().finditer(text):
+        end = group_end(text, found.start())
+        inner = text[found.end() : end - 1]
+        out.append(inner)
+    return out
+
+
+class _Reader:
+    """One pass over the makefiles in read order."""
+
+    def __init__(self, overrides: dict[str, str | None], environment_overrides: bool) -> None:
+        self.values: dict[str, str | None] = {}
+        self.raw: dict[str, str] = {}
+        self.flavours: dict[str, str] = {}  # "simple" (`:=`) or "recursive" (`=`)
+        self.overrides = overrides
+        self.overridden: set[str] = set()  # assigned with `override`
+        self.environment_overrides = environment_overrides
+        self.rules: list[_Rule] = []
+        self.shell_lines: list[str] = []  # `$(shell …)`, `!=`, SHELL, orphan recipe lines
+        self.refused: str | None = None
+        self.precise = True
+        self.default_goal: str | None = None  # `.DEFAULT_GOAL`'s
+        self.default_goal_set = False
+        # Each file's first target that may be the default goal, and the files that include
+        # another before their first rule. Included files are read after the makefiles here,
+        # not in place as make reads them: see `_reachable`.
+        self.first_targets: dict[int, str] = {}
+        self.includes_first: set[int] = set()
+        self.oneshell = False
+        self.recipe_prefix = "\t"
+
+    # -- variables ----------------------------------------------------------------------------
+
+    def expand(self, text: str, depth: int = 0) -> str | None:
+        """`text` with its variable references replaced (None when one has no known value)."""
+        if "$" not in text:
+            return text
+        if depth > 16:
+            return None
+        out: list[str] = []
+        i = 0
+        n = len(text)
+        while i < n:
+            c = text[i]
+            if c != "$" or i + 1 >= n:
+                out.append(c)
+                i += 1
+                continue
+            following = text[i + 1]
+            if following == "$":
+                out.append("$")
+                i += 2
+                continue
+            if following in "({":
+                end = group_end(text, i)
+                name = text[i + 2 : end - 1]
+                i = end
+            else:
+                name = following
+                i += 2
+            value = self.value(name, depth)
+            if value is None:
+                return None
+            out.append(value)
+        return "".join(out)
+
+    def value(self, name: str, depth: int = 0) -> str | None:
+        if not name or _NAME().fullmatch(name) is None or name in _AUTOMATIC:
+            return None  # a function call, a substitution reference, an automatic variable
+        if name in self.overrides and name not in self.overridden:
+            return self.overrides[name]
+        if self.environment_overrides or name not in self.values:
+            return None  # (from the environment: unknown)
+        raw = self.values[name]
+        if raw is None:
+            return None
+        return raw if self.flavours.get(name) == "simple" else self.expand(raw, depth + 1)
+
+    def assign(self, name: str, operator: str, value: str, conditional: bool) -> None:
+        # (the text as written, whatever its value: what `$(call NAME,…)` and a function's
+        # arguments are read from)
+        self.raw[name] = f"{self.raw[name]} {value}" if operator == "+=" and name in self.raw else value
+        if name == "SHELL" or name == ".SHELLFLAGS":
+            # The program make runs recipes with (and its flags): walked as a command.
+            expanded = self.expand(value) if value else value
+            line = (expanded if expanded is not None else value).strip()
+            if line:
+                self.shell_lines.append(line if name == "SHELL" else f"sh {line}")
+        if name == ".RECIPEPREFIX":
+            expanded = self.expand(value)
+            self.recipe_prefix = (expanded or "\t")[:1] if expanded is not None else "\t"
+        if name == ".DEFAULT_GOAL":
+            self.default_goal_set = True
+            expanded = self.expand(value)
+            goals = expanded.split() if expanded is not None else None
+            if not goals or len(goals) > 1:
+                self.precise = False
+            else:
+                self.default_goal = goals[0] if goals else None
+        if operator == "!=":
+            self.shell_lines.append(value)
+            self.values[name] = None
+            return
+        if conditional or "$(" in value and _function_in(value) or "${" in value and _function_in(value):
+            self.values[name] = None
+            return
+        if operator == "?=":
+            # (the environment may hold the variable, and then wins: unknown either way)
+            self.values[name] = None
+            return
+        if operator == "+=":
+            if name not in self.values:
+                self.values[name] = value
+                self.flavours[name] = "recursive"
+            elif self.values[name] is not None:
+                if self.flavours.get(name) == "simple":
+                    expanded = self.expand(value)
+                    self.values[name] = None if expanded is None else f"{self.values[name]} {expanded}".strip()
+                else:
+                    self.values[name] = f"{self.values[name]} {value}".strip()
+            return
+        if operator == "=":
+            self.values[name] = value
+            self.flavours[name] = "recursive"
+        else:  # `:=`, `::=`, `:::=`: expanded now
+            self.values[name] = self.expand(value)
+            self.flavours[name] = "simple"
+
+    # -- lines --------------------------------------------------------------------------------
+
+    def read(self, index: int, text: str) -> None:
+        lines = text.split("\n")
+        rule: _Rule | None = None
+        conditionals = 0
+        defining = 0
+        defined = ("", "=")  # the variable a `define` makes, and its operator
+        body_lines: list[str] = []
+        k = 0
+        while k < len(lines):
+            first = k
+            line = lines[k]
+            k += 1
+            if defining:
+                word = line.strip().split(None, 1)[0] if line.strip() else ""
+                if word == "endef":
+                    defining -= 1
+                    if not defining:
+                        self.assign(defined[0], defined[1], "\n".join(body_lines), conditionals > 0)
+                        continue
+                elif word == "define" or line.lstrip().startswith(("define ", "override define ", "export define ")):
+                    defining += 1
+                elif line.startswith(self.recipe_prefix):
+                    # (a recipe in a variable: the walk reads it as it always did)
+                    self.shell_lines.append(_recipe_text([line], self.recipe_prefix))
+                self.shell_lines.extend(shell_calls(line))
+                body_lines.append(line[len(self.recipe_prefix):] if line.startswith(self.recipe_prefix) else line)
+                continue
+            if line.startswith(self.recipe_prefix) and (rule is not None or self.recipe_prefix != "\t" or line.strip()):
+                parts = [line]
+                while _continued(parts[-1]) and k < len(lines):
+                    parts.append(lines[k])
+                    k += 1
+                if rule is not None:
+                    rule.recipes.append(_recipe_text(parts, self.recipe_prefix))
+                    rule.lines.extend(range(first, k))
+                else:
+                    # (before any rule, or after a line that ended the rule: walked anyway)
+                    self.shell_lines.append(_recipe_text(parts, self.recipe_prefix))
+                continue
+            parts = [line]
+            while _continued(parts[-1]) and k < len(lines):
+                parts.append(lines[k])
+                k += 1
+            logical = " ".join(p[:-1] if p.endswith("\\") else p for p in parts)
+            body = _uncommented(logical).strip()
+            if not body:
+                continue  # a blank or comment line keeps the rule open
+            self.shell_lines.extend(shell_calls(body))
+            word = body.split(None, 1)[0]
+            if word in ("load", "-load") or "$(guile" in body or "${guile" in body:
+                self.refused = "it loads code make runs itself (load, guile)"
+                return
+            if word == "define" or body.startswith(("override define", "export define")):
+                # `define NAME [=|:=|::=|+=|?=]` … `endef`: a variable of several lines
+                words = body.split()
+                words = words[words.index("define") + 1 :] if "define" in words else []
+                name = words[0] if words else ""
+                operator = words[1] if len(words) > 1 and words[1] in ("=", ":=", "::=", ":::=", "+=", "?=", "!=") else "="
+                defined = (name, operator)
+                body_lines: list[str] = []
+                defining = 1
+                rule = None
+                continue
+            if "$(eval" in body or "${eval" in body:
+                self.precise = False  # rules made at run time
+            if word in _CONDITIONAL_OPEN:
+                conditionals += 1
+                continue
+            if word == "endif":
+                conditionals = max(0, conditionals - 1)
+                continue
+            if word in ("include", "-include", "sinclude") and index not in self.first_targets:
+                self.includes_first.add(index)
+            if word in ("else", "include", "-include", "sinclude", "vpath", "undefine", "unexport"):
+                if word == "undefine":
+                    for name in body.split()[1:]:
+                        self.values[name] = None
+                continue
+            if self._assignment(body, conditionals > 0):
+                rule = None
+                continue
+            if word in ("export", "unexport", "override", "private") and not _top_level(body, ":"):
+                continue  # `export NAME`: no value given here
+            rule = self._rule(body, index, (first, k - 1), conditionals > 0)
+
+    def _assignment(self, body: str, conditional: bool) -> bool:
+        text = body
+        for prefix in _ASSIGNMENT_PREFIXES:
+            while text.startswith(prefix):
+                text = text[len(prefix):].lstrip()
+        marks = _top_level(text, ":=")
+        if not marks:
+            return False
+        position, char = marks[0]
+        if char == ":" and not text.startswith(("=", ":=", "::="), position + 1):
+            return False  # a rule (or a target-specific assignment, `_rule`)
+        # The operator: `=`, `:=`, `::=`, `:::=`, `?=`, `+=`, `!=`.
+        if char == ":":
+            end = text.index("=", position) + 1
+            operator, start = text[position:end], position
+        else:
+            start = position - 1 if position and text[position - 1] in "?+!" else position
+            operator, end = text[start : position + 1], position + 1
+        name = text[:start].strip()
+        if not name or " " in name or "\t" in name:
+            expanded = self.expand(name)
+            if expanded is None or len(expanded.split()) != 1:
+                self.precise = False  # a variable named by a value: unknown which
+                return True
+            name = expanded.strip()
+        if body is not text and "override " in body[: len(body) - len(text)]:
+            self.overridden.add(name)  # the makefile's value beats the call's
+        self.assign(name, operator, text[end:].strip(), conditional)
+        return True
+
+    def _rule(self, body: str, index: int, header: tuple[int, int], conditional: bool) -> _Rule | None:
+        colons = [p for p, _ in _top_level(body, ":")]
+        if not colons:
+            self.precise = False  # a line make would reject, or syntax this reading does not know
+            return None
+        first = colons[0]
+        targets_text = body[:first]
+        rest = body[first + 1 :]
+        if rest.startswith(":"):
+            rest = rest[1:]  # a double-colon rule
+        grouped = targets_text.rstrip().endswith("&")
+        if grouped:
+            targets_text = targets_text.rstrip()[:-1]
+        expanded = self.expand(targets_text)
+        known = expanded is not None
+        targets = expanded.split() if expanded is not None else []
+        inline = None
+        semicolons = _top_level(rest, ";")
+        if semicolons:
+            inline = rest[semicolons[0][0] + 1 :]
+            rest = rest[: semicolons[0][0]]
+        if _top_level(rest, "="):
+            # `target: VAR = value`: a variable for that target's recipes only.
+            marks = [p for p, _ in _top_level(rest, "=")]
+            name = rest[: marks[0]].rstrip("?+!:").split()
+            for n in name[-1:]:
+                self.values[n] = None
+            return None
+        static = [p for p, _ in _top_level(rest, ":")]
+        if static:
+            # `objs: %.o: %.c`: each target's prerequisites are the patterns with its stem.
+            pattern = self.expand(rest[: static[0]])
+            patterns = self.expand(rest[static[0] + 1 :])
+            prerequisites: list[str] | None = []
+            if pattern is None or patterns is None or len(pattern.split()) != 1 or not known:
+                prerequisites = None
+            else:
+                before, _, after = pattern.strip().partition("%")
+                for target in targets:
+                    if target.startswith(before) and target.endswith(after) and len(target) >= len(before) + len(after):
+                        stem = target[len(before) : len(target) - len(after)]
+                        prerequisites.extend(p.replace("%", stem) for p in patterns.split())
+        else:
+            words = self.expand(rest)
+            prerequisites = [w for w in words.split() if w != "|"] if words is not None else None
+        if "$$" in rest and self.secondary_expansion:
+            prerequisites = None
+        rule = _Rule(targets, prerequisites, inline, header, index, known)
+        if conditional:
+            rule.always = True  # (which branch make takes is not worked out)
+        self.rules.append(rule)
+        if ".ONESHELL" in targets:
+            self.oneshell = True
+        if known and index not in self.first_targets:
+            for target in targets:
+                if "%" not in target and (not target.startswith(".") or "/" in target):
+                    self.first_targets[index] = target
+                    break
+        return rule
+
+    @property
+    def secondary_expansion(self) -> bool:
+        return any(".SECONDEXPANSION" in r.targets for r in self.rules)
+
+
+def _function_in(value: str) -> bool:
+    """Does `value` call a make function (`$(wildcard …)`, `$(patsubst …)`), not only name
+    variables?"""
+    i = 0
+    while True:
+        i = value.find("$", i)
+        if i < 0 or i + 1 >= len(value):
+            return False
+        if value[i + 1] in "({":
+            end = group_end(value, i)
+            if _NAME().fullmatch(value[i + 2 : end - 1]) is None:
+                return True
+            i = end
+        else:
+            i += 2
+
+
+def _continued(line: str) -> bool:
+    """Does a trailing backslash (an odd run of them) continue this line?"""
+    stripped = line.rstrip("\\")
+    return (len(line) - len(stripped)) % 2 == 1
+
+
+def _uncommented(line: str) -> str:
+    """The line before its comment: a `#` outside a variable reference or function call, not
+    escaped (`\\#`)."""
+    for position, _ in _top_level(line, "#"):
+        if position == 0 or line[position - 1] != "\\":
+            return line[:position]
+    return line
+
+
+def _recipe_text(parts: list[str], prefix: str) -> str:
+    """A recipe line as the shell gets it: the recipe prefix dropped from it and from each
+    continued line, the continuation kept, make's `@`, `-` and `+` prefixes dropped."""
+    lines = [p[len(prefix):] if p.startswith(prefix) else p for p in parts]
+    return "\n".join(lines).lstrip(" \t@-+")
+
+
+def read_makefiles(files: list[tuple[str, str]], goals: list[str] | None, overrides: dict[str, str | None],
+                   environment_overrides: bool = False, included_from: int | None = None) -> MakeProgram:
+    """What a make call with these makefiles (in read order: `--eval` text, the makefiles,
+    then from `included_from` the files they include) runs for `goals` (None: of unknown
+    value; []: the default goal) and its `NAME=value` operands (`overrides`; None: unknown)."""
+    program = MakeProgram()
+    reader = _Reader(overrides, environment_overrides)
+    for index, (_, text) in enumerate(files):
+        reader.read(index, text)
+        if reader.refused is not None:
+            program.refused = reader.refused
+            return program
+    reachable = _reachable(reader, files, goals, len(files) if included_from is None else included_from)
+    for rule in reader.rules:
+        if reachable is not None and rule not in reachable:
+            continue
+        inline = _recipe_text([rule.inline], "") if rule.inline else ""
+        recipes = ([inline] if inline.strip() else []) + rule.recipes
+        if reader.oneshell and recipes:
+            recipes = ["\n".join(recipes)]
+        for recipe in recipes:
+            expanded = _expanded_recipe(reader, recipe)
+            program.lines.append(expanded)
+            # (make runs a `$(shell …)` while it expands the line, whatever shell quotes
+            # surround it: `echo '$(shell x)'` runs x)
+            program.lines.extend(_expanded_recipe(reader, call) for call in shell_calls(recipe))
+            program.lines.extend(_expanded_recipe(reader, piece) for piece in function_arguments(recipe))
+    program.lines.extend(_expanded_recipe(reader, line) for line in reader.shell_lines)
+    for raw in reader.raw.values():
+        program.lines.extend(_expanded_recipe(reader, piece) for piece in function_arguments(raw))
+    skipped: dict[int, set[int]] = {}
+    if reachable is not None:
+        for rule in reader.rules:
+            if rule not in reachable:
+                skipped.setdefault(rule.file, set()).update(rule.lines)
+    for index, (name, text) in enumerate(files):
+        lines = skipped.get(index)
+        if lines:
+            text = "\n".join(line for k, line in enumerate(text.split("\n")) if k not in lines)
+        program.texts.append((name, text))
+    return program
+
+
+def _reachable(reader: _Reader, files: list[tuple[str, str]], goals: list[str] | None,
+               included_from: int) -> set[_Rule] | None:
+    """The rules a call may run (None: every rule, the targets could not be worked out)."""
+    if not reader.precise or goals is None or reader.secondary_expansion:
+        return None
+    if goals:
+        wanted = list(goals)
+    elif reader.default_goal_set:
+        wanted = [reader.default_goal] if reader.default_goal else []
+    else:
+        # The first target of the first makefile read that has one; if a makefile read until
+        # then includes another before its first rule, that file's first target may come
+        # first (any included file's: which file holds it is not worked out).
+        wanted = []
+        for index in range(included_from):
+            if index in reader.includes_first:
+                wanted.extend(t for i, t in reader.first_targets.items() if i >= included_from)
+            if index in reader.first_targets:
+                wanted.append(reader.first_targets[index])
+                break
+    # make remakes every makefile it read before anything else.
+    wanted.extend(name.rsplit("/", 1)[-1] for name, _ in files if name)
+    wanted.extend(name for name, _ in files if name)
+    by_target: dict[str, list[_Rule]] = {}
+    for rule in reader.rules:
+        for target in rule.targets:
+            by_target.setdefault(target, []).append(rule)
+    reachable: set[_Rule] = set()
+    patterns: list[re.Pattern[str]] = []
+    for rule in reader.rules:
+        if rule.always:
+            if rule.prerequisites is None:
+                return None
+            reachable.add(rule)
+            for prerequisite in rule.prerequisites:
+                if "%" in prerequisite:
+                    patterns.append(re.compile(".*".join(re.escape(p) for p in prerequisite.split("%")) + r"\Z"))
+                else:
+                    wanted.append(prerequisite)
+            for target in rule.targets:
+                if _suffix_rule(target) and target.count(".") in (1, 2):
+                    # a suffix rule `.c.o:` (or `.c:`): a target ending in its first suffix is a source
+                    source = "." + target.split(".")[1]
+                    patterns.append(re.compile(".*" + re.escape(source) + r"\Z"))
+    if patterns:
+        wanted.extend(t for t in by_target if any(p.match(t) for p in patterns))
+    seen: set[str] = set()
+    while wanted:
+        target = wanted.pop()
+        if target in seen:
+            continue
+        seen.add(target)
+        for rule in by_target.get(target, ()):
+            if rule.prerequisites is None:
+                return None
+            reachable.add(rule)
+            wanted.extend(rule.prerequisites)
+    return reachable
+
+
+def _called(reader: _Reader, inner: str) -> str | None:
+    """The text `call NAME,ARG1,…` stands for: NAME's value as written, `$(1)`… its arguments
+    (None: NAME has no value in the makefiles)."""
+    pieces = _arguments(inner[5:])
+    body = reader.raw.get(pieces[0].strip())
+    if body is None:
+        return None
+    for k, argument in enumerate(pieces[1:], 1):
+        body = body.replace(f"$({k})", argument).replace(f"${{{k}}}", argument).replace(f"${k}", argument)
+    return body
+
+
+def _arguments(text: str) -> list[str]:
+    """A function's arguments: `text` split at its top-level commas."""
+    out: list[str] = []
+    start = 0
+    for position, _ in _top_level(text, ","):
+        out.append(text[start:position])
+        start = position + 1
+    out.append(text[start:])
+    return out
+
+
+def function_arguments(text: str) -> list[str]:
+    """Every argument of every make function called in `text` (nested calls too): a variable
+    may run one as a command (`RUN = $(if $(CI),bash x.sh)` … `$(RUN)`), so each is walked."""
+    out: list[str] = []
+    pending = [text]
+    while pending:
+        current = pending.pop()
+        i = current.find("$")
+        while 0 <= i < len(current) - 1:
+            if current[i + 1] in "({":
+                end = group_end(current, i)
+                inner = current[i + 2 : end - 1]
+                name, _, rest = inner.partition(" ")
+                if name in _FUNCTIONS and rest:
+                    for piece in _arguments(rest):
+                        out.append(piece)
+                        pending.append(piece)
+                i = current.find("$", end)
+            else:
+                i = current.find("$", i + 2)
+    return out
+
+
+def _expanded_recipe(reader: _Reader, recipe: str, depth: int = 0) -> str:
+    """A recipe line with make's expansions done where their value is known: `$$` is `$`,
+    a variable of known value is its text, `$(MAKE)` is `make`, `$(shell CMD)` is the shell's
+    `$(CMD)`; any other expansion stays spelled (to the shell, a value of unknown value), and
+    an automatic variable (`$@`, `$<` …) is `${MAKE_AUTOMATIC}`."""
+    out: list[str] = []
+    i = 0
+    n = len(recipe)
+    while i < n:
+        c = recipe[i]
+        if c != "$" or i + 1 >= n:
+            out.append(c)
+            i += 1
+            continue
+        following = recipe[i + 1]
+        if following == "$":
+            out.append("$")
+            i += 2
+        elif following in "({":
+            end = group_end(recipe, i)
+            inner = recipe[i + 2 : end - 1]
+            if inner in ("MAKE", "MAKE_COMMAND"):
+                out.append("make")
+            elif inner.startswith(("shell ", "shell\t")):
+                out.append("$(" + _expanded_recipe(reader, inner[6:], depth + 1) + ")")
+            elif inner.startswith("call ") and depth < 8 and _called(reader, inner) is not None:
+                out.append(_expanded_recipe(reader, _called(reader, inner), depth + 1))
+            else:
+                value = reader.value(inner) if _NAME().fullmatch(inner) else None
+                if value is not None:
+                    out.append(value)
+                else:
+                    # (a function's arguments may hold `$(shell …)`: taken apart the same way)
+                    out.append("$" + following + _expanded_recipe(reader, inner, depth + 1) + recipe[end - 1 : end])
+            i = end
+        else:
+            out.append("${MAKE_AUTOMATIC}")
+            i += 2
+    return "".join(out)
