@@ -438,6 +438,43 @@ def test_unittest_discovery_agrees_with_unittest(tmp_path_factory, packages, fil
     assert ours == set(real)
 
 
+class _Word:
+    """A command-line word as the runners' parser reads it."""
+
+    def __init__(self, text: str, opaque: bool = False) -> None:
+        self.text = text
+        self.opaque = opaque
+
+
+def _runner_words():
+    from polydeukes.stdlib.shell.interpreters import RUNNER_OPTIONS
+
+    spelled = sorted({o for r in RUNNER_OPTIONS.values() for o in (*r.values, *r.settings, *r.subcommands)})
+    word = st.one_of(st.sampled_from(spelled + ["--", "-", "discover", "-xq", "-kexpr", "-pplug", "--x=1"]),
+                     st.text(alphabet="-=./*abt", max_size=6))
+    return st.lists(st.tuples(word, st.booleans()), max_size=10)
+
+
+@settings(max_examples=200, deadline=None)
+@given(runner=st.sampled_from(["pytest", "unittest", "jest", "vitest", "mocha", "node --test", "bun test",
+                               "deno test"]),
+       words=_runner_words(), start=st.integers(0, 2), first=st.sampled_from(["", "discover", "run", "test"]))
+def test_runner_parser_gives_every_word_a_role(runner: str, words, start: int, first: str) -> None:
+    """`runner_items` reads any command line without raising, and every word from `start` on
+    (each option, its value, each operand) has an item at its own index, whatever the runner:
+    no word is dropped unread (a dropped operand is a test file never read)."""
+    from polydeukes.stdlib.shell.interpreters import TEST_PATH, runner_items
+
+    if first:  # (a mode word where the runner's words start: `discover`, `vitest run`)
+        words = words[:start] + [(first, False)] + words[start:]
+    args = [_Word(text, opaque) for text, opaque in words]
+    items = runner_items(runner, args, start)
+    assert {it.index for it in items} == set(range(start, len(args)))
+    for it in items:
+        if it.option == TEST_PATH and it.whole:
+            assert it.text == args[it.index].text
+
+
 def test_make_includes_past_their_bound_fail_closed(tmp_path: pathlib.Path) -> None:
     """A makefile that includes a chain of makefiles deeper than make's include bound is not
     followed to its end: the command fails closed and says why."""

@@ -531,8 +531,8 @@ def _unittest_items(args: Sequence[Arg], start: int) -> list[Item]:
         t = a.text
         if a.opaque or not t.startswith("-"):
             if discover:
-                if positional < 3:
-                    items.append(Item(k, t, DATA, True, ("-s", "-p", "-t")[positional]))
+                # (a fourth word is an error to unittest: data here)
+                items.append(Item(k, t, DATA, True, ("-s", "-p", "-t")[positional] if positional < 3 else ""))
                 positional += 1
             else:
                 items.append(Item(k, t, EXEC, option=TEST_PATH))
