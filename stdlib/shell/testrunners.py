@@ -340,7 +340,6 @@ class Runner(msgspec.Struct, frozen=True):
     package_key: str = ""  # the key of package.json that holds its configuration
 
 
-_JS = r"[^/]*\.(?:[cm]?[jt]sx?)"
 _CONFIG_CODE = ("js", "cjs", "mjs", "ts", "cts", "mts")
 RUNNERS: dict[str, Runner] = {
     # testMatch: `**/__tests__/**/*.[jt]s?(x)`, `**/?(*.)+(spec|test).[jt]s?(x)`
@@ -385,6 +384,8 @@ def _glob(spelled: str, any_file: str) -> tuple[str, str] | None:
     base, rest = before.rsplit("/", 1) if "/" in before else (".", before)
     rest += spelled[glob.start() :]
     return base or "/", any_file if "{" in rest or "**" in rest else fnmatch.translate(rest)
+
+
 NAMED_PATHS = 64  # paths one configuration file may name before the runner fails closed
 
 
@@ -396,7 +397,7 @@ def _script_files(walk: Walk, view: View, run: TestRun, rule: Runner, add) -> Re
     default directory, for one whose operands are paths. A file operand is run as given; a
     directory is searched by the runner's rule; a glob (an operand, or a string of its
     configuration: mocha's `spec`, jest's `testMatch`) has the directory before its first
-    pattern searched for every file of the language."""
+    pattern searched for the files it matches (`_glob`)."""
     cwd = view.cwd
     settings = dict(run.settings)
     configured = _runner_configuration(walk, view, rule, run)
