@@ -893,6 +893,13 @@ class Walk:
             run = _command_variables(args[:inner] if name not in _DECLARATIONS and name not in MAKES else args)
             if run:
                 view.wrapper_scripts = (*view.wrapper_scripts, *run)
+        if name in NESTED_SHELLS and inner + 2 < len(args):
+            # `bash --rcfile F`, `--init-file F`: an interactive bash sources F first (whether
+            # it is interactive is not worked out: F is read as sourced).
+            rc = [args[k + 1] for k in range(inner + 1, len(args) - 1) if args[k].text in ("--rcfile", "--init-file")]
+            if rc:
+                view.wrapper_scripts = (*view.wrapper_scripts,
+                                        *("source '" + a.text.replace("'", "'\\''") + "'" for a in rc if not a.opaque))
         if flowing is not None:
             view.stdin_listing = flowing
         if view.via_xargs:
@@ -1588,6 +1595,15 @@ class Walk:
             script = script or scripts.located(view)
             if script is not None:
                 view.file_script = script = scripts.read(self, view, script)
+            elif view.model is not None and view.model.handler == "interpreter":
+                # `python3 -m pip install -e .`: pip, as the `pip` command (projectfiles.py)
+                args = view.args
+                at = next((k for k in range(view.inner + 1, len(args) - 1)
+                           if args[k].text == "-m" and args[k + 1].text in ("pip", "pip3")), None)
+                if at is not None:
+                    from polydeukes.stdlib.shell import projectfiles
+
+                    view.file_script = script = projectfiles._pip_project(self, view, args[at + 2 :])
         if script is not None and script.shell and script.text is not None:
             view.follow = True
 
