@@ -373,7 +373,7 @@ MAKES = frozenset({"make", "gmake"})  # the rest of `PROGRAM_RUNNERS` run packag
 # which invocations run which files, read how).
 PROJECT_TOOLS = frozenset({"just", "task", "go-task", "rake", "invoke", "inv", "nox", "tox", "pdm", "poe",
                            "hatch", "cargo", "pip", "pip3", "cmake", "meson", "gradle", "bazel", "bazelisk",
-                           "scons", "sbt", "mix", "mvn", "ninja", "composer"})
+                           "scons", "sbt", "mix", "mvn", "ninja", "composer", "deno"})
 # Programs whose own program may come from a file (`awk -f prog.awk`, `sed -f script.sed`).
 PROGRAM_FILE_READERS = frozenset({"awk", "gawk", "mawk", "nawk", "sed", "gsed"})
 # Names whose command can matter without a mention: writers and programs the table models as
@@ -921,8 +921,10 @@ class Walk:
         if view.wrapper_scripts or name in _RUNS_SCRIPTS or cmd.flags & W_SUBST or view.piped_code:
             view.follow = True
         written_script = None
-        if inner < len(args) and (name in _FILE_RUNNERS or (model is not None and model.handler == "interpreter")
-                                  or "/" in args[inner].text or view.wrapper in _PYTHON_FILE_RUNNERS):
+        if name == "deno" and inner + 1 < len(args) and args[inner + 1].text == "task":
+            self._project_files(view)  # `deno task NAME`: deno.json's tasks, not a program file
+        elif inner < len(args) and (name in _FILE_RUNNERS or (model is not None and model.handler == "interpreter")
+                                    or "/" in args[inner].text or view.wrapper in _PYTHON_FILE_RUNNERS):
             if context.writers or context.written:
                 written_script = self._runs_written_script(view)
             if written_script is None and view.runs_written is None and view.written_code is None:
