@@ -369,6 +369,8 @@ _VARIABLE_REFERENCE = LazyPattern(r"\$\{?[#!]?([A-Za-z_][A-Za-z0-9_]*)")
 # scripts (scripts.py).
 PROGRAM_RUNNERS = frozenset({"make", "gmake", "npm", "yarn", "pnpm"})
 MAKES = frozenset({"make", "gmake"})  # the rest of `PROGRAM_RUNNERS` run package.json scripts (scripts.py)
+# Wrapper scripts of build tools, and the tool whose project files they run.
+_BUILD_WRAPPERS = {"gradlew": "gradle", "mvnw": "mvn"}
 # Build tools and task runners that run files of the project (projectfiles.py holds the table:
 # which invocations run which files, read how).
 PROJECT_TOOLS = frozenset({"just", "task", "go-task", "rake", "invoke", "inv", "nox", "tox", "pdm", "poe",
@@ -900,6 +902,11 @@ class Walk:
             if rc:
                 view.wrapper_scripts = (*view.wrapper_scripts,
                                         *("source '" + a.text.replace("'", "'\\''") + "'" for a in rc if not a.opaque))
+        if name in _BUILD_WRAPPERS and inner < len(args) and not any(a.opaque for a in args[inner + 1 :]):
+            # `./gradlew build`: the wrapper script is read as the script it is, and what it
+            # hands its arguments to reads the project's build files as `gradle build` does.
+            view.wrapper_scripts = (*view.wrapper_scripts, " ".join(
+                [_BUILD_WRAPPERS[name], *("'" + a.text.replace("'", "'\\''") + "'" for a in args[inner + 1 :])]))
         if flowing is not None:
             view.stdin_listing = flowing
         if view.via_xargs:
