@@ -369,11 +369,13 @@ _VARIABLE_REFERENCE = LazyPattern(r"\$\{?[#!]?([A-Za-z_][A-Za-z0-9_]*)")
 # scripts (scripts.py).
 PROGRAM_RUNNERS = frozenset({"make", "gmake", "npm", "yarn", "pnpm"})
 MAKES = frozenset({"make", "gmake"})  # the rest of `PROGRAM_RUNNERS` run package.json scripts (scripts.py)
+# Wrapper scripts of build tools, and the tool whose project files they run.
+_BUILD_WRAPPERS = {"gradlew": "gradle", "mvnw": "mvn"}
 # Build tools and task runners that run files of the project (projectfiles.py holds the table:
 # which invocations run which files, read how).
 PROJECT_TOOLS = frozenset({"just", "task", "go-task", "rake", "invoke", "inv", "nox", "tox", "pdm", "poe",
                            "hatch", "cargo", "pip", "pip3", "cmake", "meson", "gradle", "bazel", "bazelisk",
-                           "scons", "sbt", "mix", "mvn", "ninja", "composer", "go"})
+                           "scons", "sbt", "mix", "mvn", "ninja", "composer", "deno", "go"})
 # Programs whose own program may come from a file (`awk -f prog.awk`, `sed -f script.sed`).
 PROGRAM_FILE_READERS = frozenset({"awk", "gawk", "mawk", "nawk", "sed", "gsed"})
 # Names whose command can matter without a mention: writers and programs the table models as
@@ -893,6 +895,18 @@ class Walk:
             run = _command_variables(args[:inner] if name not in _DECLARATIONS and name not in MAKES else args)
             if run:
                 view.wrapper_scripts = (*view.wrapper_scripts, *run)
+        if name in NESTED_SHELLS and inner + 2 < len(args):
+            # `bash --rcfile F`, `--init-file F`: an interactive bash sources F first (whether
+            # it is interactive is not worked out: F is read as sourced).
+            rc = [args[k + 1] for k in range(inner + 1, len(args) - 1) if args[k].text in ("--rcfile", "--init-file")]
+            if rc:
+                view.wrapper_scripts = (*view.wrapper_scripts,
+                                        *("source '" + a.text.replace("'", "'\\''") + "'" for a in rc if not a.opaque))
+        if name in _BUILD_WRAPPERS and inner < len(args) and not any(a.opaque for a in args[inner + 1 :]):
+            # `./gradlew build`: the wrapper script is read as the script it is, and what it
+            # hands its arguments to reads the project's build files as `gradle build` does.
+            view.wrapper_scripts = (*view.wrapper_scripts, " ".join(
+                [_BUILD_WRAPPERS[name], *("'" + a.text.replace("'", "'\\''") + "'" for a in args[inner + 1 :])]))
         if flowing is not None:
             view.stdin_listing = flowing
         if view.via_xargs:
@@ -914,8 +928,10 @@ class Walk:
         if view.wrapper_scripts or name in _RUNS_SCRIPTS or cmd.flags & W_SUBST or view.piped_code:
             view.follow = True
         written_script = None
-        if inner < len(args) and (name in _FILE_RUNNERS or (model is not None and model.handler == "interpreter")
-                                  or "/" in args[inner].text or view.wrapper in _PYTHON_FILE_RUNNERS):
+        if name == "deno" and inner + 1 < len(args) and args[inner + 1].text == "task":
+            self._project_files(view)  # `deno task NAME`: deno.json's tasks, not a program file
+        elif inner < len(args) and (name in _FILE_RUNNERS or (model is not None and model.handler == "interpreter")
+                                    or "/" in args[inner].text or view.wrapper in _PYTHON_FILE_RUNNERS):
             if context.writers or context.written:
                 written_script = self._runs_written_script(view)
             if written_script is None and view.runs_written is None and view.written_code is None:
@@ -1588,6 +1604,15 @@ class Walk:
             script = script or scripts.located(view)
             if script is not None:
                 view.file_script = script = scripts.read(self, view, script)
+            elif view.model is not None and view.model.handler == "interpreter":
+                # `python3 -m pip install -e .`: pip, as the `pip` command (projectfiles.py)
+                args = view.args
+                at = next((k for k in range(view.inner + 1, len(args) - 1)
+                           if args[k].text == "-m" and args[k + 1].text in ("pip", "pip3")), None)
+                if at is not None:
+                    from polydeukes.stdlib.shell import projectfiles
+
+                    view.file_script = script = projectfiles._pip_project(self, view, args[at + 2 :])
         if script is not None and script.shell and script.text is not None:
             view.follow = True
 

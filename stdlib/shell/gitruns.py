@@ -34,6 +34,7 @@ from polydeukes.stdlib.shell.analysis import View, Walk
 from polydeukes.stdlib.shell.disk import SCRIPT_BYTES, Binary, Missing, Refused
 from polydeukes.stdlib.shell.git import _GIT_GLOBAL_MODEL, _GIT_READERS, _GIT_SUBCOMMANDS
 from polydeukes.stdlib.shell.scripts import FileScript
+from polydeukes.vm.sre import LazyPattern
 
 CONFIG_BYTES = 1 << 20  # one repository's `config` file
 _UPWARD = 64  # directories climbed looking for the repository
@@ -174,6 +175,17 @@ def git_script(walk: Walk, view: View) -> FileScript | None:
         else:
             lines.append("git " + value + ' "$@"')
         sources.append(f"the alias '{sub}' of {'-c' if 'alias.' + sub in overrides else config}")
+    foreach = _submodule_command(arguments) if sub == "submodule" else None
+    if foreach is not None:
+        # `git submodule foreach CMD`: CMD runs in each submodule's directory (.gitmodules'
+        # paths; with none listed, it runs nowhere).
+        listed = _read(walk, top + (".gitmodules",), SCRIPT_BYTES)
+        if isinstance(listed, FileScript):
+            return listed
+        for path in _SUBMODULE_PATH().findall(listed or ""):
+            lines.append("cd '" + path.strip().replace("'", "'\\''") + "' && " + foreach)
+        if listed and lines:
+            sources.append("git submodule foreach")
     for key, found_values in values.items():
         if _runs_program(key):
             # (`!cmd`, a credential helper's form for a shell line)
@@ -191,6 +203,23 @@ def git_script(walk: Walk, view: View) -> FileScript | None:
 
 
 _ALL_HOOKS = frozenset(hook for hooks in _HOOKS.values() for hook in hooks)
+_SUBMODULE_PATH = LazyPattern(r"(?m)^[ \t]*path[ \t]*=[ \t]*(.+?)[ \t]*$")
+
+
+def _submodule_command(arguments) -> str | None:
+    """The command of `git submodule [--quiet] foreach [--recursive] CMD…` (its words joined,
+    as git joins them), or None for another submodule command or a word of unknown value
+    (the command is then judged by its words alone). Nested submodules (`--recursive`) are
+    not followed."""
+    k = 0
+    while k < len(arguments) and arguments[k].text.startswith("-"):
+        k += 1
+    if k >= len(arguments) or arguments[k].text != "foreach":
+        return None
+    rest = [a for a in arguments[k + 1 :] if a.text not in ("--recursive", "-q", "--quiet")]
+    if not rest or any(a.opaque for a in rest):
+        return None
+    return " ".join(a.text for a in rest)
 
 
 def may_run(walk: Walk, cwd: tuple[str, ...] | None) -> bool:

@@ -16,6 +16,13 @@ read-only and within bounds, and scanned as code too, transitively:
   `.ts`, `.mts`, `.cts`, `.jsx`, `.tsx`, `/index.js`, `/index.ts`.
 - Ruby: `require_relative "x"`, `require "./x"`, `load "x.rb"`; Perl: `require "x.pl"`,
   `do "x.pl"` (a quoted file name).
+- Any language: a script file a string in the code names (`exec(open("x.py").read())`,
+  `runpy.run_path("x.py")`, `os.system("bash x.sh")`, Perl's or awk's `system("sh x.sh")`),
+  where the command runs or beside the importing file: a word that ends in a script's suffix
+  (`.py`, `.sh`, `.js` …, `SCRIPT_SUFFIXES`). Such a file is read as code, whatever runs it.
+- Python with `PYTHONPATH=DIR` in front of the command (or through `env`): imports are looked
+  up in those directories too, and their `sitecustomize.py` and `usercustomize.py`, which
+  Python runs at start-up, are read.
 
 A module found nowhere (the standard library, an installed package) is not this layer's;
 one that cannot be read within bounds is reported so (the judge fails closed). At most
@@ -31,6 +38,7 @@ from polydeukes.stdlib.shell.disk import MISSING, PROGRAM_BYTES, Binary, Missing
 from polydeukes.vm.sre import LazyPattern
 
 MODULES = 64  # files read per program
+OTHER = "other"  # the language of a program that imports nothing (awk's, sed's)
 MODULE_BYTES = 4 * PROGRAM_BYTES  # bytes read per program, all modules together
 
 _PYTHON_IMPORT = LazyPattern(
@@ -47,7 +55,9 @@ _JS_SUFFIXES = ("", ".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".jsx", ".tsx"
 
 
 def family(program: str) -> str | None:
-    """The language an interpreter's name runs (`python3.12` -> python), or None."""
+    """The language an interpreter's name runs (`python3.12` -> python), or None (another
+    program's code, awk's or sed's, imports nothing: `OTHER` reads only the script files its
+    strings name)."""
     name = program.rsplit("/", 1)[-1]
     if name.startswith(("python", "pypy", "ipython", "pytest", "py.test", "coverage")):  # (test runners: scripts.py)
         return "python"
@@ -60,38 +70,67 @@ def family(program: str) -> str | None:
     return None
 
 
-def local_modules(walk, language: str, code: str, base: tuple[str, ...] | None
-                  ) -> list[tuple[str, str | Refused]]:
-    """The project files `code` imports, transitively: (absolute path, text) each, the text a
-    `Refused` when the file cannot be read within bounds (or past the bounds of this search).
+def local_modules(walk, language: str, code: str, base: tuple[str, ...] | None,
+                  cwd: tuple[str, ...] | None = None, python_path: tuple[tuple[str, ...], ...] = ()
+                  ) -> list[tuple[str, str | Refused, bool]]:
+    """The project files `code` imports, transitively: (absolute path, text, named) each, the
+    text a `Refused` when the file cannot be read within bounds (or past the bounds of this
+    search), `named` true for a script file a string names rather than an import.
+    `base` is the program's directory, `cwd` where the command runs (the script files its
+    strings name are looked for there too), `python_path` the directories of `PYTHONPATH`.
     Each file is read once per walk (`Walk.read_file`)."""
     disk = walk.disk
-    if base is None or disk is None or language == "python" and disk.missing_directory(base):
-        return []  # (a Python program's modules are under its directory: none in a missing one)
-    found: list[tuple[str, str | Refused]] = []
+    if base is None or disk is None:
+        return []
+    found: list[tuple[str, str | Refused, bool]] = []
     seen: set[tuple[str, ...]] = set()
-    queue: list[tuple[str, tuple[str, ...]]] = [(code, base)]
+    # (a Python program's modules are under its directory: none in a missing one)
+    bases = [b for b in (base, *python_path) if not (language == "python" and disk.missing_directory(b))]
+    queue: list[tuple[str, tuple[str, ...]]] = [(code, b) for b in bases]
+    queue.extend((f"import sitecustomize\nimport usercustomize", b) for b in python_path if b in bases)
     spent = 0
     while queue:
         text, directory = queue.pop(0)
-        for path in _candidates(language, text, directory):
+        imported = _candidates(language, text, directory)
+        named = _named_scripts(text, directory, cwd)
+        for path in imported + named:
             if path in seen:
                 continue
             seen.add(path)
             spelled = "/" + "/".join(path)
             if len(found) >= MODULES or spent > MODULE_BYTES:
-                found.append((spelled, Refused(f"more than {MODULES} modules or {MODULE_BYTES >> 20} MiB to read")))
+                found.append((spelled, Refused(f"more than {MODULES} modules or {MODULE_BYTES >> 20} MiB to read"), False))
                 return found
             # (a directory known missing holds no module: no lookup, as `cd`-ing down a fresh
             # tree and running a program there would otherwise spend one per name)
             content = MISSING if disk.missing_directory(path[:-1]) else walk.read_file(path, PROGRAM_BYTES)
             if isinstance(content, (Missing, Binary)):
                 continue  # not a module of the project (or a compiled one)
-            found.append((spelled, content))
+            found.append((spelled, content, path in named and path not in imported))
             if isinstance(content, str):
                 spent += len(content)
                 queue.append((content, path[:-1]))
     return found
+
+
+# Suffixes of the script files a string in code may name (read as code wherever they are run).
+SCRIPT_SUFFIXES = ("py", "sh", "bash", "zsh", "js", "mjs", "cjs", "ts", "mts", "cts", "rb", "pl", "pm", "php", "lua",
+                   "tcl", "awk", "sed")
+_SCRIPT_NAME = LazyPattern(r"(?<![\w./$-])((?:\.{1,2}/|/)?[\w.-]+(?:/[\w.-]+)*\.(?:%s))(?![\w/-])"
+                           % "|".join(SCRIPT_SUFFIXES))
+
+
+def _named_scripts(text: str, directory: tuple[str, ...], cwd: tuple[str, ...] | None) -> list[tuple[str, ...]]:
+    """The script files words of `text` name (`"bash x.sh"`, `open("tools/x.py")`), beside the
+    file that names them and where the command runs."""
+    out: list[tuple[str, ...]] = []
+    for m in _SCRIPT_NAME().finditer(text):
+        spelled = m.group(1)
+        for place in (directory, cwd) if cwd is not None and cwd != directory else (directory,):
+            path = _join(place, spelled)
+            if path:
+                out.append(path)
+    return out
 
 
 def _candidates(language: str, text: str, directory: tuple[str, ...]) -> list[tuple[str, ...]]:
@@ -124,7 +163,7 @@ def _candidates(language: str, text: str, directory: tuple[str, ...]) -> list[tu
             target = _join(directory, spelled)
             if target:
                 out.extend(_join(directory, spelled + suffix) for suffix in _JS_SUFFIXES if target)
-    else:
+    elif language in ("ruby", "perl"):
         pattern = _RUBY_IMPORT if language == "ruby" else _PERL_IMPORT
         for m in pattern().finditer(text):
             spelled = next(g for g in m.groups() if g is not None)

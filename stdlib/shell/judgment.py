@@ -141,6 +141,7 @@ UNREADABLE_SCRIPT = "{runner} runs {path}, which cannot be read within bounds ({
 UNREADABLE_PASSED = ("{head} passes {path} on to a stage that runs what it reads, and it cannot be read "
                      "within bounds ({why})")
 IMPORTED = "{head} runs code that imports {module}, which mentions protected path {p}"
+NAMED_SCRIPT = "{head} runs code that names {module}, which mentions protected path {p}"
 UNREADABLE_MODULE = "{head} runs code that imports {module}, which cannot be read within bounds ({why})"
 REWRITTEN_WORD = "{head} takes a word that {stage} makes of text on the line, which cannot be judged"
 UNREADABLE_PRINTED = "{head} takes the text of {path} as words, and it cannot be read within bounds ({why})"
@@ -156,6 +157,8 @@ _HOME_WORD = LazyPattern(r"\$(?:HOME|\{HOME\})(/[^$`]*)?")
 # `opaque_mentions`' marker for a read redirect's target (`-1`: any other redirect target).
 _READ_TARGET = -2
 _NAMES_FROM_STDIN = frozenset({"read", "mapfile", "readarray"})
+# Models whose program is code that may import the project's modules or run its scripts.
+_CODE_HANDLERS = frozenset({"interpreter", "awk", "sed"})
 
 # Effects on a directory that carry its whole content with them.
 _CONTAINING = frozenset({E.DELETE, E.MOVE, E.CHMOD})
@@ -620,7 +623,7 @@ class _Judge:
             self.found(BREAK_UNREADABLE, WRITTEN_SCRIPT.format(head=view.head, path=view.runs_written))
         if view.file_script is not None:
             self.file_script(view, cwd, cwd_spelled)
-        if model is not None and model.handler == "interpreter" or view.file_script is not None:
+        if model is not None and model.handler in _CODE_HANDLERS or view.file_script is not None:
             self.imported(view, cwd)
         if view.passes_unreadable is not None:
             self.unknown_reach = True
@@ -1382,10 +1385,13 @@ class _Judge:
                     codes.append(f"import {it.text}\nfrom {it.text} import __main__")  # `python3 -m tool`
             if not codes and language is not None:
                 codes.extend(view.env.heredocs)  # `python3 - <<EOF`
+            if language is None and codes:
+                language = imports.OTHER  # awk's `system("sh x.sh")`: the script files it names
         if language is None:
             return
+        python_path = _python_path(view, self.walk, cwd) if language == "python" else ()
         for code in codes:
-            for module, text in imports.local_modules(self.walk, language, code, base):
+            for module, text, named in imports.local_modules(self.walk, language, code, base, cwd, python_path):
                 shown = _shown_path(module, cwd)
                 if not isinstance(text, str):
                     self.unknown_reach = True
@@ -1394,7 +1400,8 @@ class _Judge:
                 index = self.code_index(text, cwd)
                 if index >= 0:
                     self.reached.add(index)
-                    self.found(BREAK_CODE_MENTION, IMPORTED.format(head=view.head, module=shown, p=self.p.entries[index]))
+                    message = NAMED_SCRIPT if named else IMPORTED
+                    self.found(BREAK_CODE_MENTION, message.format(head=view.head, module=shown, p=self.p.entries[index]))
                     return
 
     def file_script(self, view: View, cwd: tuple[str, ...] | None, cwd_spelled: bool) -> None:
@@ -1431,6 +1438,20 @@ def _only_reads(view: View) -> bool:
         return False
     found = view.effects
     return found is not None and found.unproven is None and all(it.role in E.HARMLESS for it in found.items)
+
+
+def _python_path(view: View, walk, cwd: tuple[str, ...] | None) -> tuple[tuple[str, ...], ...]:
+    """The directories a `PYTHONPATH=…` in front of the command (or given through `env`) puts
+    on Python's path, as absolute segments (one of unknown value: left out)."""
+    out: list[tuple[str, ...]] = []
+    for a in view.args[: view.inner]:
+        if a.opaque or not a.text.startswith("PYTHONPATH="):
+            continue
+        for directory in a.text.partition("=")[2].split(":"):
+            path = walk.absolute(directory or ".", cwd)
+            if path is not None:
+                out.append(path)
+    return tuple(out)
 
 
 def _reads_only_from_stdin(view: View) -> bool:

@@ -14,8 +14,9 @@ their text is read:
   pyproject.toml's `[tool.pdm.scripts]`, `[tool.poe.tasks]`, hatch's scripts, Maven's pom.xml):
   a mention in it fails closed;
 - `ninja`: build.ninja, whose rules' `command = …` lines are shell lines, walked one shell each;
-- `tasks`: a JSON file whose `scripts` (composer.json) values are shell lines, walked one shell
-  each (composer's `@`-references and `Class::method` callbacks are read for mentions only).
+- `tasks`: a JSON file whose `tasks` (deno.json, `deno task`) or `scripts` (composer.json)
+  values are shell lines, walked one shell each (composer's `@`-references and
+  `Class::method` callbacks are read for mentions only).
 
 The first of a tool's file names that exists is read (as the tool does), or, for a tool that
 reads several (`ALL_FILES`: gradle's build and settings scripts, bazel's BUILD and WORKSPACE
@@ -71,6 +72,7 @@ TOOLS: dict[str, tuple[frozenset[str] | None, tuple[str, ...], str]] = {
     "mix": (None, ("mix.exs",), "code"),
     "mvn": (None, ("pom.xml",), "text"),
     "ninja": (None, ("build.ninja",), "ninja"),
+    "deno": (frozenset({"task"}), ("deno.json", "deno.jsonc"), "tasks"),
     "composer": (frozenset({"run-script", "run", "test", "install", "update", "require", "remove",
                             "dump-autoload", "create-project"}), ("composer.json",), "tasks"),
 }
@@ -130,7 +132,7 @@ def project_script(walk: Walk, view: View) -> FileScript | None:
         elif mode == "ninja":
             script.lines = ninja_commands(text)
         elif mode == "tasks":
-            script.lines = json_tasks(text)
+            script.lines = json_tasks(text, _task_named(view.name, words))
         else:
             script.lines = [] if mode == "text" else None
         if command and script.lines is not None:
@@ -239,11 +241,24 @@ def _ninja_unescaped(value: str) -> str:
     return "".join(out)
 
 
-def json_tasks(text: str) -> list[str]:
-    """The shell lines of composer.json's `scripts` (a script may be a list of lines; `tasks`
-    and `{"command": …}` are deno.json's shape, read the same way); composer's `@name`
-    references and `Class::method` callbacks are not shell. A file that is not a JSON object
-    gives none (its text is still read for mentions)."""
+def _task_named(tool: str, words) -> str | None:
+    """The task or script a call runs by name (`deno task NAME`, `composer run-script NAME`,
+    `composer test`), or None when it runs others (`composer install`'s event scripts: all
+    are walked) or the name is of unknown value."""
+    if not words:
+        return None
+    first = words[0].text
+    if tool == "deno" or first in ("run-script", "run"):
+        return words[1].text if len(words) > 1 and not words[1].opaque else None
+    return first if first == "test" else None
+
+
+def json_tasks(text: str, named: str | None = None) -> list[str]:
+    """The shell lines of deno.json's `tasks` (a task may be `{"command": …}`) and
+    composer.json's `scripts` (a script may be a list of lines): of the task `named` and those
+    it depends on, else of all; composer's `Class::method` callbacks and `@php`/`@composer`
+    lines are not shell. A file that is not a JSON object gives none (its text is still read
+    for mentions)."""
     import json
 
     try:
@@ -257,11 +272,27 @@ def json_tasks(text: str) -> list[str]:
         table = data.get(key)
         if not isinstance(table, dict):
             continue
-        for value in table.values():
+        # A named task runs itself and the tasks it depends on (deno's `dependencies`,
+        # composer's `@name` references); a name the file lacks runs none of them.
+        names = list(table) if named is None else [named]
+        seen: set[str] = set()
+        while names:
+            name = names.pop()
+            if name in seen or name not in table:
+                continue
+            seen.add(name)
+            value = table[name]
             if isinstance(value, dict):
+                dependencies = value.get("dependencies")
+                if isinstance(dependencies, list):
+                    names.extend(d for d in dependencies if isinstance(d, str))
                 value = value.get("command")
             for line in value if isinstance(value, list) else [value]:
-                if isinstance(line, str) and not line.startswith("@") and "::" not in line:
+                if not isinstance(line, str):
+                    continue
+                if line.startswith("@") and not line.startswith(("@php", "@putenv", "@composer")):
+                    names.append(line[1:].split()[0] if line[1:].split() else "")
+                elif not line.startswith("@") and "::" not in line:
                     out.append(line)
     return out
 
