@@ -118,6 +118,30 @@ def group_end(s: str, i: int) -> int:
     return n
 
 
+def references(text: str):
+    """`text` as make reads its references, in order: (literal, None, "") for a run of plain
+    text (`$$` is `$`), (the text inside, the name or the function call, its spelling) for a
+    reference: `$(NAME)`, `${NAME}`, `$(fn args)`, or `$X` (a one-character name: the
+    spelling is two characters)."""
+    start = 0
+    i = text.find("$")
+    n = len(text)
+    while 0 <= i < n - 1:
+        following = text[i + 1]
+        if following == "$":
+            yield text[start:i] + "$", None, ""
+            start = i = i + 2
+        else:
+            if start < i:
+                yield text[start:i], None, ""
+            end = group_end(text, i) if following in "({" else i + 2
+            yield "", text[i + 2 : end - 1] if end - i > 2 else following, text[i:end]
+            start = i = end
+        i = text.find("$", i)
+    if start < n:
+        yield text[start:], None, ""
+
+
 def _top_level(s: str, chars: str) -> list[tuple[int, str]]:
     """The positions of `chars` in `s` outside `$(…)`/`${…}` (and not a `$X` reference)."""
     out: list[tuple[int, str]] = []
@@ -178,27 +202,8 @@ class _Reader:
         if depth > 16:
             return None
         out: list[str] = []
-        i = 0
-        n = len(text)
-        while i < n:
-            c = text[i]
-            if c != "$" or i + 1 >= n:
-                out.append(c)
-                i += 1
-                continue
-            following = text[i + 1]
-            if following == "$":
-                out.append("$")
-                i += 2
-                continue
-            if following in "({":
-                end = group_end(text, i)
-                name = text[i + 2 : end - 1]
-                i = end
-            else:
-                name = following
-                i += 2
-            value = self.value(name, depth)
+        for literal, name, _ in references(text):
+            value = literal if name is None else self.value(name, depth)
             if value is None:
                 return None
             out.append(value)
@@ -642,36 +647,22 @@ def _expanded_recipe(reader: _Reader, recipe: str, depth: int = 0) -> str:
     `$(CMD)`; any other expansion stays spelled (to the shell, a value of unknown value), and
     an automatic variable (`$@`, `$<` …) is `${MAKE_AUTOMATIC}`."""
     out: list[str] = []
-    i = 0
-    n = len(recipe)
-    while i < n:
-        c = recipe[i]
-        if c != "$" or i + 1 >= n:
-            out.append(c)
-            i += 1
-            continue
-        following = recipe[i + 1]
-        if following == "$":
-            out.append("$")
-            i += 2
-        elif following in "({":
-            end = group_end(recipe, i)
-            inner = recipe[i + 2 : end - 1]
-            if inner in ("MAKE", "MAKE_COMMAND"):
-                out.append("make")
-            elif inner.startswith(("shell ", "shell\t")):
-                out.append("$(" + _expanded_recipe(reader, inner[6:], depth + 1) + ")")
-            elif inner.startswith("call ") and depth < 8 and _called(reader, inner) is not None:
-                out.append(_expanded_recipe(reader, _called(reader, inner), depth + 1))
-            else:
-                value = reader.value(inner) if _NAME().fullmatch(inner) else None
-                if value is not None:
-                    out.append(value)
-                else:
-                    # (a function's arguments may hold `$(shell …)`: taken apart the same way)
-                    out.append("$" + following + _expanded_recipe(reader, inner, depth + 1) + recipe[end - 1 : end])
-            i = end
+    for literal, inner, spelled in references(recipe):
+        if inner is None:
+            out.append(literal)
+        elif len(spelled) == 2:
+            out.append("${MAKE_AUTOMATIC}")  # `$@`, `$<` … (or a one-letter variable: unknown too)
+        elif inner in ("MAKE", "MAKE_COMMAND"):
+            out.append("make")
+        elif inner.startswith(("shell ", "shell\t")):
+            out.append("$(" + _expanded_recipe(reader, inner[6:], depth + 1) + ")")
+        elif inner.startswith("call ") and depth < 8 and _called(reader, inner) is not None:
+            out.append(_expanded_recipe(reader, _called(reader, inner), depth + 1))
         else:
-            out.append("${MAKE_AUTOMATIC}")
-            i += 2
+            value = reader.value(inner) if _NAME().fullmatch(inner) else None
+            if value is not None:
+                out.append(value)
+            else:
+                # (a function's arguments may hold `$(shell …)`: taken apart the same way)
+                out.append(spelled[:2] + _expanded_recipe(reader, inner, depth + 1) + spelled[-1])
     return "".join(out)
