@@ -60,16 +60,54 @@ W_ESCAPE = 16  # an ANSI-C escape whose bytes are not known
 # subshell and group parentheses stay glued to words so the analyzer can see them as markers.
 # `[`, `{` and `(` are left to `word`, which flags globs, braces and extglob groups.
 _PLAIN_RUN = LazyPattern(r"[^\s'\"\\$`;&|<>*?\[{(]+")
-# A whole word of plain characters, ending at a word end (most words): its text is its spelling.
-# A word starting with `#` is left to the general path (it starts a comment), and so is one
-# starting with a digit unless a blank follows (digits may fold into a redirect, `2>`); a word
-# end is exactly `_WORD_END` (any other whitespace character is read by `word`). A run of such
-# words separated by blanks, then the blanks after it, is read in one call and split at its
-# blanks (a loop turn per word cost more). Group 1 ends where the last word ends.
-_PLAIN_WORDS = LazyPattern(
-    r"([^\s'\"\\$`;&|<>*?\[{(#0-9][^\s'\"\\$`;&|<>*?\[{(]*+"
-    r"(?:[ \t]++(?:[^\s'\"\\$`;&|<>*?\[{(#0-9][^\s'\"\\$`;&|<>*?\[{(]*+|[0-9][^\s'\"\\$`;&|<>*?\[{(]*+(?=[ \t])))*+)"
-    r"(?=[ \t\n\r;&|<>]|\Z)[ \t]*+")
+# One step of the main loop (`_STEP`, matched at the cursor): a token read without a helper's
+# call, with what follows it up to the next token. A word's step also takes the blanks after it
+# and the control operator or newline that ends the command, if one comes next: most commands
+# end in the step that reads their last word. `lastindex` (the last group that matched) tells
+# both what was read (`_STEP_KIND`) and what ended the command (`_STEP_END`), so the loop reads
+# no group it does not need. (No group is repeated or made optional with `?`: CPython's `re`
+# allocates memory for each such repeat it enters; an empty alternative costs nothing.)
+_PLAIN_CHAR = r"[^\s'\"\\$`;&|<>*?\[{(]"  # a character `word` copies as it is (`_PLAIN_RUN`)
+# `_PLAIN_CHAR` or a space, but no `#` (a word starting with one starts a comment): `\s` less the
+# space, spelled out (`\s` is exactly `str.isspace`; a test holds the two together).
+_RUN_CHAR = (r"[^\t\n\r\x0b\x0c\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+             r"'\"\\$`;&|<>*?\[{(#]")
+# No word starts at `#` (a comment) or at digits that a `>` follows (a redirect, `2>`).
+_WORD_START = r"(?!#|[0-9]*+>)"
+# A word ends exactly at `_WORD_END` (any other whitespace character is read by `word`).
+_WORD_ENDS = r"(?=[ \t\n\r;&|<>]|\Z)"
+# The control operators, then the blanks after them (`&>` is a redirect; `|&` is `|` for stderr
+# too), and the newlines: each alternative ends in an empty group, whose number (`lastindex`) says
+# which one matched. (Each starts with its first character, so `re` skips the others at once.)
+_CONTROL = r"(?:&&()|\|\|()|\|&?()|;()|&(?!>)())[ \t]*+|\n()|\r\n?()"
+_CONTROL_ENDS = ("&&", "||", "|", ";", "&", "\n", "\n")
+_AFTER_WORD = _WORD_ENDS + "[ \t]*+(?:" + _CONTROL + "|)"
+_STEP = LazyPattern(
+    # A run of plain words one space apart (their text is their spelling) and the spaces after
+    # them, that ends at a space or a word end (a greedy run gives back an unfinished last word);
+    # a `>` after it (2nd group) may make its last word a redirect's fd number (`2>`).
+    "(?![0-9]*+>)(" + _RUN_CHAR + r"+)(?:(?<= )|(?=[\t\n\r;&|<]|\Z)|(?=(>)))(?:" + _CONTROL + "|)"
+    # A redirect operator (fd digits folded in; not a heredoc, a herestring or `<(`), its plain
+    # target.
+    + r"|((?:[0-9]++(?=>)|)(?:&>>|&>|>>|>\||>&|<&|<>|>|<(?!<)))[ \t]*+(" + _PLAIN_CHAR + "++)" + _AFTER_WORD
+    # One word of plain characters around one quoted string, with no backslash or backtick.
+    + "|(" + _WORD_START + _PLAIN_CHAR + r"""*+(?:'[^']*+'|"[^"\\`]*+")""" + _PLAIN_CHAR + "*+)" + _AFTER_WORD
+    # One unquoted word that may hold globs, braces and `$` (but no `(`).
+    + "|(" + _WORD_START + r"""[^\s'"\\`;&|<>(]++)""" + _AFTER_WORD
+    + "|" + _CONTROL  # a control operator or a newline alone
+    + r"|(#)[^\n\r]*+"  # a comment, to the line end
+    + r"|([ \t])[ \t]*+"  # blanks
+)
+# What each group of `_STEP`, as its `lastindex`, says the step read, and what ended the command
+# (None: nothing). A word kind's own groups come first, then its control groups.
+_RUN, _RUN_BEFORE_GREATER, _QUOTED_WORD, _EXPANDING_WORD, _REDIRECT, _NOTHING, _SKIP = range(7)
+_AND_CONTROL = len(_CONTROL_ENDS)
+_STEP_KIND = (None, _RUN, _RUN_BEFORE_GREATER, *(_RUN,) * _AND_CONTROL, None, _REDIRECT,
+              *(_REDIRECT,) * _AND_CONTROL, _QUOTED_WORD, *(_QUOTED_WORD,) * _AND_CONTROL, _EXPANDING_WORD,
+              *(_EXPANDING_WORD,) * _AND_CONTROL, *(_NOTHING,) * _AND_CONTROL, _SKIP, _SKIP)
+_STEP_END = (None, None, None, *_CONTROL_ENDS, None, None, *_CONTROL_ENDS, None, *_CONTROL_ENDS, None,
+             *_CONTROL_ENDS, *_CONTROL_ENDS, None, None)
+_RUN_GROUP, _REDIRECT_GROUP, _QUOTED_WORD_GROUP, _EXPANDING_WORD_GROUP = 1, 10, 19, 27
 # Optional fd digits, the operator (longest spellings first), then the blanks before the target.
 _REDIRECT_OPERATOR = LazyPattern(r"([0-9]*+)(&>>|<<<|<<-|&>|>>|>\||>&|<&|<>|<<|>|<)[ \t]*")
 _DOUBLE_QUOTE_SPECIAL = frozenset('"\\$`')
@@ -314,99 +352,160 @@ class _Tokenizer:
 
     def run(self) -> Script:
         s, n = self.s, self.n
-        plain_words = _PLAIN_WORDS().match
-        plain_lines = self.plain_lines.match if self.plain_lines is not None else None
-        add_word = self.words.append  # (`self.words` is one list for the whole run)
-        # The cursor lives in a local while this loop scans; the helpers read and advance
-        # `self.i`, so it is stored before and reloaded after every helper call.
-        i = 0
-        line_start = 0  # where the current line began: only there can a plain run start
+        step = _STEP().match
+        commands = self.commands
+        # The current command's words and redirects: the same lists the helpers fill, never rebound.
+        words, redirects = self.words, self.redirects
+        add_word = words.append
+        # The current command's flags, and whether it declared a heredoc, live in locals while
+        # this loop scans: the helpers read and set `self.flags` and `self.heredocs_declared`,
+        # so they are stored before and reloaded after every helper call (as is the cursor).
+        flags = 0
+        declared = False
+        i = self.plain_lines_at(0)
         while i < n:
-            if i == line_start and plain_lines is not None and not self.words and not self.redirects:
-                m = plain_lines(s, i)
-                if m is not None and m.end() > i:
-                    self.commands.append(PlainRun(i, m.end()))
-                    i = line_start = m.end()
-                    continue
-            c = s[i]
-            if c == " " or c == "\t":
-                i += 1
+            m = step(s, i)
+            if m is None:
+                # Anything else (a substitution, an escape, a heredoc, an unclosed quote, ...):
+                # one token the general way.
+                self.flags = flags
+                self.read_token(i)
+                i, flags, declared = self.i, self.flags, self.heredocs_declared
                 continue
-            if c not in _NO_PLAIN_WORD_START:
-                m = plain_words(s, i)
-                if m is not None:  # the common case; else `word` reads it below
-                    run = m.group(1)
-                    if " " not in run and "\t" not in run:
-                        add_word(Word(run, False, i, i + len(run)))
-                    elif "  " not in run and "\t" not in run:
-                        for text in run.split(" "):  # words one blank apart: offsets by length
-                            end = i + len(text)
-                            add_word(Word(text, False, i, end))
-                            i = end + 1
+            k = m.lastindex
+            kind = _STEP_KIND[k]
+            if kind == _RUN:
+                for text in m[_RUN_GROUP].split(" "):  # words one space apart: offsets by length
+                    if text:
+                        end = i + len(text)
+                        add_word(Word(text, False, i, end))
+                        i = end + 1
                     else:
-                        for text in run.split():
-                            i = s.find(text, i)  # past blanks only: the word's own start
-                            add_word(Word(text, False, i, i + len(text)))
-                            i += len(text)
-                    i = m.end()
+                        i += 1
+            elif kind == _REDIRECT:
+                target_start, target_end = m.span(_REDIRECT_GROUP + 1)
+                redirects.append(Redirect(m[_REDIRECT_GROUP],
+                                          Word(s[target_start:target_end], False, target_start, target_end)))
+            elif kind == _SKIP:  # a comment or blanks
+                i = m.end()
+                continue
+            elif kind == _QUOTED_WORD:
+                raw = m[_QUOTED_WORD_GROUP]
+                # The word's only quote characters are its string's two delimiters, unless the
+                # string holds the other kind of quote.
+                if '"' not in raw:
+                    add_word(Word(raw.replace("'", ""), False, i, i + len(raw)))
+                elif "'" in raw or "$(" in raw or "${" in raw:  # (a substitution may go on past `"`)
+                    self.flags = flags
+                    self.read_token(i)
+                    i, flags = self.i, self.flags
                     continue
-            if c == "\n" or c == "\r":
-                self.end_command("\n")
-                i += 2 if s.startswith("\r\n", i) else 1
-                if self.pending:
-                    self.i = i
-                    self.feed_heredocs()
-                    i = self.i
-                line_start = i
-            elif c == "#":
-                # A comment runs to the line end: the first `\n` or `\r`.
-                line_end = s.find("\n", i)
-                line_end = n if line_end < 0 else line_end
-                cr = s.find("\r", i, line_end)
-                i = line_end if cr < 0 else cr
-            elif c == "\\" and s.startswith("\\\n", i):
-                i += 2  # continuation between words
-            elif c == "\\" and s.startswith("\\\r\n", i):
-                i += 3
-            elif c in "&|;" and not s.startswith("&>", i):
-                two = s[i : i + 2]
-                if two in ("&&", "||"):
-                    self.end_command(two)
-                    i += 2
-                elif two == "|&":
-                    self.end_command("|")
-                    i += 2
+                elif "$" in raw:  # a parameter expansion inside double quotes
+                    add_word(Word(raw.replace('"', ""), True, i, i + len(raw), W_VAR))
+                    flags |= W_VAR
                 else:
-                    self.end_command(c)
-                    i += 1
-            elif c in _REDIRECT_START or c == "&" or (c in _DIGITS and self.digits_redirect(i)):
-                self.i = i
-                if (c == "<" or c == ">") and s.startswith("(", i + 1):
-                    add_word(self.process_substitution(i))
-                    self.flags |= W_SUBST
+                    add_word(Word(raw.replace('"', ""), False, i, i + len(raw)))
+            elif kind == _EXPANDING_WORD:
+                raw = m[_EXPANDING_WORD_GROUP]
+                if "$" in raw:
+                    if "${" in raw:  # read by `word`, which finds the brace that closes it
+                        self.flags = flags
+                        self.read_token(i)
+                        i, flags = self.i, self.flags
+                        continue
+                    word_flags = W_VAR
+                    opaque = True
                 else:
-                    self.redirect()
-                i = self.i
-            else:
-                w = self.word(i)
-                if w is not None:
-                    add_word(w)
-                    self.flags |= w.flags
-                elif self.i == i:  # defensive: the loop must always advance
-                    self.i += 1
-                i = self.i
+                    word_flags = 0
+                    opaque = False
+                if "*" in raw or "?" in raw:
+                    word_flags |= W_GLOB
+                    opaque = True
+                elif "[" in raw:
+                    word_flags |= W_GLOB
+                if "{" in raw:
+                    word_flags |= W_BRACE
+                add_word(Word(raw, opaque, i, i + len(raw), word_flags))
+                flags |= word_flags
+            elif kind == _RUN_BEFORE_GREATER:
+                texts = m[_RUN_GROUP].split(" ")
+                fd = texts[-1].isdigit() and texts[-1].isascii()
+                if fd:
+                    # The last word is the fd number of a redirect (`2>`): read from there next.
+                    # (A word precedes it: no run starts at the digits of `2>`.)
+                    texts.pop()
+                for text in texts:
+                    if text:
+                        add_word(Word(text, False, i, i + len(text)))
+                    i += len(text) + 1
+                if not fd:
+                    i = m.end()
+                continue
+            i = m.end()
+            connector = _STEP_END[k]
+            if connector is not None:  # a control operator or a newline ends the command
+                if declared:
+                    self.flags = flags
+                    self.end_command(connector)
+                    declared = False
+                elif words or redirects:
+                    commands.append(SimpleCommand(tuple(words), tuple(redirects) if redirects else (), (),
+                                                  connector, flags))
+                    words.clear()
+                    redirects.clear()
+                flags = 0
+                if connector == "\n":
+                    if self.pending:
+                        self.i = i
+                        self.feed_heredocs()
+                        i = self.i
+                    i = self.plain_lines_at(i)
         self.i = i
+        self.flags = flags
         self.end_command("")
         if self.pending:
             # Unterminated heredoc declared on the last line: its body is empty, not an error.
             for owner, delim, _strip, literal in self.pending:
                 owner.append(Heredoc("", literal, delim))
             self.pending = []
-        commands = self.commands
         for index, owner in self.heredoc_owner.items():
             cmd = commands[index]
             commands[index] = SimpleCommand(cmd.words, cmd.redirects, tuple(owner), cmd.connector, cmd.flags)
         return Script(tuple(commands), tuple(self.unread), tuple(self.data))
+
+    def plain_lines_at(self, i: int) -> int:
+        """At a line start `i`: record the run of plain lines there, if any, and return where
+        the tokenizer reads on (only `scan` with a `plain_lines` pattern finds runs)."""
+        if self.plain_lines is not None and i < self.n:
+            m = self.plain_lines.match(self.s, i)
+            if m is not None and m.end() > i:
+                self.commands.append(PlainRun(i, m.end()))
+                return m.end()
+        return i
+
+    def read_token(self, i: int) -> None:
+        """Read the token at `i` that `_STEP` does not (a continuation, a redirect or word that
+        needs the general reading); advances `self.i`."""
+        s = self.s
+        c = s[i]
+        if c == "\\" and s.startswith("\\\n", i):
+            self.i = i + 2  # continuation between words
+        elif c == "\\" and s.startswith("\\\r\n", i):
+            self.i = i + 3
+        elif c in _REDIRECT_START or c == "&" or (c in _DIGITS and self.digits_redirect(i)):
+            self.i = i  # (a `&` here starts `&>`: `_STEP` reads every other `&`)
+            if (c == "<" or c == ">") and s.startswith("(", i + 1):
+                self.words.append(self.process_substitution(i))
+                self.flags |= W_SUBST
+            else:
+                self.redirect()
+        else:
+            w = self.word(i)
+            if w is not None:
+                self.words.append(w)
+                self.flags |= w.flags
+            elif self.i == i:  # defensive: the loop must always advance
+                self.i += 1
 
     # -- redirects --------------------------------------------------------------------------
 
