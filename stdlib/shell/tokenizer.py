@@ -83,10 +83,11 @@ _CONTROL = r"(?:&&()|\|\|()|\|&?()|;()|&(?!>)())[ \t]*+|\n()|\r\n?()"
 _CONTROL_ENDS = ("&&", "||", "|", ";", "&", "\n", "\n")
 _AFTER_WORD = _WORD_ENDS + "[ \t]*+(?:" + _CONTROL + "|)"
 _STEP = LazyPattern(
+    r"#[^\n\r]*+()"  # a comment, to the line end
     # A run of plain words one space apart (their text is their spelling) and the spaces after
     # them, that ends at a space or a word end (a greedy run gives back an unfinished last word);
     # a `>` after it (2nd group) may make its last word a redirect's fd number (`2>`).
-    "(?![0-9]*+>)(" + _RUN_CHAR + r"+)(?:(?<= )|(?=[\t\n\r;&|<]|\Z)|(?=(>)))(?:" + _CONTROL + "|)"
+    + "|(?![0-9]*+>)(" + _RUN_CHAR + r"+)(?:(?<= )|(?=[\t\n\r;&|<]|\Z)|(?=(>)))(?:" + _CONTROL + "|)"
     # A redirect operator (fd digits folded in; not a heredoc, a herestring or `<(`), its plain
     # target.
     + r"|((?:[0-9]++(?=>)|)(?:&>>|&>|>>|>\||>&|<&|<>|>|<(?!<)))[ \t]*+(" + _PLAIN_CHAR + "++)" + _AFTER_WORD
@@ -95,19 +96,18 @@ _STEP = LazyPattern(
     # One unquoted word that may hold globs, braces and `$` (but no `(`).
     + "|(" + _WORD_START + r"""[^\s'"\\`;&|<>(]++)""" + _AFTER_WORD
     + "|" + _CONTROL  # a control operator or a newline alone
-    + r"|(#)[^\n\r]*+"  # a comment, to the line end
-    + r"|([ \t])[ \t]*+"  # blanks
+    + r"|[ \t]++()"  # blanks (a run reads spaces; these start with a tab)
 )
 # What each group of `_STEP`, as its `lastindex`, says the step read, and what ended the command
 # (None: nothing). A word kind's own groups come first, then its control groups.
 _RUN, _RUN_BEFORE_GREATER, _QUOTED_WORD, _EXPANDING_WORD, _REDIRECT, _NOTHING, _SKIP = range(7)
 _AND_CONTROL = len(_CONTROL_ENDS)
-_STEP_KIND = (None, _RUN, _RUN_BEFORE_GREATER, *(_RUN,) * _AND_CONTROL, None, _REDIRECT,
+_STEP_KIND = (None, _SKIP, _RUN, _RUN_BEFORE_GREATER, *(_RUN,) * _AND_CONTROL, None, _REDIRECT,
               *(_REDIRECT,) * _AND_CONTROL, _QUOTED_WORD, *(_QUOTED_WORD,) * _AND_CONTROL, _EXPANDING_WORD,
-              *(_EXPANDING_WORD,) * _AND_CONTROL, *(_NOTHING,) * _AND_CONTROL, _SKIP, _SKIP)
-_STEP_END = (None, None, None, *_CONTROL_ENDS, None, None, *_CONTROL_ENDS, None, *_CONTROL_ENDS, None,
-             *_CONTROL_ENDS, *_CONTROL_ENDS, None, None)
-_RUN_GROUP, _REDIRECT_GROUP, _QUOTED_WORD_GROUP, _EXPANDING_WORD_GROUP = 1, 10, 19, 27
+              *(_EXPANDING_WORD,) * _AND_CONTROL, *(_NOTHING,) * _AND_CONTROL, _SKIP)
+_STEP_END = (None, None, None, None, *_CONTROL_ENDS, None, None, *_CONTROL_ENDS, None, *_CONTROL_ENDS, None,
+             *_CONTROL_ENDS, *_CONTROL_ENDS, None)
+_RUN_GROUP, _REDIRECT_GROUP, _QUOTED_WORD_GROUP, _EXPANDING_WORD_GROUP = 2, 11, 20, 28
 # Optional fd digits, the operator (longest spellings first), then the blanks before the target.
 _REDIRECT_OPERATOR = LazyPattern(r"([0-9]*+)(&>>|<<<|<<-|&>|>>|>\||>&|<&|<>|<<|>|<)[ \t]*")
 _DOUBLE_QUOTE_SPECIAL = frozenset('"\\$`')
@@ -448,11 +448,13 @@ class _Tokenizer:
                     self.flags = flags
                     self.end_command(connector)
                     declared = False
-                elif words or redirects:
-                    commands.append(SimpleCommand(tuple(words), tuple(redirects) if redirects else (), (),
-                                                  connector, flags))
+                elif redirects:
+                    commands.append(SimpleCommand(tuple(words), tuple(redirects), (), connector, flags))
                     words.clear()
                     redirects.clear()
+                elif words:
+                    commands.append(SimpleCommand(tuple(words), (), (), connector, flags))
+                    words.clear()
                 flags = 0
                 if connector == "\n":
                     if self.pending:
