@@ -35,8 +35,18 @@ Result types (msgspec Structs, frozen):
   not execute (literal heredoc bodies, transparent herestring words; §8.1.5). `fully_read` is
   true when `unread` is empty.
 
-Every loop advances by at least one character and looks back at nothing, so the tokenizer runs
-in time linear in its input.
+How it reads: the main loop matches one regular expression (`_STEP`) at the cursor, which reads
+in one call what most text is made of: a run of plain words one space apart (split with
+`str.split`, their offsets counted from their lengths), a word of plain characters around one
+quoted string, an unquoted word with globs or `$NAME`, a redirect with a plain target, each with
+the control operator or newline after it, or a comment. Whatever it does not read (`$(`,
+backslashes, heredocs, process substitution, an unclosed quote, ...) is read by the general
+reading (`read_token`: `word`, `redirect` and their helpers), one token at a time. Both readings
+give the same result for the same text; tests/test_shell_tokenizer.py holds them to the
+character-by-character tokenizer this one replaced.
+
+Every loop advances by at least one character, and a step reads again at most the one
+unfinished word it gave back, so the tokenizer runs in time linear in its input.
 """
 
 from __future__ import annotations
@@ -68,10 +78,11 @@ _PLAIN_RUN = LazyPattern(r"[^\s'\"\\$`;&|<>*?\[{(]+")
 # no group it does not need. (No group is repeated or made optional with `?`: CPython's `re`
 # allocates memory for each such repeat it enters; an empty alternative costs nothing.)
 _PLAIN_CHAR = r"[^\s'\"\\$`;&|<>*?\[{(]"  # a character `word` copies as it is (`_PLAIN_RUN`)
-# `_PLAIN_CHAR` or a space, but no `#` (a word starting with one starts a comment): `\s` less the
-# space, spelled out (`\s` is exactly `str.isspace`; a test holds the two together).
-_RUN_CHAR = (r"[^\t\n\r\x0b\x0c\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
-             r"'\"\\$`;&|<>*?\[{(#]")
+# An ASCII `_PLAIN_CHAR` or a space, but no `#` (a word starting with one starts a comment):
+# listed rather than negated, since `re` compiles a negated class that admits all of Unicode
+# into a table of every code point (some 3 M instructions; this costs a tenth). A word with
+# other characters is read by the word steps below.
+_RUN_CHAR = r"[\x00-\x08\x0e-\x1b !%)+-:=@-Z\]-_a-z}-\x7f]"
 # No word starts at `#` (a comment) or at digits that a `>` follows (a redirect, `2>`).
 _WORD_START = r"(?!#|[0-9]*+>)"
 # A word ends exactly at `_WORD_END` (any other whitespace character is read by `word`).
@@ -88,26 +99,25 @@ _STEP = LazyPattern(
     # them, that ends at a space or a word end (a greedy run gives back an unfinished last word);
     # a `>` after it (2nd group) may make its last word a redirect's fd number (`2>`).
     + "|(?![0-9]*+>)(" + _RUN_CHAR + r"+)(?:(?<= )|(?=[\t\n\r;&|<]|\Z)|(?=(>)))(?:" + _CONTROL + "|)"
-    # A redirect operator (fd digits folded in; not a heredoc, a herestring or `<(`), its plain
-    # target.
-    + r"|((?:[0-9]++(?=>)|)(?:&>>|&>|>>|>\||>&|<&|<>|>|<(?!<)))[ \t]*+(" + _PLAIN_CHAR + "++)" + _AFTER_WORD
-    # One word of plain characters around one quoted string, with no backslash or backtick.
-    + "|(" + _WORD_START + _PLAIN_CHAR + r"""*+(?:'[^']*+'|"[^"\\`]*+")""" + _PLAIN_CHAR + "*+)" + _AFTER_WORD
-    # One unquoted word that may hold globs, braces and `$` (but no `(`).
-    + "|(" + _WORD_START + r"""[^\s'"\\`;&|<>(]++)""" + _AFTER_WORD
+    # One word, and what follows it: a redirect operator (fd digits folded in; not a heredoc, a
+    # herestring or `<(`) and its plain target; or a word of plain characters around one quoted
+    # string, with no backslash or backtick; or an unquoted word that may hold globs, braces and
+    # `$` (but no `(`). (One alternative, so that `re` compiles what follows a word once.)
+    + r"|(?:((?:[0-9]++(?=>)|)(?:&>>|&>|>>|>\||>&|<&|<>|>|<(?!<)))[ \t]*+(" + _PLAIN_CHAR + "++)"
+    + "|(" + _WORD_START + _PLAIN_CHAR + r"""*+(?:'[^']*+'|"[^"\\`]*+")""" + _PLAIN_CHAR + "*+)"
+    + "|(" + _WORD_START + r"""[^\s'"\\`;&|<>(]++))""" + _AFTER_WORD
     + "|" + _CONTROL  # a control operator or a newline alone
     + r"|[ \t]++()"  # blanks (a run reads spaces; these start with a tab)
 )
 # What each group of `_STEP`, as its `lastindex`, says the step read, and what ended the command
 # (None: nothing). A word kind's own groups come first, then its control groups.
-_RUN, _RUN_BEFORE_GREATER, _QUOTED_WORD, _EXPANDING_WORD, _REDIRECT, _NOTHING, _SKIP = range(7)
+# (A word followed by a control operator: which word, its own groups say.)
+_RUN, _RUN_BEFORE_GREATER, _QUOTED_WORD, _EXPANDING_WORD, _REDIRECT, _WORD, _NOTHING, _SKIP = range(8)
 _AND_CONTROL = len(_CONTROL_ENDS)
-_STEP_KIND = (None, _SKIP, _RUN, _RUN_BEFORE_GREATER, *(_RUN,) * _AND_CONTROL, None, _REDIRECT,
-              *(_REDIRECT,) * _AND_CONTROL, _QUOTED_WORD, *(_QUOTED_WORD,) * _AND_CONTROL, _EXPANDING_WORD,
-              *(_EXPANDING_WORD,) * _AND_CONTROL, *(_NOTHING,) * _AND_CONTROL, _SKIP)
-_STEP_END = (None, None, None, None, *_CONTROL_ENDS, None, None, *_CONTROL_ENDS, None, *_CONTROL_ENDS, None,
-             *_CONTROL_ENDS, *_CONTROL_ENDS, None)
-_RUN_GROUP, _REDIRECT_GROUP, _QUOTED_WORD_GROUP, _EXPANDING_WORD_GROUP = 2, 11, 20, 28
+_STEP_KIND = (None, _SKIP, _RUN, _RUN_BEFORE_GREATER, *(_RUN,) * _AND_CONTROL, None, _REDIRECT, _QUOTED_WORD,
+              _EXPANDING_WORD, *(_WORD,) * _AND_CONTROL, *(_NOTHING,) * _AND_CONTROL, _SKIP)
+_STEP_END = (None, None, None, None, *_CONTROL_ENDS, None, None, None, None, *_CONTROL_ENDS, *_CONTROL_ENDS, None)
+_RUN_GROUP, _REDIRECT_GROUP, _QUOTED_WORD_GROUP, _EXPANDING_WORD_GROUP = 2, 11, 13, 14
 # Optional fd digits, the operator (longest spellings first), then the blanks before the target.
 _REDIRECT_OPERATOR = LazyPattern(r"([0-9]*+)(&>>|<<<|<<-|&>|>>|>\||>&|<&|<>|<<|>|<)[ \t]*")
 _DOUBLE_QUOTE_SPECIAL = frozenset('"\\$`')
@@ -119,9 +129,6 @@ _WORD_END = frozenset(" \t\n\r;&|<>")
 # plain run starts at one, so testing this set first spares such words a failing regex call.
 _SPECIAL_WORD_START = frozenset("'\"\\$`*?[{(")
 _DIGITS = frozenset("0123456789")
-# The characters `_PLAIN_WORDS` excludes at a word start (other whitespace aside): at these the
-# tokenizer goes straight to the operator and word rules without trying the regex.
-_NO_PLAIN_WORD_START = frozenset(" \t\n\r#;&|<>'\"\\$`*?[{(0123456789")
 _REDIRECT_START = frozenset("<>")
 _EXTGLOB_PREFIX = frozenset("?*+@!")
 
@@ -327,10 +334,6 @@ class _Tokenizer:
         self.heredoc_owner: dict[int, list[Heredoc]] = {}
         # (heredoc list of the declaring command, delimiter, strip tabs, literal), fed at newline
         self.pending: list[tuple[list[Heredoc], str, bool, bool]] = []
-        # The patterns' match methods, fetched once per text rather than once per word.
-        self.plain_run = _PLAIN_RUN().match
-        self.quoted_run = _DOUBLE_QUOTED_RUN().match
-        self.redirect_operator = _REDIRECT_OPERATOR().match
 
     # -- commands ---------------------------------------------------------------------------
 
@@ -374,6 +377,9 @@ class _Tokenizer:
                 continue
             k = m.lastindex
             kind = _STEP_KIND[k]
+            if kind == _WORD:
+                kind = (_QUOTED_WORD if m[_QUOTED_WORD_GROUP] is not None
+                        else _EXPANDING_WORD if m[_EXPANDING_WORD_GROUP] is not None else _REDIRECT)
             if kind == _RUN:
                 for text in m[_RUN_GROUP].split(" "):  # words one space apart: offsets by length
                     if text:
@@ -522,7 +528,7 @@ class _Tokenizer:
         s, n = self.s, self.n
         start = self.i
         # Callers enter only at `<`, `>`, `&>` or digits before `>`, so an operator is there.
-        m = self.redirect_operator(s, start)
+        m = _REDIRECT_OPERATOR().match(s, start)
         digits, op = m.group(1, 2)
         operator = digits + op
         self.i = i = m.end()
@@ -597,7 +603,7 @@ class _Tokenizer:
         s, n = self.s, self.n
         i = start
         parts: list[str] = []
-        plain_run = self.plain_run
+        plain_run = _PLAIN_RUN().match  # (compiled on the first text that needs it)
         plain = plain_run(s, start) if s[start] not in _SPECIAL_WORD_START else None
         if plain is not None:
             i = plain.end()
@@ -737,7 +743,7 @@ class _Tokenizer:
             c = s[j]
             if c not in _DOUBLE_QUOTE_SPECIAL:
                 # Characters without meaning inside double quotes: copy the whole run at once.
-                end = self.quoted_run(s, j).end()
+                end = _DOUBLE_QUOTED_RUN().match(s, j).end()
                 out.append(s[j:end])
                 j = end
                 continue
