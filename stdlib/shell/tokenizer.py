@@ -35,8 +35,18 @@ Result types (msgspec Structs, frozen):
   not execute (literal heredoc bodies, transparent herestring words; §8.1.5). `fully_read` is
   true when `unread` is empty.
 
-Every loop advances by at least one character and looks back at nothing, so the tokenizer runs
-in time linear in its input.
+How it reads: the main loop matches one regular expression (`_STEP`) at the cursor, which reads
+in one call what most text is made of: a run of plain words one space apart (split with
+`str.split`, their offsets counted from their lengths), a word of plain characters around one
+quoted string, an unquoted word with globs or `$NAME`, a redirect with a plain target, each with
+the control operator or newline after it, or a comment. Whatever it does not read (`$(`,
+backslashes, heredocs, process substitution, an unclosed quote, ...) is read by the general
+reading (`read_token`: `word`, `redirect` and their helpers), one token at a time. Both readings
+give the same result for the same text; tests/test_shell_tokenizer.py holds them to the
+character-by-character tokenizer this one replaced.
+
+Every loop advances by at least one character, and a step reads again at most the one
+unfinished word it gave back, so the tokenizer runs in time linear in its input.
 """
 
 from __future__ import annotations
@@ -60,16 +70,54 @@ W_ESCAPE = 16  # an ANSI-C escape whose bytes are not known
 # subshell and group parentheses stay glued to words so the analyzer can see them as markers.
 # `[`, `{` and `(` are left to `word`, which flags globs, braces and extglob groups.
 _PLAIN_RUN = LazyPattern(r"[^\s'\"\\$`;&|<>*?\[{(]+")
-# A whole word of plain characters, ending at a word end (most words): its text is its spelling.
-# A word starting with `#` is left to the general path (it starts a comment), and so is one
-# starting with a digit unless a blank follows (digits may fold into a redirect, `2>`); a word
-# end is exactly `_WORD_END` (any other whitespace character is read by `word`). A run of such
-# words separated by blanks, then the blanks after it, is read in one call and split at its
-# blanks (a loop turn per word cost more). Group 1 ends where the last word ends.
-_PLAIN_WORDS = LazyPattern(
-    r"([^\s'\"\\$`;&|<>*?\[{(#0-9][^\s'\"\\$`;&|<>*?\[{(]*+"
-    r"(?:[ \t]++(?:[^\s'\"\\$`;&|<>*?\[{(#0-9][^\s'\"\\$`;&|<>*?\[{(]*+|[0-9][^\s'\"\\$`;&|<>*?\[{(]*+(?=[ \t])))*+)"
-    r"(?=[ \t\n\r;&|<>]|\Z)[ \t]*+")
+# One step of the main loop (`_STEP`, matched at the cursor): a token read without a helper's
+# call, with what follows it up to the next token. A word's step also takes the blanks after it
+# and the control operator or newline that ends the command, if one comes next: most commands
+# end in the step that reads their last word. `lastindex` (the last group that matched) tells
+# both what was read (`_STEP_KIND`) and what ended the command (`_STEP_END`), so the loop reads
+# no group it does not need. (No group is repeated or made optional with `?`: CPython's `re`
+# allocates memory for each such repeat it enters; an empty alternative costs nothing.)
+_PLAIN_CHAR = r"[^\s'\"\\$`;&|<>*?\[{(]"  # a character `word` copies as it is (`_PLAIN_RUN`)
+# An ASCII `_PLAIN_CHAR` or a space, but no `#` (a word starting with one starts a comment):
+# listed rather than negated, since `re` compiles a negated class that admits all of Unicode
+# into a table of every code point (some 3 M instructions; this costs a tenth). A word with
+# other characters is read by the word steps below.
+_RUN_CHAR = r"[\x00-\x08\x0e-\x1b !%)+-:=@-Z\]-_a-z}-\x7f]"
+# No word starts at `#` (a comment) or at digits that a `>` follows (a redirect, `2>`).
+_WORD_START = r"(?!#|[0-9]*+>)"
+# A word ends exactly at `_WORD_END` (any other whitespace character is read by `word`).
+_WORD_ENDS = r"(?=[ \t\n\r;&|<>]|\Z)"
+# The control operators, then the blanks after them (`&>` is a redirect; `|&` is `|` for stderr
+# too), and the newlines: each alternative ends in an empty group, whose number (`lastindex`) says
+# which one matched. (Each starts with its first character, so `re` skips the others at once.)
+_CONTROL = r"(?:&&()|\|\|()|\|&?()|;()|&(?!>)())[ \t]*+|\n()|\r\n?()"
+_CONTROL_ENDS = ("&&", "||", "|", ";", "&", "\n", "\n")
+_AFTER_WORD = _WORD_ENDS + "[ \t]*+(?:" + _CONTROL + "|)"
+_STEP = LazyPattern(
+    r"#[^\n\r]*+()"  # a comment, to the line end
+    # A run of plain words one space apart (their text is their spelling) and the spaces after
+    # them, that ends at a space or a word end (a greedy run gives back an unfinished last word);
+    # a `>` after it (2nd group) may make its last word a redirect's fd number (`2>`).
+    + "|(?![0-9]*+>)(" + _RUN_CHAR + r"+)(?:(?<= )|(?=[\t\n\r;&|<]|\Z)|(?=(>)))(?:" + _CONTROL + "|)"
+    # One word, and what follows it: a redirect operator (fd digits folded in; not a heredoc, a
+    # herestring or `<(`) and its plain target; or a word of plain characters around one quoted
+    # string, with no backslash or backtick; or an unquoted word that may hold globs, braces and
+    # `$` (but no `(`). (One alternative, so that `re` compiles what follows a word once.)
+    + r"|(?:((?:[0-9]++(?=>)|)(?:&>>|&>|>>|>\||>&|<&|<>|>|<(?!<)))[ \t]*+(" + _PLAIN_CHAR + "++)"
+    + "|(" + _WORD_START + _PLAIN_CHAR + r"""*+(?:'[^']*+'|"[^"\\`]*+")""" + _PLAIN_CHAR + "*+)"
+    + "|(" + _WORD_START + r"""[^\s'"\\`;&|<>(]++))""" + _AFTER_WORD
+    + "|" + _CONTROL  # a control operator or a newline alone
+    + r"|[ \t]++()"  # blanks (a run reads spaces; these start with a tab)
+)
+# What each group of `_STEP`, as its `lastindex`, says the step read, and what ended the command
+# (None: nothing). A word kind's own groups come first, then its control groups.
+# (A word followed by a control operator: which word, its own groups say.)
+_RUN, _RUN_BEFORE_GREATER, _QUOTED_WORD, _EXPANDING_WORD, _REDIRECT, _WORD, _NOTHING, _SKIP = range(8)
+_AND_CONTROL = len(_CONTROL_ENDS)
+_STEP_KIND = (None, _SKIP, _RUN, _RUN_BEFORE_GREATER, *(_RUN,) * _AND_CONTROL, None, _REDIRECT, _QUOTED_WORD,
+              _EXPANDING_WORD, *(_WORD,) * _AND_CONTROL, *(_NOTHING,) * _AND_CONTROL, _SKIP)
+_STEP_END = (None, None, None, None, *_CONTROL_ENDS, None, None, None, None, *_CONTROL_ENDS, *_CONTROL_ENDS, None)
+_RUN_GROUP, _REDIRECT_GROUP, _QUOTED_WORD_GROUP, _EXPANDING_WORD_GROUP = 2, 11, 13, 14
 # Optional fd digits, the operator (longest spellings first), then the blanks before the target.
 _REDIRECT_OPERATOR = LazyPattern(r"([0-9]*+)(&>>|<<<|<<-|&>|>>|>\||>&|<&|<>|<<|>|<)[ \t]*")
 _DOUBLE_QUOTE_SPECIAL = frozenset('"\\$`')
@@ -81,9 +129,6 @@ _WORD_END = frozenset(" \t\n\r;&|<>")
 # plain run starts at one, so testing this set first spares such words a failing regex call.
 _SPECIAL_WORD_START = frozenset("'\"\\$`*?[{(")
 _DIGITS = frozenset("0123456789")
-# The characters `_PLAIN_WORDS` excludes at a word start (other whitespace aside): at these the
-# tokenizer goes straight to the operator and word rules without trying the regex.
-_NO_PLAIN_WORD_START = frozenset(" \t\n\r#;&|<>'\"\\$`*?[{(0123456789")
 _REDIRECT_START = frozenset("<>")
 _EXTGLOB_PREFIX = frozenset("?*+@!")
 
@@ -289,10 +334,6 @@ class _Tokenizer:
         self.heredoc_owner: dict[int, list[Heredoc]] = {}
         # (heredoc list of the declaring command, delimiter, strip tabs, literal), fed at newline
         self.pending: list[tuple[list[Heredoc], str, bool, bool]] = []
-        # The patterns' match methods, fetched once per text rather than once per word.
-        self.plain_run = _PLAIN_RUN().match
-        self.quoted_run = _DOUBLE_QUOTED_RUN().match
-        self.redirect_operator = _REDIRECT_OPERATOR().match
 
     # -- commands ---------------------------------------------------------------------------
 
@@ -314,99 +355,165 @@ class _Tokenizer:
 
     def run(self) -> Script:
         s, n = self.s, self.n
-        plain_words = _PLAIN_WORDS().match
-        plain_lines = self.plain_lines.match if self.plain_lines is not None else None
-        add_word = self.words.append  # (`self.words` is one list for the whole run)
-        # The cursor lives in a local while this loop scans; the helpers read and advance
-        # `self.i`, so it is stored before and reloaded after every helper call.
-        i = 0
-        line_start = 0  # where the current line began: only there can a plain run start
+        step = _STEP().match
+        commands = self.commands
+        # The current command's words and redirects: the same lists the helpers fill, never rebound.
+        words, redirects = self.words, self.redirects
+        add_word = words.append
+        # The current command's flags, and whether it declared a heredoc, live in locals while
+        # this loop scans: the helpers read and set `self.flags` and `self.heredocs_declared`,
+        # so they are stored before and reloaded after every helper call (as is the cursor).
+        flags = 0
+        declared = False
+        i = self.plain_lines_at(0)
         while i < n:
-            if i == line_start and plain_lines is not None and not self.words and not self.redirects:
-                m = plain_lines(s, i)
-                if m is not None and m.end() > i:
-                    self.commands.append(PlainRun(i, m.end()))
-                    i = line_start = m.end()
-                    continue
-            c = s[i]
-            if c == " " or c == "\t":
-                i += 1
+            m = step(s, i)
+            if m is None:
+                # Anything else (a substitution, an escape, a heredoc, an unclosed quote, ...):
+                # one token the general way.
+                self.flags = flags
+                self.read_token(i)
+                i, flags, declared = self.i, self.flags, self.heredocs_declared
                 continue
-            if c not in _NO_PLAIN_WORD_START:
-                m = plain_words(s, i)
-                if m is not None:  # the common case; else `word` reads it below
-                    run = m.group(1)
-                    if " " not in run and "\t" not in run:
-                        add_word(Word(run, False, i, i + len(run)))
-                    elif "  " not in run and "\t" not in run:
-                        for text in run.split(" "):  # words one blank apart: offsets by length
-                            end = i + len(text)
-                            add_word(Word(text, False, i, end))
-                            i = end + 1
+            k = m.lastindex
+            kind = _STEP_KIND[k]
+            if kind == _WORD:
+                kind = (_QUOTED_WORD if m[_QUOTED_WORD_GROUP] is not None
+                        else _EXPANDING_WORD if m[_EXPANDING_WORD_GROUP] is not None else _REDIRECT)
+            if kind == _RUN:
+                for text in m[_RUN_GROUP].split(" "):  # words one space apart: offsets by length
+                    if text:
+                        end = i + len(text)
+                        add_word(Word(text, False, i, end))
+                        i = end + 1
                     else:
-                        for text in run.split():
-                            i = s.find(text, i)  # past blanks only: the word's own start
-                            add_word(Word(text, False, i, i + len(text)))
-                            i += len(text)
-                    i = m.end()
+                        i += 1
+            elif kind == _REDIRECT:
+                target_start, target_end = m.span(_REDIRECT_GROUP + 1)
+                redirects.append(Redirect(m[_REDIRECT_GROUP],
+                                          Word(s[target_start:target_end], False, target_start, target_end)))
+            elif kind == _SKIP:  # a comment or blanks
+                i = m.end()
+                continue
+            elif kind == _QUOTED_WORD:
+                raw = m[_QUOTED_WORD_GROUP]
+                # The word's only quote characters are its string's two delimiters, unless the
+                # string holds the other kind of quote.
+                if '"' not in raw:
+                    add_word(Word(raw.replace("'", ""), False, i, i + len(raw)))
+                elif "'" in raw or "$(" in raw or "${" in raw:  # (a substitution may go on past `"`)
+                    self.flags = flags
+                    self.read_token(i)
+                    i, flags = self.i, self.flags
                     continue
-            if c == "\n" or c == "\r":
-                self.end_command("\n")
-                i += 2 if s.startswith("\r\n", i) else 1
-                if self.pending:
-                    self.i = i
-                    self.feed_heredocs()
-                    i = self.i
-                line_start = i
-            elif c == "#":
-                # A comment runs to the line end: the first `\n` or `\r`.
-                line_end = s.find("\n", i)
-                line_end = n if line_end < 0 else line_end
-                cr = s.find("\r", i, line_end)
-                i = line_end if cr < 0 else cr
-            elif c == "\\" and s.startswith("\\\n", i):
-                i += 2  # continuation between words
-            elif c == "\\" and s.startswith("\\\r\n", i):
-                i += 3
-            elif c in "&|;" and not s.startswith("&>", i):
-                two = s[i : i + 2]
-                if two in ("&&", "||"):
-                    self.end_command(two)
-                    i += 2
-                elif two == "|&":
-                    self.end_command("|")
-                    i += 2
+                elif "$" in raw:  # a parameter expansion inside double quotes
+                    add_word(Word(raw.replace('"', ""), True, i, i + len(raw), W_VAR))
+                    flags |= W_VAR
                 else:
-                    self.end_command(c)
-                    i += 1
-            elif c in _REDIRECT_START or c == "&" or (c in _DIGITS and self.digits_redirect(i)):
-                self.i = i
-                if (c == "<" or c == ">") and s.startswith("(", i + 1):
-                    add_word(self.process_substitution(i))
-                    self.flags |= W_SUBST
+                    add_word(Word(raw.replace('"', ""), False, i, i + len(raw)))
+            elif kind == _EXPANDING_WORD:
+                raw = m[_EXPANDING_WORD_GROUP]
+                if "$" in raw:
+                    if "${" in raw:  # read by `word`, which finds the brace that closes it
+                        self.flags = flags
+                        self.read_token(i)
+                        i, flags = self.i, self.flags
+                        continue
+                    word_flags = W_VAR
+                    opaque = True
                 else:
-                    self.redirect()
-                i = self.i
-            else:
-                w = self.word(i)
-                if w is not None:
-                    add_word(w)
-                    self.flags |= w.flags
-                elif self.i == i:  # defensive: the loop must always advance
-                    self.i += 1
-                i = self.i
+                    word_flags = 0
+                    opaque = False
+                if "*" in raw or "?" in raw:
+                    word_flags |= W_GLOB
+                    opaque = True
+                elif "[" in raw:
+                    word_flags |= W_GLOB
+                if "{" in raw:
+                    word_flags |= W_BRACE
+                add_word(Word(raw, opaque, i, i + len(raw), word_flags))
+                flags |= word_flags
+            elif kind == _RUN_BEFORE_GREATER:
+                texts = m[_RUN_GROUP].split(" ")
+                fd = texts[-1].isdigit() and texts[-1].isascii()
+                if fd:
+                    # The last word is the fd number of a redirect (`2>`): read from there next.
+                    # (A word precedes it: no run starts at the digits of `2>`.)
+                    texts.pop()
+                for text in texts:
+                    if text:
+                        add_word(Word(text, False, i, i + len(text)))
+                    i += len(text) + 1
+                if not fd:
+                    i = m.end()
+                continue
+            i = m.end()
+            connector = _STEP_END[k]
+            if connector is not None:  # a control operator or a newline ends the command
+                if declared:
+                    self.flags = flags
+                    self.end_command(connector)
+                    declared = False
+                elif redirects:
+                    commands.append(SimpleCommand(tuple(words), tuple(redirects), (), connector, flags))
+                    words.clear()
+                    redirects.clear()
+                elif words:
+                    commands.append(SimpleCommand(tuple(words), (), (), connector, flags))
+                    words.clear()
+                flags = 0
+                if connector == "\n":
+                    if self.pending:
+                        self.i = i
+                        self.feed_heredocs()
+                        i = self.i
+                    i = self.plain_lines_at(i)
         self.i = i
+        self.flags = flags
         self.end_command("")
         if self.pending:
             # Unterminated heredoc declared on the last line: its body is empty, not an error.
             for owner, delim, _strip, literal in self.pending:
                 owner.append(Heredoc("", literal, delim))
             self.pending = []
-        commands = self.commands
         for index, owner in self.heredoc_owner.items():
             cmd = commands[index]
             commands[index] = SimpleCommand(cmd.words, cmd.redirects, tuple(owner), cmd.connector, cmd.flags)
         return Script(tuple(commands), tuple(self.unread), tuple(self.data))
+
+    def plain_lines_at(self, i: int) -> int:
+        """At a line start `i`: record the run of plain lines there, if any, and return where
+        the tokenizer reads on (only `scan` with a `plain_lines` pattern finds runs)."""
+        if self.plain_lines is not None and i < self.n:
+            m = self.plain_lines.match(self.s, i)
+            if m is not None and m.end() > i:
+                self.commands.append(PlainRun(i, m.end()))
+                return m.end()
+        return i
+
+    def read_token(self, i: int) -> None:
+        """Read the token at `i` that `_STEP` does not (a continuation, a redirect or word that
+        needs the general reading); advances `self.i`."""
+        s = self.s
+        c = s[i]
+        if c == "\\" and s.startswith("\\\n", i):
+            self.i = i + 2  # continuation between words
+        elif c == "\\" and s.startswith("\\\r\n", i):
+            self.i = i + 3
+        elif c in _REDIRECT_START or c == "&" or (c in _DIGITS and self.digits_redirect(i)):
+            self.i = i  # (a `&` here starts `&>`: `_STEP` reads every other `&`)
+            if (c == "<" or c == ">") and s.startswith("(", i + 1):
+                self.words.append(self.process_substitution(i))
+                self.flags |= W_SUBST
+            else:
+                self.redirect()
+        else:
+            w = self.word(i)
+            if w is not None:
+                self.words.append(w)
+                self.flags |= w.flags
+            elif self.i == i:  # defensive: the loop must always advance
+                self.i += 1
 
     # -- redirects --------------------------------------------------------------------------
 
@@ -421,7 +528,7 @@ class _Tokenizer:
         s, n = self.s, self.n
         start = self.i
         # Callers enter only at `<`, `>`, `&>` or digits before `>`, so an operator is there.
-        m = self.redirect_operator(s, start)
+        m = _REDIRECT_OPERATOR().match(s, start)
         digits, op = m.group(1, 2)
         operator = digits + op
         self.i = i = m.end()
@@ -496,7 +603,7 @@ class _Tokenizer:
         s, n = self.s, self.n
         i = start
         parts: list[str] = []
-        plain_run = self.plain_run
+        plain_run = _PLAIN_RUN().match  # (compiled on the first text that needs it)
         plain = plain_run(s, start) if s[start] not in _SPECIAL_WORD_START else None
         if plain is not None:
             i = plain.end()
@@ -636,7 +743,7 @@ class _Tokenizer:
             c = s[j]
             if c not in _DOUBLE_QUOTE_SPECIAL:
                 # Characters without meaning inside double quotes: copy the whole run at once.
-                end = self.quoted_run(s, j).end()
+                end = _DOUBLE_QUOTED_RUN().match(s, j).end()
                 out.append(s[j:end])
                 j = end
                 continue
