@@ -93,7 +93,7 @@ _WORD_ENDS = r"(?=[ \t\n\r;&|<>]|\Z)"
 _CONTROL = r"(?:&&()|\|\|()|\|&?()|;()|&(?!>)())[ \t]*+|\n()|\r\n?()"
 _CONTROL_ENDS = ("&&", "||", "|", ";", "&", "\n", "\n")
 _STEP = LazyPattern(
-    r"#[^\n\r]*+()"  # a comment, to the line end
+    r"#[^\n\r]*+(?:\n()|\r\n?()|())"  # a comment, to the line end, and the newline after it
     # A run of plain words one space apart (their text is their spelling) and the spaces after
     # them, that ends at a space or a word end (a greedy run gives back an unfinished last word);
     # a `>` after it (its own group) may make its last word a redirect's fd number (`2>`).
@@ -116,10 +116,10 @@ _STEP = LazyPattern(
 # (None: nothing). After a control operator the kind is `_ENDED`: what came before it, the
 # groups of the run and the words say.
 _RUN, _RUN_BEFORE_GREATER, _QUOTED_WORD, _EXPANDING_WORD, _REDIRECT, _ENDED, _NOTHING, _SKIP = range(8)
-_STEP_KIND = (None, _SKIP, _RUN, _RUN_BEFORE_GREATER, None, _REDIRECT, _QUOTED_WORD, _EXPANDING_WORD,
-              *(_ENDED,) * len(_CONTROL_ENDS), _SKIP)
-_STEP_END = (None,) * 8 + _CONTROL_ENDS + (None,)
-_RUN_GROUP, _REDIRECT_GROUP, _QUOTED_WORD_GROUP, _EXPANDING_WORD_GROUP = 2, 4, 6, 7
+_STEP_KIND = (None, _NOTHING, _NOTHING, _SKIP, _RUN, _RUN_BEFORE_GREATER, None, _REDIRECT, _QUOTED_WORD,
+              _EXPANDING_WORD, *(_ENDED,) * len(_CONTROL_ENDS), _SKIP)
+_STEP_END = (None, "\n", "\n") + (None,) * 7 + _CONTROL_ENDS + (None,)
+_RUN_GROUP, _REDIRECT_GROUP, _QUOTED_WORD_GROUP, _EXPANDING_WORD_GROUP = 4, 6, 8, 9
 # Optional fd digits, the operator (longest spellings first), then the blanks before the target.
 _REDIRECT_OPERATOR = LazyPattern(r"([0-9]*+)(&>>|<<<|<<-|&>|>>|>\||>&|<&|<>|<<|>|<)[ \t]*")
 _DOUBLE_QUOTE_SPECIAL = frozenset('"\\$`')
