@@ -92,32 +92,34 @@ _WORD_ENDS = r"(?=[ \t\n\r;&|<>]|\Z)"
 # which one matched. (Each starts with its first character, so `re` skips the others at once.)
 _CONTROL = r"(?:&&()|\|\|()|\|&?()|;()|&(?!>)())[ \t]*+|\n()|\r\n?()"
 _CONTROL_ENDS = ("&&", "||", "|", ";", "&", "\n", "\n")
-_AFTER_WORD = _WORD_ENDS + "[ \t]*+(?:" + _CONTROL + "|)"
 _STEP = LazyPattern(
-    r"#[^\n\r]*+()"  # a comment, to the line end
+    r"#[^\n\r]*+(?:\n()|\r\n?()|())"  # a comment, to the line end, and the newline after it
     # A run of plain words one space apart (their text is their spelling) and the spaces after
     # them, that ends at a space or a word end (a greedy run gives back an unfinished last word);
-    # a `>` after it (2nd group) may make its last word a redirect's fd number (`2>`).
-    + "|(?![0-9]*+>)(" + _RUN_CHAR + r"+)(?:(?<= )|(?=[\t\n\r;&|<]|\Z)|(?=(>)))(?:" + _CONTROL + "|)"
-    # One word, and what follows it: a redirect operator (fd digits folded in; not a heredoc, a
-    # herestring or `<(`) and its plain target; or a word of plain characters around one quoted
-    # string, with no backslash or backtick; or an unquoted word that may hold globs, braces and
-    # `$` (but no `(`). (One alternative, so that `re` compiles what follows a word once.)
+    # a `>` after it (its own group) may make its last word a redirect's fd number (`2>`).
+    + r"|(?:(?![0-9]*+>)(" + _RUN_CHAR + r"+)(?:(?<= )|(?=[\t\n\r;&|<]|\Z)|(?=(>)))"
+    # Or one word and the blanks after it: a redirect operator (fd digits folded in; not a
+    # heredoc, a herestring or `<(`) and its plain target; or a word of plain characters around
+    # one quoted string, with no backslash or backtick; or an unquoted word that may hold globs,
+    # braces and `$` (but no `(`).
     + r"|(?:((?:[0-9]++(?=>)|)(?:&>>|&>|>>|>\||>&|<&|<>|>|<(?!<)))[ \t]*+(" + _PLAIN_CHAR + "++)"
     + "|(" + _WORD_START + _PLAIN_CHAR + r"""*+(?:'[^']*+'|"[^"\\`]*+")""" + _PLAIN_CHAR + "*+)"
-    + "|(" + _WORD_START + r"""[^\s'"\\`;&|<>(]++))""" + _AFTER_WORD
-    + "|" + _CONTROL  # a control operator or a newline alone
+    + "|(" + _WORD_START + r"""[^\s'"\\`;&|<>(]++))""" + _WORD_ENDS + r"[ \t]*+"
+    # Or nothing, before a control operator or a newline.
+    + r"|(?=&&|\|\||\||;|&(?!>)|\n|\r))"
+    # Then the control operator or newline that ends the command, if one comes next (one tail
+    # for all: `re` compiles each copy of a pattern anew at every first use, in every process).
+    + "(?:" + _CONTROL + "|)"
     + r"|[ \t]++()"  # blanks (a run reads spaces; these start with a tab)
 )
 # What each group of `_STEP`, as its `lastindex`, says the step read, and what ended the command
-# (None: nothing). A word kind's own groups come first, then its control groups.
-# (A word followed by a control operator: which word, its own groups say.)
-_RUN, _RUN_BEFORE_GREATER, _QUOTED_WORD, _EXPANDING_WORD, _REDIRECT, _WORD, _NOTHING, _SKIP = range(8)
-_AND_CONTROL = len(_CONTROL_ENDS)
-_STEP_KIND = (None, _SKIP, _RUN, _RUN_BEFORE_GREATER, *(_RUN,) * _AND_CONTROL, None, _REDIRECT, _QUOTED_WORD,
-              _EXPANDING_WORD, *(_WORD,) * _AND_CONTROL, *(_NOTHING,) * _AND_CONTROL, _SKIP)
-_STEP_END = (None, None, None, None, *_CONTROL_ENDS, None, None, None, None, *_CONTROL_ENDS, *_CONTROL_ENDS, None)
-_RUN_GROUP, _REDIRECT_GROUP, _QUOTED_WORD_GROUP, _EXPANDING_WORD_GROUP = 2, 11, 13, 14
+# (None: nothing). After a control operator the kind is `_ENDED`: what came before it, the
+# groups of the run and the words say.
+_RUN, _RUN_BEFORE_GREATER, _QUOTED_WORD, _EXPANDING_WORD, _REDIRECT, _ENDED, _NOTHING, _SKIP = range(8)
+_STEP_KIND = (None, _NOTHING, _NOTHING, _SKIP, _RUN, _RUN_BEFORE_GREATER, None, _REDIRECT, _QUOTED_WORD,
+              _EXPANDING_WORD, *(_ENDED,) * len(_CONTROL_ENDS), _SKIP)
+_STEP_END = (None, "\n", "\n") + (None,) * 7 + _CONTROL_ENDS + (None,)
+_RUN_GROUP, _REDIRECT_GROUP, _QUOTED_WORD_GROUP, _EXPANDING_WORD_GROUP = 4, 6, 8, 9
 # Optional fd digits, the operator (longest spellings first), then the blanks before the target.
 _REDIRECT_OPERATOR = LazyPattern(r"([0-9]*+)(&>>|<<<|<<-|&>|>>|>\||>&|<&|<>|<<|>|<)[ \t]*")
 _DOUBLE_QUOTE_SPECIAL = frozenset('"\\$`')
@@ -377,9 +379,10 @@ class _Tokenizer:
                 continue
             k = m.lastindex
             kind = _STEP_KIND[k]
-            if kind == _WORD:
-                kind = (_QUOTED_WORD if m[_QUOTED_WORD_GROUP] is not None
-                        else _EXPANDING_WORD if m[_EXPANDING_WORD_GROUP] is not None else _REDIRECT)
+            if kind == _ENDED:
+                kind = (_RUN if m[_RUN_GROUP] is not None else _QUOTED_WORD if m[_QUOTED_WORD_GROUP] is not None
+                        else _EXPANDING_WORD if m[_EXPANDING_WORD_GROUP] is not None
+                        else _REDIRECT if m[_REDIRECT_GROUP] is not None else _NOTHING)
             if kind == _RUN:
                 for text in m[_RUN_GROUP].split(" "):  # words one space apart: offsets by length
                     if text:
