@@ -169,10 +169,36 @@ def lower_config(config: ResolvedConfig) -> LoweredConfig:
         patterns=tables.patterns,
         sre_key=sre.KEY,
         compiled=[sre.compiled_form(p.source, p.flags) for p in tables.patterns],
+        carried=carried_patterns(),
         constants=tables.constants,
         spans=tables.spans,
     )
     return LoweredConfig(plan, faults)
+
+
+# The standard library modules whose patterns (`LazyPattern`s) every shell check compiles: the
+# plan carries their SRE forms (vm/sre.py `carry`). The tokenizer's step costs a check about
+# 5 M instructions through re.compile, and about 0.1 M rebuilt from its form. Patterns of other
+# modules, each run by a few command shapes and small, compile on first use as before; listing
+# a module here costs every `pdks compile` its import.
+CARRIED_FROM = ("polydeukes.stdlib.shell.tokenizer", "polydeukes.stdlib.shell.paths")
+
+
+def carried_patterns() -> list[sre.CarriedPattern]:
+    """Each module-level `LazyPattern` of `CARRIED_FROM` with its SRE form, in a fixed order
+    (plan bytes are compared); none under an interpreter with no form to give."""
+    import importlib
+
+    carried = []
+    for module_name in CARRIED_FROM:
+        names = vars(importlib.import_module(module_name))
+        for name in sorted(names):
+            value = names[name]
+            if isinstance(value, sre.LazyPattern):
+                form = sre.compiled_form(value.source, value.flags)
+                if form is not None:
+                    carried.append(sre.CarriedPattern(value.source, value.flags, form))
+    return carried
 
 
 def _lower_entry(entry: Entry, tables: Tables) -> P.Entry:

@@ -201,3 +201,64 @@ def test_a_fresh_plan_compiles_none_of_its_patterns(project):
     assert code == "2", done.stderr
     sources = {p.source for p in plan.patterns}
     assert sources and not sources & set(json.loads(compiled))
+
+
+# -- the standard library's own patterns ride in the plan too ----------------------------------
+
+ROSTER = {"mutating": ["Edit", "Write"], "shell": ["Bash"], "commandArgs": ["command"]}
+READ = {"toolCalls": [{"name": "Bash", "args": {"command": "cat .claude/hooks/gate.sh | head -5"}}],
+        "subagentSpawns": [], "userMessages": [], "tools": ROSTER}
+DELETE = {"toolCalls": [{"name": "Bash", "args": {"command": "cd .claude && rm -rf hook*"}}],
+          "subagentSpawns": [], "userMessages": [], "tools": ROSTER}
+
+
+def _compiled_by(project, payload) -> tuple[str, set[str]]:
+    done = subprocess.run([sys.executable, "-c", PROBE, json.dumps(payload)], cwd=project.root,
+                          capture_output=True, text=True)
+    code, _, compiled = done.stdout.partition(" ")
+    assert code in ("0", "2"), done.stderr
+    return code, set(json.loads(compiled))
+
+
+def test_a_shell_check_rebuilds_the_tokenizers_patterns_from_the_plan(project):
+    from polydeukes.stdlib.shell import paths, tokenizer
+
+    project.config(CONFIG)
+    project.run("compile")
+    plan, _ = _plan(project)
+    carried = {p.source: p for p in plan.carried}
+    # The tokenizer's step and the path splitter the routing runs on every shell call.
+    assert {tokenizer._STEP.source, paths._CANDIDATE_SPLIT.source} <= set(carried)
+    for source, found in carried.items():
+        assert sre.pattern(source, found.flags, found.form, plan.sre_key) == \
+            re.compile(source, found.flags)
+    for payload, verdict in ((READ, "0"), (DELETE, "2")):
+        code, compiled = _compiled_by(project, payload)
+        assert code == verdict
+        assert not set(carried) & compiled
+
+
+def _replaced(project, **fields) -> None:
+    plan, key = _plan(project)
+    replaced = msgspec.structs.replace(plan, **fields)
+    (project.root / ".polydeukes" / "plan.bin").write_bytes(planfile.encode_plan(replaced, key))
+
+
+def test_carried_forms_of_another_python_or_undecodable_compile_from_source(project):
+    from polydeukes.stdlib.shell import tokenizer
+
+    project.config(CONFIG)
+    project.run("compile")
+    own = [project.check(payload, "--enforce", "block", "--telemetry-path", "own.log",
+                         log=project.root / "own.log") for payload in (READ, DELETE)]
+    assert [result.code for result in own] == [0, 2]
+    for fields in ({"sre_key": "sre 20220615 4l cpython-312 3.12.0"},
+                   {"carried": [["not", "a", "form"], 7]}):
+        project.run("compile")
+        _replaced(project, **fields)
+        assert tokenizer._STEP.source in _compiled_by(project, DELETE)[1]
+        again = [project.check(payload, "--enforce", "block", "--telemetry-path", "other.log",
+                               log=project.root / "other.log") for payload in (READ, DELETE)]
+        assert [(r.code, r.stderr, r.rows) for r in again] == \
+            [(r.code, r.stderr, r.rows) for r in own]
+        (project.root / "other.log").unlink()

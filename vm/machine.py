@@ -200,6 +200,7 @@ class Run:
         memo: Memo | None = None,
     ) -> None:
         self.plan = plan
+        sre.carry(plan.carried, plan.sre_key)  # the stdlib's patterns this run may compile
         self.value = value
         self.root = root
         self.surface = surface

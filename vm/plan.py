@@ -13,7 +13,7 @@ from typing import Any, Union
 
 import msgspec
 
-from polydeukes.vm.sre import CompiledPattern
+from polydeukes.vm.sre import CarriedPattern, CompiledPattern
 
 NONE = -1  # an optional table index that is absent
 
@@ -194,6 +194,10 @@ class Plan(msgspec.Struct, frozen=True, array_like=True):
     # names (vm/sre.py); a check under another interpreter compiles the sources instead.
     sre_key: str
     compiled: list[Union[CompiledPattern, None]]
+    # The standard library's own patterns a shell check always compiles (the tokenizer's), with
+    # their SRE forms made under `sre_key`: a check rebuilds them rather than parse and compile
+    # them (vm/sre.py `carry`); under another interpreter they compile from source as before.
+    carried: list[CarriedPattern]
     constants: list[Any]
     spans: list[SourceSpan]
 

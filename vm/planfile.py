@@ -44,10 +44,10 @@ from polydeukes.vm.plan import (
     Surface,
 )
 from polydeukes.vm.safeio import MiB, read_regular
-from polydeukes.vm.sre import CompiledPattern
+from polydeukes.vm.sre import CarriedPattern, CompiledPattern
 
 MAGIC = b"PDKSPLAN"
-FORMAT = 4  # bump whenever what plan bytes mean changes (a field, its order, an opcode)
+FORMAT = 5  # bump whenever what plan bytes mean changes (a field, its order, an opcode)
 PLAN_DIR = ".polydeukes"
 PLAN_FILE = "plan.bin"
 _LENGTH_SIZE = 4  # big-endian lengths, packed by hand: `struct` costs every check ~0.9 M
@@ -187,7 +187,7 @@ _ENCODER = msgspec.msgpack.Encoder(enc_hook=_enc_hook)
 # by position (the plan's scalars and plain lists) is read without a type: the content key and
 # the CRC, not the decoder, are what vouch for a plan's bytes.
 _RAW_FIELDS = {"entries": list[msgspec.Raw], "compiled": list[msgspec.Raw],
-               "spans": msgspec.Raw}
+               "carried": msgspec.Raw, "spans": msgspec.Raw}
 _TOP = None  # the decoder of the plan's outer array, built on first use
 _decode = msgspec.msgpack.decode
 
@@ -244,6 +244,11 @@ def _program(items: list) -> Program:
 def _compiled(raw: msgspec.Raw) -> CompiledPattern | None:
     items = _decode(raw)
     return None if items is None else CompiledPattern(*items)
+
+
+def _carried(raw: msgspec.Raw) -> list[CarriedPattern]:
+    return [CarriedPattern(source, flags, CompiledPattern(*form))
+            for source, flags, form in _decode(raw)]
 
 
 def _spans(raw: msgspec.Raw) -> list[SourceSpan]:
@@ -311,6 +316,9 @@ def decode_plan(data: bytes, key: str) -> Plan | None:
             fields["entries"] = LazyList(stored.entries, _entry)
             fields["compiled"] = LazyList(stored.compiled, _compiled)
             fields["spans"] = LazyWhole(stored.spans, _spans)
+        # Decoded when a check first compiles one of the standard library's patterns (and
+        # then all at once: a handful, ~3 KiB); forms that fail to decode compile from source.
+        fields["carried"] = LazyWhole(stored.carried, _carried)
     except (msgspec.DecodeError, msgspec.ValidationError, ValueError, TypeError, IndexError,
             KeyError):
         return None

@@ -20,6 +20,7 @@ Standard library and msgspec only: the VM imports this on the hot path.
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 
 import _sre
 import msgspec
@@ -116,9 +117,51 @@ def usable(key: str) -> bool:
     return key == KEY
 
 
+class CarriedPattern(msgspec.Struct, frozen=True, array_like=True, gc=False):
+    """One of the standard library's own patterns (a `LazyPattern`) with its SRE form, made at
+    `pdks compile` and carried in the plan (`Plan.carried`), so that a check rebuilds it with
+    `_sre.compile` instead of running `re.compile` (see `carry`)."""
+
+    source: str
+    flags: int
+    form: CompiledPattern
+
+
+# The carried patterns of the plan being run (`carry`), the interpreter key they were made
+# under, and their index by (source, flags), built on the first `LazyPattern` lookup.
+_carried: Sequence[CarriedPattern] = ()
+_carried_key = ""
+_carried_index: dict | None = None
+
+
+def carry(patterns: Sequence[CarriedPattern], key: str) -> None:
+    """Let every `LazyPattern` first used from now on rebuild from these forms (a plan's
+    `carried`, made under `key`). One set per process: a later plan's replaces it (a
+    long-lived Judge runs plans of one interpreter, whose forms agree)."""
+    global _carried, _carried_key, _carried_index
+    if patterns is not _carried or key != _carried_key:
+        _carried, _carried_key, _carried_index = patterns, key, None
+
+
+def _carried_form(source: str, flags: int) -> CompiledPattern | None:
+    global _carried_index
+    if _carried_key != KEY:
+        return None
+    index = _carried_index
+    if index is None:
+        try:  # a plan read from disk decodes its carried forms here (vm/planfile.py)
+            index = {(carried.source, carried.flags): carried.form for carried in _carried}
+        except (msgspec.DecodeError, msgspec.ValidationError, ValueError, TypeError,
+                IndexError):
+            index = {}  # forms that do not decode: every pattern compiles from its source
+        _carried_index = index
+    return index.get((source, flags))
+
+
 class LazyPattern:
     """A module-level regular expression compiled on its first use, not at import: a check
-    imports many modules whose patterns only some calls run. `PATTERN()` is the `re.Pattern`."""
+    imports many modules whose patterns only some calls run. `PATTERN()` is the `re.Pattern`,
+    rebuilt from the plan's form when the plan carries one (`carry`), else `re.compile`'s."""
 
     __slots__ = ("source", "flags", "_compiled")
 
@@ -130,9 +173,9 @@ class LazyPattern:
     def __call__(self):
         compiled = self._compiled
         if compiled is None:
-            import re
-
-            compiled = self._compiled = re.compile(self.source, self.flags)
+            compiled = self._compiled = pattern(self.source, self.flags,
+                                                _carried_form(self.source, self.flags),
+                                                _carried_key)
         return compiled
 
     def __repr__(self) -> str:
