@@ -1244,7 +1244,9 @@ def test_project_tools_are_the_table_of_projectfiles() -> None:
     name sets so a plain command need not load projectfiles.py) are the table's."""
     from polydeukes.stdlib.shell import analysis, projectfiles
 
-    assert analysis.PROJECT_TOOLS == frozenset(projectfiles.TOOLS) | projectfiles.PIP
+    assert analysis.PROJECT_TOOLS == (frozenset(projectfiles.TOOLS) | projectfiles.PIP
+                                      | frozenset(projectfiles.CONFIG_TOOLS) | {"pre-commit"})
+    assert set(analysis._TOOL_MODULES.values()) <= analysis.PROJECT_TOOLS
 
 
 @settings(max_examples=300, deadline=None)
@@ -1258,3 +1260,42 @@ def test_justfile_reading_never_raises(text: str) -> None:
     assert all(isinstance(line, str) for line in lines)
     if ":" not in text:
         assert lines == []
+
+
+# pre-commit's configuration is read line by line (no YAML parser on the check path): the local
+# hooks' lines it finds are what a YAML parser's reading of the same file gives.
+_HOOK = st.fixed_dictionaries(
+    {"id": st.sampled_from(["a", "lint", "x-1"]),
+     "entry": st.sampled_from(["rm -f", "bash tools/x.sh", "wc -l", "python3 -m tool --fix", "x.sh", "echo 'a b'"])},
+    optional={"language": st.sampled_from(["system", "script", "python"]),
+              "pass_filenames": st.booleans(),
+              "files": st.sampled_from([r"\.py$", "^src/"])})
+_REPO = st.one_of(
+    st.fixed_dictionaries({"repo": st.just("local"), "hooks": st.lists(_HOOK, max_size=3)}),
+    st.fixed_dictionaries({"repo": st.just("https://github.com/psf/black"), "rev": st.just("24.1.0"),
+                           "hooks": st.lists(st.fixed_dictionaries({"id": st.just("black")}), max_size=2)}))
+
+
+@settings(max_examples=200, deadline=None)
+@given(repos=st.lists(_REPO, max_size=4), flow=st.booleans())
+def test_pre_commit_lines_agree_with_a_yaml_reading(repos: list, flow: bool) -> None:
+    from polydeukes.stdlib.shell.projectfiles import pre_commit_lines
+
+    text = yaml.safe_dump({"repos": repos}, default_flow_style=False, sort_keys=flow)
+    expected = []
+    for repo in yaml.safe_load(text)["repos"] or []:
+        if repo["repo"] != "local":
+            continue
+        for hook in repo["hooks"]:
+            entry = hook["entry"]
+            if hook.get("language") == "script" and "/" not in entry.split(" ", 1)[0]:
+                entry = "./" + entry
+            expected.append(entry if hook.get("pass_filenames") is False else f"git ls-files | xargs {entry}")
+    assert pre_commit_lines(text) == expected
+
+
+@given(st.text(max_size=300))
+def test_pre_commit_reading_never_raises(text: str) -> None:
+    from polydeukes.stdlib.shell.projectfiles import pre_commit_lines
+
+    assert all(isinstance(line, str) for line in pre_commit_lines(text))

@@ -257,6 +257,10 @@ _SUBCOMMAND_WRAPPERS: dict[str, tuple[frozenset[str], frozenset[str], dict[str, 
     }),
     "poetry": (frozenset("CP"), frozenset({"--directory", "--project"}), {"run": (_NO_VALUES, _NO_VALUES, 0, False)}),
     "pipenv": (frozenset(), frozenset({"--python", "--pypi-mirror"}), {"run": (_NO_VALUES, _NO_VALUES, 0, False)}),
+    # (`bundle exec CMD` evaluates the Gemfile first: `_wrapper_options` adds `bundle check`,
+    # which reads it as projectfiles.CONFIG_TOOLS says; `bundle install` is the command itself.)
+    "bundle": (_NO_VALUES, frozenset({"--gemfile"}), {sub: (_NO_VALUES, frozenset({"--gemfile"}), 0, False)
+                                                      for sub in ("exec", "e")}),
     "npm": (frozenset("w"), frozenset({"--prefix", "--workspace", "--userconfig", "--registry", "--loglevel"}),
             {"exec": _NPM_EXEC, "x": _NPM_EXEC}),
     "pnpm": (frozenset("CF"), frozenset({"--dir", "--filter", "--workspace-dir"}), {
@@ -375,7 +379,17 @@ _BUILD_WRAPPERS = {"gradlew": "gradle", "mvnw": "mvn"}
 # which invocations run which files, read how).
 PROJECT_TOOLS = frozenset({"just", "task", "go-task", "rake", "invoke", "inv", "nox", "tox", "pdm", "poe",
                            "hatch", "cargo", "pip", "pip3", "cmake", "meson", "gradle", "bazel", "bazelisk",
-                           "scons", "sbt", "mix", "mvn", "ninja", "composer", "deno", "go"})
+                           "scons", "sbt", "mix", "mvn", "ninja", "composer", "deno", "go",
+                           # (tools whose configuration file is a program: projectfiles.CONFIG_TOOLS)
+                           "eslint", "prettier", "webpack", "webpack-cli", "webpack-dev-server", "vite",
+                           "rollup", "babel", "next", "nuxt", "nuxi", "astro", "svelte-kit", "tailwindcss",
+                           "postcss", "stylelint", "commitlint", "lint-staged", "playwright", "cypress",
+                           "karma", "grunt", "gulp", "tsup", "docusaurus", "gatsby", "storybook",
+                           "start-storybook", "build-storybook", "bundle", "sphinx-build",
+                           "mkdocs", "pre-commit"})
+# Modules that `python3 -m MODULE` runs as the tool of that name (projectfiles.py).
+_TOOL_MODULES = {"pip": "pip", "pip3": "pip", "sphinx": "sphinx-build", "mkdocs": "mkdocs",
+                 "pre_commit": "pre-commit"}
 # Programs whose own program may come from a file (`awk -f prog.awk`, `sed -f script.sed`).
 PROGRAM_FILE_READERS = frozenset({"awk", "gawk", "mawk", "nawk", "sed", "gsed"})
 # Names whose command can matter without a mention: writers and programs the table models as
@@ -902,11 +916,14 @@ class Walk:
             if rc:
                 view.wrapper_scripts = (*view.wrapper_scripts,
                                         *("source '" + a.text.replace("'", "'\\''") + "'" for a in rc if not a.opaque))
-        if name in _BUILD_WRAPPERS and inner < len(args) and not any(a.opaque for a in args[inner + 1 :]):
+        if (name in _BUILD_WRAPPERS or name in PROJECT_TOOLS and "/" in args[inner].text) and inner < len(args) \
+                and not any(a.opaque for a in args[inner + 1 :]):
             # `./gradlew build`: the wrapper script is read as the script it is, and what it
-            # hands its arguments to reads the project's build files as `gradle build` does.
+            # hands its arguments to reads the project's build files as `gradle build` does;
+            # `node_modules/.bin/eslint .`, `.venv/bin/nox`: the tool itself, run by its path.
             view.wrapper_scripts = (*view.wrapper_scripts, " ".join(
-                [_BUILD_WRAPPERS[name], *("'" + a.text.replace("'", "'\\''") + "'" for a in args[inner + 1 :])]))
+                [_BUILD_WRAPPERS.get(name, name),
+                 *("'" + a.text.replace("'", "'\\''") + "'" for a in args[inner + 1 :])]))
         if flowing is not None:
             view.stdin_listing = flowing
         if view.via_xargs:
@@ -1605,14 +1622,19 @@ class Walk:
             if script is not None:
                 view.file_script = script = scripts.read(self, view, script)
             elif view.model is not None and view.model.handler == "interpreter":
-                # `python3 -m pip install -e .`: pip, as the `pip` command (projectfiles.py)
+                # `python3 -m pip install -e .`: pip, as the `pip` command; `python3 -m sphinx`:
+                # sphinx-build (projectfiles.py)
                 args = view.args
                 at = next((k for k in range(view.inner + 1, len(args) - 1)
-                           if args[k].text == "-m" and args[k + 1].text in ("pip", "pip3")), None)
+                           if args[k].text == "-m" and args[k + 1].text in _TOOL_MODULES), None)
                 if at is not None:
                     from polydeukes.stdlib.shell import projectfiles
 
-                    view.file_script = script = projectfiles._pip_project(self, view, args[at + 2 :])
+                    tool = _TOOL_MODULES[args[at + 1].text]
+                    view.file_script = script = (
+                        projectfiles._pip_project(self, view, args[at + 2 :]) if tool == "pip"
+                        else projectfiles.pre_commit(self, view, args[at + 2 :]) if tool == "pre-commit"
+                        else projectfiles._configuration(self, view, args[at + 2 :], tool))
         if script is not None and script.shell and script.text is not None:
             view.follow = True
 
@@ -1982,6 +2004,8 @@ def _wrapper_options(args: Sequence[Arg], inner: int) -> tuple[dict[int, str], l
         program = _SUBCOMMAND_WRAPPERS.get(wrapper)
         if program is not None and text in program[2]:
             wrapper = f"{wrapper} {text}"  # `perf stat`, `tmux new-session`
+            if wrapper in ("bundle exec", "bundle e"):
+                scripts.append("bundle check")  # (the Gemfile it evaluates first)
             strings = _WRAPPER_STRINGS.get(wrapper)
             if strings is not None and (strings.operands or strings.argv_options) and program[2][text][2] >= 1 << 16:
                 _operand_lines(args, k + 1, inner, program[2][text], strings, roles, scripts)

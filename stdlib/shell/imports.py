@@ -70,6 +70,25 @@ def family(program: str) -> str | None:
     return None
 
 
+# A program file's language by its name, for a file a tool runs whose own name says nothing
+# (`nox` runs noxfile.py, `rake` the Rakefile, `eslint` eslint.config.js).
+_FILE_FAMILIES = {".py": "python", ".js": "js", ".mjs": "js", ".cjs": "js", ".ts": "js", ".mts": "js",
+                  ".cts": "js", ".jsx": "js", ".tsx": "js", ".rb": "ruby", ".gemspec": "ruby",
+                  ".pl": "perl", ".pm": "perl"}
+_RUBY_FILES = frozenset({"Rakefile", "rakefile", "Gemfile", "gems.rb", "Guardfile", "Vagrantfile",
+                         "Fastfile", "Podfile", "Dangerfile", "Brewfile", "Capfile"})
+
+
+def file_family(path: str) -> str | None:
+    """The language of a program file by its name (`noxfile.py` -> python, `Rakefile` -> ruby),
+    or None."""
+    name = path.rsplit("/", 1)[-1]
+    if name in _RUBY_FILES:
+        return "ruby"
+    dot = name.rfind(".")
+    return _FILE_FAMILIES.get(name[dot:]) if dot > 0 else None
+
+
 def local_modules(walk, language: str, code: str, base: tuple[str, ...] | None,
                   cwd: tuple[str, ...] | None = None, python_path: tuple[tuple[str, ...], ...] = ()
                   ) -> list[tuple[str, str | Refused, bool]]:

@@ -1367,7 +1367,7 @@ class _Judge:
         if script is not None:
             if script.shell or script.text is None:
                 return
-            language = imports.family(script.runner)
+            language = imports.family(script.runner) or imports.file_family(script.path)
             path = self.walk.absolute(script.path, cwd)
             base = path[:-1] if path else None  # (a script's own directory comes first on the path)
             if script.tests is not None and script.tests.import_root is not None:

@@ -76,6 +76,66 @@ TOOLS: dict[str, tuple[frozenset[str] | None, tuple[str, ...], str]] = {
     "composer": (frozenset({"run-script", "run", "test", "install", "update", "require", "remove",
                             "dump-autoload", "create-project"}), ("composer.json",), "tasks"),
 }
+# Tools whose configuration file is a program they run when they start (issue 11, hardening
+# round 5): eslint.config.js, vite.config.ts, a Gruntfile, Sphinx's conf.py, a Gemfile. Per
+# tool: the file names it looks for, nearest first in the directory it runs in and then in each
+# directory above it up to the project's root (as eslint, prettier and most of these search);
+# the options that name the file instead (`eslint -c FILE`); and whether such an option names a
+# directory that holds the file (`sphinx-build -c DIR`, `storybook -c DIR`). Each file is read
+# as code: a mention fails closed, and the project's modules it imports are read too
+# (imports.py, by the file's name: `.js`/`.ts` as JavaScript, `.py` as Python, a Gemfile as
+# Ruby). Sphinx and mkdocs have their own readers (`_sphinx_configuration`, `_mkdocs_hooks`).
+_JS_EXTENSIONS = (".js", ".mjs", ".cjs", ".ts", ".mts", ".cts")
+
+
+def _js_names(*stems: str) -> tuple[str, ...]:
+    return tuple(stem + extension for stem in stems for extension in _JS_EXTENSIONS)
+
+
+_ESLINT = (_js_names("eslint.config", ".eslintrc"), frozenset({"-c", "--config"}), False)
+_WEBPACK = (_js_names("webpack.config"), frozenset({"-c", "--config"}), False)
+_STORYBOOK = (tuple(".storybook/" + n for n in _js_names("main")), frozenset({"-c", "--config-dir"}), True)
+CONFIG_TOOLS: dict[str, tuple[tuple[str, ...], frozenset[str], bool]] = {
+    "eslint": _ESLINT,
+    "prettier": (_js_names("prettier.config", ".prettierrc"), frozenset({"--config"}), False),
+    "webpack": _WEBPACK,
+    "webpack-cli": _WEBPACK,
+    "webpack-dev-server": _WEBPACK,
+    "vite": (_js_names("vite.config"), frozenset({"-c", "--config"}), False),
+    "rollup": (_js_names("rollup.config"), frozenset({"-c", "--config"}), False),
+    "babel": (_js_names("babel.config", ".babelrc"), frozenset({"--config-file"}), False),
+    "next": (_js_names("next.config"), frozenset(), False),
+    "nuxt": (_js_names("nuxt.config"), frozenset(), False),
+    "nuxi": (_js_names("nuxt.config"), frozenset(), False),
+    "astro": (_js_names("astro.config"), frozenset({"--config"}), False),
+    "svelte-kit": (_js_names("svelte.config"), frozenset(), False),
+    "tailwindcss": (_js_names("tailwind.config"), frozenset({"-c", "--config"}), False),
+    "postcss": (_js_names("postcss.config", ".postcssrc"), frozenset({"--config"}), True),
+    "stylelint": (_js_names("stylelint.config", ".stylelintrc"), frozenset({"--config"}), False),
+    "commitlint": (_js_names("commitlint.config", ".commitlintrc"), frozenset({"-g", "--config"}), False),
+    "lint-staged": (_js_names("lint-staged.config", ".lintstagedrc"), frozenset({"-c", "--config"}), False),
+    "playwright": (_js_names("playwright.config"), frozenset({"-c", "--config"}), False),
+    "cypress": (_js_names("cypress.config"), frozenset({"-C", "--config-file"}), False),
+    "karma": (_js_names("karma.conf"), frozenset(), False),
+    "grunt": (("Gruntfile.js", "gruntfile.js", "Gruntfile.cjs", "Gruntfile.ts", "Gruntfile.coffee"),
+              frozenset({"--gruntfile"}), False),
+    "gulp": (_js_names("gulpfile", "Gulpfile") + ("gulpfile.babel.js",), frozenset({"-f", "--gulpfile"}), False),
+    "tsup": (_js_names("tsup.config"), frozenset({"--config"}), False),
+    "docusaurus": (_js_names("docusaurus.config"), frozenset({"--config"}), False),
+    "gatsby": (_js_names("gatsby-config", "gatsby-node"), frozenset(), False),
+    "storybook": _STORYBOOK,
+    "start-storybook": _STORYBOOK,
+    "build-storybook": _STORYBOOK,
+    "bundle": (("Gemfile", "gems.rb"), frozenset({"--gemfile"}), False),
+    "sphinx-build": (("conf.py",), frozenset({"-c"}), True),
+    "mkdocs": (("mkdocs.yml", "mkdocs.yaml"), frozenset({"-f", "--config-file"}), False),
+}
+# `bundle` evaluates the Gemfile for these subcommands (and `bundle exec CMD`, which analysis.py
+# reads as CMD too); `bundle --version`, `help` and `config` do not.
+_BUNDLE_READS = frozenset({"install", "update", "exec", "check", "lock", "outdated", "list", "show", "package",
+                           "cache", "console", "binstubs", "clean", "doctor", "i", "e"})
+_NO_CONFIGURATION = frozenset({"--version", "-v", "-V", "--help", "-h"})
+
 # Tools that read every one of their files that exists (others read the first).
 ALL_FILES = frozenset({"gradle", "bazel", "bazelisk"})
 # Options after which the tool runs no project file (`cmake -E rm …` is a command of its own,
@@ -97,6 +157,10 @@ def project_script(walk: Walk, view: View) -> FileScript | None:
         return _pip_project(walk, view, args)
     if view.name == "go":
         return _go(walk, view, args)
+    if view.name in CONFIG_TOOLS:
+        return _configuration(walk, view, args)
+    if view.name == "pre-commit":
+        return pre_commit(walk, view, args)
     subcommands, names, mode = TOOLS[view.name]
     if subcommands is not None and (not words or words[0].opaque or words[0].text not in subcommands):
         return None
@@ -536,3 +600,246 @@ def _refused(shown: str, runner: str, why: str) -> FileScript:
 
 def _quoted(word: str) -> str:
     return "'" + word.replace("'", "'\\''") + "'"
+
+
+def _configuration(walk: Walk, view: View, args, tool: str | None = None) -> FileScript | None:
+    """The configuration file a `CONFIG_TOOLS` tool (`view.name`, or `tool` for `python3 -m
+    sphinx`) runs, as code (see the table): the one an option names, else the nearest of its
+    names from where the tool runs up to the project's root. An option's value of unknown value
+    fails closed, as does a file that cannot be read within bounds."""
+    tool = tool or view.name
+    names, options, names_directory = CONFIG_TOOLS[tool]
+    if any(a.text in _NO_CONFIGURATION for a in args):
+        return None
+    words = [a for a in args if not a.text.startswith("-")]
+    if tool == "bundle" and words and (words[0].opaque or words[0].text not in _BUNDLE_READS):
+        return None
+    spelled = _configuration_option(tool, args, options)
+    if spelled is not None and not isinstance(spelled, str):
+        refused = FileScript(f"the configuration {tool} is given", tool, False, True, None)
+        refused.refused = "its configuration file is of unknown value"
+        return refused
+    if tool == "sphinx-build" and spelled is None:
+        # `sphinx-build [OPTIONS] SOURCEDIR OUTPUTDIR` (`-M BUILDER SOURCEDIR …`): conf.py of the
+        # source directory; `-C` runs none.
+        if any(a.text == "-C" for a in args):
+            return None
+        words = _operands(args, _SPHINX_VALUES)
+        if words and not words[0].opaque and args and any(a.text == "-M" for a in args):
+            words = words[1:]  # (`-M`'s builder is its operand)
+        if not words:
+            return None
+        if words[0].opaque:
+            refused = FileScript("conf.py of the source directory", tool, False, True, None)
+            refused.refused = "its source directory is of unknown value"
+            return refused
+        spelled = words[0].text
+        names_directory = True
+    if spelled is not None:
+        candidates = [_as_prefix(spelled) + n for n in names] if names_directory else [spelled]
+    else:
+        candidates = [prefix + n for prefix in _upward(walk, view) for n in names]
+    for candidate in candidates:
+        text = _read_file(walk, view, candidate)
+        if text is None:
+            continue
+        if isinstance(text, FileScript):
+            return text
+        script = FileScript(candidate, tool, False, True, None)
+        if tool == "mkdocs":
+            return _mkdocs_hooks(walk, view, candidate, text, script)
+        script.text = text
+        return script
+    return None
+
+
+# sphinx-build's options that take a value (`-b html`, `-d DIR`, `-D name=value`, …).
+_SPHINX_VALUES = frozenset({"-b", "-d", "-c", "-D", "-A", "-t", "-j", "-w", "--builder", "--doctree-dir",
+                            "--conf-dir", "--define", "--html-define", "--tag", "--jobs", "--warning-file"})
+
+
+def _operands(args, takes_value: frozenset[str]) -> list:
+    """The operands of a call whose options in `takes_value` take the next word."""
+    out = []
+    k = 0
+    while k < len(args):
+        t = args[k].text
+        if t in takes_value:
+            k += 2
+            continue
+        if t == "--":
+            out.extend(args[k + 1 :])
+            break
+        if not t.startswith("-") or t == "-":
+            out.append(args[k])
+        k += 1
+    return out
+
+
+def _configuration_option(tool: str, args, options: frozenset[str]):
+    """The text an option of `options` gives (`-c FILE`, `--config=FILE`, `-cFILE`), the
+    `Arg` itself when it is of unknown value, or None when no such option is given. rollup's
+    `-c` takes a value only when the next word is a program file (`rollup -c` reads the
+    default)."""
+    for k, a in enumerate(args):
+        t = a.text
+        if t in options:
+            if k + 1 >= len(args):
+                return None
+            value = args[k + 1]
+            if tool == "rollup" and not value.text.endswith(_JS_EXTENSIONS):
+                return None
+            return value if value.opaque else value.text
+        for option in options:
+            if option.startswith("--") and t.startswith(option + "="):
+                return a if a.opaque else t[len(option) + 1 :]
+            if len(option) == 2 and t.startswith(option) and len(t) > 2 and not t.startswith("--"):
+                return a if a.opaque else t[2:]
+    return None
+
+
+def _upward(walk: Walk, view: View) -> list[str]:
+    """Prefixes for the directory a command runs in and each one above it up to the project's
+    root (`""`, `"../"`, …); only the first outside the project (or with no root known)."""
+    cwd = view.cwd
+    root = walk.root_segs
+    if cwd is None or root is None or cwd[: len(root)] != root:
+        return [""]
+    return ["../" * up for up in range(len(cwd) - len(root) + 1)]
+
+
+# mkdocs.yml's `hooks:` list: Python files mkdocs imports and runs (`- hooks/x.py`).
+_MKDOCS_HOOK = LazyPattern(r"^[ \t]*-[ \t]*['\"]?([^'\"#\n]+\.py)['\"]?[ \t]*(?:#.*)?$", re.MULTILINE)
+
+
+def _mkdocs_hooks(walk: Walk, view: View, spelled: str, text: str, script: FileScript) -> FileScript:
+    """mkdocs.yml, read for mentions, with the Python hook files it lists (relative to its own
+    directory), read as code."""
+    directory = spelled.rpartition("/")[0]
+    hooks = []
+    in_hooks = False
+    for line in text.split("\n"):
+        if line.startswith("hooks:"):
+            in_hooks = True
+            continue
+        if in_hooks and line and not line[0].isspace() and not line.startswith("-"):
+            in_hooks = False
+        if in_hooks:
+            m = _MKDOCS_HOOK().match(line)
+            if m:
+                hooks.append(_as_prefix(directory) + m.group(1).strip())
+    parts = [(spelled, text)]
+    for hook in hooks:
+        content = _read_file(walk, view, hook)
+        if isinstance(content, FileScript):
+            return content
+        if content is not None:
+            parts.append((hook, content))
+    script.path = " and ".join(n for n, _ in parts)
+    script.text = "\n".join(t for _, t in parts)
+    if len(parts) > 1:
+        script.parts = parts
+    return script
+
+
+# pre-commit's subcommands that run hooks (a bare `pre-commit` is `pre-commit run`).
+_PRE_COMMIT_RUNS = frozenset({"run", "hook-impl", "try-repo"})
+# One `key: value` line of a YAML block mapping, perhaps the first of a list item (`- key: value`).
+_YAML_KEY_LINE = LazyPattern(r"( *)(- +)?([A-Za-z_][\w-]*)[ \t]*:(?:[ \t]+(.*?))?[ \t]*")
+
+
+def pre_commit(walk: Walk, view: View, args, tool: str = "pre-commit") -> FileScript | None:
+    """`pre-commit run` (`hook-impl`, `try-repo`, or none): .pre-commit-config.yaml (or the
+    file `-c`/`--config` names), read for mentions, and the hooks of its `repo: local` entries
+    walked one shell line each: the `entry` command, given every file git tracks (as `git
+    ls-files | xargs ENTRY` reads) unless the hook says `pass_filenames: false`; a `language:
+    script` entry is a script of the repository. The hooks' `files`/`exclude`/`types` filters are
+    not read (fail-closed: a hook may be given a protected file); remote repositories' hooks
+    run code fetched at their pinned revision, not the project's files, and are not walked."""
+    words = _operands(args, frozenset({"-c", "--config", "--hook-stage", "--from-ref", "--to-ref",
+                                       "--source", "--origin", "-s", "-o", "--files", "--hook-type", "--hook-dir",
+                                       "--color", "--remote-branch", "--local-branch", "--remote-name",
+                                       "--remote-url", "--commit-msg-filename", "--prepare-commit-message-source",
+                                       "--commit-object-name", "--checkout-type", "--is-squash-merge",
+                                       "--rewrite-command"}))
+    if words and (words[0].opaque or words[0].text not in _PRE_COMMIT_RUNS):
+        return None
+    if any(a.text in _NO_CONFIGURATION for a in args):
+        return None
+    spelled = _configuration_option("pre-commit", args, frozenset({"-c", "--config"}))
+    if spelled is not None and not isinstance(spelled, str):
+        refused = FileScript(f"the configuration {tool} is given", tool, True, True, None)
+        refused.refused = "its configuration file is of unknown value"
+        return refused
+    spelled = spelled or ".pre-commit-config.yaml"
+    text = _read_file(walk, view, spelled)
+    if text is None or isinstance(text, FileScript):
+        return text
+    script = FileScript(spelled, tool, True, True, None)
+    script.text = text
+    script.lines = pre_commit_lines(text)
+    return script
+
+
+def pre_commit_lines(text: str) -> list[str]:
+    """The shell lines of a pre-commit configuration's local hooks (see `pre_commit`), read
+    by indentation, not as YAML (the check path loads no YAML parser): the list items least
+    indented are the repositories; in one whose `repo` is `local`, the items of its `hooks`
+    list are the hooks, whatever order their keys come in."""
+    rows: list[tuple[int | None, int, str, str]] = []  # (dash column, key column, key, value)
+    for line in text.split("\n"):
+        m = _YAML_KEY_LINE().fullmatch(line)
+        if m:
+            indent, dash = len(m.group(1)), m.group(2)
+            rows.append((indent if dash else None, indent + len(dash or ""), m.group(3),
+                         _yaml_scalar(m.group(4) or "")))
+    dashes = [row[0] for row in rows if row[0] is not None]
+    if not dashes:
+        return []
+    top = min(dashes)
+    repositories: list[list] = []
+    for row in rows:
+        if row[0] == top:
+            repositories.append([row])
+        elif repositories:
+            repositories[-1].append(row)
+    lines: list[str] = []
+    for repository in repositories:
+        column = repository[0][1]
+        if next((value for _, c, key, value in repository if c == column and key == "repo"), None) != "local":
+            continue
+        hooks: list[dict[str, str]] = []
+        hook_dash = hook_column = None
+        in_hooks = False
+        for dash, c, key, value in repository:
+            if c == column:
+                in_hooks = key == "hooks"
+                continue
+            if not in_hooks:
+                continue
+            if dash is not None and (hook_dash is None or dash == hook_dash):
+                hook_dash, hook_column = dash, c
+                hooks.append({})
+            if hooks and c == hook_column:
+                hooks[-1][key] = value
+        for hook in hooks:
+            entry = hook.get("entry")
+            if not entry:
+                continue
+            if hook.get("language") == "script" and "/" not in entry.split(" ", 1)[0]:
+                entry = "./" + entry
+            if hook.get("pass_filenames", "true").lower() in ("false", "no", "off"):
+                lines.append(entry)
+            else:
+                lines.append(f"git ls-files | xargs {entry}")
+    return lines
+
+
+def _yaml_scalar(value: str) -> str:
+    """A one-line YAML scalar's text: its quotes removed (`''` in single quotes is `'`), a
+    plain scalar's trailing comment dropped."""
+    if len(value) >= 2 and value[0] == value[-1] == "'":
+        return value[1:-1].replace("''", "'")
+    if len(value) >= 2 and value[0] == value[-1] == '"':
+        return value[1:-1].replace('\\"', '"')
+    return value.split(" #", 1)[0].rstrip()

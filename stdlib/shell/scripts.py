@@ -55,6 +55,7 @@ from polydeukes.stdlib.shell.analysis import (
     MAKES,
     NESTED_SHELLS,
     PROGRAM_FILE_READERS,
+    PROJECT_TOOLS,
     Event,
     View,
     Walk,
@@ -769,10 +770,12 @@ def _package_scripts(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript 
 
 def _package_binary(view: View, words: Sequence[Arg], name: str, runs_binary: bool) -> FileScript | None:
     """`yarn jest`, `yarn run jest`, `pnpm vitest run`: with no script of that name, yarn and
-    pnpm run the package's binary of that name (`pnpm run` only scripts). For a test runner
-    (whose files are read), the rest of the call is walked as that command; any other binary
-    is not followed (an unknown program)."""
-    if view.name not in ("yarn", "pnpm") or not runs_binary or name not in TEST_RUNNERS:
+    pnpm run the package's binary of that name (`pnpm run` only scripts). For a test runner or
+    a tool that runs the project's files (`yarn eslint`: eslint.config.js, projectfiles.py), the
+    rest of the call is walked as that command; any other binary is not followed (an unknown
+    program)."""
+    if view.name not in ("yarn", "pnpm") or not runs_binary or (name not in TEST_RUNNERS
+                                                               and name not in PROJECT_TOOLS):
         return None
     via_run = words[0].text == "run"  # (a test runner's name is a word of the call: `words` has it)
     if via_run and view.name == "pnpm":
