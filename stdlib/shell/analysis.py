@@ -75,6 +75,9 @@ if TYPE_CHECKING:  # disk.py loads when a command first looks at the working tre
 # §8.1.7 names eval/bash/sh/zsh; the other POSIX-family shells reinterpret text the same way.
 NESTED_SHELLS = frozenset({"eval", "bash", "sh", "zsh", "dash", "ksh", "mksh", "ash"})
 DIRECTORY_CHANGES = frozenset({"cd", "pushd", "popd"})
+# Container engines: `run` may mount a host directory writable into a container, `cp` writes a
+# host path (containers.py reads their options).
+CONTAINER_ENGINES = frozenset({"docker", "podman", "nerdctl", "docker-compose"})
 MAX_NESTING = 8
 MAX_DEPTH = 1024  # directory levels a followed `cd` may reach (PATH_MAX allows no more)
 NESTING_TOO_DEEP = "nesting too deep"
@@ -402,6 +405,7 @@ _NAMES_WITH_EFFECTS = (
     | frozenset({"for", "select", "case", "function", "trap", "parallel", "coproc"}) | PROJECT_TOOLS
     | _SCHEDULERS
     | PROGRAM_RUNNERS
+    | CONTAINER_ENGINES
 )
 _plain_lines: re.Pattern[str] | None = None
 

@@ -36,6 +36,7 @@ import msgspec
 from polydeukes.stdlib.shell import effects as E
 from polydeukes.stdlib.shell.analysis import (
     BUILTINS,
+    CONTAINER_ENGINES,
     DANGEROUS_ENVIRONMENT,
     NESTED_SHELLS,
     Context,
@@ -643,6 +644,10 @@ class _Judge:
         if view.items_refused is not None and (model is None or not model.pure):
             self.unknown_reach = True
             self.found(BREAK_UNREADABLE, UNREADABLE_ITEMS.format(head=view.head, why=view.items_refused))
+        if name in CONTAINER_ENGINES and view.inner < len(view.args):
+            from polydeukes.stdlib.shell import containers  # only a container engine loads it
+
+            containers.judge(self, view)
         writer = model is not None and not model.pure
         mention = cwd_spelled or view.spells_entry or self._mention_possible(view)
         if not writer and not mention and not view.targets:
