@@ -639,17 +639,24 @@ def _configuration(walk: Walk, view: View, args, tool: str | None = None) -> Fil
         candidates = [_as_prefix(spelled) + n for n in names] if names_directory else [spelled]
     else:
         candidates = [prefix + n for prefix in _upward(walk, view) for n in names]
-    for candidate in candidates:
-        text = _read_file(walk, view, candidate)
-        if text is None:
-            continue
-        if isinstance(text, FileScript):
-            return text
-        script = FileScript(candidate, tool, False, True, None)
-        if tool == "mkdocs":
-            return _mkdocs_hooks(walk, view, candidate, text, script)
-        script.text = text
-        return script
+    found = _read_first(walk, view, candidates)
+    if found is None or isinstance(found, FileScript):
+        return found
+    candidate, text = found
+    script = FileScript(candidate, tool, False, True, None)
+    if tool == "mkdocs":
+        return _mkdocs_hooks(walk, view, candidate, text, script)
+    script.text = text
+    return script
+
+
+def _read_first(walk: Walk, view: View, names: list[str]) -> tuple[str, str] | FileScript | None:
+    """The first of `names` that is there, with its text; one that cannot be read within
+    bounds stops the search as a refusal (`FileScript`); None when none is there."""
+    for name in names:
+        text = _read_file(walk, view, name)
+        if text is not None:
+            return text if isinstance(text, FileScript) else (name, text)
     return None
 
 
