@@ -1299,3 +1299,41 @@ def test_pre_commit_reading_never_raises(text: str) -> None:
     from polydeukes.stdlib.shell.projectfiles import pre_commit_lines
 
     assert all(isinstance(line, str) for line in pre_commit_lines(text))
+
+
+# A compose file's bind mounts are read line by line (no YAML parser on the check path): what
+# that reading finds is what a YAML parser's reading of the same file gives.
+_SOURCES = st.sampled_from([".", "./src", "..", "/srv/data", "~/cache", "data", "${PWD}/x", "./a b"])
+_SHORT = st.builds(lambda s, ro: f"{s}:/mnt" + (":ro" if ro else ""), _SOURCES, st.booleans())
+_LONG = st.fixed_dictionaries({"type": st.sampled_from(["bind", "volume"]), "source": _SOURCES,
+                               "target": st.just("/mnt")}, optional={"read_only": st.booleans()})
+_SERVICE = st.fixed_dictionaries({"image": st.just("alpine")},
+                                 optional={"volumes": st.lists(st.one_of(_SHORT, _LONG), max_size=3)})
+
+
+@settings(max_examples=200, deadline=None)
+@given(services=st.dictionaries(st.sampled_from(["app", "db", "web"]), _SERVICE, max_size=3),
+       named=st.booleans(), order=st.booleans())
+def test_compose_mounts_agree_with_a_yaml_reading(services: dict, named: bool, order: bool) -> None:
+    from polydeukes.stdlib.shell.containers import compose_mounts
+
+    document = {"services": services}
+    if named:
+        document["volumes"] = {"data": None}
+    text = yaml.safe_dump(document, default_flow_style=False, sort_keys=order)
+    expected = []
+    for service in yaml.safe_load(text)["services"].values():
+        for volume in service.get("volumes", []):
+            if isinstance(volume, str):
+                parts = volume.split(":")
+                expected.append((parts[0], "ro" in parts[2:]))
+            elif volume["type"] == "bind":
+                expected.append((volume["source"], volume.get("read_only", False)))
+    assert compose_mounts(text) == expected
+
+
+@given(st.text(max_size=300))
+def test_compose_reading_never_raises(text: str) -> None:
+    from polydeukes.stdlib.shell.containers import compose_mounts
+
+    assert all(isinstance(source, str) for source, _ in compose_mounts(text))

@@ -22,10 +22,12 @@ paths `docker cp` writes; the judge (judgment.py) calls `judge` for a command na
   inside one, or when what lands in DST (`DST/<name of SRC>`, or anything below DST when that name
   is not known) reaches one; an unknown DST fails closed (a literal tail after an unknown value
   is judged as any write operand's, `judgment._Judge.unknown_prefix`).
+- compose (`docker compose up|run|create|start|restart|watch`, `docker-compose …`): the compose
+  file's services' `volumes:` (`_compose_file`, `compose_mounts`), judged as `-v` is.
 
 Left open (docs/shell-axis.md "Containers"): `--volumes-from`, `exec`/`start` of a container
 made earlier (its mounts are not on the line), `--privileged` and other ways out of a
-container, compose files' `volumes:`.
+container, compose's `include:`/`extends:` and override files.
 """
 
 from __future__ import annotations
@@ -98,17 +100,211 @@ def judge(j, view) -> None:
             return
         what.append(sub if sub != "?" else args[k].text)
         k += 1
-    elif sub == "compose":
-        sub, k = _subcommand(args, k, ("run",))
+    if sub == "compose":
+        compose_at = k
+        sub, k = _subcommand(args, k, ("run",) + _COMPOSE_STARTS)
         if sub is None:
             return
         what.append(sub if sub != "?" else args[k].text)
+        _compose_file(j, view, " ".join(what), compose_at, k)
         k += 1
+        if sub != "run" and sub != "?":
+            return  # (only `run` takes mount options of its own)
     head = " ".join(what)
     if sub == "cp":
         _copy(j, view, head, k)
     else:
         _run(j, view, head, k, compose=what[1] == "compose" or engine == "docker-compose")
+
+
+# Compose subcommands that create or start the services' containers with the compose file's
+# mounts (`run` too, which also takes `-v` of its own).
+_COMPOSE_STARTS = ("up", "create", "start", "restart", "watch")
+# The compose file's names, looked for where the command runs and in each directory above it up
+# to the project's root, as compose looks for them.
+_COMPOSE_NAMES = ("compose.yaml", "compose.yml", "docker-compose.yaml", "docker-compose.yml")
+COMPOSE_MOUNTS = ("{what} mounts {path} ({file}) writable into a container, which may write "
+                  "protected path {p}")
+COMPOSE_UNKNOWN = ("{what} mounts {path} ({file}) writable into a container, and where it leads "
+                   "is unknown: it may hold protected path {p}")
+COMPOSE_UNREADABLE = "{what} reads {file}, which cannot be read within bounds ({why})"
+COMPOSE_FILE_UNKNOWN = "{what} reads a compose file of unknown value: it may mount protected path {p} writable"
+# One `key: value` line of a YAML block, perhaps a list item's first (`- key: value`), or a
+# list item that is a scalar (`- ./src:/app`).
+_YAML_LINE = LazyPattern(r"( *)(- +)?(?:([A-Za-z_][\w.-]*)[ \t]*:(?:[ \t]+(.*?))?|(.*?))[ \t]*(?:#.*)?")
+
+
+def _compose_file(j, view, head: str, k: int, end: int) -> None:
+    """The writable bind mounts a compose file gives the services (`docker compose up`, `run`,
+    …): the files `-f`/`--file` name (relative to where the command runs), else the first of
+    `_COMPOSE_NAMES` there or in a directory above it up to the project's root. Each service's
+    `volumes:` (`- SRC:DST[:ro]`, or the long form's `type: bind`, `source:`, `read_only:`) is
+    judged as `-v` is, a relative source against the compose file's directory (or
+    `--project-directory`). Read line by line, not as YAML (no YAML parser on the check path):
+    a file that cannot be read within bounds, or one of unknown value, fails closed."""
+    from polydeukes.stdlib.shell.scripts import _read_file  # only a compose command loads it
+
+    args = view.args
+    files: list[str] = []
+    project_directory = None
+    while k < end:
+        a = args[k]
+        text = a.text
+        for option in ("-f", "--file", "--project-directory"):
+            value = None
+            if text == option and k + 1 < end:
+                k += 1
+                value = args[k]
+            elif text.startswith(option + "=") and option.startswith("--"):
+                value = a
+            if value is None:
+                continue
+            spelled = value.text.partition("=")[2] if value is a else value.text
+            if value.opaque and ("$" in spelled or "`" in spelled):
+                _unknown(j, COMPOSE_FILE_UNKNOWN.format(what=head, p=j.p.entries[0]))
+                return
+            if option == "--project-directory":
+                project_directory = spelled
+            else:
+                files.append(spelled)
+            break
+        k += 1
+    walk = j.walk
+    if files:
+        candidates = [(f, True) for f in files]
+    else:
+        cwd, root = view.cwd, walk.root_segs
+        ups = range(len(cwd) - len(root) + 1) if cwd is not None and root is not None and cwd[: len(root)] == root else [0]
+        candidates = [("../" * up + n, False) for up in ups for n in _COMPOSE_NAMES]
+    for spelled, named in candidates:
+        text = _read_file(walk, view, spelled)
+        if text is None:
+            continue
+        if not isinstance(text, str):
+            _unknown(j, COMPOSE_UNREADABLE.format(what=head, file=spelled, why=text.refused))
+            return
+        directory = project_directory if project_directory is not None else spelled.rpartition("/")[0] or "."
+        base = walk.absolute(directory, view.cwd)
+        for source, readonly in compose_mounts(text):
+            if readonly or not source.startswith((".", "/", "~", "$")):
+                continue  # read-only, or a named volume
+            _compose_source(j, view, head, spelled, base, source)
+            if j.reached or j.unknown_reach:
+                return
+        if not named:
+            return  # (the first file found is the one compose reads)
+
+
+def _compose_source(j, view, head: str, file: str, base, source: str) -> None:
+    """One writable bind source of a compose file, relative to `base` (the file's directory)."""
+    p = j.p
+    context = j.walk.context
+    spelled = source
+    match = _PWD().match(source) or _COMPOSE_PWD().match(source)
+    if match is not None and "PWD" not in context.scope.values and view.cwd is not None:
+        source = "/" + "/".join(view.cwd) + source[match.end():]
+    if "$" in source or "`" in source:
+        _unknown(j, COMPOSE_UNKNOWN.format(what=head, path=spelled, file=file, p=p.entries[0]))
+        return
+    if source.startswith(("/", "~")):
+        absolute = j.walk.absolute(source, view.cwd)
+    else:
+        absolute = None if base is None else j.walk.absolute("/" + "/".join(base) + "/" + source, None)
+    if absolute is None:
+        _unknown(j, COMPOSE_UNKNOWN.format(what=head, path=spelled, file=file, p=p.entries[0]))
+        return
+    hits, why = _hits(j, absolute)
+    if why is not None:
+        _unknown(j, MOUNTS_UNREADABLE.format(what=head, path=spelled, why=why))
+        return
+    if hits:
+        j.reached.update(hits)
+        j.found("effect", COMPOSE_MOUNTS.format(what=head, path=spelled, file=file, p=p.entries[hits[0]]))
+
+
+# `${PWD}` with a default (`${PWD:-.}`) is the working directory too.
+_COMPOSE_PWD = LazyPattern(r"\$\{PWD(?::?-[^}]*)?\}(?=/|$)")
+
+
+def compose_mounts(text: str) -> list[tuple[str, bool]]:
+    """The bind sources a compose file's services mount, with whether each is read-only: the
+    items of every `volumes:` list indented under a service (the top-level `volumes:` defines
+    named volumes), short form `SRC:DST[:MODE]` (quoted or not; `[a, b]` on one line too) or
+    long form (`source:` with `type: bind`, or any `source:` that is a path; `read_only:
+    true`)."""
+    mounts: list[tuple[str, bool]] = []
+    lines = text.split("\n")
+    k = 0
+    while k < len(lines):
+        m = _YAML_LINE().fullmatch(lines[k])
+        k += 1
+        if m is None or m.group(3) != "volumes" or m.group(2) or len(m.group(1)) == 0:
+            continue
+        indent = len(m.group(1))
+        inline = (m.group(4) or "").strip()
+        if inline.startswith("["):
+            for item in inline.strip("[]").split(","):
+                _short_mount(item.strip(), mounts)
+            continue
+        item: dict[str, str] | None = None
+        item_column = None
+        while k < len(lines):
+            line = lines[k]
+            if not line.strip() or line.lstrip().startswith("#"):
+                k += 1
+                continue
+            n = _YAML_LINE().fullmatch(line)
+            if n is None or len(n.group(1)) <= indent and not (n.group(2) and len(n.group(1)) == indent):
+                break  # (a list may stand at its key's own indentation)
+            if n.group(2):  # a new item
+                if item is not None:
+                    _long_mount(item, mounts)
+                item = None
+                if n.group(3) is None:
+                    _short_mount((n.group(5) or "").strip(), mounts)
+                else:
+                    item = {n.group(3): _scalar(n.group(4) or "")}
+                    item_column = len(n.group(1)) + len(n.group(2))
+            elif item is not None and n.group(3) is not None and len(n.group(1)) == item_column:
+                item[n.group(3)] = _scalar(n.group(4) or "")
+            k += 1
+        if item is not None:
+            _long_mount(item, mounts)
+    return mounts
+
+
+def _scalar(value: str) -> str:
+    value = value.strip()
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+        return value[1:-1]
+    return value
+
+
+def _short_mount(item: str, mounts: list) -> None:
+    parts = _colon_fields(_scalar(item))
+    if len(parts) >= 2:
+        mounts.append((parts[0], "ro" in ",".join(parts[2:]).split(",")))
+
+
+def _colon_fields(text: str) -> list[str]:
+    """`SRC:DST:MODE` split at the colons outside `${…}` (`${PWD:-.}/x:/x`)."""
+    fields, depth, start = [], 0, 0
+    for k, c in enumerate(text):
+        if c == "{" and text[k - 1 : k] == "$":
+            depth += 1
+        elif c == "}" and depth:
+            depth -= 1
+        elif c == ":" and not depth:
+            fields.append(text[start:k])
+            start = k + 1
+    fields.append(text[start:])
+    return fields
+
+
+def _long_mount(item: dict[str, str], mounts: list) -> None:
+    source = item.get("source")
+    if source and item.get("type", "bind") in ("bind", ""):
+        mounts.append((source, item.get("read_only", "false").lower() in ("true", "yes", "on")))
 
 
 def _subcommand(args, k: int, wanted: tuple[str, ...]) -> tuple[str | None, int]:
