@@ -185,6 +185,10 @@ def project_script(walk: Walk, view: View) -> FileScript | None:
         found.append((name, text))
         if view.name not in ALL_FILES:
             break
+    if found and view.name in _INCLUDES:
+        refused = _included(walk, view, view.name, found)
+        if refused is not None:
+            return refused
     if found:
         text = "\n".join(t for _, t in found)
         script = FileScript(" and ".join(n for n, _ in found), view.name, mode != "code", True, None)
@@ -211,6 +215,75 @@ def project_script(walk: Walk, view: View) -> FileScript | None:
 
 
 _RUNS_COMMANDS = frozenset({"pdm", "hatch"})
+
+
+# Build descriptions that pull in others (since round 5): cmake's `add_subdirectory(DIR)` (DIR's
+# CMakeLists.txt) and `include(FILE.cmake)`, meson's `subdir('DIR')` (DIR's meson.build),
+# gradle's `include 'app', ':lib:core'` in settings (each project's build script) and `apply
+# from: 'x.gradle'`. Names are relative to the file that names them; cmake's
+# `${CMAKE_CURRENT_SOURCE_DIR}` and `${CMAKE_CURRENT_LIST_DIR}` are its directory. A name of
+# another variable's value, a cmake module found on CMAKE_MODULE_PATH and a gradle project whose
+# directory is set elsewhere are not followed.
+_INCLUDES = frozenset({"cmake", "meson", "gradle"})
+_INCLUDED_FILES = 64  # files read through includes, per command
+_CMAKE_INCLUDE = LazyPattern(r"""(?im)^[ \t]*(add_subdirectory|include)[ \t]*\([ \t]*"?([^\s")]+)""")
+_MESON_SUBDIR = LazyPattern(r"""\bsubdir[ \t]*\([ \t]*['"]([^'"]+)['"]""")
+_GRADLE_INCLUDE = LazyPattern(r"""(?m)^[ \t]*include[ \t(]+([^\n]+)""")
+_GRADLE_APPLY = LazyPattern(r"""\bapply[ \t(]*from[ \t]*[:=][ \t]*(?:file\()?['"]([^'"]+)['"]""")
+_QUOTED = LazyPattern(r"""['"]([^'"]+)['"]""")
+
+
+def _included(walk: Walk, view: View, tool: str, found: list[tuple[str, str]]) -> FileScript | None:
+    """Add to `found` (spelled path, text) the build files those files pull in, transitively
+    (see `_INCLUDES`), each once, at most `_INCLUDED_FILES`; a refusal of one that cannot be
+    read within bounds."""
+    seen = {name for name, _ in found}
+    k = 0
+    while k < len(found) and len(found) < _INCLUDED_FILES:
+        name, text = found[k]
+        k += 1
+        directory = name.rpartition("/")[0]
+        for spelled in _includes_of(tool, text, directory):
+            if spelled in seen:
+                continue
+            seen.add(spelled)
+            content = _read_file(walk, view, spelled)
+            if isinstance(content, FileScript):
+                return content
+            if content is not None:
+                found.append((spelled, content))
+    return None
+
+
+def _includes_of(tool: str, text: str, directory: str) -> list[str]:
+    """The build files one file of `tool` names (spelled from where the command runs)."""
+    prefix = _as_prefix(directory)
+    out: list[str] = []
+    if tool == "cmake":
+        for m in _CMAKE_INCLUDE().finditer(text):
+            target = m.group(2)
+            for variable in ("${CMAKE_CURRENT_SOURCE_DIR}", "${CMAKE_CURRENT_LIST_DIR}"):
+                target = target.replace(variable, directory or ".")
+            if "$" in target:
+                continue
+            joined = target if target.startswith("/") else prefix + target
+            while joined.startswith("./"):
+                joined = joined[2:]
+            if m.group(1).lower() == "add_subdirectory":
+                out.append(_as_prefix(joined) + "CMakeLists.txt")
+            elif target.endswith(".cmake") or "/" in target:
+                out.append(joined)
+    elif tool == "meson":
+        out.extend(_as_prefix(prefix + m.group(1)) + "meson.build" for m in _MESON_SUBDIR().finditer(text))
+    else:
+        for m in _GRADLE_INCLUDE().finditer(text):
+            for project in _QUOTED().finditer(m.group(1)):
+                path = project.group(1).strip(":").replace(":", "/")
+                if path and "$" not in path:
+                    out.extend(prefix + path + "/" + n for n in ("build.gradle", "build.gradle.kts"))
+        out.extend(prefix + m.group(1) for m in _GRADLE_APPLY().finditer(text)
+                   if "$" not in m.group(1) and "://" not in m.group(1))
+    return out
 
 
 def _as_prefix(spelled: str) -> str:
