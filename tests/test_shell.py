@@ -1245,7 +1245,7 @@ def test_project_tools_are_the_table_of_projectfiles() -> None:
     from polydeukes.stdlib.shell import analysis, projectfiles
 
     assert analysis.PROJECT_TOOLS == (frozenset(projectfiles.TOOLS) | projectfiles.PIP
-                                      | frozenset(projectfiles.CONFIG_TOOLS) | {"pre-commit"})
+                                      | frozenset(projectfiles.CONFIG_TOOLS) | {"pre-commit", "dotnet"})
     assert set(analysis._TOOL_MODULES.values()) <= analysis.PROJECT_TOOLS
 
 
@@ -1337,3 +1337,10 @@ def test_compose_reading_never_raises(text: str) -> None:
     from polydeukes.stdlib.shell.containers import compose_mounts
 
     assert all(isinstance(source, str) for source, _ in compose_mounts(text))
+
+
+def test_msbuild_exec_commands_are_xml_unescaped_once() -> None:
+    from polydeukes.stdlib.shell.projectfiles import _xml_unescaped
+
+    assert _xml_unescaped("a &amp;&amp; b &quot;c&quot; &lt;d&gt; &apos;e&apos;") == "a && b \"c\" <d> 'e'"
+    assert _xml_unescaped("&amp;quot;") == "&quot;"  # (`&amp;` last: no second unescaping)

@@ -389,7 +389,7 @@ PROJECT_TOOLS = frozenset({"just", "task", "go-task", "rake", "invoke", "inv", "
                            "postcss", "stylelint", "commitlint", "lint-staged", "playwright", "cypress",
                            "karma", "grunt", "gulp", "tsup", "docusaurus", "gatsby", "storybook",
                            "start-storybook", "build-storybook", "bundle", "sphinx-build",
-                           "mkdocs", "pre-commit"})
+                           "mkdocs", "pre-commit", "dotnet"})
 # Modules that `python3 -m MODULE` runs as the tool of that name (projectfiles.py).
 _TOOL_MODULES = {"pip": "pip", "pip3": "pip", "sphinx": "sphinx-build", "mkdocs": "mkdocs",
                  "pre_commit": "pre-commit"}
@@ -1648,8 +1648,8 @@ class Walk:
         from polydeukes.stdlib.shell import projectfiles  # only such a tool loads it
 
         view.file_script = script = projectfiles.project_script(self, view)
-        if script is not None and script.shell and script.lines:
-            view.follow = True
+        if script is not None and script.shell and script.lines or view.wrapper_scripts:
+            view.follow = True  # (dotnet's `<Exec>` lines: `wrapper_scripts`)
 
     def _git_may_run(self) -> bool:
         """Could a git command here run a hook, an alias or a configured program (gitruns.py)?"""

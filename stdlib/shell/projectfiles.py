@@ -161,6 +161,8 @@ def project_script(walk: Walk, view: View) -> FileScript | None:
         return _configuration(walk, view, args)
     if view.name == "pre-commit":
         return pre_commit(walk, view, args)
+    if view.name == "dotnet":
+        return _dotnet(walk, view, args)
     subcommands, names, mode = TOOLS[view.name]
     if subcommands is not None and (not words or words[0].opaque or words[0].text not in subcommands):
         return None
@@ -923,3 +925,112 @@ def _yaml_scalar(value: str) -> str:
     if len(value) >= 2 and value[0] == value[-1] == '"':
         return value[1:-1].replace('\\"', '"')
     return value.split(" #", 1)[0].rstrip()
+
+
+# `dotnet` (since round 5): MSBuild evaluates the project files of the directory (or the project
+# or solution named), the Directory.Build.props/.targets above it, and the projects a solution
+# lists; their `<Exec Command="…">` tasks are shell lines it runs. `run`, `test` and `watch`
+# also compile and run the project's sources.
+_DOTNET_BUILDS = frozenset({"build", "run", "test", "publish", "pack", "msbuild", "restore", "watch",
+                            "clean", "build-server", "vstest"})
+_DOTNET_RUNS = frozenset({"run", "test", "watch"})
+_DOTNET_PROJECTS = r".*\.(?:[cfv]sproj|proj|sln|slnx|props|targets)"
+_DOTNET_SOURCES = r".*\.(?:cs|fs|fsx|vb|razor|cshtml)"
+_DOTNET_SKIPPED = r"\..*|bin|obj|node_modules"
+_DIRECTORY_BUILD = ("Directory.Build.props", "Directory.Build.targets", "Directory.Packages.props")
+_DOTNET_VALUES = frozenset({"-c", "--configuration", "-f", "--framework", "-r", "--runtime", "-o", "--output",
+                            "-v", "--verbosity", "-a", "--arch", "--os", "-p", "--property", "-s", "--source",
+                            "--launch-profile", "--logger", "-l", "--filter", "--settings", "--results-directory",
+                            "--collect", "--diag", "--version-suffix", "--project"})
+_MSBUILD_EXEC = LazyPattern(r"""<Exec\b[^>]*?\bCommand\s*=\s*(?:"([^"]*)"|'([^']*)')""", re.IGNORECASE)
+_SOLUTION_PROJECT = LazyPattern(r"""["']([^"'\n]+\.[cfv]sproj)["']""")
+
+
+def _dotnet(walk: Walk, view: View, args) -> FileScript | None:
+    """`dotnet build` (and the other subcommands that evaluate projects): the project files, read
+    as text for mentions, their `<Exec Command>` lines walked as commands; for `run`/`test`/
+    `watch` the sources they compile too, the whole read as a program (the Exec lines then
+    walked as `view.wrapper_scripts`)."""
+    from polydeukes.stdlib.shell.testrunners import source_files
+
+    operands = _operands(args, _DOTNET_VALUES)
+    if not operands or operands[0].opaque or operands[0].text not in _DOTNET_BUILDS:
+        return None
+    named = next((a for a in operands[1:] if a.text.endswith((".csproj", ".fsproj", ".vbproj", ".proj", ".sln",
+                                                               ".slnx")) or a.opaque), None)
+    project = next((args[k + 1] for k in range(len(args) - 1) if args[k].text == "--project"), named)
+    if project is not None and project.opaque:
+        return _refused("the project it is given", "dotnet", "its project is of unknown value")
+    target = project.text if project is not None else "."
+    found = source_files(walk, view, [(target, False)], _DOTNET_PROJECTS, _DOTNET_SKIPPED)
+    if isinstance(found, Refused):
+        return _refused("its project files", "dotnet", found.reason)
+    directory = target if project is None or "/" not in target else target.rpartition("/")[0]
+    if project is not None and "/" not in target:
+        directory = "."
+    names = list(found)
+    for prefix in _upward_from(walk, view, directory):
+        names.extend(prefix + n for n in _DIRECTORY_BUILD)
+    parts: list[tuple[str, str]] = []
+    seen: set[str] = set()
+    k = 0
+    while k < len(names) and len(parts) < _INCLUDED_FILES:
+        name = names[k]
+        k += 1
+        if name in seen:
+            continue
+        seen.add(name)
+        text = _read_file(walk, view, name)
+        if isinstance(text, FileScript):
+            return text
+        if text is None:
+            continue
+        parts.append((name, text))
+        if name.endswith((".sln", ".slnx")):  # the projects a solution lists, relative to it
+            base = _as_prefix(name.rpartition("/")[0])
+            names.extend(base + m.group(1).replace("\\", "/") for m in _SOLUTION_PROJECT().finditer(text))
+    # (an Exec task runs in its project's directory)
+    lines = [(f"cd {_quoted(name.rpartition('/')[0])} && " if "/" in name else "")
+             + _xml_unescaped(m.group(1) if m.group(1) is not None else m.group(2))
+             for name, text in parts for m in _MSBUILD_EXEC().finditer(text)]
+    runs = operands[0].text in _DOTNET_RUNS
+    if lines and runs:
+        view.wrapper_scripts = (*view.wrapper_scripts, *lines)  # (the script is the program's)
+    if runs:
+        project_directories = sorted({_as_prefix(n.rpartition("/")[0]) or "." for n, _ in parts
+                                      if n.endswith(("proj",))}) or ["."]
+        sources = source_files(walk, view, [(d, True) for d in project_directories], _DOTNET_SOURCES,
+                               _DOTNET_SKIPPED)
+        if isinstance(sources, Refused):
+            return _refused("its source files", "dotnet", sources.reason)
+        for name in sources:
+            text = _read_file(walk, view, name)
+            if isinstance(text, FileScript):
+                return text
+            if text is not None:
+                parts.append((name, text))
+    if not parts:
+        return None
+    script = FileScript(" and ".join(n for n, _ in parts) if len(parts) <= 3 else f"{parts[0][0]} and its project",
+                        "dotnet", not runs, True, None)
+    script.text = "\n".join(t for _, t in parts)
+    if not runs:
+        script.lines = lines  # (a build runs the project files' Exec lines, not the program)
+    if len(parts) > 1:
+        script.parts = parts
+    return script
+
+
+def _upward_from(walk: Walk, view: View, directory: str) -> list[str]:
+    """`_upward`'s prefixes from `directory` (relative to where the command runs)."""
+    path = walk.absolute(directory, view.cwd)
+    root = walk.root_segs
+    if path is None or root is None or path[: len(root)] != root:
+        return [_as_prefix(directory)]
+    return [_as_prefix(directory) + "../" * up for up in range(len(path) - len(root) + 1)]
+
+
+def _xml_unescaped(text: str) -> str:
+    for entity, character in (("&quot;", '"'), ("&apos;", "'"), ("&lt;", "<"), ("&gt;", ">"), ("&amp;", "&")):
+        text = text.replace(entity, character)
+    return text
