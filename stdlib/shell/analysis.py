@@ -390,6 +390,8 @@ PROJECT_TOOLS = frozenset({"just", "task", "go-task", "rake", "invoke", "inv", "
                            "karma", "grunt", "gulp", "tsup", "docusaurus", "gatsby", "storybook",
                            "start-storybook", "build-storybook", "bundle", "sphinx-build",
                            "mkdocs", "pre-commit", "dotnet"})
+# Package runners that run a binary of the local packages (`npx foo`: node_modules/.bin/foo).
+_NODE_BIN_RUNNERS = frozenset({"npx", "bunx", "pnpx", "npm exec", "npm x", "pnpm exec", "yarn exec"})
 # Modules that `python3 -m MODULE` runs as the tool of that name (projectfiles.py).
 _TOOL_MODULES = {"pip": "pip", "pip3": "pip", "sphinx": "sphinx-build", "mkdocs": "mkdocs",
                  "pre_commit": "pre-commit"}
@@ -540,7 +542,8 @@ class View:
 class Context:
     """The line's state as the walk goes (see the module docstring)."""
 
-    __slots__ = ("cwd", "stack", "oldpwd", "scope", "glob", "redefined", "written", "writers", "groups", "listed")
+    __slots__ = ("cwd", "stack", "oldpwd", "scope", "glob", "redefined", "written", "writers", "groups", "listed",
+                 "node_bin")
 
     def __init__(self, root: tuple[str, ...] | None) -> None:
         self.cwd: tuple[str, ...] | None = root
@@ -554,6 +557,9 @@ class Context:
         self.writers: list[View | QuietCommand] = []
         self.groups: list[tuple[str, ...] | None] = []
         self.listed: dict[str, tuple] = {}  # loop variables that take the paths a lister prints
+        # The package directory of a package.json script being walked: its node_modules/.bin
+        # (and those above it) come first on the script's PATH (`Walk._node_binary`).
+        self.node_bin: tuple[str, ...] | None = None
 
 
 class QuietCommand:
@@ -796,7 +802,8 @@ class Walk:
         name = first.text
         flags = cmd.flags
         if (name in _NAMES_WITH_EFFECTS and name not in _QUIET_WITH_ARGS) or flags & (W_GLOB | W_BRACE | W_SUBST) \
-                or first.flags or first.opaque or "/" in name or "=" in name or name[-1:].isdigit():
+                or first.flags or first.opaque or "/" in name or "=" in name or name[-1:].isdigit() \
+                or self.context.node_bin is not None:  # (a package script's name may be a local binary)
             return None, None
         args = None
         if flags & W_VAR:
@@ -920,7 +927,7 @@ class Walk:
             if rc:
                 view.wrapper_scripts = (*view.wrapper_scripts,
                                         *("source '" + a.text.replace("'", "'\\''") + "'" for a in rc if not a.opaque))
-        if (name in _BUILD_WRAPPERS or name in PROJECT_TOOLS and "/" in args[inner].text) and inner < len(args) \
+        if inner < len(args) and (name in _BUILD_WRAPPERS or name in PROJECT_TOOLS and "/" in args[inner].text) \
                 and not any(a.opaque for a in args[inner + 1 :]):
             # `./gradlew build`: the wrapper script is read as the script it is, and what it
             # hands its arguments to reads the project's build files as `gradle build` does;
@@ -928,6 +935,16 @@ class Walk:
             view.wrapper_scripts = (*view.wrapper_scripts, " ".join(
                 [_BUILD_WRAPPERS.get(name, name),
                  *("'" + a.text.replace("'", "'\\''") + "'" for a in args[inner + 1 :])]))
+        if inner < len(args) and name and "/" not in args[inner].text and not args[inner].opaque \
+                and (view.wrapper in _NODE_BIN_RUNNERS or context.node_bin is not None and name not in BUILTINS
+                     and name not in _RESERVED) and self.disk is not None:
+            # `npx foo`, `npm exec foo`, a package.json script's `foo`: the package's
+            # node_modules/.bin/foo (nearest first, up from the package's directory), a file
+            # the agent can write, is what runs.
+            binary = self._node_binary(name, view.cwd if view.wrapper in _NODE_BIN_RUNNERS else context.node_bin)
+            if binary is not None and not any(a.opaque for a in args[inner + 1 :]):
+                view.wrapper_scripts = (*view.wrapper_scripts, " ".join(
+                    ["'" + a.replace("'", "'\\''") + "'" for a in (binary, *(a.text for a in args[inner + 1 :]))]))
         if flowing is not None:
             view.stdin_listing = flowing
         if view.via_xargs:
@@ -1650,6 +1667,21 @@ class Walk:
         view.file_script = script = projectfiles.project_script(self, view)
         if script is not None and script.shell and script.lines or view.wrapper_scripts:
             view.follow = True  # (dotnet's `<Exec>` lines: `wrapper_scripts`)
+
+    def _node_binary(self, name: str, directory: tuple[str, ...] | None) -> str | None:
+        """The absolute path of `node_modules/.bin/NAME` in `directory` or the nearest directory
+        above it that has one (as npm puts them on a script's PATH), or None."""
+        if directory is None:
+            return None
+        disk = self.disk
+        for end in range(len(directory), -1, -1):
+            path = [*directory[:end], "node_modules", ".bin", name]
+            kind = disk.kind(path)
+            if not isinstance(kind, str):
+                return None  # (past the disk's bounds: not followed, as any lookup)
+            if kind != "missing":
+                return "/" + "/".join(path)
+        return None
 
     def _git_may_run(self) -> bool:
         """Could a git command here run a hook, an alias or a configured program (gitruns.py)?"""

@@ -87,7 +87,7 @@ class FileScript:
     """A script file a command runs, as read from disk."""
 
     __slots__ = ("path", "runner", "shell", "text", "refused", "arguments", "child", "lines", "directory",
-                 "paths", "parts", "tests")
+                 "paths", "parts", "tests", "node_bin")
 
     def __init__(self, path: str, runner: str, shell: bool, child: bool,
                  arguments: Sequence[Arg] | None) -> None:
@@ -110,6 +110,8 @@ class FileScript:
         self.parts: list[tuple[str, str]] | None = None
         # What a test runner's command line says (testrunners.test_files reads its files).
         self.tests: TestRun | None = None
+        # Lines run with the package's node_modules/.bin first on PATH (package.json scripts).
+        self.node_bin = False
 
     @property
     def origin(self) -> str:
@@ -327,6 +329,7 @@ def walk_script(walk: Walk, view: View) -> Iterator[Event]:
         return
     context = walk.context
     saved = (context.cwd, list(context.stack), context.oldpwd, context.glob, context.listed) if script.child else None
+    node_bin = context.node_bin
     caller = context.scope
     if script.child or script.arguments is not None:
         context.scope = caller.copy()
@@ -336,6 +339,8 @@ def walk_script(walk: Walk, view: View) -> Iterator[Event]:
     try:
         if script.directory is not False:
             context.cwd = script.directory  # (a child's: restored below)
+        if script.node_bin:
+            context.node_bin = context.cwd
         if script.lines is None:
             yield from walk.nested(script.text, view.depth, view.fully_read)
         else:
@@ -345,6 +350,7 @@ def walk_script(walk: Walk, view: View) -> Iterator[Event]:
                 context.cwd, context.stack, context.oldpwd = start[0], list(start[1]), start[2]
     finally:
         walk.origin = outer
+        context.node_bin = node_bin
         if saved is not None:
             # A child process: what the script assigned, and where it went, stays there.
             context.cwd, context.stack, context.oldpwd, context.glob, context.listed = saved
@@ -734,7 +740,7 @@ def _package_scripts(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript 
     spelled = "package.json" if directory == "." else directory.rstrip("/") + "/package.json"
     text = _read_file(walk, view, spelled)
     if text is None or isinstance(text, FileScript):
-        return text if text is not None else _package_binary(view, words, script_name, lifecycle is None)
+        return text if text is not None else _package_binary(walk, view, words, script_name, lifecycle is None)
     import json  # only a package runner whose package.json is there needs it
 
     try:
@@ -744,7 +750,7 @@ def _package_scripts(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript 
         refused.refused = f"'{spelled}' is not a JSON object"
         return refused
     if not isinstance(scripts, dict):
-        return None
+        scripts = {}  # (no scripts: `yarn NAME` may still run the package's binary)
     names = [f"pre{script_name}", script_name, f"post{script_name}"]
     if lifecycle is not None:
         names = list(lifecycle)
@@ -752,13 +758,14 @@ def _package_scripts(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript 
         names = ["prestop", "stop", "poststop", "prestart", "start", "poststart"]
     names = [n for n in names if isinstance(scripts.get(n), str)]
     if not names:
-        return _package_binary(view, words, script_name, lifecycle is None)
+        return _package_binary(walk, view, words, script_name, lifecycle is None)
     lines = [scripts[n] for n in names]
     if lifecycle is None:
         shown = f"the '{script_name}' script"
     else:
         shown = "the " + ", ".join(f"'{n}'" for n in names) + (" scripts" if len(names) > 1 else " script")
     script = FileScript(f"{shown} of {spelled}", name, True, True, None)
+    script.node_bin = True
     if len(names) > 1 and lifecycle is not None:
         script.parts = [(f"the '{n}' script of {spelled}", scripts[n]) for n in names]
     if directory != ".":
@@ -768,14 +775,16 @@ def _package_scripts(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript 
     return script
 
 
-def _package_binary(view: View, words: Sequence[Arg], name: str, runs_binary: bool) -> FileScript | None:
+def _package_binary(walk: Walk, view: View, words: Sequence[Arg], name: str, runs_binary: bool
+                    ) -> FileScript | None:
     """`yarn jest`, `yarn run jest`, `pnpm vitest run`: with no script of that name, yarn and
-    pnpm run the package's binary of that name (`pnpm run` only scripts). For a test runner or
-    a tool that runs the project's files (`yarn eslint`: eslint.config.js, projectfiles.py), the
-    rest of the call is walked as that command; any other binary is not followed (an unknown
-    program)."""
-    if view.name not in ("yarn", "pnpm") or not runs_binary or (name not in TEST_RUNNERS
-                                                               and name not in PROJECT_TOOLS):
+    pnpm run the package's binary of that name (`pnpm run` only scripts). For a test runner, a
+    tool that runs the project's files (`yarn eslint`: eslint.config.js, projectfiles.py) or a
+    binary in node_modules/.bin (read as the file it is), the rest of the call is walked as that
+    command; any other binary is not followed (an unknown program)."""
+    if view.name not in ("yarn", "pnpm") or not runs_binary:
+        return None
+    if name not in TEST_RUNNERS and name not in PROJECT_TOOLS and walk._node_binary(name, view.cwd) is None:
         return None
     via_run = words[0].text == "run"  # (a test runner's name is a word of the call: `words` has it)
     if via_run and view.name == "pnpm":
@@ -789,4 +798,5 @@ def _package_binary(view: View, words: Sequence[Arg], name: str, runs_binary: bo
     script = FileScript(f"the {name} binary", view.name, True, True, None)
     script.text = line
     script.lines = [line]
+    script.node_bin = True  # (the name is the package's binary: node_modules/.bin first)
     return script
