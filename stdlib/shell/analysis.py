@@ -392,6 +392,9 @@ PROJECT_TOOLS = frozenset({"just", "task", "go-task", "rake", "invoke", "inv", "
                            "mkdocs", "pre-commit", "dotnet"})
 # Package runners that run a binary of the local packages (`npx foo`: node_modules/.bin/foo).
 _NODE_BIN_RUNNERS = frozenset({"npx", "bunx", "pnpx", "npm exec", "npm x", "pnpm exec", "yarn exec"})
+# Python project runners that run a command from the project's virtual environment first.
+_VENV_RUNNERS = frozenset({"uv run", "poetry run", "pipenv run"})
+_VENV_BIN = (".venv", "bin")
 # Modules that `python3 -m MODULE` runs as the tool of that name (projectfiles.py).
 _TOOL_MODULES = {"pip": "pip", "pip3": "pip", "sphinx": "sphinx-build", "mkdocs": "mkdocs",
                  "pre_commit": "pre-commit"}
@@ -936,12 +939,16 @@ class Walk:
                 [_BUILD_WRAPPERS.get(name, name),
                  *("'" + a.text.replace("'", "'\\''") + "'" for a in args[inner + 1 :])]))
         if inner < len(args) and name and "/" not in args[inner].text and not args[inner].opaque \
-                and (view.wrapper in _NODE_BIN_RUNNERS or context.node_bin is not None and name not in BUILTINS
-                     and name not in _RESERVED) and self.disk is not None:
+                and (view.wrapper in _NODE_BIN_RUNNERS or view.wrapper in _VENV_RUNNERS
+                     or context.node_bin is not None and name not in BUILTINS and name not in _RESERVED) \
+                and self.disk is not None:
             # `npx foo`, `npm exec foo`, a package.json script's `foo`: the package's
             # node_modules/.bin/foo (nearest first, up from the package's directory), a file
-            # the agent can write, is what runs.
-            binary = self._node_binary(name, view.cwd if view.wrapper in _NODE_BIN_RUNNERS else context.node_bin)
+            # the agent can write, is what runs; `uv run foo`, `poetry run foo`: .venv/bin/foo.
+            if view.wrapper in _VENV_RUNNERS:
+                binary = self._node_binary(name, view.cwd, _VENV_BIN)
+            else:
+                binary = self._node_binary(name, view.cwd if view.wrapper in _NODE_BIN_RUNNERS else context.node_bin)
             if binary is not None and not any(a.opaque for a in args[inner + 1 :]):
                 view.wrapper_scripts = (*view.wrapper_scripts, " ".join(
                     ["'" + a.replace("'", "'\\''") + "'" for a in (binary, *(a.text for a in args[inner + 1 :]))]))
@@ -1668,14 +1675,16 @@ class Walk:
         if script is not None and script.shell and script.lines or view.wrapper_scripts:
             view.follow = True  # (dotnet's `<Exec>` lines: `wrapper_scripts`)
 
-    def _node_binary(self, name: str, directory: tuple[str, ...] | None) -> str | None:
-        """The absolute path of `node_modules/.bin/NAME` in `directory` or the nearest directory
-        above it that has one (as npm puts them on a script's PATH), or None."""
+    def _node_binary(self, name: str, directory: tuple[str, ...] | None,
+                     bin_directory: tuple[str, ...] = ("node_modules", ".bin")) -> str | None:
+        """The absolute path of `node_modules/.bin/NAME` (or `bin_directory`'s NAME) in
+        `directory` or the nearest directory above it that has one (as npm puts them on a
+        script's PATH, and uv and poetry find the project's .venv), or None."""
         if directory is None:
             return None
         disk = self.disk
         for end in range(len(directory), -1, -1):
-            path = [*directory[:end], "node_modules", ".bin", name]
+            path = [*directory[:end], *bin_directory, name]
             kind = disk.kind(path)
             if not isinstance(kind, str):
                 return None  # (past the disk's bounds: not followed, as any lookup)
