@@ -231,3 +231,34 @@ def test_file_print_values_agree_with_bash(tmp_path, text: str, spellings: list[
             assert not arg.opaque, (script, text)
             got[-1].append(arg.text)
     assert got == expected, (script, text)
+
+
+# -- the directory stack: cd, pushd, popd and the tilde prefixes -------------------------------
+
+_DIRECTORY_STEPS = st.sampled_from([
+    "cd a", "cd ..", "cd -", "cd b", "cd a/c", "pushd a", "pushd b", "pushd ..", "pushd", "pushd +1", "pushd -1",
+    "pushd +2", "pushd -0", "pushd -n b", "popd", "popd -n", "popd +1", "popd -1", "popd +0", "popd +2",
+])
+
+
+@SETTINGS
+@given(steps=st.lists(_DIRECTORY_STEPS, max_size=6))
+def test_the_walk_follows_the_directory_stack_as_bash_does(steps: list[str], tmp_path_factory) -> None:
+    """Where a line's `cd`, `pushd` and `popd` leave the working directory, `$OLDPWD` and the
+    stack (`~+`, `~-`, `~1`), the walk says what bash does, or that it does not know."""
+    root = tmp_path_factory.mktemp("stack")
+    for directory in ("a/c", "b"):
+        (root / directory).mkdir(parents=True, exist_ok=True)
+    line = "".join(f"{step} >/dev/null 2>&1; " for step in steps)
+    probe = 'printf "[%s]\\n" "$PWD" "${OLDPWD-}" "$(dirs -l -p | sed -n 2p)"'
+    pwd, oldpwd, first = (field[1:-1] for field in _bash(line + probe, str(root)).strip("\n").split("\n"))
+    walk = Walk(line + "true", root=str(root), home=None)
+    for _ in walk.events():
+        pass
+    context = walk.context
+    if context.cwd is not None:
+        assert "/" + "/".join(context.cwd) == pwd
+    if context.oldpwd is not None and oldpwd:
+        assert "/" + "/".join(context.oldpwd) == oldpwd
+    if context.cwd is not None and context.stack and context.stack[-1] is not None and first:
+        assert "/" + "/".join(context.stack[-1]) == first

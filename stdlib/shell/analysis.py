@@ -40,6 +40,7 @@ from polydeukes.stdlib.shell.expansion import (
     Arg,
     Scope,
     Value,
+    escape_pattern,
     expand_word,
     file_prints,
     printed_words,
@@ -390,6 +391,9 @@ PROJECT_TOOLS = frozenset({"just", "task", "go-task", "rake", "invoke", "inv", "
                            "karma", "grunt", "gulp", "tsup", "docusaurus", "gatsby", "storybook",
                            "start-storybook", "build-storybook", "bundle", "sphinx-build",
                            "mkdocs", "pre-commit", "dotnet"})
+# A tilde prefix of the directory stack at the start of a word: `~+`, `~-`, `~N`, `~+N`, `~-N`
+# (then `/` or the word's end); bash expands it like `$PWD`, `$OLDPWD`, `${DIRSTACK[N]}`.
+_TILDE_PREFIX = LazyPattern(r"(?<![^\s;&|(<>=:])(~([+-]?)([0-9]*))(?=[/\s;&|)<>]|$)(?<!~)")
 # Package runners that run a binary of the local packages (`npx foo`: node_modules/.bin/foo).
 _NODE_BIN_RUNNERS = frozenset({"npx", "bunx", "pnpx", "npm exec", "npm x", "pnpm exec", "yarn exec"})
 # Python project runners that run a command from the project's virtual environment first.
@@ -552,7 +556,7 @@ class Context:
         self.cwd: tuple[str, ...] | None = root
         self.stack: list[tuple[str, ...] | None] = []
         self.oldpwd: tuple[str, ...] | None = None
-        self.scope = Scope()
+        self.scope = Scope(self.directory_value)
         self.glob = GlobOptions()
         self.redefined: dict[str, str] = {}
         self.written: dict[tuple[str, ...], str | None] = {}
@@ -563,6 +567,22 @@ class Context:
         # The package directory of a package.json script being walked: its node_modules/.bin
         # (and those above it) come first on the script's PATH (`Walk._node_binary`).
         self.node_bin: tuple[str, ...] | None = None
+
+
+    def directory_value(self, name: str) -> tuple[Value, ...] | None:
+        """`$PWD`, `$OLDPWD` and `${DIRSTACK[N]}` (and so `~+`, `~-`, `~N`) where the walk is:
+        the directory stack is the working directory, then what `pushd` saved, last first."""
+        if name == "PWD":
+            path = self.cwd
+        elif name == "OLDPWD":
+            path = self.oldpwd
+        else:
+            index = name[len("DIRSTACK["):-1]
+            stack = [self.cwd, *reversed(self.stack)]
+            if not index.lstrip("-").isdigit() or not -len(stack) <= int(index) < len(stack):
+                return None
+            path = stack[int(index)]
+        return None if path is None else (Value("/" + "/".join(path)),)
 
 
 class QuietCommand:
@@ -627,6 +647,9 @@ class Walk:
         self.names_entry = names_entry
         self.context = Context(self.root_segs)
         self._moves = False
+        self._tilde_text: str | None = None  # (`_tildes`: the last text asked about, and its answer)
+        self._tilde_found = False
+        self._root_there: bool | None = None  # (`_tree_known`)
         self.printed: tuple | None = None  # what the last lister stage walked prints
         self.origin: str | None = None  # the script file being walked, for reasons (scripts.py)
         self.file_scripts: dict = {}  # files read so far (`read_file`) and what was worked out of them
@@ -732,7 +755,7 @@ class Walk:
                             break
                     name = cmd.words[0].text
                     if name in DIRECTORY_CHANGES:
-                        self._directory(name, args[1:])  # what its view's `_update` would do
+                        self._directory(name, args[1:], cmd.connector)  # what its view's `_update` would do
                     # (No loop opens here, and no stage that runs its input as code: the name
                     # is neither a reserved word nor an executor.)
                     rewriter = rewriter or rewrites
@@ -782,6 +805,45 @@ class Walk:
             if context.groups and cmd.words and cmd.words[-1].text.endswith(")") and "(" not in cmd.words[-1].text:
                 context.cwd = context.groups.pop()
 
+    def _tildes(self, text: str) -> bool:
+        """Could a word of `text` start with a tilde prefix of the directory stack (`~+`, `~-`,
+        `~N`)? Asked once per script text (the walk's texts are few; scanning one per command
+        would cost a long script its length again for every command)."""
+        if self._tilde_text is not text:
+            self._tilde_text = text
+            self._tilde_found = "~" in text and _TILDE_PREFIX().search(text) is not None
+        return self._tilde_found
+
+    def _tilde_prefixes(self, text: str, args: list[Arg]) -> list[Arg]:
+        """`args` with each unquoted tilde prefix of the directory stack expanded, as bash does:
+        `~+` is `$PWD`, `~-` `$OLDPWD`, `~N` / `~+N` entry N of `dirs` and `~-N` entry N from its
+        end; one the walk does not know leaves the word of unknown value."""
+        out = args
+        for k, a in enumerate(args):
+            word = a.word
+            if word is None:
+                continue
+            m = _TILDE_PREFIX().match(text, word.start, word.end)
+            if m is None or m.start() != word.start or not a.text.startswith(m.group(1)):
+                continue
+            sign, digits = m.group(2), m.group(3)
+            if not digits:
+                name = "PWD" if sign == "+" else "OLDPWD"
+            else:
+                name = f"DIRSTACK[{-int(digits) - 1 if sign == '-' else int(digits)}]"
+            values = self.context.scope.value(name)
+            prefix = m.group(1)
+            if values is None or len(values) != 1:
+                replaced = Arg(a.text, None, True, ANY, word)
+            else:
+                value = values[0].text
+                pattern = None if a.pattern is None else escape_pattern(value) + a.pattern[len(prefix):]
+                replaced = Arg(value + a.text[len(prefix):], pattern, a.opaque, a.count, word)
+            if out is args:
+                out = list(args)
+            out[k] = replaced
+        return out
+
     def _quiet_text(self, text: str, cmd: SimpleCommand) -> tuple[str | None, list[Arg] | None]:
         """The text of a command that can matter only through what its words and redirect
         targets spell (None for any other command), and its words expanded (or made `Arg`s)
@@ -806,7 +868,8 @@ class Walk:
         flags = cmd.flags
         if (name in _NAMES_WITH_EFFECTS and name not in _QUIET_WITH_ARGS) or flags & (W_GLOB | W_BRACE | W_SUBST) \
                 or first.flags or first.opaque or "/" in name or "=" in name or name[-1:].isdigit() \
-                or self.context.node_bin is not None:  # (a package script's name may be a local binary)
+                or self.context.node_bin is not None \
+                or self._tildes(text):  # (a package script's name may be a local binary; `~+` a path)
             return None, None
         args = None
         if flags & W_VAR:
@@ -874,6 +937,8 @@ class Walk:
             view.args = args = [Arg(w.text, None, w.opaque, ANY if w.opaque else ONE, w) for w in words]
         else:
             view.args = args = self._expand(text, words, flags)
+        if self._tildes(text):
+            view.args = args = self._tilde_prefixes(text, args)
         # `_unwrap`'s common case answered here: a first word that is no assignment, reserved
         # word, wrapper or `case` pattern is the command (a call less per command).
         first = args[0].text if args else "="
@@ -907,6 +972,8 @@ class Walk:
                              if not r.target.flags & (W_GLOB | W_BRACE | W_VAR) and not flags & W_PRINTS
                              else self._expand(text, (r.target,), r.target.flags | (flags & W_PRINTS)))
                             for r in cmd.redirects]
+            if self._tildes(text):
+                view.targets = [(r, self._tilde_prefixes(text, targets)) for r, targets in view.targets]
         if wrapper_cd:
             # `env -C dir`, `sudo -D dir`, `uv --directory dir`: followed when the word is literal
             directory = _wrapper_directory(args, inner)
@@ -1326,7 +1393,7 @@ class Walk:
             return
         rest = args[inner + 1 :]
         if name in DIRECTORY_CHANGES:
-            self._directory(name, rest)
+            self._directory(name, rest, view.cmd.connector)
         elif name in _DECLARATIONS:
             if name != "export" and any(a.text[:1] == "-" and "n" in a.text[1:] and not a.text.startswith("--")
                                         for a in rest):
@@ -1530,12 +1597,15 @@ class Walk:
         else:
             view.loop_values = values
 
-    def _directory(self, name: str, rest: Sequence[Arg]) -> None:
+    def _directory(self, name: str, rest: Sequence[Arg], connector: str = "") -> None:
         context = self.context
-        operands = [a for a in rest if not a.text.startswith("-") or a.text == "-"]
-        if name == "popd":
-            context.cwd = context.stack.pop() if context.stack else None
+        values = context.scope.values
+        if "PWD" in values or "OLDPWD" in values:
+            values.pop("PWD", None)  # (`cd` sets them again: the directories the walk follows)
+            values.pop("OLDPWD", None)
+        if name != "cd" and self._directory_stack(name, rest):
             return
+        operands = [a for a in rest if not a.text.startswith("-") or a.text == "-"]
         current = context.cwd
         if not operands:
             home = self.home_now()
@@ -1550,10 +1620,82 @@ class Walk:
             target = self.absolute(operands[0].text, current)
         if target is not None and len(target) > MAX_DEPTH:
             target = None  # deeper than any path the kernel resolves: `cd` would fail
+        if target is not None and target != current and connector != "&&" and self._tree_known() \
+                and self.disk.kind(list(target)) == "missing" and target not in self.written():
+            # A directory that is not there (nor made by the line) makes `cd` fail and the shell
+            # stay where it was; after `;` the next command runs either way (after `&&` only
+            # if it succeeded): where it runs, and `$OLDPWD`, are not known.
+            if name == "pushd":
+                context.stack.append(None)
+            context.oldpwd = context.cwd = None
+            return
         if name == "pushd":
             context.stack.append(current)
         context.oldpwd = current
         context.cwd = target
+
+    def _tree_known(self) -> bool:
+        """Is the project's directory there to look at (a line judged for a project that is
+        not on this machine, as the tables' `/home/u/proj`, says nothing about what exists)?"""
+        known = self._root_there
+        if known is None:
+            known = self._root_there = self.disk is not None and self.root_segs is not None \
+                and self.disk.kind(list(self.root_segs)) == "dir"
+        return known
+
+    def _directory_stack(self, name: str, rest: Sequence[Arg]) -> bool:
+        """`popd` (`-n`, `+N`, `-N`) and `pushd` without a directory or with `+N`/`-N` (the
+        stack rotated) or `-n DIR`, followed as bash does on the stack `[cwd, last pushed, …]`;
+        False for a `pushd DIR`, which `_directory` follows as a `cd` that saves the directory.
+        An operand of unknown value, or an index past the stack, leaves the directory unknown."""
+        context = self.context
+        words = [a for a in rest if a.text != "--"]
+        no_change = any(a.text == "-n" for a in words)
+        words = [a for a in words if a.text != "-n"]
+        if name == "pushd" and words and not (words[0].text[:1] in "+-" and words[0].text[1:].isdigit()):
+            if no_change and len(words) == 1 and not words[0].opaque:
+                # `pushd -n DIR`: DIR kept as spelled (resolved only when the stack is used)
+                context.stack.append(self.absolute(words[0].text, ()) if words[0].text.startswith("/") else None)
+                return True
+            return False
+        stack = [context.cwd, *reversed(context.stack)]
+        if any(a.opaque for a in words) or len(words) > 1:
+            index = None
+        elif words and not (words[0].text[:1] in "+-" and words[0].text[1:].isdigit()):
+            return True  # `popd a.txt`: an invalid argument, nothing changes
+        elif not words:
+            index = 1 if name == "pushd" else 0  # `pushd`: swap the top two; `popd`: drop the top
+        else:
+            n = int(words[0].text[1:])
+            index = n if words[0].text[0] == "+" else len(stack) - 1 - n
+        if index is None:
+            context.oldpwd, context.cwd = context.cwd, None
+            return True
+        if not 0 <= index < len(stack) or len(stack) < 2 and (name == "popd" or not words):
+            return True  # an index past the stack, or no other directory: an error, nothing changes
+        if None in stack[1:]:
+            # An entry of unknown value (a `pushd` that may have failed): what is where is unknown.
+            context.oldpwd = context.cwd = None
+            return True
+        current = context.cwd
+        if name == "pushd":
+            if not words:
+                stack[0], stack[1] = stack[1], stack[0]
+            else:
+                stack = stack[index:] + stack[:index]  # rotated: entry N comes to the top
+        else:
+            if index == 0 and no_change:
+                index = 1  # `popd -n`: the first entry below the working directory
+            del stack[index]
+        if no_change and name == "pushd":
+            context.oldpwd, context.cwd = context.cwd, None  # (a rotation kept out of the cwd: not followed)
+            return True
+        changes = name == "pushd" or index == 0  # (`popd +N` only drops an entry)
+        context.cwd = stack[0]
+        context.stack = list(reversed(stack[1:]))
+        if changes:
+            context.oldpwd = current  # (bash's `cd`, even into the directory it is in)
+        return True
 
     def written(self) -> dict[tuple[str, ...], str | None]:
         """The files the line has written so far (their content when computable: a script

@@ -502,6 +502,10 @@ class Value(msgspec.Struct, frozen=True, gc=False):
     pattern: str | None = None
 
 
+_UNASSIGNED = object()
+_DIRECTORY_NAMES = frozenset({"PWD", "OLDPWD"})
+
+
 class Scope:
     """What the line has assigned so far: name -> the tuple of possible values, or None when
     the variable's value is unknown (assigned from a substitution, read, unset …).
@@ -510,17 +514,20 @@ class Scope:
     its first element; `spellings` keeps what an array's assignment spelled, which an
     expansion of unknown value carries so the mention rules can read it."""
 
-    __slots__ = ("values", "spellings", "keyed", "references")
+    __slots__ = ("values", "spellings", "keyed", "references", "directories")
 
-    def __init__(self) -> None:
+    def __init__(self, directories=None) -> None:
         self.values: dict[str, tuple[Value, ...] | None] = {}
         self.spellings: dict[str, str] = {}
         self.keyed: set[str] = set()  # arrays assigned with `[k]=v` elements: positions unknown
         # Name references (`declare -n r=x`): r -> x, or None when what r names is unknown.
         self.references: dict[str, str | None] = {}
+        # The shell's own directory variables, `PWD`, `OLDPWD` and `DIRSTACK[N]`, as the walk
+        # knows them (`directories(name)`), unless the line assigned them.
+        self.directories = directories
 
     def copy(self) -> Scope:
-        other = Scope()
+        other = Scope(self.directories)
         other.values = dict(self.values)
         other.spellings = dict(self.spellings)
         other.keyed = set(self.keyed)
@@ -567,8 +574,13 @@ class Scope:
                     return None
                 name = target + name[len(base):]
         if name[-1:] != "]":
-            return self.values.get(name)
+            found = self.values.get(name, _UNASSIGNED)
+            if found is _UNASSIGNED:
+                return self.directories(name) if name in _DIRECTORY_NAMES and self.directories else None
+            return found
         base, _, subscript = name[:-1].partition("[")
+        if base == "DIRSTACK" and base + "[@]" not in self.values and self.directories:
+            return self.directories(name)
         if base + "[@]" not in self.values:  # a scalar named with a subscript: `${x[0]}` is `$x`
             return self.values.get(base) if subscript in ("@", "*", "0") else None
         elements = self.values[base + "[@]"]
