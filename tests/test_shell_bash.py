@@ -262,3 +262,34 @@ def test_the_walk_follows_the_directory_stack_as_bash_does(steps: list[str], tmp
         assert "/" + "/".join(context.oldpwd) == oldpwd
     if context.cwd is not None and context.stack and context.stack[-1] is not None and first:
         assert "/" + "/".join(context.stack[-1]) == first
+
+
+# -- command substitutions in an unquoted heredoc body ---------------------------------------
+
+_BODY_PIECES = st.sampled_from(["a", " ", "'", '"', "\\\\", "\\", "$", "(", ")", "\n", "$((1+2))", "SUB", "TICK",
+                                "\\SUB", "\\TICK", "'SUB'", '"TICK"'])
+
+
+@SETTINGS
+@given(pieces=st.lists(_BODY_PIECES, max_size=12))
+def test_heredoc_substitutions_are_the_ones_bash_runs(pieces: list[str], tmp_path) -> None:
+    from polydeukes.stdlib.shell.analysis import heredoc_substitutions
+
+    body, markers = "", []
+    for piece in pieces:
+        marker = f"m{len(markers)}x"
+        if "SUB" in piece:
+            markers.append(marker)
+            piece = piece.replace("SUB", f"$(echo {marker})")
+        elif "TICK" in piece:
+            markers.append(marker)
+            piece = piece.replace("TICK", f"`echo {marker}`")
+        body += piece
+    assume("\nEOF\n" not in "\n" + body + "\n")
+    done = subprocess.run([BASH, "--norc", "--noprofile", "-c", f"cat <<EOF\n{body}\nEOF"], cwd=tmp_path,
+                          capture_output=True, timeout=30)
+    assume(done.returncode == 0)
+    output = done.stdout.decode("utf-8", "surrogateescape")
+    ran = {m for m in markers if m in output and f"echo {m}" not in output}
+    found = {m for m in markers for script in heredoc_substitutions(body) if script.strip() == f"echo {m}"}
+    assert found == ran

@@ -869,7 +869,9 @@ class Walk:
         if (name in _NAMES_WITH_EFFECTS and name not in _QUIET_WITH_ARGS) or flags & (W_GLOB | W_BRACE | W_SUBST) \
                 or first.flags or first.opaque or "/" in name or "=" in name or name[-1:].isdigit() \
                 or self.context.node_bin is not None \
-                or self._tildes(text):  # (a package script's name may be a local binary; `~+` a path)
+                or self._tildes(text) or cmd.heredocs and _heredoc_runs(cmd):
+            # (a package script's name may be a local binary; `~+` is a path; an unquoted
+            # heredoc's `$(…)` runs)
             return None, None
         args = None
         if flags & W_VAR:
@@ -1037,7 +1039,8 @@ class Walk:
         if words and words[0].text.startswith("(") and not words[0].text.startswith("((") \
                 and not (inner and _is_case_pattern(words[0])):  # `(x) cmd`: an arm, no group
             context.groups.append(context.cwd)
-        if view.wrapper_scripts or name in _RUNS_SCRIPTS or cmd.flags & W_SUBST or view.piped_code:
+        if view.wrapper_scripts or name in _RUNS_SCRIPTS or cmd.flags & W_SUBST or view.piped_code \
+                or cmd.heredocs and _heredoc_runs(cmd):
             view.follow = True
         written_script = None
         if name == "deno" and inner + 1 < len(args) and args[inner + 1].text == "task":
@@ -1076,6 +1079,10 @@ class Walk:
         for r in cmd.redirects:
             if r.target.flags & W_SUBST:
                 for inner_text in substitutions(text[r.target.start : r.target.end]):
+                    yield from self.nested(inner_text, depth, fully_read)
+        for h in cmd.heredocs:
+            if not h.literal:  # (an unquoted body's substitutions run when the heredoc is read)
+                for inner_text in heredoc_substitutions(h.body):
                     yield from self.nested(inner_text, depth, fully_read)
         if name in NESTED_SHELLS and not view.via_xargs:
             sources, _known = shell_script_sources(args[inner:], cmd)
@@ -2906,6 +2913,38 @@ def _pipeline_feeds_executor(commands: Sequence[SimpleCommand | PlainRun], start
             downstream_executes = True
         flags[k - 1 - start] = downstream_executes
     return flags
+
+
+def _heredoc_runs(cmd: SimpleCommand) -> bool:
+    """Does an unquoted heredoc body of `cmd` hold a command substitution?"""
+    return any(not h.literal and ("$(" in h.body or "`" in h.body) for h in cmd.heredocs)
+
+
+def heredoc_substitutions(body: str) -> list[str]:
+    """The scripts of the command substitutions in an unquoted heredoc body: `$(…)` and
+    backquotes, where quotes are plain characters (`'$(x)'` runs x) and only a backslash
+    escapes (`\\$(x)` does not run)."""
+    out: list[str] = []
+    i, n = 0, len(body)
+    while i < n:
+        c = body[i]
+        if c == "\\" or c == "$" and body.startswith("$", i + 1):  # (an escape; `$$`, the shell's pid)
+            i += 2
+            continue
+        if c == "$" and body.startswith("(", i + 1) and not body.startswith("((", i + 1):
+            end = group_end(body, i + 1, "(", ")")
+            out.append(body[i + 2 : end - 1 if end <= n and body[end - 1 : end] == ")" else end])
+            i = end
+            continue
+        if c == "`":
+            j = i + 1
+            while j < n and body[j] != "`":
+                j += 2 if body[j] == "\\" else 1
+            out.append(body[i + 1 : j])
+            i = j + 1
+            continue
+        i += 1
+    return out
 
 
 def substitutions(raw: str) -> list[str]:
