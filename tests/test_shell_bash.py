@@ -293,3 +293,26 @@ def test_heredoc_substitutions_are_the_ones_bash_runs(pieces: list[str], tmp_pat
     ran = {m for m in markers if m in output and f"echo {m}" not in output}
     found = {m for m in markers for script in heredoc_substitutions(body) if script.strip() == f"echo {m}"}
     assert found == ran
+
+
+# -- parameter expansion operators over values the line assigned ------------------------------
+
+_OPERATORS = st.sampled_from([",,", "^^", ",", "^", "#a", "##ab", "%b", "%%cb", "/a/x", "//a/x", "/ab/", ":1", ":0:2",
+                              ":2:1", ":5", "-w", ":-w", "+w", ":+w", "=w", ":=w", "#", "%"])
+
+
+@SETTINGS
+@given(value=st.text(alphabet="abcAB.-", max_size=6), operator=_OPERATORS)
+@example(value="abcab", operator=":1:2")
+@example(value="ab.ab", operator="//a/x")
+def test_parameter_operators_agree_with_bash(value: str, operator: str, tmp_path) -> None:
+    from polydeukes.stdlib.shell.analysis import Walk
+
+    line = f"x='{value}'; printf '[%s]\\n' \"${{x{operator}}}\""
+    expected = _bash(line, str(tmp_path)).rstrip("\n")[1:-1]
+    walk = Walk(line, root=str(tmp_path), home=None)
+    views = [e for e in walk.events() if getattr(e, "name", "") == "printf"]
+    (view,) = views
+    arg = view.args[-1]
+    if not arg.opaque:
+        assert arg.text == expected

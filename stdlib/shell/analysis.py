@@ -44,6 +44,7 @@ from polydeukes.stdlib.shell.expansion import (
     expand_word,
     file_prints,
     printed_words,
+    prints_directory,
     word_values,
 )
 from polydeukes.stdlib.shell.paths import dot_resolve
@@ -1154,6 +1155,8 @@ class Walk:
         values = self.context.scope.values
         found = False
         for w in words:
+            if "pwd" in text[w.start : w.end] and prints_directory(text[w.start : w.end]):
+                found = True  # `$(pwd)`: the working directory, as `$PWD` (`Scope.directories`)
             for spelling, spelled in file_prints(text[w.start : w.end]):
                 found = True
                 values.pop(spelling, None)

@@ -424,10 +424,20 @@ def printed_words(spelling: str) -> str | None:
 
 def _substitution(spelling: str, quoted: bool) -> _Piece:
     """A command substitution: a value named by its spelling when it prints a file or its own
-    words, else unknown."""
+    words, the working directory for `$(pwd)`, else unknown."""
     if printed_file(spelling) is not None or printed_words(spelling) is not None:
         return _Piece(_VAR, spelling, quoted, spelling)
+    if _PWD_PRINT().fullmatch(spelling) is not None:
+        return _Piece(_VAR, "PWD", quoted, spelling)  # (`Scope.directories`)
     return _Piece(_UNKNOWN, spelling)
+
+
+def prints_directory(raw: str) -> bool:
+    """Does a word's spelling hold `$(pwd)` or `` `pwd` `` (the working directory)?"""
+    return _PWD_PRINT().search(raw) is not None
+
+
+_PWD_PRINT = LazyPattern(r"(?:\$\(|(`))[ \t]*+pwd(?:[ \t]++-[LP])?[ \t]*+(?(1)`|\))")
 
 
 def _read_dollar(raw: str, i: int, out: list[_Piece], *, quoted: bool) -> int:
@@ -437,6 +447,10 @@ def _read_dollar(raw: str, i: int, out: list[_Piece], *, quoted: bool) -> int:
         inner = raw[i + 2 : end - 1]
         if _NAME().fullmatch(inner) or inner in _POSITIONAL or inner[:1] == "!" and _NAME().fullmatch(inner, 1):
             out.append(_Piece(_VAR, inner, quoted, raw[i:end]))  # (`${!r}`: indirection, `Scope.value`)
+        elif (m := _OPERATED().fullmatch(inner)) is not None:
+            # `${x,,}`, `${x#pre}`, `${x/a/b}`, `${x:1:2}`, `${x:-word}` …: worked out from x's
+            # known values (`Scope.value` reads the operator after `_OPERATOR`), else unknown.
+            out.append(_Piece(_VAR, m.group(1) + _OPERATOR + m.group(2), quoted, raw[i:end]))
         elif (m := _SUBSCRIPTED().match(inner)) is not None:
             # `${a[@]}`, `${a[*]}`, `${a[1]}`, `${a[$i]}`; an operator after the subscript
             # (`${a[@]:1}`, `${a[0]%.sh}`) leaves the value unknown: `a[?]` (see `Scope.value`).
@@ -502,6 +516,10 @@ class Value(msgspec.Struct, frozen=True, gc=False):
     pattern: str | None = None
 
 
+# A parameter expansion with an operator this module works out (`Scope.operated`): the name,
+# then the operator and its words, none of which expands anything itself.
+_OPERATED = LazyPattern(r"([A-Za-z_][A-Za-z0-9_]*)((?:,,?|\^\^?|##?|%%?|//?|:[0-9]|:?[-+=])[^$`\\'\"]*)")
+_OPERATOR = "\x00"  # between a name and its operator in a `_VAR` piece's name
 _UNASSIGNED = object()
 _DIRECTORY_NAMES = frozenset({"PWD", "OLDPWD"})
 
@@ -559,6 +577,8 @@ class Scope:
         return None
 
     def value(self, name: str) -> tuple[Value, ...] | None:
+        if _OPERATOR in name:
+            return self.operated(*name.split(_OPERATOR, 1))
         if name[0] == "!":
             # `${!r}`: the variable r's value names (one known name, else unknown)
             named = self.value(name[1:])
@@ -590,6 +610,36 @@ class Scope:
             k = int(subscript)
             return (elements[k],) if k < len(elements) else (Value(""),)
         return elements  # `${a[@]}`, `${a[*]}`, `${a[$i]}`: every element (each may be it)
+
+    def operated(self, name: str, operator: str) -> tuple[Value, ...] | None:
+        """`${name OPERATOR}` over each of name's known values (as bash works it out), or None
+        when a value, or the operator's pattern, is not known (only literal patterns are
+        applied)."""
+        values = self.value(name)
+        c = operator[0]
+        if c in "-+=" or operator[:2] in (":-", ":+", ":="):
+            # (a value the line assigned: the variable is set; one it did not is unknown)
+            if values is None:
+                return None
+            colon = c == ":"
+            kind, word = operator[1 if colon else 0], operator[2 if colon else 1 :]
+            out = []
+            for v in values:
+                empty = colon and v.pattern is None and v.text == ""
+                if kind == "+":
+                    out.append(Value("") if empty else Value(word))
+                else:
+                    out.append(Value(word) if empty else v)
+            return tuple(out)
+        if values is None or any(v.pattern is not None for v in values):
+            return None
+        out = []
+        for v in values:
+            text = _operated_text(v.text, operator)
+            if text is None:
+                return None
+            out.append(Value(text))
+        return tuple(out)
 
     def spelling(self, name: str, raw: str) -> str:
         """What to keep of a variable of unknown value: an array's assigned spelling (`a=(ci/x
@@ -623,6 +673,39 @@ class Scope:
         self.spellings[name] = spelling
         if keyed:
             self.keyed.add(name)
+
+
+def _operated_text(text: str, operator: str) -> str | None:
+    """One value through a case, trim, replace or substring operator, or None for a pattern
+    with glob characters (not worked out here)."""
+    if operator in (",,", "^^", ",", "^"):
+        if operator == ",,":
+            return text.lower()
+        if operator == "^^":
+            return text.upper()
+        first = text[:1].lower() if operator == "," else text[:1].upper()
+        return first + text[1:]
+    if operator[0] in "#%":
+        longest = operator[:2] in ("##", "%%")
+        pattern = operator[2 if longest else 1 :]
+        if any(ch in pattern for ch in "*?[]"):
+            return None
+        if operator[0] == "#":
+            return text[len(pattern):] if text.startswith(pattern) else text
+        return text[: len(text) - len(pattern)] if pattern and text.endswith(pattern) else text
+    if operator[0] == "/":
+        every = operator.startswith("//")
+        pattern, _, replacement = operator[2 if every else 1 :].partition("/")
+        if any(ch in pattern for ch in "*?[]") or pattern[:1] in ("#", "%") or not pattern:
+            return None
+        return text.replace(pattern, replacement) if every else text.replace(pattern, replacement, 1)
+    if operator[0] == ":":
+        offset, _, length = operator[1:].partition(":")
+        if not offset.isdigit() or length and not length.isdigit():
+            return None
+        start = int(offset)
+        return text[start : start + int(length)] if length else text[start:]
+    return None
 
 
 def escape_pattern(text: str) -> str:
