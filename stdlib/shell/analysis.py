@@ -789,6 +789,15 @@ class Walk:
                 upstream = upstream + [h.body for h in cmd.heredocs]
                 upstream.extend(r.target.text + "\n" for r in cmd.redirects
                                 if r.operator == "<<<" and not r.target.opaque)  # as `shell_script_sources`
+            if feeds_executor and view.name == "echo" and not view.redefined and k + 1 < len(commands) \
+                    and type(commands[k + 1]) is not PlainRun and commands[k + 1].words \
+                    and basename(commands[k + 1].words[0].text) in NESTED_SHELLS:
+                # `echo 'rm -rf c?' | sh`: what it prints is the script the shell runs
+                printed = _words_printed(" ".join(a.text for a in view.args[view.inner :]
+                                                  if not a.opaque) if not any(
+                    a.opaque for a in view.args[view.inner + 1 :]) else None)
+                if printed is not None:
+                    upstream = upstream + [_PrintedLine(printed[0])]
             if feeds_executor and not piped and view.name in FILE_PASSERS:
                 from polydeukes.stdlib.shell import scripts  # only such a pipeline loads it
 
@@ -964,6 +973,8 @@ class Walk:
             view.redefined = context.redefined.get(name)
         if cmd.heredocs or cmd.redirects or piped:
             view.env = self._env(cmd, piped)
+        if upstream and name not in NESTED_SHELLS and any(type(u) is _PrintedLine for u in upstream):
+            upstream = [u for u in upstream if type(u) is not _PrintedLine]  # (an echo's line: a shell's script only)
         if upstream and piped and _reads_stdin_as_program(cmd):
             # Judged as if the bodies were fed to it directly (`sh <<EOF`, `python3 <<EOF`,
             # `xargs rm <<EOF`): a filter between only passes on part of them.
@@ -1105,6 +1116,11 @@ class Walk:
             for extra in found.extra if found is not None else ():
                 if extra.kind == "command":
                     yield from self._synthetic(view, extra.argv, depth, extra)
+        elif name in PROGRAM_FILE_READERS:
+            found = view.effects  # (sed's `e CMD` and `s/…/CMD/e`: command lines it runs)
+            for extra in found.extra if found is not None else ():
+                if extra.kind == "shell":
+                    yield from self.nested(extra.argv[0], depth, fully_read)
         for source in view.wrapper_scripts:
             yield from self.nested(source, depth, fully_read)
         if written_script is not None:
@@ -1895,7 +1911,7 @@ _PIPED_ENV = E.Env(piped=True)
 _WRITER_NAMES = E.names_with_effects()
 _NO_ROLES: dict[int, str] = {}
 # Commands after which the walk reads another script.
-_RUNS_SCRIPTS = NESTED_SHELLS | _SCHEDULERS | {"alias", "trap", "find"}
+_RUNS_SCRIPTS = NESTED_SHELLS | _SCHEDULERS | {"alias", "trap", "find", "sed", "gsed"}
 # First pipeline stages whose output is whole lines of their file operands (some of them, in
 # another order at most): what they pass on to an executor is those files' text (scripts.py).
 FILE_PASSERS = frozenset({"cat", "tac", "sort", "uniq", "head", "tail", "grep", "egrep", "fgrep", "shuf"})
@@ -2916,6 +2932,13 @@ def _pipeline_feeds_executor(commands: Sequence[SimpleCommand | PlainRun], start
             downstream_executes = True
         flags[k - 1 - start] = downstream_executes
     return flags
+
+
+class _PrintedLine(str):
+    """What an `echo`/`printf` upstream prints, as a shell downstream runs it (`echo 'rm …' |
+    sh`); for other readers of stdin (`| xargs rm`) its words are judged as before."""
+
+    __slots__ = ()
 
 
 def _heredoc_runs(cmd: SimpleCommand) -> bool:

@@ -168,6 +168,8 @@ def project_script(walk: Walk, view: View) -> FileScript | None:
         return None
     if view.name == "cargo" and words[0].text in _CARGO_RUNS:
         return _compiled(walk, view, "cargo", [(".", True)], r".*\.rs", _CARGO_SKIPPED)
+    if view.name == "cmake" and any(a.text == "-P" for a in args):
+        return _cmake_script(walk, view, args)
     if any(a.text in _NO_PROJECT.get(view.name, ()) for a in args):
         return None
     directory = _source_directory(view.name, args)
@@ -286,6 +288,28 @@ def _includes_of(tool: str, text: str, directory: str) -> list[str]:
         out.extend(prefix + m.group(1) for m in _GRADLE_APPLY().finditer(text)
                    if "$" not in m.group(1) and "://" not in m.group(1))
     return out
+
+
+def _cmake_script(walk: Walk, view: View, args) -> FileScript | None:
+    """`cmake [-D…] -P SCRIPT`: SCRIPT is the CMake code it runs (and what it includes)."""
+    at = next(k for k, a in enumerate(args) if a.text == "-P")
+    if at + 1 >= len(args):
+        return None
+    script_arg = args[at + 1]
+    if script_arg.opaque:
+        return _refused("the script it is given", "cmake", "its script is of unknown value")
+    text = _read_file(walk, view, script_arg.text)
+    if text is None or isinstance(text, FileScript):
+        return text
+    found = [(script_arg.text, text)]
+    refused = _included(walk, view, "cmake", found)
+    if refused is not None:
+        return refused
+    script = FileScript(" and ".join(n for n, _ in found), "cmake", False, True, None)
+    script.text = "\n".join(t for _, t in found)
+    if len(found) > 1:
+        script.parts = found
+    return script
 
 
 def _as_prefix(spelled: str) -> str:

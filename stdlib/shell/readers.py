@@ -73,7 +73,10 @@ def _sed(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
     items = assign_roles(parsed.items, dict(zip(operands, roles)))
     extra: list[Extra] = []
     for script in scripts:
-        writes, executes = sed_script_effects(script)
+        writes, executes = sed_script_effects(script, commands := [])
+        for command in commands:
+            # (what `e CMD` or `s/…/CMD/e` runs, walked as a command line: analysis `_follow`)
+            extra.append(Extra("shell", rule="sed-e", argv=(command.replace("\\", ""),)))
         if executes:
             unproven = "the script runs a command (`e`)"
             # What `e` runs is text the script builds: its code, read with sed's escapes
@@ -87,9 +90,11 @@ def _sed(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
     return Effects(items, tuple(extra), unproven or unknown_reason(parsed))
 
 
-def sed_script_effects(script: str) -> tuple[list[str] | None, bool]:
+def sed_script_effects(script: str, commands: list[str] | None = None) -> tuple[list[str] | None, bool]:
     """The files a sed script writes (`w`, `W`, `s///w`) and whether it runs commands (`e`,
-    `s///e`); None for the files when the script cannot be read."""
+    `s///e`); None for the files when the script cannot be read. `commands` gets the command
+    lines it runs that its text spells (`e CMD`; the replacement of `s///e`, which becomes the
+    line the shell runs when the pattern takes the whole line)."""
     writes: list[str] = []
     executes = False
     i, n = 0, len(script)
@@ -147,6 +152,8 @@ def sed_script_effects(script: str) -> tuple[list[str] | None, bool]:
                 writes.append(arg)
             elif cmd == "e":
                 executes = True
+                if arg and commands is not None:
+                    commands.append(arg)
             i = end
             continue
         if cmd in "sy":
@@ -154,7 +161,10 @@ def sed_script_effects(script: str) -> tuple[list[str] | None, bool]:
                 return None, executes
             delim = script[i]
             i += 1
-            for _ in range(2):
+            replacement_start = -1
+            for part in range(2):
+                if part:
+                    replacement_start = i
                 i = _sed_part(script, i, delim)
                 if i < 0:
                     return None, executes
@@ -162,6 +172,8 @@ def sed_script_effects(script: str) -> tuple[list[str] | None, bool]:
                 while i < n and script[i] in "gpiImMe0123456789":
                     if script[i] == "e":
                         executes = True
+                        if commands is not None:
+                            commands.append(script[replacement_start : i - 1].replace("\\" + delim, delim))
                     i += 1
                 if i < n and script[i] == "w":
                     j = script.find("\n", i)

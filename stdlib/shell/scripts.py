@@ -63,7 +63,7 @@ from polydeukes.stdlib.shell.analysis import (
     shell_options,
 )
 from polydeukes.stdlib.shell.disk import FILE_BYTES, PROGRAM_BYTES, SCRIPT_BYTES, Binary, Missing, Refused
-from polydeukes.stdlib.shell.expansion import Arg, Value, printed_file
+from polydeukes.stdlib.shell.expansion import Arg, Value, printed_file, printed_words
 from polydeukes.stdlib.shell.interpreters import (
     CONFIG_FILE,
     FAMILIES,
@@ -208,6 +208,16 @@ def _located(a: Arg, runner: str, shell: bool, child: bool, arguments: Sequence[
     text = a.text
     if text.startswith("<(") and (printed := printed_file(text)) is not None:
         return FileScript(printed, runner, shell, child, arguments)  # `bash <(cat s.sh)` runs s.sh's text
+    if text.startswith("<(") and (words := printed_words("$(" + text[2:])) is not None:
+        # `source <(echo "rm …")`: what the echo prints is the script
+        from polydeukes.stdlib.shell.analysis import _words_printed
+
+        printed_text = _words_printed(words)
+        if printed_text is None:
+            return None
+        script = FileScript(text, runner, shell, child, arguments)
+        script.text = printed_text[0]
+        return script
     if a.opaque or a.pattern is not None or text.startswith(("<(", ">(")) or text == "-":
         return None  # unknown, a pattern, or text that arrives at run time
     return FileScript(text, runner, shell, child, arguments)
@@ -250,6 +260,8 @@ def read(walk: Walk, view: View, script: FileScript) -> FileScript | None:
     layer judges (missing, a directory, a compiled program, an unknown path)."""
     if view.via_xargs and script.child:
         script.arguments = None  # xargs appends arguments at run time: `$1`… are unknown
+    if script.text is not None:
+        return script  # (its text is known without a file: `source <(echo …)`)
     if script.paths is not None:
         return _read_program(walk, view, script)
     # A shell script is walked command by command, a program only scanned for mentions: the
