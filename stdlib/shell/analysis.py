@@ -392,6 +392,9 @@ PROJECT_TOOLS = frozenset({"just", "task", "go-task", "rake", "invoke", "inv", "
                            "karma", "grunt", "gulp", "tsup", "docusaurus", "gatsby", "storybook",
                            "start-storybook", "build-storybook", "bundle", "sphinx-build",
                            "mkdocs", "pre-commit", "dotnet"})
+# A word whose text the shell may evaluate again later: an assignment (`x=…`, `a[i]+=…`; group 1)
+# or an array element's name (`a[…]`, given to `printf -v`, `read`, `let`, `test -v`).
+_EVALUATED_LATER = LazyPattern(r"[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?(\+?=)|[A-Za-z_][A-Za-z0-9_]*\[")
 # A tilde prefix of the directory stack at the start of a word: `~+`, `~-`, `~N`, `~+N`, `~-N`
 # (then `/` or the word's end); bash expands it like `$PWD`, `$OLDPWD`, `${DIRSTACK[N]}`.
 _TILDE_PREFIX = LazyPattern(r"(?<![^\s;&|(<>=:])(~([+-]?)([0-9]*))(?=[/\s;&|)<>]|$)(?<!~)")
@@ -997,6 +1000,15 @@ class Walk:
             if name == "-" and view.wrapper in _PYTHON_FILE_RUNNERS:
                 view.name = name = "python"  # `uv run -`: python, its program read from stdin
                 view.model = model = E.COMMANDS["python"]
+        if words and ("$(" in text[words[0].start : words[-1].end] or "`" in text[words[0].start : words[-1].end]):
+            # A command substitution spelled inside quotes in a value the shell may evaluate
+            # later (`x='a[$(rm -rf ci)]'; : $((x))`, `: ${x@P}`, `PS4='$(…)'`, `printf -v
+            # 'a[$(…)]'`): walked as the script it may become.
+            later = [script for a in args if not a.opaque and ("$(" in a.text or "`" in a.text)
+                     and (m := _EVALUATED_LATER().match(a.text)) is not None
+                     for script in heredoc_substitutions(a.text[m.end():] if m.group(1) else a.text)]
+            if later:
+                view.wrapper_scripts = (*view.wrapper_scripts, *later)
         if name == "parallel" and inner < len(args):
             view.wrapper_scripts = (*view.wrapper_scripts, *_parallel_lines(args[inner + 1 :]))
         if inner or name in _DECLARATIONS or name in MAKES:
