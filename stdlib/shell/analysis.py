@@ -526,6 +526,7 @@ class View:
     wrapper_scripts: tuple = ()
     wrapper = ""  # the wrapper that runs the command, `program subcommand` for one under a subcommand
     follow = False  # the walk reads scripts this command runs
+    runs_options = False  # an option's value may be a command line it runs (`_follow`)
     spells_entry = False  # its words or targets spell an entry (the walk's `spells` said so)
     _effects: E.Effects | None | bool = False
 
@@ -1063,8 +1064,11 @@ class Walk:
         if words and words[0].text.startswith("(") and not words[0].text.startswith("((") \
                 and not (inner and _is_case_pattern(words[0])):  # `(x) cmd`: an arm, no group
             context.groups.append(context.cwd)
+        if model is not None and inner + 1 < len(args) and (model.handler in ("git", "tar") or "=exec" in model.option_text) \
+                and any(a.text[:1] == "-" or a.text[:5] == "ext::" for a in args[inner + 1 :]):
+            view.runs_options = True  # (an option's value may be a command line: `_follow`)
         if view.wrapper_scripts or name in _RUNS_SCRIPTS or cmd.flags & W_SUBST or view.piped_code \
-                or cmd.heredocs and _heredoc_runs(cmd):
+                or cmd.heredocs and _heredoc_runs(cmd) or view.runs_options:
             view.follow = True
         written_script = None
         if name == "deno" and inner + 1 < len(args) and args[inner + 1].text == "task":
@@ -1128,7 +1132,25 @@ class Walk:
             for extra in found.extra if found is not None else ():
                 if extra.kind == "command":
                     yield from self._synthetic(view, extra.argv, depth, extra)
-        elif name in PROGRAM_FILE_READERS:
+        if view.runs_options:
+            # An option whose value is a program the command runs through a shell (`git fetch
+            # --upload-pack='…'`, `git filter-branch --tree-filter '…'`, `tar --to-command`,
+            # `split --filter`, `rsync -e`): the value is walked as a command line; git's
+            # `ext::CMD` transport runs CMD (`% ` a blank, `%%` a percent sign).
+            found = view.effects
+            for it in found.items if found is not None else ():
+                if it.role == E.EXEC and not args[it.index].opaque and (
+                        args[it.index].text[:1] == "-" or it.index and args[it.index - 1].text[:1] == "-"):
+                    yield from self.nested(it.text, depth, fully_read)  # (an option's value only)
+            for a in args[inner + 1 :]:
+                if a.text.startswith("--checkpoint-action=exec=") and not a.opaque:  # (tar)
+                    yield from self.nested(a.text[len("--checkpoint-action=exec="):], depth, fully_read)
+            if name == "git":
+                for a in args[inner + 1 :]:
+                    if a.text.startswith("ext::") and not a.opaque:
+                        yield from self.nested(a.text[5:].replace("%%", "\0").replace("% ", " ")
+                                               .replace("\0", "%"), depth, fully_read)
+        if name in PROGRAM_FILE_READERS:
             found = view.effects  # (sed's `e CMD` and `s/…/CMD/e`: command lines it runs)
             for extra in found.extra if found is not None else ():
                 if extra.kind == "shell":

@@ -679,4 +679,5 @@ _GIT_SUBCOMMANDS: dict[str, Callable[[Sequence[Arg], Env, str], Effects]] = {
     "stash": _git_stash, "clean": _git_clean, "merge": _git_rewrite, "pull": _git_rewrite,
     "rebase": _git_rewrite, "cherry-pick": _git_rewrite, "revert": _git_rewrite,
     "bisect": _git_rewrite, "read-tree": _git_rewrite, "checkout-index": _git_rewrite,
+    "filter-branch": _git_rewrite, "filter-repo": _git_rewrite,
 }

@@ -71,8 +71,14 @@ _HOOKS: dict[str, tuple[str, ...]] = {
     "tag": _REFS,
     "fetch": _REFS,
     "update-ref": _REFS,
-    "gc": ("pre-auto-gc",),
-    "maintenance": ("pre-auto-gc",),
+    "gc": ("pre-auto-gc",) + _REFS,
+    "maintenance": ("pre-auto-gc",) + _REFS,
+    # (round 5: a command that refreshes the index writes it and runs post-index-change; one
+    # that updates refs runs reference-transaction; both were found run by these)
+    "status": _INDEX, "diff": _INDEX, "describe": _INDEX, "write-tree": _INDEX, "commit-tree": _REFS,
+    "notes": _REFS, "replace": _REFS, "pack-refs": _REFS, "symbolic-ref": _REFS, "filter-branch": _INDEX + _REFS,
+    "bisect": ("post-checkout",) + _INDEX + _REFS, "sparse-checkout": _INDEX, "read-tree": _INDEX,
+    "checkout-index": _INDEX, "submodule": ("post-checkout",) + _INDEX + _REFS,
     "send-email": ("sendemail-validate",),
     "p4": ("p4-pre-submit", "p4-prepare-changelist", "p4-changelist", "p4-post-changelist"),
 }
@@ -98,6 +104,7 @@ _PROGRAM_PATTERNS = frozenset({
     ("diff", "textconv"), ("diff", "command"), ("merge", "driver"), ("filter", "clean"),
     ("filter", "smudge"), ("filter", "process"), ("browser", "cmd"), ("difftool", "cmd"),
     ("mergetool", "cmd"), ("gpg", "program"), ("credential", "helper"), ("pager", ""),
+    ("remote", "uploadpack"), ("remote", "receivepack"),
 })
 _BOOLEANS = frozenset({"", "true", "false", "yes", "no", "on", "off", "1", "0"})
 

@@ -544,6 +544,8 @@ def _tar(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
             if it.text.split()[:1] and it.text.split()[0].rsplit("/", 1)[-1] not in COMPRESSORS:
                 unproven = "the compression program is not a known compressor"
     stdout = "stdout" in parsed.effects
+    if "unproven" in parsed.effects:  # (before the roles: a program it runs keeps its `exec` role)
+        unproven = unproven or "an option that runs a program"
     items: list[Item] = list(prefix)
     mode = next(iter(modes)) if len(modes) == 1 else ""
     extra: list[Extra] = []
