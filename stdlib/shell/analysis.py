@@ -392,6 +392,29 @@ PROJECT_TOOLS = frozenset({"just", "task", "go-task", "rake", "invoke", "inv", "
                            "karma", "grunt", "gulp", "tsup", "docusaurus", "gatsby", "storybook",
                            "start-storybook", "build-storybook", "bundle", "sphinx-build",
                            "mkdocs", "pre-commit", "dotnet"})
+# Options that make a command work in another directory (their value then is its `cd`).
+_WORKING_DIRECTORY_OPTIONS = {"git": ("-C",), "tar": ("-C", "--directory"), "unzip": ("-d",), "patch": ("-d", "--directory"),
+                  "make": ("-C", "--directory"), "gmake": ("-C", "--directory")}
+
+
+def _unknown_chdir(args: Sequence[Arg], inner: int, options: tuple[str, ...]) -> bool:
+    """Does one of `options` (`-C DIR`, `-CDIR`, `--directory=DIR`) get a value of unknown
+    value or a glob?"""
+    for k in range(inner + 1, len(args)):
+        t = args[k].text
+        for option in options:
+            if t == option and k + 1 < len(args):
+                value = args[k + 1]
+                if value.opaque or value.pattern is not None:
+                    return True
+            elif t.startswith(option) and t != option and (option.startswith("--") and t[len(option)] == "="
+                                                           or len(option) == 2):
+                a = args[k]
+                if a.opaque or a.pattern is not None:
+                    return True
+    return False
+
+
 # A word whose text the shell may evaluate again later: an assignment (`x=…`, `a[i]+=…`; group 1)
 # or an array element's name (`a[…]`, given to `printf -v`, `read`, `let`, `test -v`).
 _EVALUATED_LATER = LazyPattern(r"[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?(\+?=)|[A-Za-z_][A-Za-z0-9_]*\[")
@@ -992,6 +1015,11 @@ class Walk:
                             for r in cmd.redirects]
             if self._tildes(text):
                 view.targets = [(r, self._tilde_prefixes(text, targets)) for r, targets in view.targets]
+        if name in _WORKING_DIRECTORY_OPTIONS and inner + 1 < len(args) \
+                and _unknown_chdir(args, inner, _WORKING_DIRECTORY_OPTIONS[name]):
+            # `git -C c? rm gate.sh`, `tar -C "$D" -xf x.tar`: the directory the command works in
+            # is unknown, as after `cd c?` (a glob may match a protected directory)
+            view.cwd = None
         if wrapper_cd:
             # `env -C dir`, `sudo -D dir`, `uv --directory dir`: followed when the word is literal
             directory = _wrapper_directory(args, inner)

@@ -105,8 +105,8 @@ def git(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
             if opt.role == CHDIR:
                 if key == "--work-tree":
                     work_tree = args[k + 1].text
-                elif key == "-C":
-                    chdirs.append(args[k + 1].text)
+                elif key == "-C" and not args[k + 1].opaque and args[k + 1].pattern is None:
+                    chdirs.append(args[k + 1].text)  # (one of unknown value: analysis.py, `view.cwd`)
             k += 2
             continue
         if eq:
