@@ -578,7 +578,7 @@ class Context:
     """The line's state as the walk goes (see the module docstring)."""
 
     __slots__ = ("cwd", "stack", "oldpwd", "scope", "glob", "redefined", "written", "writers", "groups", "listed",
-                 "node_bin")
+                 "node_bin", "links")
 
     def __init__(self, root: tuple[str, ...] | None) -> None:
         self.cwd: tuple[str, ...] | None = root
@@ -595,6 +595,9 @@ class Context:
         # The package directory of a package.json script being walked: its node_modules/.bin
         # (and those above it) come first on the script's PATH (`Walk._node_binary`).
         self.node_bin: tuple[str, ...] | None = None
+        # Symbolic links the line makes (`ln -s`): where each leads (None: unknown); the key
+        # None: a link somewhere unknown.
+        self.links: dict[tuple[str, ...] | None, tuple[str, ...] | None] = {}
 
 
     def directory_value(self, name: str) -> tuple[Value, ...] | None:
@@ -978,6 +981,8 @@ class Walk:
             view.args = args = self._expand(text, words, flags)
         if self._tildes(text):
             view.args = args = self._tilde_prefixes(text, args)
+        if context.links:
+            view.args = args = self._through_links(args, context.cwd)
         # `_unwrap`'s common case answered here: a first word that is no assignment, reserved
         # word, wrapper or `case` pattern is the command (a call less per command).
         first = args[0].text if args else "="
@@ -1015,6 +1020,8 @@ class Walk:
                             for r in cmd.redirects]
             if self._tildes(text):
                 view.targets = [(r, self._tilde_prefixes(text, targets)) for r, targets in view.targets]
+            if context.links:
+                view.targets = [(r, self._through_links(targets, context.cwd)) for r, targets in view.targets]
         if name in _WORKING_DIRECTORY_OPTIONS and inner + 1 < len(args) \
                 and _unknown_chdir(args, inner, _WORKING_DIRECTORY_OPTIONS[name]):
             # `git -C c? rm gate.sh`, `tar -C "$D" -xf x.tar`: the directory the command works in
@@ -1482,6 +1489,8 @@ class Walk:
         rest = args[inner + 1 :]
         if name in DIRECTORY_CHANGES:
             self._directory(name, rest, view.cmd.connector)
+        elif name == "ln":
+            self._link(rest, view.cwd)
         elif name in _DECLARATIONS:
             if name != "export" and any(a.text[:1] == "-" and "n" in a.text[1:] and not a.text.startswith("--")
                                         for a in rest):
@@ -1721,6 +1730,79 @@ class Walk:
             context.stack.append(current)
         context.oldpwd = current
         context.cwd = target
+
+    def _through_links(self, args: list[Arg], cwd: tuple[str, ...] | None) -> list[Arg]:
+        """`args` with a path that goes through a symbolic link the line made spelled as where
+        the link leads (`ln -s . l; rm -rf l/c?` removes `./c?`), patterns too; a link to
+        somewhere unknown is left to the judge (`through_line_links`)."""
+        links = self.context.links
+        out = args
+        for k, a in enumerate(args):
+            if a.opaque or k == 0 or not a.text or a.text.startswith("-"):
+                continue
+            segments = a.text.split("/")
+            pattern_segments = a.pattern.split("/") if a.pattern is not None else None
+            if pattern_segments is not None and len(pattern_segments) != len(segments):
+                continue
+            for end in range(len(segments), 0, -1):
+                prefix = self.absolute("/".join(segments[:end]) or "/", cwd)
+                if prefix is None or prefix not in links:
+                    continue
+                target = links[prefix]
+                if target is None:
+                    break
+                lead = "/" + "/".join(target)
+                rest = segments[end:]
+                text = "/".join([lead.rstrip("/"), *rest]) if rest else lead
+                pattern = None
+                if pattern_segments is not None:
+                    pattern = "/".join([escape_pattern(lead).rstrip("/"), *pattern_segments[end:]])
+                if out is args:
+                    out = list(args)
+                out[k] = Arg(text, pattern, a.opaque, a.count, a.word)
+                break
+        return out
+
+    def _link(self, rest: Sequence[Arg], cwd: tuple[str, ...] | None) -> None:
+        """`ln -s TARGET LINK` (`-sf`, `-t DIR`, one operand: a link named as the target in the
+        working directory): the link the line makes, for the judge to write through
+        (`Context.links`, judgment `through_symlink`). A relative TARGET is resolved from the
+        link's own directory; one of unknown value, or a link whose place is unknown, is
+        recorded as leading somewhere unknown (None)."""
+        options = [a.text for a in rest if a.text.startswith("-") and a.text != "-"]
+        if not any(o == "--symbolic" or not o.startswith("--") and "s" in o[1:] for o in options):
+            return  # (a hard link shares a file: what it names is already judged as written)
+        operands = [a for a in rest if not (a.text.startswith("-") and a.text != "-")]
+        directory = None
+        for k, a in enumerate(rest):
+            if a.text in ("-t", "--target-directory") and k + 1 < len(rest):
+                directory = rest[k + 1]
+                operands = [o for o in operands if o is not directory]
+        if not operands:
+            return
+        links = self.context.links
+        if directory is not None or len(operands) == 1:
+            pairs = [(t, None) for t in operands]
+        else:
+            pairs = [(operands[0], operands[1])]
+        for target, link in pairs:
+            if link is None:
+                if directory is not None and (directory.opaque or directory.pattern is not None):
+                    links[None] = None
+                    continue
+                name = target.text.rstrip("/").rsplit("/", 1)[-1]
+                place = self.absolute((directory.text + "/" if directory is not None else "") + name, cwd)
+            else:
+                place = None if link.opaque or link.pattern is not None else self.absolute(link.text, cwd)
+                if place is not None and self.disk is not None and self.disk.kind(list(place)) == "dir":
+                    place = (*place, target.text.rstrip("/").rsplit("/", 1)[-1])  # `ln -s T DIR`: DIR/T
+            if place is None:
+                links[None] = None  # (a link somewhere unknown)
+                continue
+            if target.opaque or target.pattern is not None:
+                links[place] = None
+            else:
+                links[place] = self.absolute(target.text, place[:-1])
 
     def _tree_known(self) -> bool:
         """Is the project's directory there to look at (a line judged for a project that is
@@ -1987,7 +2069,7 @@ _FILE_RUNNERS = _SCRIPT_RUNNERS | PROGRAM_RUNNERS | PROGRAM_FILE_READERS | _SCHE
 # Commands that change the line's state (besides assignments and writes).
 _STATEFUL = DIRECTORY_CHANGES | _DECLARATIONS | frozenset({
     "unset", "read", "mapfile", "readarray", "printf", "for", "select", "set", "shopt", "hash",
-    "enable", "function",
+    "enable", "function", "ln",
 })
 # Commands with a row that can write (so in `_NAMES_WITH_EFFECTS`) whose effects the model
 # decides from their argv and stdin, and that change nothing else: the fast path asks the model

@@ -112,6 +112,8 @@ UNKNOWN_BASE = "{head} {what} {word} can be protected path {p}: {base} is unknow
 UNPROVEN = "{head} mentions protected path {p} without read-only proof"
 PATTERN = "{head} pattern {word} can match protected path {p}"
 THROUGH_SYMLINK = "{head} writes through symbolic link {path} into protected path {p}"
+THROUGH_LINE_LINK_UNKNOWN = ("{head} writes {path} through a symbolic link the line makes, which leads where "
+                             "the walk cannot tell")
 WHOLE_TREE = "{what} rewrites the work tree, which holds protected path {p}"
 SKIPS_HOOK = "{what} {how} skips {hooks}"
 REDIRECTS_HOOKS = "{what} can point core.hooksPath elsewhere, which takes {hooks} out of use"
@@ -840,7 +842,10 @@ class _Judge:
 
     def through_symlink(self, view: View | QuietCommand, text: str, cwd: tuple[str, ...] | None, follow_last: bool = True) -> None:
         """A write target that spells no entry may still reach one through a symbolic link
-        in the project."""
+        in the project, or one the line made earlier (`ln -s . l; rm -rf l/ci`)."""
+        links = self.walk.context.links
+        if links and cwd is not None:
+            self.through_line_links(view, text, cwd, links, follow_last)
         disk = self.walk.disk
         if disk is None or cwd is None:
             return
@@ -881,6 +886,34 @@ class _Judge:
         if hits:
             self.reached.update(hits)
             self.found(BREAK_EFFECT, THROUGH_SYMLINK.format(head=view.head, path=text, p=self.p.entries[hits[0]]))
+
+    def through_line_links(self, view: View | QuietCommand, text: str, cwd: tuple[str, ...],
+                           links: dict, follow_last: bool) -> None:
+        """A write target below a link the line made (`Context.links`): the path it leads to is
+        judged as written (an entry, inside one, or holding one); a link that leads somewhere
+        unknown, on the target's way, fails closed."""
+        absolute = absolute_segments(text, cwd, self.p.home)
+        if absolute is None:
+            return
+        path = list(absolute)
+        for _ in range(8):  # (links to links, a few deep)
+            for end in range(len(path) if follow_last else len(path) - 1, 0, -1):
+                prefix = tuple(path[:end])
+                if prefix in links:
+                    break
+            else:
+                return
+            target = links[prefix]
+            if target is None:
+                self.unknown_reach = True
+                self.found(BREAK_OPAQUE_WRITE_TARGET, THROUGH_LINE_LINK_UNKNOWN.format(head=view.head, path=text))
+                return
+            path = list(dot_resolve([*target, *path[end:]]))
+            hits = self.p.absolute_entry_hits(path)
+            if hits:
+                self.reached.update(hits)
+                self.found(BREAK_EFFECT, THROUGH_SYMLINK.format(head=view.head, path=text, p=self.p.entries[hits[0]]))
+                return
 
     def glob_into_links(self, view: View, pattern: str, cwd: tuple[str, ...] | None) -> None:
         """`cp tmp/gat* DIR` writes DIR/<name> for every name the glob can match: each link
