@@ -153,6 +153,12 @@ _WRAPPERS: dict[str, tuple[frozenset[str], frozenset[str], int, bool]] = {
     "taskset": (frozenset(), frozenset(), 1, False),  # `-c LIST`: the list is the positional
     "unbuffer": (frozenset(), frozenset(), 0, False),
     "firejail": (frozenset(), frozenset(), 0, False),
+    # (round 5) Namespaces and fake privileges: the command runs with the same files.
+    "unshare": (frozenset("SGRw"), frozenset({"--setuid", "--setgid", "--root", "--wd", "--propagation",
+                                               "--setgroups", "--map-user", "--map-group", "--map-users",
+                                               "--map-groups", "--mount-binfmt"}), 0, False),
+    "fakeroot": (frozenset("lsib"), frozenset({"--lib", "--faked"}), 0, False),
+    "fakechroot": (frozenset("lsce"), frozenset({"--lib", "--config-dir", "--environment"}), 0, False),
     "caffeinate": (frozenset("tw"), frozenset(), 0, False),
     "arch": (frozenset("de"), frozenset(), 0, False),
     # Run no command word of their own: the `-c` string is the command (a user, a group or a
@@ -1083,6 +1089,10 @@ class Walk:
                     ["'" + a.replace("'", "'\\''") + "'" for a in (binary, *(a.text for a in args[inner + 1 :]))]))
         if flowing is not None:
             view.stdin_listing = flowing
+            if name in _NAMES_FROM_STDIN and _takes_names_from_stdin(name, [a.text for a in args[inner:]]):
+                # (`git ls-files | zip -qm x.zip -@`: each listed path is one more operand)
+                view.listed_argv = [*args, Arg("{}", None, False, ONE, args[-1].word)]
+                view.listed = listers.within(flowing, (len(args),))
         if view.via_xargs:
             self._xargs(view, xargs_at)
         if context.listed and flags & W_VAR:
@@ -1221,7 +1231,14 @@ class Walk:
         view.model = E.model_for(view.name) if view.name else None
         view.redefined = self.context.redefined.get(view.name)
         yield view
-        if view.name in NESTED_SHELLS:
+        if inner < len(argv) and not any(a.opaque or "{}" in a.text for a in argv) and (
+                "/" in argv[inner].text or view.model is not None and view.model.handler == "interpreter"
+                or view.name in NESTED_SHELLS and inner + 1 < len(argv) and argv[inner + 1].text[:1] != "-"):
+            # `find … -exec sh s.sh \;`, `-exec ./s.sh \;`, `-exec python3 x.py \;`: the same
+            # command on every path, a script file it runs read as the line's own would be
+            yield from self.nested(" ".join("'" + a.text.replace("'", "'\\''") + "'" for a in argv[inner:]),
+                                   depth, parent.fully_read)
+        elif view.name in NESTED_SHELLS:
             sources, _ = shell_script_sources(view.args[inner:], SimpleCommand((), (), (), ""))
             for source in sources:
                 yield from self.nested(source, depth, parent.fully_read)
@@ -3023,6 +3040,8 @@ def _reads_stdin_as_program(cmd: SimpleCommand) -> bool:
         # executor, shell, wrapper, reserved word or interpreter cannot run what it reads.
         if "=" not in first.text and not first.text.endswith(")"):
             head = basename(first.text)
+            if head in _NAMES_FROM_STDIN:
+                return _takes_names_from_stdin(head, [w.text for w in words])
             if head not in _MAY_RUN_STDIN and not head[-1:].isdigit():
                 return False
     index, via_xargs, _, _ = _unwrap(words)
@@ -3058,6 +3077,20 @@ _MAY_RUN_STDIN = (_STDIN_EXECUTORS | NESTED_SHELLS | _RESERVED | _WRAPPER_NAMES 
 def _pure_reader(words: Sequence[Word]) -> bool:
     model = E.model_for(basename(words[0].text))
     return model is not None and model.pure
+
+
+# Archivers that take the names of their operands from stdin (`zip -@`, `tar -T -`): a lister
+# piped into one gives it operands, as into `xargs` (`git ls-files | zip -qm x.zip -@` moves
+# every listed file into the archive, deleting it).
+_NAMES_FROM_STDIN = frozenset({"zip", "tar", "bsdtar"})
+
+
+def _takes_names_from_stdin(head: str, texts: list[str]) -> bool:
+    if head == "zip":
+        return "-@" in texts or "--names-stdin" in texts or any(
+            t.startswith("-") and not t.startswith("--") and "@" in t for t in texts[1:])
+    return any(t in ("-T", "--files-from") and k + 1 < len(texts) and texts[k + 1] == "-"
+               or t in ("-T-", "--files-from=-") for k, t in enumerate(texts))
 
 
 def _pipeline_feeds_executor(commands: Sequence[SimpleCommand | PlainRun], start: int) -> list[bool]:
