@@ -584,7 +584,7 @@ class Context:
     """The line's state as the walk goes (see the module docstring)."""
 
     __slots__ = ("cwd", "stack", "oldpwd", "scope", "glob", "redefined", "written", "writers", "groups", "listed",
-                 "node_bin", "links")
+                 "node_bin", "links", "cwd_uncertain")
 
     def __init__(self, root: tuple[str, ...] | None) -> None:
         self.cwd: tuple[str, ...] | None = root
@@ -604,6 +604,7 @@ class Context:
         # Symbolic links the line makes (`ln -s`): where each leads (None: unknown); the key
         # None: a link somewhere unknown.
         self.links: dict[tuple[str, ...] | None, tuple[str, ...] | None] = {}
+        self.cwd_uncertain = False  # a `cd` that might not have run was followed until its list ends
 
 
     def directory_value(self, name: str) -> tuple[Value, ...] | None:
@@ -687,6 +688,7 @@ class Walk:
         self._tilde_text: str | None = None  # (`_tildes`: the last text asked about, and its answer)
         self._tilde_found = False
         self._root_there: bool | None = None  # (`_tree_known`)
+        self._after_condition = False  # the command being walked follows `&&` or `||`
         self.printed: tuple | None = None  # what the last lister stage walked prints
         self.origin: str | None = None  # the script file being walked, for reasons (scripts.py)
         self.file_scripts: dict = {}  # files read so far (`read_file`) and what was worked out of them
@@ -744,6 +746,18 @@ class Walk:
         context = self.context
         flowing = None  # the paths the previous stage prints, when it lists them (listers.py)
         for k, cmd in enumerate(commands):
+            if k and type(commands[k - 1]) is not PlainRun:
+                previous = commands[k - 1].connector
+                # (after `cd X &&` the walk already takes the `cd` to have succeeded)
+                self._after_condition = previous == "||" or previous == "&&" and not (
+                    commands[k - 1].words and commands[k - 1].words[0].text in DIRECTORY_CHANGES)
+                if context.cwd_uncertain and previous != "&&" and previous != "||" and previous != "|":
+                    # the list that held a `cd` which might not have run has ended: where the
+                    # shell is now is one of two places
+                    context.cwd = context.oldpwd = None
+                    context.cwd_uncertain = False
+            else:
+                self._after_condition = False
             if type(cmd) is PlainRun:
                 run_text = text[cmd.start : cmd.end]
                 if context.redefined or (self.wants_run is not None and self.wants_run(run_text, context)):
@@ -1713,6 +1727,13 @@ class Walk:
 
     def _directory(self, name: str, rest: Sequence[Arg], connector: str = "") -> None:
         context = self.context
+        if self._after_condition:
+            # `A && cd X`, `A || cd X`: the `cd` may not run. What follows it with `&&` runs only
+            # if it did (X); after the list, the directory is unknown (`_script`).
+            if connector != "&&":
+                context.cwd = context.oldpwd = None
+                return
+            context.cwd_uncertain = True
         values = context.scope.values
         if "PWD" in values or "OLDPWD" in values:
             values.pop("PWD", None)  # (`cd` sets them again: the directories the walk follows)
