@@ -584,7 +584,7 @@ class Context:
     """The line's state as the walk goes (see the module docstring)."""
 
     __slots__ = ("cwd", "stack", "oldpwd", "scope", "glob", "redefined", "written", "writers", "groups", "listed",
-                 "node_bin", "links", "cwd_uncertain")
+                 "node_bin", "links", "cwd_uncertain", "path_dirs")
 
     def __init__(self, root: tuple[str, ...] | None) -> None:
         self.cwd: tuple[str, ...] | None = root
@@ -605,6 +605,8 @@ class Context:
         # None: a link somewhere unknown.
         self.links: dict[tuple[str, ...] | None, tuple[str, ...] | None] = {}
         self.cwd_uncertain = False  # a `cd` that might not have run was followed until its list ends
+        # Directories the line put before the rest of PATH (`export PATH=bin:$PATH`), absolute.
+        self.path_dirs: tuple[tuple[str, ...], ...] = ()
 
 
     def directory_value(self, name: str) -> tuple[Value, ...] | None:
@@ -928,7 +930,7 @@ class Walk:
         flags = cmd.flags
         if (name in _NAMES_WITH_EFFECTS and name not in _QUIET_WITH_ARGS) or flags & (W_GLOB | W_BRACE | W_SUBST) \
                 or first.flags or first.opaque or "/" in name or "=" in name or name[-1:].isdigit() \
-                or self.context.node_bin is not None \
+                or self.context.node_bin is not None or self.context.path_dirs \
                 or self._tildes(text) or cmd.heredocs and _heredoc_runs(cmd):
             # (a package script's name may be a local binary; `~+` is a path; an unquoted
             # heredoc's `$(…)` runs)
@@ -1087,6 +1089,21 @@ class Walk:
             view.wrapper_scripts = (*view.wrapper_scripts, " ".join(
                 [_BUILD_WRAPPERS.get(name, name),
                  *("'" + a.text.replace("'", "'\\''") + "'" for a in args[inner + 1 :])]))
+        if inner < len(args) and name and "/" not in args[inner].text and not args[inner].opaque \
+                and name not in BUILTINS and name not in _RESERVED and self.disk is not None \
+                and (context.path_dirs or inner and any(a.text.startswith("PATH=") for a in args[:inner])) \
+                and not any(a.opaque for a in args[inner + 1 :]):
+            # `PATH=bin:$PATH ls`, `export PATH=$PWD/bin:$PATH; git status`: a program of that
+            # name in a directory the line put first on PATH is what runs.
+            prefixed = [a for a in args[:inner] if a.text.startswith("PATH=")]
+            directories = self._path_dirs(prefixed[-1].text[5:], view.cwd) if prefixed else context.path_dirs
+            for directory in directories:
+                kind = self.disk.kind([*directory, name])
+                if isinstance(kind, str) and kind != "missing":
+                    binary = "/" + "/".join((*directory, name))
+                    view.wrapper_scripts = (*view.wrapper_scripts, " ".join(
+                        ["'" + a.replace("'", "'\\''") + "'" for a in (binary, *(a.text for a in args[inner + 1 :]))]))
+                    break
         if inner < len(args) and name and "/" not in args[inner].text and not args[inner].opaque \
                 and (view.wrapper in _NODE_BIN_RUNNERS or view.wrapper in _VENV_RUNNERS
                      or context.node_bin is not None and name not in BUILTINS and name not in _RESERVED) \
@@ -1515,6 +1532,11 @@ class Walk:
             context.writers.append(view)  # its writes are worked out when a script runs
         if inner < len(args) and args[inner].text.endswith("()") and _FUNCTION_DEFINITION().fullmatch(args[inner].text):
             context.redefined[args[inner].text[:-2]] = "function"
+        if name == "export" or inner >= len(args):
+            # `export PATH=bin:$PATH`, `PATH=$PWD/bin:$PATH`: the directories put first on PATH
+            for a in args[inner + 1 if name == "export" else 0 :]:
+                if a.text.startswith("PATH="):
+                    context.path_dirs = self._path_dirs(a.text[5:], view.cwd)
         if name not in _STATEFUL:
             return
         rest = args[inner + 1 :]
@@ -2025,6 +2047,22 @@ class Walk:
         if script is not None and script.shell and script.lines or view.wrapper_scripts:
             view.follow = True  # (dotnet's `<Exec>` lines: `wrapper_scripts`)
 
+    def _path_dirs(self, value: str, cwd: tuple[str, ...] | None) -> tuple[tuple[str, ...], ...]:
+        """The directories a PATH value puts before `$PATH` (`bin:$PATH`, `$PWD/bin:…`), as
+        absolute paths; a component of other unknown value ends the list."""
+        out = []
+        for component in value.split(":"):
+            if component in ("$PATH", "${PATH}"):
+                break
+            if component.startswith(("$PWD/", "${PWD}/")):
+                component = component.split("/", 1)[1]
+            if "$" in component or "`" in component:
+                break
+            place = self.absolute(component or ".", cwd)
+            if place is not None:
+                out.append(place)
+        return tuple(out)
+
     def _node_binary(self, name: str, directory: tuple[str, ...] | None,
                      bin_directory: tuple[str, ...] = ("node_modules", ".bin")) -> str | None:
         """The absolute path of `node_modules/.bin/NAME` (or `bin_directory`'s NAME) in
@@ -2183,8 +2221,8 @@ def _unwrap(args: Sequence[Arg] | Sequence[Word]) -> tuple[int, bool, bool, int]
         if k == 0 and a.text[-1:] == ")" and _is_case_pattern(a) and (n > 1 or "(" not in a.text):
             k += 1  # an arm's pattern opening a line (`x)`, `*)`; `(x)` only before its command)
             continue
-        if a.opaque:
-            break
+        if a.opaque and not (type(a) is Arg and a.word is not None and is_assignment(a.word.text)):
+            break  # (an assignment of unknown value is still an assignment: `PATH=bin:$PATH ls`)
         if a.text == "case" and k + 2 < n and args[k + 2].text == "in" and not args[k + 2].opaque:
             # `case WORD in PATTERN) CMD …` on one line (a `;;`, `;&` or `;;&` ends the arm and
             # the next arm opens its own command): the subject is data, the pattern no command.

@@ -782,9 +782,31 @@ def _package_scripts(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript 
         script.parts = [(f"the '{n}' script of {spelled}", scripts[n]) for n in names]
     if directory != ".":
         script.directory = walk.absolute(directory, view.cwd)  # the scripts run in the package's
+    shell = _npmrc_script_shell(walk, view, directory) if name in ("npm", "pnpm") else None
+    if isinstance(shell, FileScript):
+        return shell
+    if shell is not None:
+        # `.npmrc`'s `script-shell=./s.sh`: npm runs every script as `./s.sh -c SCRIPT`
+        lines = [*lines, f"{shell} -c ''"]
     script.text = "\n".join(lines)
     script.lines = lines
     return script
+
+
+_SCRIPT_SHELL = LazyPattern(r"(?m)^[ \t]*script-shell[ \t]*=[ \t]*(.*?)[ \t]*$")
+
+
+def _npmrc_script_shell(walk: Walk, view: View, directory: str) -> str | FileScript | None:
+    """The `script-shell` a project's .npmrc (in the package's directory) sets for npm and pnpm
+    scripts, quoted as a command word; a refusal when .npmrc cannot be read within bounds."""
+    spelled = ".npmrc" if directory == "." else directory.rstrip("/") + "/.npmrc"
+    text = _read_file(walk, view, spelled)
+    if text is None or isinstance(text, FileScript):
+        return text
+    m = _SCRIPT_SHELL().search(text)
+    if m is None or not m.group(1):
+        return None
+    return "'" + m.group(1).strip("'\"").replace("'", "'\\''") + "'"
 
 
 def _package_binary(walk: Walk, view: View, words: Sequence[Arg], name: str, runs_binary: bool
