@@ -931,9 +931,10 @@ class Walk:
         if (name in _NAMES_WITH_EFFECTS and name not in _QUIET_WITH_ARGS) or flags & (W_GLOB | W_BRACE | W_SUBST) \
                 or first.flags or first.opaque or "/" in name or "=" in name or name[-1:].isdigit() \
                 or self.context.node_bin is not None or self.context.path_dirs \
-                or self._tildes(text) or cmd.heredocs and _heredoc_runs(cmd):
+                or self._tildes(text) or cmd.heredocs and _heredoc_runs(cmd) \
+                or name == "git" and any(w.text == "config" for w in words):
             # (a package script's name may be a local binary; `~+` is a path; an unquoted
-            # heredoc's `$(…)` runs)
+            # heredoc's `$(…)` runs; `git config` may set what git runs)
             return None, None
         args = None
         if flags & W_VAR:
@@ -1141,7 +1142,7 @@ class Walk:
                 and not (inner and _is_case_pattern(words[0])):  # `(x) cmd`: an arm, no group
             context.groups.append(context.cwd)
         if model is not None and inner + 1 < len(args) and (model.handler in ("git", "tar") or "=exec" in model.option_text) \
-                and any(a.text[:1] == "-" or a.text[:5] == "ext::" for a in args[inner + 1 :]):
+                and any(a.text[:1] == "-" or a.text[:5] == "ext::" or a.text == "config" for a in args[inner + 1 :]):
             view.runs_options = True  # (an option's value may be a command line: `_follow`)
         if view.wrapper_scripts or name in _RUNS_SCRIPTS or cmd.flags & W_SUBST or view.piped_code \
                 or cmd.heredocs and _heredoc_runs(cmd) or view.runs_options:
@@ -1222,6 +1223,10 @@ class Walk:
                 if a.text.startswith("--checkpoint-action=exec=") and not a.opaque:  # (tar)
                     yield from self.nested(a.text[len("--checkpoint-action=exec="):], depth, fully_read)
             if name == "git":
+                from polydeukes.stdlib.shell import gitruns  # only a git command loads it
+
+                for line in gitruns.configured_lines(self, view):  # `git config alias.z '!…'`
+                    yield from self.nested(line, depth, fully_read)
                 for a in args[inner + 1 :]:
                     if a.text.startswith("ext::") and not a.opaque:
                         yield from self.nested(a.text[5:].replace("%%", "\0").replace("% ", " ")

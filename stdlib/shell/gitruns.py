@@ -25,7 +25,8 @@ are, each run by a shell of its own in the repository's top directory:
 The judge then reads the lines as it reads a shell script a command runs: a protected path
 they mention fails closed (`git runs …, which mentions protected path …`), and their commands
 are judged one level deeper. The configuration a user keeps outside the project
-(`~/.gitconfig`, `/etc/gitconfig`, `include.path` files) is not read (docs/security.md).
+(`~/.gitconfig`, `/etc/gitconfig`) is not read (docs/security.md); `include.path` files of
+the repository's config are (round 5).
 """
 
 from __future__ import annotations
@@ -263,8 +264,34 @@ def _config(walk: Walk, git_dir: tuple[str, ...]) -> dict[str, list[str]] | File
     cache = walk.file_scripts
     if key not in cache:
         text = _read(walk, git_dir + ("config",), CONFIG_BYTES)
-        cache[key] = text if isinstance(text, FileScript) else parse_config(text or "")
+        if isinstance(text, FileScript):
+            cache[key] = text
+            return text
+        values = parse_config(text or "")
+        # `include.path` and `includeIf.<condition>.path` (round 5): the files they name are
+        # read as part of it (a relative path from the git directory, where config is), a
+        # few deep; every condition is taken to hold.
+        seen: set[tuple[str, ...]] = set()
+        pending = [path for name, paths in values.items() if _INCLUDE_KEY().fullmatch(name) for path in paths]
+        while pending and len(seen) < 16:
+            spelled = pending.pop()
+            place = walk.absolute(spelled, git_dir) if not spelled.startswith("~") else walk.absolute(spelled, None)
+            if place is None or place in seen:
+                continue
+            seen.add(place)
+            included = _read(walk, place, CONFIG_BYTES)
+            if isinstance(included, FileScript):
+                cache[key] = included
+                return included
+            for name, items in parse_config(included or "").items():
+                values.setdefault(name, []).extend(items)
+                if _INCLUDE_KEY().fullmatch(name):
+                    pending.extend(items)
+        cache[key] = values
     return cache[key]
+
+
+_INCLUDE_KEY = LazyPattern(r"include\.path|includeif\..*\.path")
 
 
 def _normal_key(name: str) -> str:
@@ -327,6 +354,42 @@ def _read(walk: Walk, path: tuple[str, ...], limit: int) -> str | FileScript | N
         refused.refused = content.reason
         return refused
     return content
+
+
+def configured_lines(walk: Walk, view: View) -> list[str]:
+    """The command lines a `git config KEY VALUE` on the line makes git run later (round 5):
+    an alias's `!` line, a configured program's value, and those of a file `include.path`
+    (or `includeIf.….path`) names, read within bounds (relative to the git directory, as git
+    reads it: here, taken from where the command runs, under `.git`)."""
+    args = [a for a in view.args[view.inner + 1 :]]
+    k = 0
+    while k < len(args) and args[k].text != "config":
+        k += 1
+    operands = [a for a in args[k + 1 :] if not a.text.startswith("-")]
+    if k >= len(args) or len(operands) != 2 or any(a.opaque for a in operands) \
+            or any(a.text in ("--get", "--get-all", "--unset", "--unset-all", "--list", "-l", "--get-regexp")
+                   for a in args[k + 1 :]):
+        return []
+    key, value = _normal_key(operands[0].text), operands[1].text
+    if key.startswith("alias."):
+        return [value[1:]] if value.startswith("!") else []
+    if _runs_program(key) and _program_value(key, value):
+        return [value]
+    if _INCLUDE_KEY().fullmatch(key) and view.cwd is not None:
+        found = _repository(walk, None, view.cwd)
+        place = walk.absolute(value, found[1] if found is not None else view.cwd + (".git",))
+        text = _read(walk, place, CONFIG_BYTES) if place is not None else None
+        if not isinstance(text, str):
+            return []
+        lines = []
+        for name, values in parse_config(text).items():
+            for item in values:
+                if name.startswith("alias.") and item.startswith("!"):
+                    lines.append(item[1:])
+                elif _runs_program(name) and _program_value(name, item):
+                    lines.append(item)
+        return lines
+    return []
 
 
 def _runs_program(key: str) -> bool:
