@@ -213,13 +213,7 @@ def _compose_source(j, view, head: str, file: str, base, source: str) -> None:
     if absolute is None:
         _unknown(j, COMPOSE_UNKNOWN.format(what=head, path=spelled, file=file, p=p.entries[0]))
         return
-    hits, why = _hits(j, absolute)
-    if why is not None:
-        _unknown(j, MOUNTS_UNREADABLE.format(what=head, path=spelled, why=why))
-        return
-    if hits:
-        j.reached.update(hits)
-        j.found("effect", COMPOSE_MOUNTS.format(what=head, path=spelled, file=file, p=p.entries[hits[0]]))
+    _mounted(j, head, spelled, absolute, COMPOSE_MOUNTS, file=file)
 
 
 # `${PWD}` with a default (`${PWD:-.}`) is the working directory too.
@@ -446,17 +440,22 @@ def _mount(j, view, head: str, a, value: str, long: bool) -> None:
 def _judge_source(j, view, head: str, a, source: str) -> None:
     """A writable bind mount of the host path `source` (as spelled): does it reach an entry?"""
     absolute = _absolute(j, view, a, source)
-    p = j.p
     if absolute is _UNKNOWN:
-        _unknown(j, MOUNTS_UNKNOWN.format(what=head, path=source, p=p.entries[0]))
+        _unknown(j, MOUNTS_UNKNOWN.format(what=head, path=source, p=j.p.entries[0]))
         return
+    _mounted(j, head, source, absolute, MOUNTS)
+
+
+def _mounted(j, head: str, shown: str, absolute, message: str, **fields: str) -> None:
+    """A writable mount of the host directory `absolute` (spelled `shown`): it breaks with
+    `message` when it reaches an entry, fails closed when its links cannot be followed."""
     hits, why = _hits(j, absolute)
     if why is not None:
-        _unknown(j, MOUNTS_UNREADABLE.format(what=head, path=source, why=why))
+        _unknown(j, MOUNTS_UNREADABLE.format(what=head, path=shown, why=why))
         return
     if hits:
         j.reached.update(hits)
-        j.found("effect", MOUNTS.format(what=head, path=source, p=p.entries[hits[0]]))
+        j.found("effect", message.format(what=head, path=shown, p=j.p.entries[hits[0]], **fields))
 
 
 def _absolute(j, view, a, text: str):
