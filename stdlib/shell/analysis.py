@@ -931,7 +931,8 @@ class Walk:
         if (name in _NAMES_WITH_EFFECTS and name not in _QUIET_WITH_ARGS) or flags & (W_GLOB | W_BRACE | W_SUBST) \
                 or first.flags or first.opaque or "/" in name or "=" in name or name[-1:].isdigit() \
                 or self.context.node_bin is not None or self.context.path_dirs \
-                or self._tildes(text) or cmd.heredocs and _heredoc_runs(cmd) \
+                or (self._tilde_found if self._tilde_text is text else self._tildes(text)) \
+                or cmd.heredocs and _heredoc_runs(cmd) \
                 or name == "git" and any(w.text == "config" for w in words):
             # (a package script's name may be a local binary; `~+` is a path; an unquoted
             # heredoc's `$(…)` runs; `git config` may set what git runs)
@@ -1002,7 +1003,8 @@ class Walk:
             view.args = args = [Arg(w.text, None, w.opaque, ANY if w.opaque else ONE, w) for w in words]
         else:
             view.args = args = self._expand(text, words, flags)
-        if self._tildes(text):
+        tildes = self._tilde_found if self._tilde_text is text else self._tildes(text)
+        if tildes:
             view.args = args = self._tilde_prefixes(text, args)
         if context.links:
             view.args = args = self._through_links(args, context.cwd)
@@ -1041,7 +1043,7 @@ class Walk:
                              if not r.target.flags & (W_GLOB | W_BRACE | W_VAR) and not flags & W_PRINTS
                              else self._expand(text, (r.target,), r.target.flags | (flags & W_PRINTS)))
                             for r in cmd.redirects]
-            if self._tildes(text):
+            if tildes:
                 view.targets = [(r, self._tilde_prefixes(text, targets)) for r, targets in view.targets]
             if context.links:
                 view.targets = [(r, self._through_links(targets, context.cwd)) for r, targets in view.targets]
@@ -1059,7 +1061,8 @@ class Walk:
             if name == "-" and view.wrapper in _PYTHON_FILE_RUNNERS:
                 view.name = name = "python"  # `uv run -`: python, its program read from stdin
                 view.model = model = E.COMMANDS["python"]
-        if words and ("$(" in text[words[0].start : words[-1].end] or "`" in text[words[0].start : words[-1].end]):
+        spelled = text[words[0].start : words[-1].end] if words else ""
+        if "$(" in spelled or "`" in spelled:
             # A command substitution spelled inside quotes in a value the shell may evaluate
             # later (`x='a[$(rm -rf ci)]'; : $((x))`, `: ${x@P}`, `PS4='$(…)'`, `printf -v
             # 'a[$(…)]'`): walked as the script it may become.
@@ -1090,10 +1093,10 @@ class Walk:
             view.wrapper_scripts = (*view.wrapper_scripts, " ".join(
                 [_BUILD_WRAPPERS.get(name, name),
                  *("'" + a.text.replace("'", "'\\''") + "'" for a in args[inner + 1 :])]))
-        if inner < len(args) and name and "/" not in args[inner].text and not args[inner].opaque \
-                and name not in BUILTINS and name not in _RESERVED and self.disk is not None \
-                and (context.path_dirs or inner and any(a.text.startswith("PATH=") for a in args[:inner])) \
-                and not any(a.opaque for a in args[inner + 1 :]):
+        if (context.path_dirs or inner and any(a.text.startswith("PATH=") for a in args[:inner])) \
+                and inner < len(args) and name and "/" not in args[inner].text and not args[inner].opaque \
+                and name not in BUILTINS and name not in _RESERVED \
+                and not any(a.opaque for a in args[inner + 1 :]) and self.disk is not None:
             # `PATH=bin:$PATH ls`, `export PATH=$PWD/bin:$PATH; git status`: a program of that
             # name in a directory the line put first on PATH is what runs.
             prefixed = [a for a in args[:inner] if a.text.startswith("PATH=")]
