@@ -556,6 +556,7 @@ class View:
     wrapper = ""  # the wrapper that runs the command, `program subcommand` for one under a subcommand
     follow = False  # the walk reads scripts this command runs
     runs_options = False  # an option's value may be a command line it runs (`_follow`)
+    code_runs = False  # an interpreter's or awk's code, which may hand strings to a shell
     spells_entry = False  # its words or targets spell an entry (the walk's `spells` said so)
     _effects: E.Effects | None | bool = False
 
@@ -1147,8 +1148,11 @@ class Walk:
         if model is not None and inner + 1 < len(args) and (model.handler in ("git", "tar") or "=exec" in model.option_text) \
                 and any(a.text[:1] == "-" or a.text[:5] == "ext::" or a.text == "config" for a in args[inner + 1 :]):
             view.runs_options = True  # (an option's value may be a command line: `_follow`)
+        if model is not None and (model.handler == "interpreter" or name in PROGRAM_FILE_READERS) \
+                and inner + 1 < len(args):
+            view.code_runs = True  # (its code may hand a string to a shell: `_follow`)
         if view.wrapper_scripts or name in _RUNS_SCRIPTS or cmd.flags & W_SUBST or view.piped_code \
-                or cmd.heredocs and _heredoc_runs(cmd) or view.runs_options:
+                or cmd.heredocs and _heredoc_runs(cmd) or view.runs_options or view.code_runs:
             view.follow = True
         written_script = None
         if name == "deno" and inner + 1 < len(args) and args[inner + 1].text == "task":
@@ -1212,6 +1216,20 @@ class Walk:
             for extra in found.extra if found is not None else ():
                 if extra.kind == "command":
                     yield from self._synthetic(view, extra.argv, depth, extra)
+        if view.code_runs:
+            # A program's code that hands a string to a shell (`os.system("rm -rf c?")`, awk's
+            # `system("…")`): the string is walked as a command line (imports.shell_strings).
+            from polydeukes.stdlib.shell.imports import shell_strings  # only code loads it
+
+            found = view.effects
+            codes = [it.text for it in found.items if it.role == E.CODE] if found is not None else []
+            script = view.file_script
+            if script is not None and not script.shell and script.text is not None:
+                codes.append(script.text)
+            for code in codes:
+                for line in shell_strings(code)[:64]:
+                    if tokenized(line).fully_read:  # (`exec("print(1)")` is Python, no command line)
+                        yield from self.nested(line, depth, fully_read)
         if view.runs_options:
             # An option whose value is a program the command runs through a shell (`git fetch
             # --upload-pack='…'`, `git filter-branch --tree-filter '…'`, `tar --to-command`,

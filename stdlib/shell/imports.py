@@ -139,6 +139,24 @@ _SCRIPT_NAME = LazyPattern(r"(?<![\w./$-])((?:\.{1,2}/|/)?[\w.-]+(?:/[\w.-]+)*\.
                            % "|".join(SCRIPT_SUFFIXES))
 
 
+# A string a program hands to a shell (round 5): Python's `os.system`/`os.popen`/`subprocess.…(
+# "…", shell=True)`/`getoutput`, Node's `exec`/`execSync`, Perl's and Ruby's `system`/`exec`/`qx`,
+# awk's `system`, PHP's `shell_exec`/`passthru`: the first string argument (one literal), and
+# Perl's `system q(…)` / `qx(…)` and backquotes.
+_SHELL_CALL = LazyPattern(
+    r"""\b(?:system|popen|getoutput|getstatusoutput|check_output|check_call|call|run|Popen|exec|execSync|"""
+    r"""shell_exec|passthru|spawnSync)\s*\(?\s*(?:[rbuf]{0,2})(?:"((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)')"""
+    r"""|\b(?:system|exec|qx)\s*q[qx]?\s*\(([^)\n]*)\)|\bqx\s*\(([^)\n]*)\)|`([^`\n]+)`""")
+
+
+def shell_strings(code: str) -> list[str]:
+    """The command lines a program's code hands to a shell (`_SHELL_CALL`), as written (a
+    string built at run time is not among them)."""
+    if "(" not in code and "`" not in code:
+        return []
+    return [next(g for g in m.groups() if g is not None) for m in _SHELL_CALL().finditer(code)]
+
+
 def _named_scripts(text: str, directory: tuple[str, ...], cwd: tuple[str, ...] | None) -> list[tuple[str, ...]]:
     """The script files words of `text` name (`"bash x.sh"`, `open("tools/x.py")`), beside the
     file that names them and where the command runs."""
