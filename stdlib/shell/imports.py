@@ -146,14 +146,13 @@ _SCRIPT_NAME = LazyPattern(r"(?<![\w./$-])((?:\.{1,2}/|/)?[\w.-]+(?:/[\w.-]+)*\.
 _SHELL_CALL = LazyPattern(
     r"""\b(?:system|popen|getoutput|getstatusoutput|check_output|check_call|call|run|Popen|exec|execSync|"""
     r"""shell_exec|passthru|spawnSync)\s*\(?\s*(?:[rbuf]{0,2})(?:"((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)')"""
+    r"""(?=\s*[),;\n]|\s*$)"""  # (the whole argument: `"rm c" "i/x"`, joined at run time, is not one)
     r"""|\b(?:system|exec|qx)\s*q[qx]?\s*\(([^)\n]*)\)|\bqx\s*\(([^)\n]*)\)|`([^`\n]+)`""")
 
 
 def shell_strings(code: str) -> list[str]:
     """The command lines a program's code hands to a shell (`_SHELL_CALL`), as written (a
     string built at run time is not among them)."""
-    if "(" not in code and "`" not in code:
-        return []
     return [next(g for g in m.groups() if g is not None) for m in _SHELL_CALL().finditer(code)]
 
 
