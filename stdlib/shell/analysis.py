@@ -399,8 +399,16 @@ PROJECT_TOOLS = frozenset({"just", "task", "go-task", "rake", "invoke", "inv", "
                            "start-storybook", "build-storybook", "bundle", "sphinx-build",
                            "mkdocs", "pre-commit", "dotnet"})
 # Options that make a command work in another directory (their value then is its `cd`).
-_WORKING_DIRECTORY_OPTIONS = {"git": ("-C",), "tar": ("-C", "--directory"), "unzip": ("-d",), "patch": ("-d", "--directory"),
-                  "make": ("-C", "--directory"), "gmake": ("-C", "--directory")}
+_WORKING_DIRECTORY_OPTIONS = {"git": ("-C",), "tar": ("-C", "--directory"), "unzip": ("-d",),
+                              "patch": ("-d", "--directory"), "make": ("-C", "--directory"),
+                              "gmake": ("-C", "--directory")}
+
+
+def _command_line(program: str, args: Sequence[Arg], quote_program: bool = True) -> str:
+    """`program` run with the texts of `args`, as one shell line that gives them back."""
+    words = [a.text for a in args]
+    return " ".join([("'" + program.replace("'", "'\\''") + "'") if quote_program else program,
+                     *("'" + w.replace("'", "'\\''") + "'" for w in words)])
 
 
 def _unknown_chdir(args: Sequence[Arg], inner: int, options: tuple[str, ...]) -> bool:
@@ -850,7 +858,7 @@ class Walk:
                                                   if not a.opaque) if not any(
                     a.opaque for a in view.args[view.inner + 1 :]) else None)
                 if printed is not None:
-                    upstream = upstream + [_PrintedLine(printed[0])]
+                    upstream = upstream + [printed[0]]
             if feeds_executor and not piped and view.name in FILE_PASSERS:
                 from polydeukes.stdlib.shell import scripts  # only such a pipeline loads it
 
@@ -1031,8 +1039,6 @@ class Walk:
             view.redefined = context.redefined.get(name)
         if cmd.heredocs or cmd.redirects or piped:
             view.env = self._env(cmd, piped)
-        if upstream and name not in NESTED_SHELLS and any(type(u) is _PrintedLine for u in upstream):
-            upstream = [u for u in upstream if type(u) is not _PrintedLine]  # (an echo's line: a shell's script only)
         if upstream and piped and _reads_stdin_as_program(cmd):
             # Judged as if the bodies were fed to it directly (`sh <<EOF`, `python3 <<EOF`,
             # `xargs rm <<EOF`): a filter between only passes on part of them.
@@ -1091,9 +1097,8 @@ class Walk:
             # `./gradlew build`: the wrapper script is read as the script it is, and what it
             # hands its arguments to reads the project's build files as `gradle build` does;
             # `node_modules/.bin/eslint .`, `.venv/bin/nox`: the tool itself, run by its path.
-            view.wrapper_scripts = (*view.wrapper_scripts, " ".join(
-                [_BUILD_WRAPPERS.get(name, name),
-                 *("'" + a.text.replace("'", "'\\''") + "'" for a in args[inner + 1 :])]))
+            view.wrapper_scripts = (*view.wrapper_scripts, _command_line(_BUILD_WRAPPERS.get(name, name),
+                                                                         args[inner + 1 :], quote_program=False))
         if (context.path_dirs or inner and any(a.text.startswith("PATH=") for a in args[:inner])) \
                 and inner < len(args) and name and "/" not in args[inner].text and not args[inner].opaque \
                 and name not in BUILTINS and name not in _RESERVED \
@@ -1106,8 +1111,7 @@ class Walk:
                 kind = self.disk.kind([*directory, name])
                 if isinstance(kind, str) and kind != "missing":
                     binary = "/" + "/".join((*directory, name))
-                    view.wrapper_scripts = (*view.wrapper_scripts, " ".join(
-                        ["'" + a.replace("'", "'\\''") + "'" for a in (binary, *(a.text for a in args[inner + 1 :]))]))
+                    view.wrapper_scripts = (*view.wrapper_scripts, _command_line(binary, args[inner + 1 :]))
                     break
         if inner < len(args) and name and "/" not in args[inner].text and not args[inner].opaque \
                 and (view.wrapper in _NODE_BIN_RUNNERS or view.wrapper in _VENV_RUNNERS
@@ -1121,8 +1125,7 @@ class Walk:
             else:
                 binary = self._node_binary(name, view.cwd if view.wrapper in _NODE_BIN_RUNNERS else context.node_bin)
             if binary is not None and not any(a.opaque for a in args[inner + 1 :]):
-                view.wrapper_scripts = (*view.wrapper_scripts, " ".join(
-                    ["'" + a.replace("'", "'\\''") + "'" for a in (binary, *(a.text for a in args[inner + 1 :]))]))
+                view.wrapper_scripts = (*view.wrapper_scripts, _command_line(binary, args[inner + 1 :]))
         if flowing is not None:
             view.stdin_listing = flowing
             if name in _NAMES_FROM_STDIN and _takes_names_from_stdin(name, [a.text for a in args[inner:]]):
@@ -3194,13 +3197,6 @@ def _pipeline_feeds_executor(commands: Sequence[SimpleCommand | PlainRun], start
             downstream_executes = True
         flags[k - 1 - start] = downstream_executes
     return flags
-
-
-class _PrintedLine(str):
-    """What an `echo`/`printf` upstream prints, as a shell downstream runs it (`echo 'rm …' |
-    sh`); for other readers of stdin (`| xargs rm`) its words are judged as before."""
-
-    __slots__ = ()
 
 
 def _heredoc_runs(cmd: SimpleCommand) -> bool:
