@@ -267,6 +267,13 @@ def read(walk: Walk, view: View, script: FileScript) -> FileScript | None:
     # A shell script is walked command by command, a program only scanned for mentions: the
     # bounds differ (a path run as a program is read to the larger one, then by its `#!`).
     content = _text(walk, view, script.path, SCRIPT_BYTES if script.runner and script.shell else PROGRAM_BYTES)
+    if content is None and script.runner and not script.shell:
+        # `python3 app` runs app/__main__.py; `node app` app/package.json's `main`, else
+        # app/index.js (round 5): a directory given to an interpreter is the file it runs
+        entry = _directory_entry(walk, view, script)
+        if entry is not None:
+            script.path = entry
+            content = _text(walk, view, entry, PROGRAM_BYTES)
     if content is None:
         return None
     if not isinstance(content, Refused) and not script.runner:
@@ -297,6 +304,11 @@ def _read_program(walk: Walk, view: View, script: FileScript) -> FileScript | No
         script.paths = script.paths + found
     for spelled in script.paths:
         content = _text(walk, view, spelled, PROGRAM_BYTES)
+        if content is None and script.tests is None:
+            # (`python3 app`: a directory runs its __main__.py; `node app`: its `main`)
+            entry = _directory_entry(walk, view, FileScript(spelled, script.runner, False, True, None))
+            if entry is not None:
+                spelled, content = entry, _text(walk, view, entry, PROGRAM_BYTES)
         if content is None:
             continue
         if isinstance(content, Refused):
@@ -807,6 +819,32 @@ def _npmrc_script_shell(walk: Walk, view: View, directory: str) -> str | FileScr
     if m is None or not m.group(1):
         return None
     return "'" + m.group(1).strip("'\"").replace("'", "'\\''") + "'"
+
+
+def _directory_entry(walk: Walk, view: View, script: FileScript) -> str | None:
+    """The file an interpreter runs for a directory operand (`script.path`), spelled from
+    where the command runs, or None (not a directory, another interpreter, nothing there)."""
+    from polydeukes.stdlib.shell.imports import family  # (python3.12 -> python, node -> js)
+
+    language = family(script.runner)
+    path = walk.absolute(script.path, view.cwd)
+    if language not in ("python", "js") or path is None or walk.disk is None \
+            or walk.disk.kind(list(path)) != "dir":
+        return None
+    base = script.path.rstrip("/") + "/"
+    if language == "python":
+        return base + "__main__.py"
+    manifest = _text(walk, view, base + "package.json", FILE_BYTES)
+    if isinstance(manifest, str):
+        import json  # only a directory run by node needs it
+
+        try:
+            main = json.loads(manifest).get("main")
+        except (ValueError, AttributeError):
+            main = None
+        if isinstance(main, str) and main:
+            return base + main.lstrip("./") if not main.startswith("/") else main
+    return base + "index.js"
 
 
 def _package_binary(walk: Walk, view: View, words: Sequence[Arg], name: str, runs_binary: bool
