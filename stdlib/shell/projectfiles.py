@@ -239,24 +239,37 @@ _QUOTED = LazyPattern(r"""['"]([^'"]+)['"]""")
 
 def _included(walk: Walk, view: View, tool: str, found: list[tuple[str, str]]) -> FileScript | None:
     """Add to `found` (spelled path, text) the build files those files pull in, transitively
-    (see `_INCLUDES`), each once, at most `_INCLUDED_FILES`; a refusal of one that cannot be
-    read within bounds."""
-    seen = {name for name, _ in found}
-    k = 0
-    while k < len(found) and len(found) < _INCLUDED_FILES:
-        name, text = found[k]
-        k += 1
-        directory = name.rpartition("/")[0]
-        for spelled in _includes_of(tool, text, directory):
-            if spelled in seen:
-                continue
-            seen.add(spelled)
-            content = _read_file(walk, view, spelled)
-            if isinstance(content, FileScript):
-                return content
-            if content is not None:
-                found.append((spelled, content))
+    (see `_INCLUDES`); a refusal of one that cannot be read within bounds."""
+    parts = _read_linked(walk, view, [name for name, _ in found],
+                         lambda name, text: _includes_of(tool, text, name.rpartition("/")[0]))
+    if isinstance(parts, FileScript):
+        return parts
+    found[:] = parts
     return None
+
+
+def _read_linked(walk: Walk, view: View, names: list[str], linked) -> list[tuple[str, str]] | FileScript:
+    """(spelled path, text) of each of `names` that is there and of the files `linked(name,
+    text)` says each read one pulls in, transitively: each once, at most `_INCLUDED_FILES`;
+    a refusal (`FileScript`) of the first that cannot be read within bounds. (Files the walk
+    read already come from its cache.)"""
+    parts: list[tuple[str, str]] = []
+    queue = list(names)
+    seen: set[str] = set()
+    k = 0
+    while k < len(queue) and len(parts) < _INCLUDED_FILES:
+        name = queue[k]
+        k += 1
+        if name in seen:
+            continue
+        seen.add(name)
+        text = _read_file(walk, view, name)
+        if isinstance(text, FileScript):
+            return text
+        if text is not None:
+            parts.append((name, text))
+            queue.extend(linked(name, text))
+    return parts
 
 
 def _includes_of(tool: str, text: str, directory: str) -> list[str]:
@@ -834,13 +847,10 @@ def _mkdocs_hooks(walk: Walk, view: View, spelled: str, text: str, script: FileS
             m = _MKDOCS_HOOK().match(line)
             if m:
                 hooks.append(_as_prefix(directory) + m.group(1).strip())
-    parts = [(spelled, text)]
-    for hook in hooks:
-        content = _read_file(walk, view, hook)
-        if isinstance(content, FileScript):
-            return content
-        if content is not None:
-            parts.append((hook, content))
+    read = _read_linked(walk, view, hooks, lambda name, text: [])
+    if isinstance(read, FileScript):
+        return read
+    parts = [(spelled, text), *read]
     script.path = " and ".join(n for n, _ in parts)
     script.text = "\n".join(t for _, t in parts)
     if len(parts) > 1:
@@ -995,24 +1005,9 @@ def _dotnet(walk: Walk, view: View, args) -> FileScript | None:
     names = list(found)
     for prefix in _upward_from(walk, view, directory):
         names.extend(prefix + n for n in _DIRECTORY_BUILD)
-    parts: list[tuple[str, str]] = []
-    seen: set[str] = set()
-    k = 0
-    while k < len(names) and len(parts) < _INCLUDED_FILES:
-        name = names[k]
-        k += 1
-        if name in seen:
-            continue
-        seen.add(name)
-        text = _read_file(walk, view, name)
-        if isinstance(text, FileScript):
-            return text
-        if text is None:
-            continue
-        parts.append((name, text))
-        if name.endswith((".sln", ".slnx")):  # the projects a solution lists, relative to it
-            base = _as_prefix(name.rpartition("/")[0])
-            names.extend(base + m.group(1).replace("\\", "/") for m in _SOLUTION_PROJECT().finditer(text))
+    parts = _read_linked(walk, view, names, _solution_projects)
+    if isinstance(parts, FileScript):
+        return parts
     # (an Exec task runs in its project's directory)
     lines = [(f"cd {_quoted(name.rpartition('/')[0])} && " if "/" in name else "")
              + _xml_unescaped(m.group(1) if m.group(1) is not None else m.group(2))
@@ -1043,6 +1038,14 @@ def _dotnet(walk: Walk, view: View, args) -> FileScript | None:
     if len(parts) > 1:
         script.parts = parts
     return script
+
+
+def _solution_projects(name: str, text: str) -> list[str]:
+    """The projects a solution file lists, relative to it (none for another file)."""
+    if not name.endswith((".sln", ".slnx")):
+        return []
+    base = _as_prefix(name.rpartition("/")[0])
+    return [base + m.group(1).replace("\\", "/") for m in _SOLUTION_PROJECT().finditer(text)]
 
 
 def _upward_from(walk: Walk, view: View, directory: str) -> list[str]:
