@@ -544,8 +544,14 @@ class View:
     print_refused: tuple[str, str] | None = None  # a `$(cat F)` whose F cannot be read within bounds: (F, why)
     prints_written: str | None = None  # a `$(cat F)` whose F the line wrote with content not computed
     rewritten_word: str | None = None  # a rewriter of literal text whose output is one of its words
+    # A word whose value the line makes of text the walk does not work out (`Scope.made`,
+    # `_data_rewriter`): (the word as spelled, how its value is made, whether it is a write
+    # redirect's target).
+    made_word: tuple[str, str, bool] | None = None
+    made_input: str | None = None  # how a `read`'s input is made, when its names take made values
     loop_values: dict[str, tuple[Value, ...]] | None = None  # what `while read` gets from `done <<EOF`
     rewritten_by: str | None = None  # an earlier pipeline stage that rewrites the code this one runs
+    rewritten_operands: str | None = None  # the same for the operands it takes (`| xargs rm`)
     synthetic = False  # built by another command (find -exec)
     # Paths a lister gives this command (`find -exec … {}`, `lister | xargs cmd`, `$f` of a loop
     # over a lister's output), as `listers.listing` items whose `source` holds the indexes of
@@ -747,6 +753,11 @@ class Walk:
         # The first earlier stage of this pipeline that rewrites the text it passes on (`| sed
         # s/X/ci/ | sh`): what reaches an executor after it is text nobody read.
         rewriter: str | None = None
+        # The first stage that makes other text of data this pipeline's first stage reads or
+        # prints (`rev l | xargs rm`; not a program's output, nor a stage that only reorders
+        # lines, `| sort`): what reaches xargs's operands after it was read by nobody.
+        operand_rewriter: str | None = None
+        data_pipeline = False
         loop_ends: dict[int, int] | None = None  # loop opener index -> its `done`, once a loop is seen
         reading_loop_ends: set[int] | None = None  # the `done`s of loops whose commands only read
         # §8.6: a directory change anywhere in a script (or the script around it) makes its
@@ -777,10 +788,13 @@ class Walk:
             spells = self.spells
             piped = k > 0 and type(commands[k - 1]) is not PlainRun and commands[k - 1].connector == "|"
             if not piped:
-                rewriter = None
+                rewriter = operand_rewriter = None
                 flowing = None
+                data_pipeline = cmd.connector == "|" and _data_source(cmd)
             # (asked of a stage even when it is skipped below: `echo … | tr … | sh`)
             rewrites = _rewrites_text(cmd, first=not piped) if cmd.connector == "|" and rewriter is None else None
+            if data_pipeline and operand_rewriter is None and cmd.connector == "|":
+                operand_rewriter = _rewrites_operands(cmd, not piped, rewrites)
             if spells is None and self.wants_run is not None and not context.redefined and _inert(cmd) \
                     and flowing is None and not self.wants_run(" ".join([w.text for w in cmd.words]), context) \
                     and not (cmd.words[0].text in _FLOWING_SOURCES and (
@@ -845,6 +859,8 @@ class Walk:
                 self._loop_input(view, cmd)
             if rewriter is not None and _runs_stdin_as_code(cmd):
                 view.rewritten_by = rewriter
+            elif operand_rewriter is not None and _reads_stdin_as_program(cmd):
+                view.rewritten_operands = operand_rewriter  # `echo x | sed s/x/ci/ | xargs rm`
             rewriter = rewriter or rewrites
             if feeds_executor and (cmd.heredocs or cmd.redirects):
                 upstream = upstream + [h.body for h in cmd.heredocs]
@@ -1006,6 +1022,8 @@ class Walk:
             if self._print_values(text, cmd, view):
                 flags |= W_PRINTS
             view.rewritten_word = _rewritten_word(text, cmd, context.scope.values)
+        if flags & (W_VAR | W_SUBST) and (flags & W_SUBST or context.scope.made or "IFS" in context.scope.values):
+            view.made_word = self._made_word(text, cmd)
         if args is not None:
             view.args = args
         elif not flags & (W_GLOB | W_BRACE | W_VAR | W_PRINTS):  # nothing to expand anywhere (see `_expand`)
@@ -1444,6 +1462,9 @@ class Walk:
         if from_file is not None and from_file.startswith("<(") and from_file.endswith(")"):
             # `xargs rm < <(git ls-files)`, `xargs -a <(find …) rm`: what the script prints
             view.stdin_listing = self._printed_by(from_file[2:-1], view.depth)
+            rewriter = _data_rewriter(from_file[2:-1])
+            if rewriter is not None and _reads_stdin_as_program(view.cmd):
+                view.rewritten_operands = rewriter  # `xargs rm < <(rev list)`: made operands
             from_file = None
         if from_file is not None:
             path = self.absolute(from_file, view.cwd)
@@ -1589,6 +1610,8 @@ class Walk:
             for a in rest:
                 if not a.text.startswith("-") and _NAME().fullmatch(a.text):
                     context.scope.assign(a.text, None)
+                    if view.made_input is not None:
+                        context.scope.made[a.text] = view.made_input
                     if listed is not None:
                         context.listed[a.text] = listed
             if view.loop_values is not None:
@@ -1601,10 +1624,16 @@ class Walk:
                     value = _printf_value(rest[k + 2 :])
                     context.scope.assign(rest[k + 1].text, None if value is None else (Value(value),))
         elif name in ("for", "select"):
-            self._loop(rest)
+            self._loop(rest, view.source)
             if rest and view.loop_listing is not None:
                 context.listed[rest[0].text] = view.loop_listing
+        elif name == "shift":
+            if any(str(n) in context.scope.values for n in range(1, 10)):
+                for n in range(1, 10):  # (the values move down: not followed)
+                    context.scope.assign(str(n), None)
+                    context.scope.made[str(n)] = _POSITIONAL
         elif name == "set":
+            self._positional(rest, view.source)
             for k, a in enumerate(rest):
                 if a.text in ("-f", "-o") and (a.text == "-f" or rest[k + 1 : k + 2] and rest[k + 1].text == "noglob"):
                     context.glob = context.glob.copy()
@@ -1694,6 +1723,46 @@ class Walk:
                          for t in texts if t) if known else None
         self.context.scope.assign_array(name, elements, " ".join(texts), append, keyed)
 
+    def _made_word(self, text: str, cmd: SimpleCommand) -> tuple[str, str, bool] | None:
+        """The first word or write redirect's target of `cmd` whose value the line makes of
+        text the walk does not work out, as spelled, how (`_maker`), and whether it is a target. An assignment's value is no
+        word of the command (`_assign` records it); a process substitution is a file name."""
+        words = cmd.words
+        for k, w in enumerate((*words, *(r.target for r in cmd.redirects))):
+            if not w.flags & (W_VAR | W_SUBST):
+                continue
+            raw = text[w.start : w.end]
+            if raw.startswith(("<(", ">(")) or is_assignment(w.text):
+                continue
+            if k >= len(words) and not is_write_redirect(cmd.redirects[k - len(words)]):
+                continue  # (`< "$x"`: read)
+            how = self._maker(raw, w.flags, True)
+            if how is not None:
+                return raw, how, k >= len(words)
+        return None
+
+    def _maker(self, raw: str, flags: int, splits: bool) -> str | None:
+        """How the line makes the value of a word spelled `raw` of text the walk does not work
+        out, or None: a substitution that rewrites data (`$(rev f)`, `_data_rewriter`), a
+        variable the line made so (`Scope.made`), or, for a word the shell splits (`splits`),
+        any expansion while `IFS` holds other characters than blanks."""
+        scope = self.context.scope
+        if flags & W_SUBST:
+            known = scope.values
+            for script in substitutions(raw):
+                if known.get("$(" + script + ")") or known.get("`" + script + "`"):
+                    continue  # its text was worked out (`_print_values`)
+                rewriter = _data_rewriter(script)
+                if rewriter is not None:
+                    return f"{rewriter} makes of other text"
+        if scope.made and flags & W_VAR:
+            for name, how in scope.made.items():
+                if "$" + name in raw or "${" + name in raw:
+                    return how
+        if splits and _ifs_splits(scope):
+            return "is split on the IFS this line sets"
+        return None
+
     def _assign(self, a: Arg, source: str) -> None:
         """`NAME=VALUE`: the values NAME may now hold (unknown after a substitution)."""
         name, eq, value = a.text.partition("=")
@@ -1717,13 +1786,42 @@ class Walk:
             values = None if before is None or values is None or len(before) * len(values) > 64 \
                 else tuple(Value(b.text + v.text) for b in before for v in values)
         scope.assign(name, values)
+        if word.flags & (W_VAR | W_SUBST):
+            how = self._maker(source[word.start : word.end].partition("=")[2], word.flags, False)
+            if how is not None:
+                scope.made[name] = how  # (`x+=$(rev f)` too: part of it is made)
         if append and values is None:
             scope.spellings[name] = scope.spellings.get(name, "") + value
         if name == "GLOBIGNORE":
             self.context.glob = self.context.glob.copy()
             self.context.glob.dotglob = True
 
-    def _loop(self, rest: Sequence[Arg]) -> None:
+    def _positional(self, rest: Sequence[Arg], source: str) -> None:
+        """`set -- WORDS` (or `set WORDS`, options first): `$1`…`$9` take the words; `$@`,
+        `$*` and `$#` are made of them as the walk does not follow (`Scope.made`)."""
+        texts = [a.text for a in rest]
+        if "--" in texts:
+            operands = rest[texts.index("--") + 1 :]
+        else:
+            k = 0
+            while k < len(rest) and rest[k].text[:1] in ("-", "+") and not rest[k].opaque:
+                k += 2 if rest[k].text in ("-o", "+o") else 1
+            if k >= len(rest):
+                return  # options only: the positional parameters stay
+            operands = rest[k:]
+        scope = self.context.scope
+        unknown = any(a.opaque or a.pattern is not None or a.word.flags & (W_VAR | W_SUBST) and self._maker(
+            source[a.word.start : a.word.end], a.word.flags, True) is not None for a in operands)
+        for n in range(1, 10):
+            if unknown:
+                scope.assign(str(n), None)
+                scope.made[str(n)] = _POSITIONAL
+            else:
+                scope.assign(str(n), (Value(operands[n - 1].text if n <= len(operands) else ""),))
+        for special in ("@", "*", "#"):
+            scope.made[special] = _POSITIONAL
+
+    def _loop(self, rest: Sequence[Arg], source: str = "") -> None:
         if not rest or rest[0].opaque:
             return
         var = rest[0].text
@@ -1732,6 +1830,12 @@ class Walk:
         if len(rest) >= 2 and rest[1].text == "in":
             values = []
             for a in rest[2:]:
+                if a.word.flags & (W_VAR | W_SUBST) and source:
+                    how = self._maker(source[a.word.start : a.word.end], a.word.flags, True)
+                    if how is not None:  # `for w in $v` with `IFS=_`: the words are made
+                        self.context.scope.assign(var, None)
+                        self.context.scope.made[var] = how
+                        return
                 if a.opaque:
                     self.context.scope.assign(var, None)
                     return
@@ -1749,6 +1853,13 @@ class Walk:
         bodies = [h.body for h in done.heredocs]
         bodies.extend(r.target.text + "\n" for r in done.redirects if r.operator == "<<<" and not r.target.opaque)
         for r in done.redirects:
+            target = r.target
+            if r.operator == "<<<" and target.flags & (W_VAR | W_SUBST) or r.operator == "<" and target.flags & W_SUBST:
+                # `read x <<< "$(rev f)"`, `done < <(base64 -d f)`: the names take made text
+                how = self._maker(view.source[target.start : target.end], target.flags, False)
+                if how is not None:
+                    view.made_input = how
+                    return
             if r.operator != "<":
                 continue
             path = self.absolute(r.target.text, view.cwd) if not r.target.opaque else None
@@ -1766,6 +1877,7 @@ class Walk:
             return
         if _splits_otherwise(self.context, view):
             view.piped_unread = tuple(bodies)  # another field separator: the split is not bash's default
+            view.made_input = _OTHER_SPLIT
             return
         argv = view.args[view.inner :]
         text = "".join(bodies)
@@ -1773,6 +1885,7 @@ class Walk:
             else _mapfile_values(argv, text)
         if values is None:
             view.piped_unread = tuple(bodies)
+            view.made_input = _OTHER_SPLIT
         else:
             view.loop_values = values
 
@@ -2174,7 +2287,7 @@ _FILE_RUNNERS = _SCRIPT_RUNNERS | PROGRAM_RUNNERS | PROGRAM_FILE_READERS | _SCHE
 # Commands that change the line's state (besides assignments and writes).
 _STATEFUL = DIRECTORY_CHANGES | _DECLARATIONS | frozenset({
     "unset", "read", "mapfile", "readarray", "printf", "for", "select", "set", "shopt", "hash",
-    "enable", "function", "ln",
+    "enable", "function", "ln", "shift",
 })
 # Commands with a row that can write (so in `_NAMES_WITH_EFFECTS`) whose effects the model
 # decides from their argv and stdin, and that change nothing else: the fast path asks the model
@@ -2941,6 +3054,75 @@ _READ_LINES = 256  # lines a loop's input may give its `read` names (past it: fa
 _MAPFILES = frozenset({"mapfile", "readarray"})
 # Commands that give names the lines of their input (a loop's `read`, or one reading its own).
 _READERS_OF_LINES = frozenset({"read"}) | _MAPFILES
+
+
+# How `Scope.made` names say a value is made, for the judge's message.
+_POSITIONAL = "comes from the positional parameters this line sets"
+_OTHER_SPLIT = "read takes with a split or options this layer does not follow"
+# First stages that print data as it is (a file's lines, their own words): what a rewriter
+# later in the pipeline makes of it is made text (`_data_rewriter`).
+_DATA_SOURCES = frozenset({"cat", "head", "tail", "grep", "egrep", "fgrep", "echo", "printf"})
+
+
+def _ifs_splits(scope) -> bool:
+    """Does `IFS` hold other characters than blanks (or an unknown value) on the line?"""
+    if "IFS" not in scope.values:
+        return False
+    values = scope.values["IFS"]
+    return values is None or any(v.text.strip(" \t\n") for v in values)
+
+
+def _data_rewriter(script: str) -> str | None:
+    """The rewriter when a substitution's script makes its output of data the walk does not
+    work out: a pipeline whose first stage reads files, its input or its own words (a rewriter
+    itself, `rev f`, `tr X i < f`, or `cat`, `echo`, … of `_DATA_SOURCES`) and one of whose
+    stages rewrites the text (`_rewrites_text`). A program's output (`git log | sed …`) stays
+    of unknown value, as before."""
+    inner = tokenized(script)
+    stages = inner.commands
+    if not stages or not inner.fully_read:
+        return None
+    for c in stages:
+        if type(c) is not SimpleCommand or c.connector not in ("|", "") or not c.words:
+            return None
+    head = basename(stages[0].words[0].text)
+    if head not in _REWRITERS and head not in _DATA_SOURCES:
+        return None
+    for k, stage in enumerate(stages):
+        rewriter = _rewrites_text(stage, k == 0)
+        # (a later stage that only picks lines, `| head -1`, passes text on as it is)
+        if rewriter is not None and (k == 0 or rewriter in _REWRITERS):
+            return rewriter
+    return None
+
+
+# Rewriters whose output lines are input lines (`uniq` but for `-c`): a path they pass on is
+# one a reader of their input saw.
+_LINE_KEEPERS = frozenset({"sort", "tac", "shuf", "uniq"})
+
+
+def _data_source(cmd: SimpleCommand) -> bool:
+    """Does this first stage of a pipeline print data (a file's text, its words, a heredoc),
+    not a program's output?"""
+    if cmd.heredocs or any(r.operator == "<<<" for r in cmd.redirects):
+        return True
+    if not cmd.words or cmd.words[0].opaque:
+        return False
+    head = basename(cmd.words[0].text)
+    return head in _REWRITERS or head in _DATA_SOURCES
+
+
+def _rewrites_operands(cmd: SimpleCommand, first: bool, rewrites: str | None) -> str | None:
+    """The stage's name when it makes other text of the lines it passes on (`_rewrites_text`,
+    already worked out as `rewrites` when the pipeline has no rewriter yet), but for a stage
+    that only reorders or drops whole lines."""
+    if rewrites is None:
+        rewrites = _rewrites_text(cmd, first)
+    if rewrites is None or rewrites in _LINE_KEEPERS and not (
+            rewrites == "uniq" and any(w.text in ("-c", "--count") or w.text.startswith("-") and not
+                                       w.text.startswith("--") and "c" in w.text for w in cmd.words[1:])):
+        return None
+    return rewrites
 
 
 def _splits_otherwise(context: Context, view: View) -> bool:

@@ -532,7 +532,7 @@ class Scope:
     its first element; `spellings` keeps what an array's assignment spelled, which an
     expansion of unknown value carries so the mention rules can read it."""
 
-    __slots__ = ("values", "spellings", "keyed", "references", "directories")
+    __slots__ = ("values", "spellings", "keyed", "references", "directories", "made")
 
     def __init__(self, directories=None) -> None:
         self.values: dict[str, tuple[Value, ...] | None] = {}
@@ -543,6 +543,11 @@ class Scope:
         # The shell's own directory variables, `PWD`, `OLDPWD` and `DIRSTACK[N]`, as the walk
         # knows them (`directories(name)`), unless the line assigned them.
         self.directories = directories
+        # Names whose value the line makes of text the walk does not work out (`x=$(rev f)`,
+        # a `read` with another split, the positional parameters of `set --`): name -> how,
+        # for the judge's message. Such a value is unknown, as an unassigned one, but a writer
+        # or program that takes it fails closed (it is not the environment's).
+        self.made: dict[str, str] = {}
 
     def copy(self) -> Scope:
         other = Scope(self.directories)
@@ -550,6 +555,7 @@ class Scope:
         other.spellings = dict(self.spellings)
         other.keyed = set(self.keyed)
         other.references = dict(self.references)
+        other.made = dict(self.made)
         return other
 
     def refer(self, name: str, target: str | None) -> None:
@@ -653,6 +659,8 @@ class Scope:
                 return  # an assignment through a reference to an unknown name: still unknown
             name = target
         self.values[name] = values
+        if self.made:
+            self.made.pop(name, None)
         if self.spellings and name + "[@]" not in self.values:
             self.spellings.pop(name, None)
         if name + "[@]" in self.values:  # a scalar assignment replaces element 0
@@ -668,6 +676,8 @@ class Scope:
             elements = None if before is None or elements is None else (*before, *elements)
             spelling = self.spellings.get(name, "") + " " + spelling
         elements = elements if elements is None or elements else (Value(""),)
+        if self.made:
+            self.made.pop(name, None)
         self.values[name + "[@]"] = elements
         self.values[name] = None if elements is None else elements[:1]
         self.spellings[name] = spelling

@@ -148,6 +148,9 @@ NAMED_SCRIPT = "{head} runs code that names {module}, which mentions protected p
 UNREADABLE_MODULE = "{head} runs code that imports {module}, which cannot be read within bounds ({why})"
 REWRITTEN_WORD = "{head} takes a word that {stage} makes of text on the line, which cannot be judged"
 UNREADABLE_PRINTED = "{head} takes the text of {path} as words, and it cannot be read within bounds ({why})"
+REWRITTEN_OPERANDS = ("{head} takes operands that {stage} makes of text on its way through the pipeline, "
+                      "which cannot be judged")
+MADE = "{head} takes {word}, whose value {how}, which cannot be judged"
 
 
 # Commands that cannot concern an entry are judged from their tokens, without a view
@@ -639,6 +642,12 @@ class _Judge:
         if view.rewritten_word is not None and not _only_reads(view):
             self.unknown_reach = True
             self.found(BREAK_UNREADABLE, REWRITTEN_WORD.format(head=view.head, stage=view.rewritten_word))
+        if view.made_word is not None and (view.made_word[2] or name != "set" and not _only_reads(view)):
+            # (`x=$(rev f); rm -rf $x`: text a file holds, made into a word on the way; `set
+            # -- $v` only makes the positional parameters of such words, `Walk._positional`)
+            self.unknown_reach = True
+            word, how, _ = view.made_word
+            self.found(BREAK_UNREADABLE, MADE.format(head=view.head, word=word, how=how))
         if view.print_refused is not None:
             self.unknown_reach = True
             path, why = view.print_refused
@@ -655,6 +664,8 @@ class _Judge:
         if not writer and not mention and not view.targets:
             if view.listed:
                 self.listed(view, cwd)
+            if view.rewritten_operands is not None:
+                self.rewritten_operands(view)
             return  # reads or runs something unknown, and names no entry: nothing to judge
         found = view.effects if writer or mention else None
         if writer and not mention and found is not None:
@@ -676,6 +687,14 @@ class _Judge:
                 self.hooks(view, E.REDIRECTED_HOOKS)
         if view.listed:
             self.listed(view, cwd)
+        if view.rewritten_operands is not None:
+            self.rewritten_operands(view)
+
+    def rewritten_operands(self, view: View) -> None:
+        """`echo x | sed s/x/ci/ | xargs rm`, `xargs rm < <(rev l)`: operands made of text on
+        the way, judged last (a lister's paths, or a passed file's mention, name the entry)."""
+        self.unknown_reach = True
+        self.found(BREAK_UNREADABLE, REWRITTEN_OPERANDS.format(head=view.head, stage=view.rewritten_operands))
 
     def mentions(self, view: View, found: E.Effects | None, model: E.Model | None,
                  cwd: tuple[str, ...] | None, cwd_spelled: bool) -> None:
@@ -1447,6 +1466,10 @@ class _Judge:
         command fails closed; a shell script that mentions an entry is unabsolved as a
         shell's `-c` text is (§8.5 (e)); another interpreter's program is code."""
         script = view.file_script
+        if script.rewritten is not None:
+            self.unknown_reach = True
+            self.found(BREAK_UNREADABLE, REWRITTEN.format(head=script.runner, stage=script.rewritten))
+            return
         if script.refused is not None:
             self.unknown_reach = True
             self.found(BREAK_UNREADABLE, UNREADABLE_SCRIPT.format(runner=script.runner, path=script.path,

@@ -87,7 +87,7 @@ class FileScript:
     """A script file a command runs, as read from disk."""
 
     __slots__ = ("path", "runner", "shell", "text", "refused", "arguments", "child", "lines", "directory",
-                 "paths", "parts", "tests", "node_bin")
+                 "paths", "parts", "tests", "node_bin", "rewritten")
 
     def __init__(self, path: str, runner: str, shell: bool, child: bool,
                  arguments: Sequence[Arg] | None) -> None:
@@ -112,6 +112,9 @@ class FileScript:
         self.tests: TestRun | None = None
         # Lines run with the package's node_modules/.bin first on PATH (package.json scripts).
         self.node_bin = False
+        # The rewriter of a process substitution that makes the script of other text
+        # (`bash <(rev a)`, `_rewritten_script`): nothing to read, the run fails closed.
+        self.rewritten: str | None = None
 
     @property
     def origin(self) -> str:
@@ -179,6 +182,8 @@ def _program(view: View) -> FileScript | None:
         if it.text.startswith("<(") and (printed := printed_file(it.text)) is not None:
             files.append(printed)  # `python3 <(cat tool.py)` runs tool.py's text
             continue
+        if it.text.startswith("<(") and (made := _rewritten_script(it.text, name, False, True)) is not None:
+            return made  # `python3 <(rev t)`
         if it.option == TEST_PATH and run is not None and a is not None and a.pattern is not None \
                 and not a.opaque:
             run.paths.append(it.text)  # `mocha 'test/**/*.js'`: the runner or the shell globs it
@@ -208,6 +213,8 @@ def _located(a: Arg, runner: str, shell: bool, child: bool, arguments: Sequence[
     text = a.text
     if text.startswith("<(") and (printed := printed_file(text)) is not None:
         return FileScript(printed, runner, shell, child, arguments)  # `bash <(cat s.sh)` runs s.sh's text
+    if text.startswith("<(") and (made := _rewritten_script(text, runner, shell, child)) is not None:
+        return made  # `bash <(rev a)`, `source <(base64 -d a)`
     if text.startswith("<(") and (words := printed_words("$(" + text[2:])) is not None:
         # `source <(echo "rm …")`: what the echo prints is the script
         from polydeukes.stdlib.shell.analysis import _words_printed
@@ -223,6 +230,21 @@ def _located(a: Arg, runner: str, shell: bool, child: bool, arguments: Sequence[
     return FileScript(text, runner, shell, child, arguments)
 
 
+def _rewritten_script(text: str, runner: str, shell: bool, child: bool) -> FileScript | None:
+    """A process substitution `<(…)` whose script makes its output of data with a rewriter
+    (`<(rev a)`, `<(tr X i < a)`, analysis `_data_rewriter`): a script no mention test reads."""
+    from polydeukes.stdlib.shell.analysis import _data_rewriter
+
+    if not text.endswith(")"):
+        return None
+    rewriter = _data_rewriter(text[2:-1])
+    if rewriter is None:
+        return None
+    script = FileScript(text, runner, shell, child, None)
+    script.rewritten = rewriter
+    return script
+
+
 def _stdin_script(view: View, runner: str, shell: bool, arguments: Sequence[Arg]) -> FileScript | None:
     """`sh < FILE`, `bash -s < FILE`, `python3 < FILE`: the script is the file stdin reads
     (a heredoc or herestring, read by the walk already, and a pipe are not files)."""
@@ -234,6 +256,9 @@ def _stdin_script(view: View, runner: str, shell: bool, arguments: Sequence[Arg]
         if r.operator == "<<<":
             return None
         if r.operator == "<":
+            if r.target.text.startswith("<(") and (made := _rewritten_script(r.target.text, runner, shell,
+                                                                               True)) is not None:
+                return made  # `bash < <(rev a)`
             if r.target.opaque and printed_file(r.target.text) is None:
                 return None
             found = _located(Arg(r.target.text, None, False, 1, r.target), runner, shell, True, arguments)
@@ -260,7 +285,7 @@ def read(walk: Walk, view: View, script: FileScript) -> FileScript | None:
     layer judges (missing, a directory, a compiled program, an unknown path)."""
     if view.via_xargs and script.child:
         script.arguments = None  # xargs appends arguments at run time: `$1`… are unknown
-    if script.text is not None:
+    if script.text is not None or script.rewritten is not None:
         return script  # (its text is known without a file: `source <(echo …)`)
     if script.paths is not None:
         return _read_program(walk, view, script)
