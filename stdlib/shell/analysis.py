@@ -40,6 +40,7 @@ from polydeukes.stdlib.shell.expansion import (
     Arg,
     Scope,
     Value,
+    brace_expand,
     escape_pattern,
     expand_word,
     file_prints,
@@ -540,7 +541,9 @@ class View:
     written_code: str | None = None  # a program the line wrote, run by an interpreter here
     file_script = None  # a script file on disk it runs (`scripts.FileScript`)
     passes_unreadable: tuple[str, str] | None = None  # a file it passes to an executor, unread: (path, why)
+    passes_written: str | None = None  # a file it passes to an executor, written by the line, content unknown
     items_refused: str | None = None  # why xargs's operand file could not be read
+    items_written: str | None = None  # xargs's operand file, written by the line with content not computed
     print_refused: tuple[str, str] | None = None  # a `$(cat F)` whose F cannot be read within bounds: (F, why)
     prints_written: str | None = None  # a `$(cat F)` whose F the line wrote with content not computed
     rewritten_word: str | None = None  # a rewriter of literal text whose output is one of its words
@@ -1468,17 +1471,25 @@ class Walk:
             from_file = None
         if from_file is not None:
             path = self.absolute(from_file, view.cwd)
-            if path is None or self.disk is None or path in self.written():
-                return  # made on this line or unknowable: operands arrive at run time
-            found = self.disk.read_text("/" + "/".join(path))
-            from polydeukes.stdlib.shell.disk import Missing, Refused  # loaded by `self.disk`
+            if path is None or self.disk is None:
+                return  # unknowable: operands arrive at run time
+            written = self.written()
+            if path in written:
+                # `echo ci > l; xargs -a l rm`: the content the line gave it, if computed
+                source = written[path]
+                if source is None:
+                    view.items_written = from_file
+                    return
+            else:
+                found = self.disk.read_text("/" + "/".join(path))
+                from polydeukes.stdlib.shell.disk import Missing, Refused  # loaded by `self.disk`
 
-            if isinstance(found, Missing):
-                return  # xargs fails: nothing runs
-            if isinstance(found, Refused):
-                view.items_refused = found.reason
-                return
-            source = found
+                if isinstance(found, Missing):
+                    return  # xargs fails: nothing runs
+                if isinstance(found, Refused):
+                    view.items_refused = found.reason
+                    return
+                source = found
         if source is None:
             if view.stdin_listing is not None and view.inner < len(args):
                 # `lister | xargs cmd`: cmd gets the listed paths, appended or for `-I` words.
@@ -1863,8 +1874,16 @@ class Walk:
             if r.operator != "<":
                 continue
             path = self.absolute(r.target.text, view.cwd) if not r.target.opaque else None
-            if path is None or self.disk is None or path in self.written():
-                return  # made on this line or unknowable: the lines arrive at run time
+            if path is None or self.disk is None:
+                return  # unknowable: the lines arrive at run time
+            written = self.written()
+            if path in written:
+                # `echo ci > l; while read f; … done < l`: what the line wrote, if computed
+                if written[path] is None:
+                    view.made_input = f"is read from {r.target.text}, {_WRITTEN_UNCOMPUTED}"
+                    return
+                bodies.append(written[path])
+                continue
             found = self.disk.read_text("/" + "/".join(path))
             from polydeukes.stdlib.shell.disk import Missing, Refused  # loaded by `self.disk`
 
@@ -3056,6 +3075,8 @@ _MAPFILES = frozenset({"mapfile", "readarray"})
 _READERS_OF_LINES = frozenset({"read"}) | _MAPFILES
 
 
+# A file the line writes with content the walk does not compute (`stdout_content`).
+_WRITTEN_UNCOMPUTED = "written by this line with content this layer does not compute"
 # How `Scope.made` names say a value is made, for the judge's message.
 _POSITIONAL = "comes from the positional parameters this line sets"
 _OTHER_SPLIT = "read takes with a split or options this layer does not follow"
@@ -3475,4 +3496,6 @@ def stdout_content(cmd: SimpleCommand) -> tuple[str, str | None]:
         return "", "echo flag semantics are not computed"
     if any(w.opaque for w in args):
         return "", "an echo argument is opaque"
+    if any(w.flags & W_GLOB or w.flags & W_BRACE and brace_expand(w.text) != [w.text] for w in args):
+        return "", "an echo argument is a pattern"  # (`echo c? > l` writes what c? matches)
     return " ".join(w.text for w in args) + "\n", None

@@ -150,6 +150,9 @@ REWRITTEN_WORD = "{head} takes a word that {stage} makes of text on the line, wh
 UNREADABLE_PRINTED = "{head} takes the text of {path} as words, and it cannot be read within bounds ({why})"
 REWRITTEN_OPERANDS = ("{head} takes operands that {stage} makes of text on its way through the pipeline, "
                       "which cannot be judged")
+WRITTEN_ITEMS = "{head} takes operands from {path}, which this line writes with content this layer does not compute"
+WRITTEN_PASSED = ("{head} passes {path} on to a stage that runs what it reads, and this line writes it with "
+                  "content this layer does not compute")
 MADE = "{head} takes {word}, whose value {how}, which cannot be judged"
 
 
@@ -652,6 +655,12 @@ class _Judge:
             self.unknown_reach = True
             path, why = view.print_refused
             self.found(BREAK_UNREADABLE, UNREADABLE_PRINTED.format(head=view.head, path=path, why=why))
+        if view.items_written is not None and (model is None or not model.pure):
+            self.unknown_reach = True
+            self.found(BREAK_UNREADABLE, WRITTEN_ITEMS.format(head=view.head, path=view.items_written))
+        if view.passes_written is not None:
+            self.unknown_reach = True
+            self.found(BREAK_UNREADABLE, WRITTEN_PASSED.format(head=view.head, path=view.passes_written))
         if view.items_refused is not None and (model is None or not model.pure):
             self.unknown_reach = True
             self.found(BREAK_UNREADABLE, UNREADABLE_ITEMS.format(head=view.head, why=view.items_refused))

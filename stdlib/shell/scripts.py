@@ -443,8 +443,8 @@ def _bind(values: dict, arguments: Sequence[Arg] | None) -> None:
 def passed_files(walk: Walk, view: View) -> list[str]:
     """The text of the files `view` (a first stage in `analysis.FILE_PASSERS`) reads and
     passes on; a file that cannot be read within bounds is noted in `view.passes_unreadable`.
-    A file of unknown name or content (a variable, a glob, one the line writes without
-    computable content) is left out: its lines arrive at run time, as before."""
+    A file of unknown name (a variable, a glob) is left out: its lines arrive at run time, as
+    before; one the line writes without computable content is noted in `view.passes_written`."""
     if view.name in listers.LISTERS and listers.listing(view) is not None:
         return []  # `grep -l x f`: it prints paths, which the walk follows as a listing
     found = view.effects
@@ -461,6 +461,8 @@ def passed_files(walk: Walk, view: View) -> list[str]:
         if path in written:
             if written[path] is not None:
                 texts.append(written[path])
+            else:
+                view.passes_written = it.text  # `echo c? > l; cat l | xargs rm`
             continue
         text = disk.read_text("/" + "/".join(path))
         if isinstance(text, Refused):
