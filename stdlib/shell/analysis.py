@@ -400,6 +400,8 @@ PROJECT_TOOLS = frozenset({"just", "task", "go-task", "rake", "invoke", "inv", "
                            "start-storybook", "build-storybook", "bundle", "sphinx-build",
                            "mkdocs", "pre-commit", "dotnet"})
 # Options that make a command work in another directory (their value then is its `cd`).
+# Of those, the commands whose option only says where archive members or patched files land.
+_EXTRACTORS = frozenset({"tar", "unzip", "patch"})
 _WORKING_DIRECTORY_OPTIONS = {"git": ("-C",), "tar": ("-C", "--directory"), "unzip": ("-d",),
                               "patch": ("-d", "--directory"), "make": ("-C", "--directory"),
                               "gmake": ("-C", "--directory")}
@@ -412,22 +414,23 @@ def _command_line(program: str, args: Sequence[Arg], quote_program: bool = True)
                      *("'" + w.replace("'", "'\\''") + "'" for w in words)])
 
 
-def _unknown_chdir(args: Sequence[Arg], inner: int, options: tuple[str, ...]) -> bool:
-    """Does one of `options` (`-C DIR`, `-CDIR`, `--directory=DIR`) get a value of unknown
-    value or a glob?"""
+def _unknown_chdir(args: Sequence[Arg], inner: int, options: tuple[str, ...]) -> Arg | None:
+    """The word of one of `options` (`-C DIR`, `-CDIR`, `--directory=DIR`) that gets a value of
+    unknown value or a glob (an attached value stays in its option's word), or None."""
     for k in range(inner + 1, len(args)):
         t = args[k].text
         for option in options:
             if t == option and k + 1 < len(args):
                 value = args[k + 1]
                 if value.opaque or value.pattern is not None:
-                    return True
+                    return value
             elif t.startswith(option) and t != option and (option.startswith("--") and t[len(option)] == "="
                                                            or len(option) == 2):
                 a = args[k]
                 if a.opaque or a.pattern is not None:
-                    return True
-    return False
+                    cut = len(option) + (option.startswith("--"))  # (`--directory=c?`: the value)
+                    return Arg(t[cut:], None if a.pattern is None else a.pattern[cut:], a.opaque, a.count, a.word)
+    return None
 
 
 # A word whose text the shell may evaluate again later: an assignment (`x=…`, `a[i]+=…`; group 1)
@@ -543,6 +546,7 @@ class View:
     passes_unreadable: tuple[str, str] | None = None  # a file it passes to an executor, unread: (path, why)
     passes_written: str | None = None  # a file it passes to an executor, written by the line, content unknown
     items_refused: str | None = None  # why xargs's operand file could not be read
+    unknown_directory: Arg | None = None  # `tar -C c?`, `unzip -d "$D"`: where members land, unknown
     items_written: str | None = None  # xargs's operand file, written by the line with content not computed
     print_refused: tuple[str, str] | None = None  # a `$(cat F)` whose F cannot be read within bounds: (F, why)
     prints_written: str | None = None  # a `$(cat F)` whose F the line wrote with content not computed
@@ -1076,10 +1080,15 @@ class Walk:
             if context.links:
                 view.targets = [(r, self._through_links(targets, context.cwd)) for r, targets in view.targets]
         if name in _WORKING_DIRECTORY_OPTIONS and inner + 1 < len(args) \
-                and _unknown_chdir(args, inner, _WORKING_DIRECTORY_OPTIONS[name]):
-            # `git -C c? rm gate.sh`, `tar -C "$D" -xf x.tar`: the directory the command works in
-            # is unknown, as after `cd c?` (a glob may match a protected directory)
-            view.cwd = None
+                and (chdir := _unknown_chdir(args, inner, _WORKING_DIRECTORY_OPTIONS[name])) is not None:
+            if name in _EXTRACTORS:
+                # `tar -C c? -xf x.tar`: the archive is opened where the line is, its members
+                # land in a directory the judge matches as a pattern (`deferred`)
+                view.unknown_directory = chdir
+            else:
+                # `git -C c? rm gate.sh`, `make -C "$D"`: the directory the command works in is
+                # unknown, as after `cd c?` (a glob may match a protected directory)
+                view.cwd = None
         if wrapper_cd:
             # `env -C dir`, `sudo -D dir`, `uv --directory dir`: followed when the word is literal
             directory = _wrapper_directory(args, inner)

@@ -51,6 +51,7 @@ from polydeukes.stdlib.shell.expansion import (
     ONE,
     Arg,
     compile_pattern,
+    escape_pattern,
     compile_segment,
     segment_matches,
     pattern_reaches,
@@ -128,6 +129,7 @@ GIT_HOOKS = frozenset({
 })
 UNLISTED_ARCHIVE = ("{head} extracts {archive} into a directory that holds protected path {p}, "
                     "and its members cannot be listed: {why}")
+UNKNOWN_DESTINATION = "{head} writes {member} below {word}, which can make it protected path {p}"
 UNREAD_PATCH = "{head} applies a patch that cannot be read ({why}) where protected path {p} lies"
 FIND_DELETE = "find -delete can remove protected path {p}"
 FIND_EXEC = "find {action} {name} gets protected path {p} as {{}} without read-only proof"
@@ -1286,7 +1288,14 @@ class _Judge:
         from polydeukes.stdlib.shell.disk import Missing, Refused, patch_text_targets
 
         p = self.p
-        hits = p.tree_hits(extra.path, cwd)
+        where = view.unknown_directory
+        if where is not None:
+            # `tar -C c? -xf x.tar`, `patch -d "$D"`: members land below a glob (which may match
+            # a directory on an entry's branch) or a word of unknown value (anywhere)
+            hits = p.pattern_hits(where.pattern, cwd, view.glob) if where.pattern is not None \
+                else list(range(len(p.entries)))
+        else:
+            hits = p.tree_hits(extra.path, cwd)
         if not hits:
             return  # the directory holds no entry: nothing written there can reach one
         disk = self.walk.disk
@@ -1311,6 +1320,8 @@ class _Judge:
             if isinstance(listed, Missing):
                 listed = Refused("it does not exist yet")
             if isinstance(listed, Refused):
+                if where is not None and where.pattern is None:
+                    return  # below a word of unknown value: unjudgeable, as such a word's writes are
                 self.unknown_reach = True
                 self.reached.update(hits)
                 self.found(BREAK_UNREADABLE, UNLISTED_ARCHIVE.format(head=head, archive=archive or "stdin",
@@ -1334,6 +1345,8 @@ class _Judge:
             else:
                 listed = Refused("it arrives on stdin")
             if isinstance(listed, Refused):
+                if where is not None and where.pattern is None:
+                    return  # below a word of unknown value: unjudgeable, as such a word's writes are
                 self.unknown_reach = True
                 self.reached.update(hits)
                 self.found(BREAK_UNREADABLE, UNREAD_PATCH.format(head=head, why=listed.reason, p=p.entries[hits[0]]))
@@ -1341,6 +1354,9 @@ class _Judge:
             prefix = source[3] if len(source) > 3 and source[3] else ""
             listed = [prefix.rstrip("/") + "/" + path if prefix else path for path in listed]
             rule = "patch"
+        if where is not None:
+            self.unknown_destination(view, where, listed, cwd, head)
+            return
         base = extra.path or "."
         for member in listed:
             target = member if member.startswith("/") else (base.rstrip("/") + "/" + member)
@@ -1355,6 +1371,24 @@ class _Judge:
                 self.found(BREAK_PRECISE_WRITE, PRECISE.format(rule=rule, p=p.entries[hits[0]]))
                 return
             self.through_symlink(view, target, cwd)
+
+    def unknown_destination(self, view: View, where: Arg, listed: list[str], cwd: tuple[str, ...] | None,
+                            head: str) -> None:
+        """Members (or patched files) written below a glob, matched as the glob joined with
+        each name; below a word of unknown value, every path that ends with the name is one
+        (as `unknown_prefix` reads `$D/gate.sh`)."""
+        p = self.p
+        for member in listed:
+            member = member.lstrip("/")
+            if where.pattern is not None:
+                hits = p.pattern_hits(where.pattern.rstrip("/") + "/" + escape_pattern(member), cwd, view.glob)
+            else:
+                hits = self._tail_hits((unknown_tail(where.text) or "") + "/" + member)
+            if hits:
+                self.reached.update(hits)
+                self.found(BREAK_PATTERN, UNKNOWN_DESTINATION.format(head=head, member=member, word=where.text,
+                                                                     p=p.entries[hits[0]]))
+                return
 
     def _member_paths(self, members, extra: E.Extra) -> list[str]:
         """Member names as tar or unzip would write them: `--strip-components`, `-j`, and a
