@@ -171,6 +171,9 @@ _NAMES_FROM_STDIN = frozenset({"read", "mapfile", "readarray"})
 # Models whose program is code that may import the project's modules or run its scripts.
 _CODE_HANDLERS = frozenset({"interpreter", "awk", "sed"})
 
+# Link members of one archive followed in a row to place a member below them (`_member_paths`).
+_LINK_HOPS = 8
+
 # Effects on a directory that carry its whole content with them.
 _CONTAINING = frozenset({E.DELETE, E.MOVE, E.CHMOD})
 # Roles of a path that write at most that one file (given a directory, they reach nothing below).
@@ -1396,6 +1399,7 @@ class _Judge:
         through it)."""
         _kind, _archive, strip, _transformed, option = extra.source  # (renamed: refused before)
         out = []
+        links: dict[str, str] = {}  # a link member's name -> where it leads, spelled from the directory
         for member in members:
             name = member.name
             parts = [s for s in name.split("/") if s and s != "."]
@@ -1407,7 +1411,21 @@ class _Judge:
                 continue
             out.append("/".join(parts))
             if member.link is not None:
-                out.append(member.link if member.link.startswith("/") else "/".join(parts[:-1] + [member.link]))
+                leads = member.link if member.link.startswith("/") else "/".join(parts[:-1] + [member.link])
+                out.append(leads)
+                links["/".join(parts)] = leads
+        if links:
+            # `l -> .` then `l/ci/gate.sh`: tar writes the later member through the link the
+            # earlier one made, so a name below a link member lands where the link leads
+            for name in list(out):
+                for _ in range(_LINK_HOPS):
+                    parts = name.split("/")
+                    prefix = next(("/".join(parts[:k]) for k in range(len(parts) - 1, 0, -1)
+                                   if "/".join(parts[:k]) in links), None)
+                    if prefix is None:
+                        break
+                    name = links[prefix].rstrip("/") + name[len(prefix):]
+                    out.append(name)
         return out
 
     def code_mention(self, view: View, found: E.Effects | None, cwd: tuple[str, ...] | None) -> int:
