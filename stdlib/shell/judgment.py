@@ -1486,16 +1486,15 @@ def _only_reads(view: View) -> bool:
 
 
 def _python_path(view: View, walk, cwd: tuple[str, ...] | None) -> tuple[tuple[str, ...], ...]:
-    """The directories a `PYTHONPATH=…` in front of the command (or given through `env`) puts
-    on Python's path, as absolute segments (one of unknown value: left out)."""
+    """The directories a `PYTHONPATH=…` in front of the command (or given through `env`, or
+    assigned earlier on the line: `Walk.environment`) puts on Python's path, as absolute
+    segments (one of unknown value: left out)."""
     out: list[tuple[str, ...]] = []
-    for a in view.args[: view.inner]:
-        if a.opaque or not a.text.startswith("PYTHONPATH="):
-            continue
-        for directory in a.text.partition("=")[2].split(":"):
-            path = walk.absolute(directory or ".", cwd)
-            if path is not None:
-                out.append(path)
+    value = walk.environment(view, "PYTHONPATH")
+    for directory in value.split(":") if value is not None else ():
+        path = walk.absolute(directory or ".", cwd)
+        if path is not None:
+            out.append(path)
     return tuple(out)
 
 
@@ -1523,7 +1522,9 @@ def _perl_switches(view: View, walk, cwd: tuple[str, ...] | None) -> tuple[str, 
                 if letter == "I":
                     directories.append(value)
                 elif value:
-                    loaded.append("use " + value.lstrip("-").split("=", 1)[0].split()[0] + ";")
+                    # (`-MFoo=a,b` is `use Foo split(/,/, q{a,b})`: `-Mlib=.` puts `.` on @INC)
+                    module, eq, rest = value.lstrip("-").partition("=")
+                    loaded.append(f"use {module} qw({rest.replace(',', ' ')});" if eq else f"use {module};")
                 break
             if letter == "d" and t[j + 1 : j + 2] in (":", "t"):
                 value = t[j + 1 :].lstrip("t").lstrip(":")

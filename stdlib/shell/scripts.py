@@ -31,7 +31,10 @@ mentions), and hands the judges a `FileScript`:
 recipe lines (and those of the makefiles its `include` directives name, `_included`),
 package.json's scripts (the one a call names with its `pre`/`post` scripts, or the life cycle
 scripts of the root package that `install`, `ci`, `pack`, `publish`, `version` … run,
-`_LIFECYCLES`), each walked in a shell of its own. `awk -f prog.awk` and
+`_LIFECYCLES`), each walked in a shell of its own; those of the workspace packages a call
+selects (`npm run x -w sub`, `--workspaces`, `yarn workspace NAME`, `pnpm -r`: `_workspaces`),
+in their directories; npm's defaults (`start` is `node server.js`; an install builds a
+binding.gyp: `_binding_gyp`). `awk -f prog.awk` and
 `sed -f script.sed` run a program from a file: it is read as code.
 
 The same reading serves a file whose lines a pipeline's first stage passes on whole (`cat
@@ -757,14 +760,17 @@ def _package_scripts(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript 
     # A word after an option without `=` may be that option's value (`npm --loglevel silly ci`,
     # `pnpm --filter web install`): the command is the first word that is not, if there is one.
     start = next((j for j, maybe_value in enumerate(after_option) if not maybe_value), 0)
-    words = words[start:]
+    words, after_option = words[start:], after_option[start:]
     if name == "yarn" and words and not words[0].opaque and words[0].text in ("workspace", "workspaces"):
         if words[0].text == "workspace" and len(words) > 2:
             if words[1].opaque:
                 return _unresolved(view, words[1].text)
             selected, words = [words[1].text], words[2:]  # `yarn workspace NAME run x`
         elif words[0].text == "workspaces" and len(words) > 2 and words[1].text in ("foreach", "run"):
-            selected, words = [], words[2:]  # `yarn workspaces foreach [-A] run x`: every workspace
+            # `yarn workspaces foreach [-A] [--include X] run x`: every workspace
+            skip = next((j for j in range(2, len(words)) if words[j].text == "run"),
+                        next((j for j in range(2, len(words)) if not after_option[j]), 2))
+            selected, words = [], words[skip:]
         else:
             return None
     if name == "yarn" and not words:

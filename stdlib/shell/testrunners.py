@@ -12,8 +12,9 @@ tool.py`):
   files above it, and under it every `conftest.py`, `test_*.py` and `*_test.py` in the
   directories pytest recurses into (`disk.Disk.test_files`: bounded, fails closed past
   `disk.TEST_FILES` files or the disk budget);
-- a `-p NAME` plugin: `NAME.py` where pytest runs (a module on `sys.path`; one installed
-  elsewhere is not followed, as any module).
+- a `-p NAME` plugin: `NAME.py` (or `NAME/__init__.py`) where pytest runs (a module on
+  `sys.path`; one installed elsewhere is not followed, as any module); `PYTEST_PLUGINS`'
+  names too, and the words of `PYTEST_ADDOPTS` as command-line words (`Walk.environment`).
 
 - what pytest's configuration adds (`_configuration`): `addopts` words as command-line
   words, `testpaths` as operands, `python_files` makes every `*.py` under a directory operand
