@@ -727,6 +727,19 @@ class Walk:
             self._disk = Disk(self.root) if self.root_segs is not None else None
         return self._disk
 
+    def environment(self, view: View, name: str) -> str | None:
+        """The value of the environment variable `name` the command `view` runs with, when the
+        line gives it one known value: assigned in front of it (or through `env`), else
+        assigned earlier on the line (whether exported or not: reading more only fails
+        closed); None otherwise."""
+        for a in reversed(view.args[: view.inner]):
+            if a.text.startswith(name + "="):
+                return None if a.opaque else a.text[len(name) + 1 :]
+        values = self.context.scope.values.get(name)
+        if values is not None and len(values) == 1 and values[0].pattern is None:
+            return values[0].text
+        return None
+
     def read_file(self, path: tuple[str, ...], limit: int):
         """The text of the file at `path` (`Disk.read_script`: a compiled program is `BINARY`,
         a directory or nothing there `MISSING`, past `limit` or unreadable a `Refused`), read
@@ -2845,7 +2858,13 @@ def _command_variables(args: Sequence[Arg]) -> list[str]:
             continue
         if form.startswith(("source", "python3")):
             value = "'" + value.replace("'", "'\\''") + "'"  # a file name: one word
-        out.append(form.replace("{}", value))  # (a command line, or options: as they are)
+        line = form.replace("{}", value)  # (a command line, or options: as they are)
+        if name == "PERL5OPT":
+            # (`PERL5OPT=-Mevil PERL5LIB=. perl x.pl`: the modules are looked up on that @INC)
+            lib = next((b.text for b in reversed(args) if b.text.startswith("PERL5LIB=") and not b.opaque), None)
+            if lib is not None:
+                line = "'" + lib.replace("'", "'\\''") + "' " + line
+        out.append(line)
     return out
 
 

@@ -13,9 +13,16 @@ read-only and within bounds, and scanned as code too, transitively:
 - JavaScript and TypeScript: `require("./x")`, `import … from "./x"`, `import("./x")`,
   `import "./x"` with a path that starts with `./` or `../`, relative to the importing file
   (for inline code, where the command runs), tried as written and with `.js`, `.mjs`, `.cjs`,
-  `.ts`, `.mts`, `.cts`, `.jsx`, `.tsx`, `/index.js`, `/index.ts`.
+  `.ts`, `.mts`, `.cts`, `.jsx`, `.tsx`, `/index.js`, `/index.ts`; a directory's
+  `package.json` `main` too (node's `LOAD_AS_DIRECTORY`; round 6), tried with the same suffixes.
 - Ruby: `require_relative "x"`, `require "./x"`, `load "x.rb"`; Perl: `require "x.pl"`,
   `do "x.pl"` (a quoted file name).
+- Perl modules (round 6): `use Foo::Bar`, `no Foo`, `require Foo::Bar`, `use parent`/`use base
+  'Foo'` load `Foo/Bar.pm` from `@INC`: the directories of `-I` and `PERL5LIB` (`search_path`)
+  and those the code adds with `use lib LIST` or `push`/`unshift @INC, LIST` (relative to where
+  the command runs; `$FindBin::Bin` is the script's directory). `.` is not on `@INC` (perl
+  5.26 and later) unless one of those puts it there. A module in none of them is perl's own or
+  an installed one: not followed.
 - Any language: a script file a string in the code names (`exec(open("x.py").read())`,
   `runpy.run_path("x.py")`, `os.system("bash x.sh")`, Perl's or awk's `system("sh x.sh")`),
   where the command runs or beside the importing file: a word that ends in a script's suffix
@@ -51,6 +58,12 @@ _JS_IMPORT = LazyPattern(
     r"""(?:require|import)\s*\(\s*['"`](\.{1,2}/[^'"`\n]*)['"`]\s*\)|(?:from|import)\s*['"](\.{1,2}/[^'"\n]*)['"]""")
 _RUBY_IMPORT = LazyPattern(r"""(?:require_relative)\s*\(?\s*['"]([^'"\n]+)['"]|(?:require|load)\s*\(?\s*['"](\.{1,2}/[^'"\n]+|[^'"\n]+\.rb)['"]""")
 _PERL_IMPORT = LazyPattern(r"""(?:require|do)\s*\(?\s*['"]([^'"\n]+\.p[lm])['"]""")
+# `use Foo::Bar`, `no Foo`, `require Foo` (a bareword: a module on @INC), and the modules
+# `use parent`/`use base` load (their quoted or `qw` list).
+_PERL_MODULE = LazyPattern(r"(?:^|(?<=[;{}\s]))(?:use|no|require)\s+([A-Za-z_]\w*(?:::\w+)*)(?:\s+([^;]*))?")
+# `use lib LIST`, `push @INC, LIST`, `unshift(@INC, LIST)`: directories put on @INC.
+_PERL_LIB = LazyPattern(r"(?:\buse\s+lib\b|\b(?:push|unshift)\s*\(?\s*@INC\s*,)([^;]*)")
+_PERL_STRING = LazyPattern(r"""'([^'\n]*)'|"([^"\n]*)"|\bqw\s*[(\[{<]([^)\]}>]*)[)\]}>]""")
 _JS_SUFFIXES = ("", ".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".jsx", ".tsx", "/index.js", "/index.ts")
 
 
@@ -90,28 +103,52 @@ def file_family(path: str) -> str | None:
 
 
 def local_modules(walk, language: str, code: str, base: tuple[str, ...] | None,
-                  cwd: tuple[str, ...] | None = None, python_path: tuple[tuple[str, ...], ...] = ()
+                  cwd: tuple[str, ...] | None = None, search_path: tuple[tuple[str, ...], ...] = ()
                   ) -> list[tuple[str, str | Refused, bool]]:
     """The project files `code` imports, transitively: (absolute path, text, named) each, the
     text a `Refused` when the file cannot be read within bounds (or past the bounds of this
     search), `named` true for a script file a string names rather than an import.
     `base` is the program's directory, `cwd` where the command runs (the script files its
-    strings name are looked for there too), `python_path` the directories of `PYTHONPATH`.
-    Each file is read once per walk (`Walk.read_file`)."""
+    strings name are looked for there too), `search_path` the directories of `PYTHONPATH`
+    (Python) or of `-I` and `PERL5LIB` (Perl's @INC). Each file is read once per walk
+    (`Walk.read_file`)."""
     disk = walk.disk
     if base is None or disk is None:
         return []
     found: list[tuple[str, str | Refused, bool]] = []
     seen: set[tuple[str, ...]] = set()
+    if language == "perl":
+        # (@INC is the line's and the code's `use lib`: the program's directory is not on it;
+        # a relative `require "x.pl"` is still looked up beside the file, which only reads more)
+        inc: list[tuple[str, ...]] = list(search_path)
+        modules: list[str] = []
+        search_path = ()
     # (a Python program's modules are under its directory: none in a missing one)
-    bases = [b for b in (base, *python_path) if not (language == "python" and disk.missing_directory(b))]
+    bases = [b for b in (base, *search_path) if not (language == "python" and disk.missing_directory(b))]
     queue: list[tuple[str, tuple[str, ...]]] = [(code, b) for b in bases]
-    queue.extend((f"import sitecustomize\nimport usercustomize", b) for b in python_path if b in bases)
+    queue.extend((f"import sitecustomize\nimport usercustomize", b) for b in search_path if b in bases)
+    manifests: set[tuple[str, ...]] = set()
     spent = 0
     while queue:
         text, directory = queue.pop(0)
         imported = _candidates(language, text, directory)
         named = _named_scripts(text, directory, cwd)
+        if language == "js":
+            # `require("./lib")` of a directory: its package.json's `main` (node's LOAD_AS_DIRECTORY)
+            for folder in _js_directories(text, directory):
+                if folder in manifests:
+                    continue
+                manifests.add(folder)
+                main = package_main(walk, folder + ("package.json",))
+                if isinstance(main, Refused):
+                    found.append(("/" + "/".join(folder + ("package.json",)), main, False))
+                    return found
+                if main is not None:
+                    imported.extend(p for p in (_join(folder, main + s) for s in _JS_SUFFIXES) if p)
+        elif language == "perl":
+            _perl_search(text, base, cwd, inc, modules)
+            imported.extend(d + tuple(m.split("::")[:-1]) + (m.split("::")[-1] + ".pm",)
+                            for d in inc for m in modules)
         for path in imported + named:
             if path in seen:
                 continue
@@ -130,6 +167,67 @@ def local_modules(walk, language: str, code: str, base: tuple[str, ...] | None,
                 spent += len(content)
                 queue.append((content, path[:-1]))
     return found
+
+
+def package_main(walk, manifest: tuple[str, ...]) -> str | Refused | None:
+    """The `main` of the package.json at `manifest` (relative to its directory), or None (no
+    such file, not JSON, no `main`); a refusal when it cannot be read within bounds."""
+    from polydeukes.stdlib.shell.disk import FILE_BYTES
+
+    text = walk.read_file(manifest, FILE_BYTES)
+    if text is None or isinstance(text, (Missing, Binary)):
+        return None
+    return text if isinstance(text, Refused) else main_of(text)
+
+
+def main_of(manifest: str) -> str | None:
+    """A package.json's `main`, or None (not JSON, none)."""
+    import json  # only a package's directory loads it
+
+    try:
+        main = json.loads(manifest).get("main")
+    except (ValueError, AttributeError):
+        return None  # (node refuses the package: nothing of it runs)
+    return main if isinstance(main, str) and main.strip() else None
+
+
+def _js_directories(text: str, directory: tuple[str, ...]) -> list[tuple[str, ...]]:
+    """The directories a JavaScript file's relative imports may name (`require("./lib")`)."""
+    out = []
+    for m in _JS_IMPORT().finditer(text):
+        target = _join(directory, m.group(1) or m.group(2))
+        if target:
+            out.append(target)
+    return out
+
+
+def _perl_search(text: str, base: tuple[str, ...], cwd: tuple[str, ...] | None,
+                 inc: list[tuple[str, ...]], modules: list[str]) -> None:
+    """Add to `inc` the directories `text` puts on @INC (`use lib`, `push @INC`), relative to
+    where the command runs (`$FindBin::Bin`: the script's directory; another variable: not
+    followed), and to `modules` the modules it loads."""
+    for m in _PERL_LIB().finditer(text):
+        for s in _PERL_STRING().finditer(m.group(1)):
+            words = s.group(3).split() if s.group(3) is not None else [s.group(1) if s.group(1) is not None
+                                                                      else s.group(2)]
+            for word in words:
+                word = re.sub(r"\$(?:\{FindBin::(?:Real)?Bin\}|FindBin::(?:Real)?Bin\b)", "/" + "/".join(base), word)
+                if "$" in word or "@" in word or not word or (cwd is None and not word.startswith("/")):
+                    continue
+                path = _join(cwd or (), word)
+                if path not in inc:
+                    inc.append(path)
+    for m in _PERL_MODULE().finditer(text):
+        name, rest = m.group(1), m.group(2) or ""
+        if name in ("lib", "if"):
+            continue
+        if name in ("parent", "base"):
+            for s in _PERL_STRING().finditer(rest):
+                names = s.group(3).split() if s.group(3) is not None else [s.group(1) or s.group(2) or ""]
+                modules.extend(n for n in names if re.fullmatch(r"[A-Za-z_]\w*(?:::\w+)*", n) and n not in modules)
+            continue
+        if name not in modules:
+            modules.append(name)
 
 
 # Suffixes of the script files a string in code may name (read as code wherever they are run).

@@ -1507,9 +1507,16 @@ class _Judge:
                 language = imports.OTHER  # awk's `system("sh x.sh")`: the script files it names
         if language is None:
             return
-        python_path = _python_path(view, self.walk, cwd) if language == "python" else ()
+        if language == "perl":
+            # `-MFoo`, `-mFoo`, `-d:Foo` load modules before the program; `-I DIR` and
+            # `PERL5LIB` put directories on @INC (round 6)
+            loaded, search_path = _perl_switches(view, self.walk, cwd)
+            if loaded:
+                codes = [loaded + "\n" + code for code in codes] or [loaded]
+        else:
+            search_path = _python_path(view, self.walk, cwd) if language == "python" else ()
         for code in codes:
-            for module, text, named in imports.local_modules(self.walk, language, code, base, cwd, python_path):
+            for module, text, named in imports.local_modules(self.walk, language, code, base, cwd, search_path):
                 shown = _shown_path(module, cwd)
                 if not isinstance(text, str):
                     self.unknown_reach = True
@@ -1563,17 +1570,75 @@ def _only_reads(view: View) -> bool:
 
 
 def _python_path(view: View, walk, cwd: tuple[str, ...] | None) -> tuple[tuple[str, ...], ...]:
-    """The directories a `PYTHONPATH=…` in front of the command (or given through `env`) puts
-    on Python's path, as absolute segments (one of unknown value: left out)."""
+    """The directories a `PYTHONPATH=…` in front of the command (or given through `env`, or
+    assigned earlier on the line: `Walk.environment`) puts on Python's path, as absolute
+    segments (one of unknown value: left out)."""
     out: list[tuple[str, ...]] = []
-    for a in view.args[: view.inner]:
-        if a.opaque or not a.text.startswith("PYTHONPATH="):
-            continue
-        for directory in a.text.partition("=")[2].split(":"):
-            path = walk.absolute(directory or ".", cwd)
-            if path is not None:
-                out.append(path)
+    value = walk.environment(view, "PYTHONPATH")
+    for directory in value.split(":") if value is not None else ():
+        path = walk.absolute(directory or ".", cwd)
+        if path is not None:
+            out.append(path)
     return tuple(out)
+
+
+def _perl_switches(view: View, walk, cwd: tuple[str, ...] | None) -> tuple[str, tuple[tuple[str, ...], ...]]:
+    """What perl's command line loads before the program, as `use` lines (`-MFoo=a`, `-mFoo`,
+    `-M-Foo`, `-d:Foo` loads Devel::Foo), and the directories `-I DIR` and `PERL5LIB` (in
+    front of the command, through `env`, or assigned earlier on the line) put on @INC."""
+    args = view.args
+    loaded: list[str] = []
+    directories: list[str] = []
+    k = view.inner + 1
+    while k < len(args):
+        a = args[k]
+        t = a.text
+        if a.opaque or t == "--" or not t.startswith("-") or t == "-":
+            break
+        j = 1
+        while j < len(t):
+            letter = t[j]
+            if letter in "MmI":
+                value = t[j + 1 :]
+                if not value and k + 1 < len(args) and not args[k + 1].opaque:
+                    k += 1
+                    value = args[k].text
+                if letter == "I":
+                    directories.append(value)
+                elif value:
+                    # (`-MFoo=a,b` is `use Foo split(/,/, q{a,b})`: `-Mlib=.` puts `.` on @INC)
+                    module, eq, rest = value.lstrip("-").partition("=")
+                    loaded.append(f"use {module} qw({rest.replace(',', ' ')});" if eq else f"use {module};")
+                break
+            if letter == "d" and t[j + 1 : j + 2] in (":", "t"):
+                value = t[j + 1 :].lstrip("t").lstrip(":")
+                if value:
+                    loaded.append("use Devel::" + re.split(r"[=,]", value)[0] + ";")
+                break
+            if letter in "l0":  # (an octal number may follow; `-0xHH`: a hex one)
+                j += 1
+                digits = "01234567"
+                if letter == "0" and t[j : j + 1] == "x":
+                    j, digits = j + 1, "0123456789abcdefABCDEF"
+                while j < len(t) and t[j] in digits:
+                    j += 1
+                continue
+            if letter in "eE":
+                k += 1  # (the code, which the judge reads; switches may follow it)
+                break
+            if letter in "xiCDV":
+                break  # (the rest of the word is the switch's value)
+            j += 1
+        k += 1
+    value = walk.environment(view, "PERL5LIB")
+    if value is not None:
+        directories.extend(value.split(":"))
+    out: list[tuple[str, ...]] = []
+    for directory in directories:
+        path = walk.absolute(directory or ".", cwd) if directory else None
+        if path is not None:
+            out.append(path)
+    return "\n".join(loaded), tuple(out)
 
 
 def _reads_only_from_stdin(view: View) -> bool:

@@ -31,7 +31,10 @@ mentions), and hands the judges a `FileScript`:
 recipe lines (and those of the makefiles its `include` directives name, `_included`),
 package.json's scripts (the one a call names with its `pre`/`post` scripts, or the life cycle
 scripts of the root package that `install`, `ci`, `pack`, `publish`, `version` … run,
-`_LIFECYCLES`), each walked in a shell of its own. `awk -f prog.awk` and
+`_LIFECYCLES`), each walked in a shell of its own; those of the workspace packages a call
+selects (`npm run x -w sub`, `--workspaces`, `yarn workspace NAME`, `pnpm -r`: `_workspaces`),
+in their directories; npm's defaults (`start` is `node server.js`; an install builds a
+binding.gyp: `_binding_gyp`). `awk -f prog.awk` and
 `sed -f script.sed` run a program from a file: it is read as code.
 
 The same reading serves a file whose lines a pipeline's first stage passes on whole (`cat
@@ -740,6 +743,12 @@ def _package_scripts(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript 
     directory = "."
     words: list[Arg] = []
     after_option: list[bool] = []
+    # Workspaces (round 6): npm's `-w NAME|DIR` (`--workspace`), `--workspaces` (`-ws`),
+    # `--include-workspace-root`; pnpm's `-r` (`--recursive`), `--filter`/`-F`; yarn's
+    # `workspace NAME …`, `workspaces foreach …` (`workspaces run …`): None, or the selectors
+    # (an empty list: every workspace).
+    selected: list[str] | None = None
+    with_root = False
     k = 0
     while k < len(args):
         a = args[k]
@@ -750,7 +759,23 @@ def _package_scripts(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript 
             directory = args[k + 1].text
             k += 2
             continue
-        if t.startswith(("--prefix=", "--dir=", "--cwd=")):
+        if name == "npm" and t in ("-w", "--workspace") or name == "pnpm" and t in ("--filter", "-F"):
+            if k + 1 < len(args):
+                if args[k + 1].opaque:
+                    return _unresolved(view, "?")
+                selected = (selected or []) + _selectors(name, args[k + 1].text)
+            k += 2
+            continue
+        if name == "npm" and t.startswith(("--workspace=", "-w=")) or name == "pnpm" and t.startswith("--filter="):
+            if a.opaque:
+                return _unresolved(view, t)
+            selected = (selected or []) + _selectors(name, t.split("=", 1)[1])
+        elif name == "npm" and t in ("--workspaces", "-ws", "--workspaces=true") \
+                or name == "pnpm" and t in ("-r", "--recursive"):
+            selected = (selected or []) + [_EVERY]
+        elif name == "npm" and t in ("--include-workspace-root", "-iwr", "--include-workspace-root=true"):
+            with_root = True
+        elif t.startswith(("--prefix=", "--dir=", "--cwd=")):
             directory = t.split("=", 1)[1]
         elif t == "--":
             break
@@ -762,7 +787,19 @@ def _package_scripts(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript 
     # A word after an option without `=` may be that option's value (`npm --loglevel silly ci`,
     # `pnpm --filter web install`): the command is the first word that is not, if there is one.
     start = next((j for j, maybe_value in enumerate(after_option) if not maybe_value), 0)
-    words = words[start:]
+    words, after_option = words[start:], after_option[start:]
+    if name == "yarn" and words and not words[0].opaque and words[0].text in ("workspace", "workspaces"):
+        if words[0].text == "workspace" and len(words) > 2:
+            if words[1].opaque:
+                return _unresolved(view, words[1].text)
+            selected, words = [words[1].text], words[2:]  # `yarn workspace NAME run x`
+        elif words[0].text == "workspaces" and len(words) > 2 and words[1].text in ("foreach", "run"):
+            # `yarn workspaces foreach [-A] [--include X] run x`: every workspace
+            skip = next((j for j in range(2, len(words)) if words[j].text == "run"),
+                        next((j for j in range(2, len(words)) if not after_option[j]), 2))
+            selected, words = [], words[skip:]
+        else:
+            return None
     if name == "yarn" and not words:
         first = "install"  # a bare `yarn` installs
     elif not words or words[0].opaque:
@@ -788,10 +825,197 @@ def _package_scripts(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript 
         script_name = words[1].text
     else:
         script_name = first  # `yarn build`, `pnpm test`: a script of that name, if there is one
+    if selected is None and lifecycle is not None and lifecycle[0] == _INSTALL[0]:
+        # An install at a workspace root links the workspaces and runs their install scripts.
+        selected, with_root = [], True
+        if not _declares_workspaces(walk, view, directory):
+            selected = None
+    if selected is None:
+        return _scripts_of(walk, view, directory, words, script_name, lifecycle)
+    if lifecycle is not None:
+        with_root = True  # (whether the root's life cycle scripts run too differs: read them)
+    places = _workspaces(walk, view, directory, selected)
+    if isinstance(places, FileScript):
+        return places
+    if with_root and directory not in places:
+        places = [directory, *places]
+    found: list[FileScript] = []
+    for place in places:
+        script = _scripts_of(walk, view, place, words, script_name, lifecycle, binary=False)
+        if script is not None and (script.refused is not None or script.lines is None):
+            return script
+        if script is not None:
+            found.append(script)
+    if len(found) < 2:
+        return found[0] if found else None
+    # Several packages' scripts: each line runs in its package's directory.
+    import shlex  # only scripts of several workspaces need it
+
+    merged = FileScript(" and ".join(f.path for f in found), name, True, True, None)
+    merged.node_bin = True
+    merged.lines = []
+    merged.parts = []
+    for f in found:
+        place = f.directory if f.directory is not False else view.cwd
+        prefix = "" if place is None else "cd " + shlex.quote("/" + "/".join(place)) + " && "
+        merged.lines.extend(prefix + line for line in f.lines)
+        merged.parts.extend(f.parts or [(f.path, f.text)])
+    merged.text = "\n".join(merged.lines)
+    return merged
+
+
+def _selectors(manager: str, value: str) -> list[str]:
+    """The workspaces an `-w`/`--filter` value names: npm's is a name or a directory; pnpm's
+    a name or `./dir`, else a filter expression (`{dir}`, `name...`, `!name`, `@scope/*`):
+    every workspace (reading more only fails closed)."""
+    if manager == "pnpm" and (any(c in value for c in "{}!*?[^") or "..." in value):
+        return [_EVERY]
+    return [value]
+
+
+_EVERY = ""  # a selector that picks every workspace
+
+
+def _unresolved(view: View, selector: str) -> FileScript:
+    """A refusal: a workspace selector this layer cannot resolve (what runs is unknown)."""
+    refused = FileScript(f"the workspace '{selector}'", view.name, True, True, None)
+    refused.refused = f"the workspace '{selector}' is not one this layer can resolve"
+    return refused
+
+
+def _declares_workspaces(walk: Walk, view: View, directory: str) -> bool:
+    """Does the package at `directory` declare workspaces (package.json `workspaces`, or a
+    pnpm-workspace.yaml)? (read as `_workspaces` reads them)"""
+    base = "" if directory == "." else directory.rstrip("/") + "/"
+    text = _text(walk, view, base + "package.json", FILE_BYTES)
+    if isinstance(text, str) and '"workspaces"' in text:
+        return True
+    return view.name == "pnpm" and isinstance(_text(walk, view, base + "pnpm-workspace.yaml", FILE_BYTES), str)
+
+
+def _workspaces(walk: Walk, view: View, directory: str, selected: list[str]) -> list[str] | FileScript:
+    """The directories of the workspaces `selected` picks (every one when empty), spelled from
+    where the command runs: the root package's `workspaces` globs (package.json, or
+    `{"packages": […]}`; pnpm-workspace.yaml's `packages` list; pnpm without one: every
+    package under the root), matched by directory (a workspace, or a directory above some)
+    or by package name. A selector that picks none, or files that cannot be read within
+    bounds, refuse (what runs is unknown)."""
+    import json  # only a workspace run needs it
+
+    base = "" if directory == "." else directory.rstrip("/") + "/"
+    root = walk.absolute(directory, view.cwd)
+    if root is None or walk.disk is None:
+        return _unresolved(view, selected[0] if selected else "*")
+    patterns: list[str] = []
+    text = _read_file(walk, view, base + "package.json")
+    if isinstance(text, FileScript):
+        return text
+    if text is not None:
+        try:
+            declared = json.loads(text).get("workspaces")
+        except (ValueError, AttributeError):
+            declared = None
+        if isinstance(declared, dict):
+            declared = declared.get("packages")
+        if isinstance(declared, list):
+            patterns.extend(p for p in declared if isinstance(p, str))
+    if view.name == "pnpm":
+        text = _read_file(walk, view, base + "pnpm-workspace.yaml")
+        if isinstance(text, FileScript):
+            return text
+        patterns.extend(m.group(1) for m in _PNPM_PACKAGE().finditer(text or ""))
+        if text is None:
+            patterns.append("**")
+    places = _workspace_directories(walk, root, patterns)
+    if isinstance(places, Refused):
+        refused = FileScript(f"the workspaces of {base}package.json", view.name, True, True, None)
+        refused.refused = places.reason
+        return refused
+    if not selected or _EVERY in selected:
+        return [base + "/".join(p[len(root):]) if p != root else directory for p in places]
+    picked: list[tuple[str, ...]] = []
+    for selector in selected:
+        at = walk.absolute(selector, root)
+        hits = [p for p in places if at is not None and p[: len(at)] == at]
+        if not hits:
+            for p in places:
+                manifest = _text(walk, view, "/" + "/".join((*p, "package.json")), FILE_BYTES)
+                try:
+                    if isinstance(manifest, str) and json.loads(manifest).get("name") == selector:
+                        hits.append(p)
+                except (ValueError, AttributeError):
+                    continue
+        if not hits:
+            return _unresolved(view, selector)
+        picked.extend(p for p in hits if p not in picked)
+    return [base + "/".join(p[len(root):]) if p != root else directory for p in picked]
+
+
+_PNPM_PACKAGE = LazyPattern(r"""(?m)^[ \t]*-[ \t]*['"]?([^'"#\n]+?)['"]?[ \t]*(?:#.*)?$""")
+_WORKSPACES = 256  # workspace directories looked at per command
+
+
+def _workspace_directories(walk: Walk, root: tuple[str, ...], patterns: list[str]) -> list[tuple[str, ...]] | Refused:
+    """The directories under `root` that the workspace globs match and that hold a
+    package.json (a `!` pattern excludes nothing here: reading more only fails closed)."""
+    import fnmatch
+    import re
+
+    disk = walk.disk
+    found: list[tuple[str, ...]] = []
+    for pattern in patterns:
+        parts = [p for p in pattern.strip().split("/") if p not in ("", ".")]
+        if not parts or pattern.startswith("!") or ".." in parts:
+            continue
+        level: list[tuple[str, ...]] = [root]
+        for at, part in enumerate(parts):
+            if part == "**":
+                # every package under here (not in node_modules), whatever the rest says
+                rest = LazyPattern(r"(?:[^/]+/)*package\.json")
+                more: list[tuple[str, ...]] = []
+                for place in level:
+                    files = disk.test_files(list(place), _WORKSPACES, files=rest, skip=_NOT_WORKSPACES)
+                    if isinstance(files, Refused):
+                        return files
+                    more.extend(tuple(f.strip("/").split("/")[:-1]) for f in files)
+                level = more
+                break
+            if not any(c in part for c in "*?["):
+                level = [(*place, part) for place in level]
+                continue
+            matcher = re.compile(fnmatch.translate(part))
+            more = []
+            for place in level:
+                names = disk.links_in(list(place), lambda n: bool(matcher.match(n)) and n != "node_modules",
+                                      directories=True)
+                if isinstance(names, Refused):
+                    return names
+                more.extend((*place, n) for n in sorted(names))
+            level = more
+            if len(level) > _WORKSPACES:
+                return Refused(f"more than {_WORKSPACES} workspaces")
+        for place in level:
+            if place not in found and disk.kind([*place, "package.json"]) == "file":
+                found.append(place)
+        if len(found) > _WORKSPACES:
+            return Refused(f"more than {_WORKSPACES} workspaces")
+    return found
+
+
+_NOT_WORKSPACES = LazyPattern(r"node_modules|\.git")
+# npm's and pnpm's default `start` (no "start" script): `node server.js` (npm-start, pnpm-start).
+_DEFAULT_START = "node server.js"
+
+
+def _scripts_of(walk: Walk, view: View, directory: str, words: Sequence[Arg], script_name: str,
+                lifecycle: tuple[str, ...] | None, binary: bool = True) -> FileScript | None:
+    """The scripts of the package at `directory` that the call runs (see `_package_scripts`)."""
+    name = view.name
     spelled = "package.json" if directory == "." else directory.rstrip("/") + "/package.json"
     text = _read_file(walk, view, spelled)
     if text is None or isinstance(text, FileScript):
-        return text if text is not None else _package_binary(walk, view, words, script_name, lifecycle is None)
+        return text if text is not None or not binary else _package_binary(walk, view, words, script_name,
+                                                                                lifecycle is None)
     import json  # only a package runner whose package.json is there needs it
 
     try:
@@ -802,23 +1026,41 @@ def _package_scripts(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript 
         return refused
     if not isinstance(scripts, dict):
         scripts = {}  # (no scripts: `yarn NAME` may still run the package's binary)
+    if name in ("npm", "pnpm") and not isinstance(scripts.get("start"), str) \
+            and script_name in ("start", "restart"):
+        # (round 6) with no "start" script, npm and pnpm run `node server.js`
+        scripts = {**scripts, "start": _DEFAULT_START}
     names = [f"pre{script_name}", script_name, f"post{script_name}"]
     if lifecycle is not None:
         names = list(lifecycle)
     elif script_name == "restart" and not isinstance(scripts.get("restart"), str):
         names = ["prestop", "stop", "poststop", "prestart", "start", "poststart"]
     names = [n for n in names if isinstance(scripts.get(n), str)]
-    if not names:
-        return _package_binary(walk, view, words, script_name, lifecycle is None)
+    gyp = None
+    if lifecycle is not None and lifecycle[0] == _INSTALL[0] \
+            and not any(isinstance(scripts.get(n), str) for n in ("install", "preinstall")):
+        # (round 6) a package with a binding.gyp and no install script: `node-gyp rebuild`
+        gyp = _binding_gyp(walk, view, directory)
+        if isinstance(gyp, FileScript):
+            return gyp
+    if not names and gyp is None:
+        return _package_binary(walk, view, words, script_name, lifecycle is None) if binary else None
     lines = [scripts[n] for n in names]
     if lifecycle is None:
         shown = f"the '{script_name}' script"
-    else:
+    elif names:
         shown = "the " + ", ".join(f"'{n}'" for n in names) + (" scripts" if len(names) > 1 else " script")
+    else:
+        shown = "the binding.gyp"
     script = FileScript(f"{shown} of {spelled}", name, True, True, None)
     script.node_bin = True
-    if len(names) > 1 and lifecycle is not None:
-        script.parts = [(f"the '{n}' script of {spelled}", scripts[n]) for n in names]
+    parts = [(f"the '{n}' script of {spelled}", scripts[n]) for n in names]
+    if gyp is not None:
+        gyp_path, gyp_text, gyp_lines = gyp
+        parts.append((gyp_path, gyp_text))
+        lines.extend(gyp_lines)
+    if gyp is not None or len(names) > 1 and lifecycle is not None:
+        script.parts = parts
     if directory != ".":
         script.directory = walk.absolute(directory, view.cwd)  # the scripts run in the package's
     shell = _npmrc_script_shell(walk, view, directory) if name in ("npm", "pnpm") else None
@@ -830,6 +1072,27 @@ def _package_scripts(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript 
     script.text = "\n".join(lines)
     script.lines = lines
     return script
+
+
+# binding.gyp's command expansions (`<!(cmd)`, `<!@(cmd)`), run by gyp as it reads the file.
+_GYP_COMMAND = LazyPattern(r"<!@?\(([^)\n]*)\)")
+# Keys whose values are commands the build runs (actions, rules, postbuilds).
+_GYP_RUNS = LazyPattern(r"""['"](?:actions|rules|postbuilds)['"]\s*:""")
+
+
+def _binding_gyp(walk: Walk, view: View, directory: str) -> tuple[str, str, list[str]] | FileScript | None:
+    """The package's binding.gyp, which `node-gyp rebuild` builds on install: (path, text,
+    the command lines its `<!(…)` expansions run), read for mentions; one whose actions,
+    rules or postbuilds run commands refuses (this layer does not follow a build's steps)."""
+    spelled = "binding.gyp" if directory == "." else directory.rstrip("/") + "/binding.gyp"
+    text = _read_file(walk, view, spelled)
+    if text is None or isinstance(text, FileScript):
+        return text
+    if _GYP_RUNS().search(text):
+        refused = FileScript(spelled, "node-gyp", True, True, None)
+        refused.refused = "its actions, rules or postbuilds run commands this layer does not follow"
+        return refused
+    return spelled, text, [m.group(1) for m in _GYP_COMMAND().finditer(text)]
 
 
 _SCRIPT_SHELL = LazyPattern(r"(?m)^[ \t]*script-shell[ \t]*=[ \t]*(.*?)[ \t]*$")
@@ -861,16 +1124,22 @@ def _directory_entry(walk: Walk, view: View, script: FileScript) -> str | None:
     base = script.path.rstrip("/") + "/"
     if language == "python":
         return base + "__main__.py"
-    manifest = _text(walk, view, base + "package.json", FILE_BYTES)
-    if isinstance(manifest, str):
-        import json  # only a directory run by node needs it
+    from polydeukes.stdlib.shell.imports import _JS_SUFFIXES, main_of
 
-        try:
-            main = json.loads(manifest).get("main")
-        except (ValueError, AttributeError):
-            main = None
-        if isinstance(main, str) and main:
-            return base + main.lstrip("./") if not main.startswith("/") else main
+    manifest = _text(walk, view, base + "package.json", FILE_BYTES)
+    if isinstance(manifest, Refused):
+        return base + "package.json"  # (read again as the program: it refuses, naming the file)
+    main = main_of(manifest) if manifest is not None else None
+    if main is not None:
+        import posixpath  # only a directory run by node with a `main` needs it
+
+        # (node's LOAD_AS_DIRECTORY: the `main` as a file, with node's suffixes, as a directory)
+        written = walk.written()
+        for suffix in _JS_SUFFIXES:
+            spelled = posixpath.normpath(base + main + suffix) if not main.startswith("/") else main + suffix
+            entry = walk.absolute(spelled, view.cwd)
+            if entry is not None and (entry in written or walk.disk.kind(list(entry)) == "file"):
+                return spelled
     return base + "index.js"
 
 

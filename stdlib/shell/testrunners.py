@@ -12,8 +12,9 @@ tool.py`):
   files above it, and under it every `conftest.py`, `test_*.py` and `*_test.py` in the
   directories pytest recurses into (`disk.Disk.test_files`: bounded, fails closed past
   `disk.TEST_FILES` files or the disk budget);
-- a `-p NAME` plugin: `NAME.py` where pytest runs (a module on `sys.path`; one installed
-  elsewhere is not followed, as any module).
+- a `-p NAME` plugin: `NAME.py` (or `NAME/__init__.py`) where pytest runs (a module on
+  `sys.path`; one installed elsewhere is not followed, as any module); `PYTEST_PLUGINS`'
+  names too, and the words of `PYTEST_ADDOPTS` as command-line words (`Walk.environment`).
 
 - what pytest's configuration adds (`_configuration`): `addopts` words as command-line
   words, `testpaths` as operands, `python_files` makes every `*.py` under a directory operand
@@ -44,7 +45,7 @@ import msgspec
 
 from polydeukes.stdlib.shell.analysis import View, Walk
 from polydeukes.stdlib.shell.disk import FILE_BYTES, Refused
-from polydeukes.stdlib.shell.interpreters import PLUGIN, TEST_PATH, TestRun, runner_items
+from polydeukes.stdlib.shell.interpreters import CONFIG_FILE, OVERRIDE, PLUGIN, TEST_PATH, TestRun, runner_items
 from polydeukes.vm.sre import LazyPattern
 
 _CONFTEST = "conftest.py"
@@ -78,7 +79,18 @@ def _pytest_files(walk: Walk, view: View, run: TestRun, add) -> Refused | None:
     """pytest's files (the module docstring)."""
     cwd = view.cwd
     tests, plugins = run.paths, run.plugins
-    configured = _configuration(walk, view, run.configuration)
+    configuration = run.configuration
+    words = _environment_words(walk, view)
+    if words:
+        # `PYTEST_ADDOPTS="-p plug -c x.ini"`: words pytest puts on its command line (round 6)
+        more = runner_items("pytest", [_Word(w) for w in words], 0)
+        plugins = plugins + [it.text for it in more if it.option == PLUGIN and not it.text.startswith("no:")]
+        tests = tests + [it.text for it in more if it.option == TEST_PATH]
+        configuration = configuration + [("-c " if it.option in CONFIG_FILE else "") + it.text
+                                         for it in more if it.option in CONFIG_FILE or it.option in OVERRIDE]
+    plugins = plugins + [name.strip() for name in (walk.environment(view, "PYTEST_PLUGINS") or "").split(",")
+                         if name.strip()]
+    configured = _configuration(walk, view, configuration)
     if isinstance(configured, Refused):
         return configured
     added, any_python = configured
@@ -121,10 +133,26 @@ def _pytest_files(walk: Walk, view: View, run: TestRun, add) -> Refused | None:
         for file in below:
             add(file)
     for plugin in plugins:
-        path = walk.absolute(plugin.replace(".", "/") + ".py", cwd)
-        if path is not None:
-            add(path)
+        # (a module, or a package: its __init__.py)
+        for spelled in (plugin.replace(".", "/") + ".py", plugin.replace(".", "/") + "/__init__.py"):
+            path = walk.absolute(spelled, cwd)
+            if path is not None:
+                add(path)
     return None
+
+
+def _environment_words(walk: Walk, view: View) -> list[str]:
+    """The words of `PYTEST_ADDOPTS` as the command runs with it (`Walk.environment`), split
+    as pytest splits them (`shlex.split`)."""
+    value = walk.environment(view, "PYTEST_ADDOPTS")
+    if not value or not value.strip():
+        return []
+    import shlex  # only a pytest run with PYTEST_ADDOPTS needs it
+
+    try:
+        return shlex.split(value)
+    except ValueError:
+        return value.split()  # (pytest refuses it; reading the words only reads more)
 
 
 def _collected(walk: Walk, path: tuple[str, ...], **rule) -> tuple[str, list[tuple[str, ...]]] | Refused | None:
