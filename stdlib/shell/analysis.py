@@ -41,11 +41,13 @@ from polydeukes.stdlib.shell.expansion import (
     Scope,
     Value,
     brace_expand,
+    compile_segment,
     escape_pattern,
     expand_word,
     file_prints,
     printed_words,
     prints_directory,
+    segment_matches,
     word_values,
 )
 from polydeukes.stdlib.shell.paths import dot_resolve
@@ -546,6 +548,7 @@ class View:
     passes_unreadable: tuple[str, str] | None = None  # a file it passes to an executor, unread: (path, why)
     passes_written: str | None = None  # a file it passes to an executor, written by the line, content unknown
     items_refused: str | None = None  # why xargs's operand file could not be read
+    option_glob: tuple[str, str] | None = None  # a glob word, and the option-like name it can expand to
     unknown_directory: Arg | None = None  # `tar -C c?`, `unzip -d "$D"`: where members land, unknown
     items_written: str | None = None  # xargs's operand file, written by the line with content not computed
     print_refused: tuple[str, str] | None = None  # a `$(cat F)` whose F cannot be read within bounds: (F, why)
@@ -1092,6 +1095,8 @@ class Walk:
                 view.targets = [(r, self._tilde_prefixes(text, targets)) for r, targets in view.targets]
             if context.links:
                 view.targets = [(r, self._through_links(targets, context.cwd)) for r, targets in view.targets]
+        if flags & W_GLOB and view.cwd is not None and not context.glob.noglob and self.disk is not None:
+            view.option_glob = self._option_glob(args, view.cwd)
         if name in _WORKING_DIRECTORY_OPTIONS and inner + 1 < len(args) \
                 and (chdir := _unknown_chdir(args, inner, _WORKING_DIRECTORY_OPTIONS[name])) is not None:
             if name in _EXTRACTORS:
@@ -1755,6 +1760,30 @@ class Walk:
         elements = tuple(Value(t, t if listers.GLOB_CHARACTERS & set(t) else None)
                          for t in texts if t) if known else None
         self.context.scope.assign_array(name, elements, " ".join(texts), append, keyed)
+
+    def _option_glob(self, args: Sequence[Arg], cwd: tuple[str, ...]) -> tuple[str, str] | None:
+        """A glob argument whose first segment matches a name beginning with `-` in the
+        directory it is read from (on disk, or written by the line), and that name: bash puts
+        the name in the word's place and the command takes it as an option (`sort ?o c?/* x`
+        with a file `-o` writes its output to the last path; `cp -tc? f` with a file `-tci`)."""
+        names: list[str] | None = None
+        glob = self.context.glob
+        for a in args[1:]:
+            if a.pattern is None or a.opaque or a.pattern.startswith(("/", "~")):
+                continue
+            segment = compile_segment(a.pattern.split("/", 1)[0], glob.extglob, glob.globstar)
+            if segment.literal is not None:
+                continue
+            if names is None:
+                found = self.disk.names_in(cwd, _LOOKS_LIKE_OPTION)
+                names = found if isinstance(found, list) else []
+                names.extend(path[-1] for path in self.written() if path[:-1] == cwd and path[-1][:1] == "-")
+                if not names:
+                    return None
+            for name in names:
+                if segment_matches(segment, name, dotglob=glob.dotglob):
+                    return a.text, name
+        return None
 
     def _made_word(self, text: str, cmd: SimpleCommand) -> tuple[str, str, bool] | None:
         """The first word or write redirect's target of `cmd` whose value the line makes of
@@ -3101,6 +3130,10 @@ _READ_LINES = 256  # lines a loop's input may give its `read` names (past it: fa
 _MAPFILES = frozenset({"mapfile", "readarray"})
 # Commands that give names the lines of their input (a loop's `read`, or one reading its own).
 _READERS_OF_LINES = frozenset({"read"}) | _MAPFILES
+
+
+def _LOOKS_LIKE_OPTION(name: str) -> bool:
+    return name[:1] == "-"
 
 
 # A file the line writes with content the walk does not compute (`stdout_content`).

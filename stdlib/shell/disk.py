@@ -346,6 +346,27 @@ class Disk:
             return found
         return found
 
+    def names_in(self, segments: tuple[str, ...], accept) -> list[str] | Refused:
+        """Names of every entry directly inside the directory at `segments` whose name
+        `accept`s (a missing or unreadable directory has none), at the same cost as
+        `links_in`."""
+        refused = self._spend()
+        if refused is not None:
+            return refused
+        found: list[str] = []
+        try:
+            with os.scandir("/" + "/".join(segments)) as entries:
+                for count, entry in enumerate(entries, 1):
+                    if count % _LISTED == 0:
+                        refused = self._spend()
+                        if refused is not None:
+                            return refused
+                    if accept(entry.name):
+                        found.append(entry.name)
+        except (OSError, ValueError):
+            return found
+        return found
+
     def test_files(self, segments: list[str], limit: int | None = None, *, any_python: bool = False,
                    files=None, skip=None, recursive: bool = True, packages: bool = False) -> list[str] | Refused:
         """The files a test runner collects under the directory at `segments`, as absolute

@@ -155,6 +155,7 @@ REWRITTEN_OPERANDS = ("{head} takes operands that {stage} makes of text on its w
 WRITTEN_ITEMS = "{head} takes operands from {path}, which this line writes with content this layer does not compute"
 WRITTEN_PASSED = ("{head} passes {path} on to a stage that runs what it reads, and this line writes it with "
                   "content this layer does not compute")
+OPTION_GLOB = "{head} pattern {word} can expand to {name}, which it takes as an option: what it then does cannot be judged"
 MADE = "{head} takes {word}, whose value {how}, which cannot be judged"
 
 
@@ -650,6 +651,10 @@ class _Judge:
         if view.rewritten_word is not None and not _only_reads(view):
             self.unknown_reach = True
             self.found(BREAK_UNREADABLE, REWRITTEN_WORD.format(head=view.head, stage=view.rewritten_word))
+        if view.option_glob is not None:
+            self.unknown_reach = True
+            word, option = view.option_glob
+            self.found(BREAK_UNREADABLE, OPTION_GLOB.format(head=view.head, word=word, name=option))
         if view.made_word is not None and (view.made_word[2] or name != "set" and not _only_reads(view)):
             # (`x=$(rev f); rm -rf $x`: text a file holds, made into a word on the way; `set
             # -- $v` only makes the positional parameters of such words, `Walk._positional`)
