@@ -4,6 +4,8 @@ A tree maps a path (relative to the project root) to what is there:
 
     notes/a.txt: "text"                      a regular file with that content
     notes/link: {symlink: ../ci}             a symbolic link (the target as written)
+    h: {hardlink: ci/gate.sh}                another name (a hard link) of a file made earlier
+                                             in the tree (relative to the root)
     dist/app.tar: {tar: {ci/gate.sh: "x"}}   a tar archive holding those members; a member
                                              value {symlink: target} is a link member
     dist/app.tgz: {tar.gz: {...}}            the same, gzip-compressed
@@ -54,6 +56,8 @@ def make_tree(root: Path | str, tree: dict) -> None:
             path.mkdir(parents=True, exist_ok=True)
         elif "symlink" in spec:
             os.symlink(rebase(spec["symlink"], str(root), home), path)
+        elif "hardlink" in spec:
+            os.link(root / spec["hardlink"], path)
         elif "fifo" in spec:
             os.mkfifo(path)
         elif "tar" in spec or "tar.gz" in spec or "tar.bz2" in spec:

@@ -25,6 +25,7 @@ from __future__ import annotations
 import os
 import stat
 import time
+from collections.abc import Sequence
 
 import msgspec
 
@@ -344,6 +345,40 @@ class Disk:
                         found.append(entry.name)
         except (OSError, ValueError):
             return found
+        return found
+
+    def hard_link_id(self, segments: Sequence[str]) -> tuple[int, int] | None:
+        """(device, inode) of the regular file at `segments` when it has more than one name
+        (a hard link), else None (no link followed)."""
+        info = self._lstat_of("/" + "/".join(segments))
+        if info is None or isinstance(info, Refused) or not stat.S_ISREG(info.st_mode) or info.st_nlink < 2:
+            return None
+        return info.st_dev, info.st_ino
+
+    def linked_file_ids(self, segments: Sequence[str]) -> set[tuple[int, int]] | Refused:
+        """(device, inode) of every regular file with more than one name at or below
+        `segments` (symbolic links not followed); a lookup is spent per directory."""
+        found: set[tuple[int, int]] = set()
+        top = self.hard_link_id(segments)
+        if top is not None:
+            found.add(top)
+        stack = ["/" + "/".join(segments)]
+        while stack:
+            path = stack.pop()
+            refused = self._spend()
+            if refused is not None:
+                return refused
+            try:
+                with os.scandir(path) as entries:
+                    for entry in entries:
+                        if entry.is_dir(follow_symlinks=False):
+                            stack.append(entry.path)
+                        elif entry.is_file(follow_symlinks=False):
+                            info = entry.stat(follow_symlinks=False)
+                            if info.st_nlink > 1:
+                                found.add((info.st_dev, info.st_ino))
+            except (OSError, ValueError):
+                continue
         return found
 
     def names_in(self, segments: tuple[str, ...], accept) -> list[str] | Refused:

@@ -112,6 +112,7 @@ UNKNOWN_PREFIX = "{head} {what} {word} can be protected path {p}: its value befo
 UNKNOWN_BASE = "{head} {what} {word} can be protected path {p}: {base} is unknown"
 UNPROVEN = "{head} mentions protected path {p} without read-only proof"
 PATTERN = "{head} pattern {word} can match protected path {p}"
+THROUGH_HARD_LINK = "{head} writes {path}, another name (a hard link) of a file of protected path {p}"
 THROUGH_SYMLINK = "{head} writes through symbolic link {path} into protected path {p}"
 THROUGH_LINE_LINK_UNKNOWN = ("{head} writes {path} through a symbolic link the line makes, which leads where "
                              "the walk cannot tell")
@@ -558,6 +559,7 @@ class _Judge:
         self.reason: str | None = None
         self.kind: str | None = None
         self._targets_cwd: tuple[str, ...] | None = None
+        self._linked_ids: dict[tuple[int, int], int] | None = None  # (`_hard_linked`)
         self._targets_judged: set[tuple[str, bool]] = set()
 
     def found(self, kind: str, reason: str) -> None:
@@ -878,6 +880,19 @@ class _Judge:
         if cwd is None or t.text[:1] == "~":
             self.unknown_base(view, t.text, t.pattern, cwd, "write target")
 
+    def _hard_linked(self, disk) -> dict[tuple[int, int], int]:
+        """(device, inode) -> entry index of the files with more than one name at or below
+        the entries, looked up once per judgment (only when a write target has another name)."""
+        if self._linked_ids is None:
+            from polydeukes.stdlib.shell.disk import Refused  # loaded by `walk.disk`
+
+            self._linked_ids = {}
+            for index, target in enumerate(self.p.absolute or ()):
+                found = disk.linked_file_ids(target)
+                for identity in found if not isinstance(found, Refused) else ():
+                    self._linked_ids.setdefault(identity, index)
+        return self._linked_ids
+
     def through_symlink(self, view: View | QuietCommand, text: str, cwd: tuple[str, ...] | None, follow_last: bool = True) -> None:
         """A write target that spells no entry may still reach one through a symbolic link
         in the project, or one the line made earlier (`ln -s . l; rm -rf l/ci`)."""
@@ -912,10 +927,22 @@ class _Judge:
             resolved = disk.resolve(list(spelled), follow_last=follow_last)
             if resolved == absolute:
                 resolved = None
-        if resolved is None:
-            return
         from polydeukes.stdlib.shell.disk import Refused  # loaded by `walk.disk`
 
+        if not isinstance(resolved, Refused):
+            # A file with another name inside an entry is that entry's content (`ln ci/gate.sh
+            # h` made by an earlier call; `echo x > h` writes the protected file)
+            final = resolved if resolved is not None else [*cwd, *parts] if parts is not None else absolute
+            identity = disk.hard_link_id(final)
+            if identity is not None:
+                index = self._hard_linked(disk).get(identity, -1)
+                if index >= 0:
+                    self.reached.add(index)
+                    self.found(BREAK_EFFECT, THROUGH_HARD_LINK.format(head=view.head, path=text,
+                                                                      p=self.p.entries[index]))
+                    return
+        if resolved is None:
+            return
         if isinstance(resolved, Refused):
             self.unknown_reach = True
             self.found(BREAK_UNREADABLE, f"{view.head} writes {text}, whose symbolic links cannot be followed: {resolved.reason}")
