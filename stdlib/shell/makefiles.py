@@ -21,8 +21,13 @@ lines a call can run and which text the mention rule reads:
 - **make's variables, where their value is plain text**: `NAME = value`, `:=`, `::=`, `?=`,
   `+=` and the call's `NAME=value` operands, expanded in rule lines (to name the targets) and
   in recipes (`rm -f $(GATE)` is `rm -f ci/gate.sh`). A variable assigned under a conditional,
-  by `!=`, with a function in its value, for one target only, or never (it may come from the
-  environment) has no known value: it stays spelled, a value of unknown value to the shell.
+  by `!=`, for one target only, or never (it may come from the environment) has no known value:
+  it stays spelled, a value of unknown value to the shell.
+- **make's functions and automatic variables**: the text functions of known words are computed
+  (`_compute`), `$(wildcard P)` is the glob P, `$@`, `$<`, `$^`, `$*` … are the rule's
+  (`_automatics`; a pattern rule's stems from the names the call may make, `_stems`). A value
+  make computes that this reading does not work out is MARK, the shell word COMPUTED in a walked
+  line, which the judge fails closed on where it is written.
 - **What cannot be read fails closed**: `load` (a compiled object make runs), `$(guile …)`.
 
 The mention rule then reads each makefile without the rule lines and recipes of the rules the
