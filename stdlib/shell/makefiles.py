@@ -897,6 +897,12 @@ def _stems(reader: _Reader, names: set[str]) -> dict[str, list[tuple[str, str]]]
     out: dict[str, list[tuple[str, str]]] = {t: [] for t in patterns}
     if not patterns:
         return out
+    prerequisites: dict[str, list[str]] = {}
+    for rule in reader.rules:
+        if rule.prerequisites is not None:
+            for target in rule.targets:
+                if target in out:
+                    prerequisites.setdefault(target, []).extend(rule.prerequisites)
     pending = sorted(names)
     seen: set[str] = set(pending)
     while pending and len(seen) < 1024:
@@ -909,13 +915,11 @@ def _stems(reader: _Reader, names: set[str]) -> dict[str, list[tuple[str, str]]]
                 if stem is None or (candidate, stem) in out[pattern]:
                     continue
                 out[pattern].append((candidate, stem))
-                for rule in reader.rules:
-                    if pattern in rule.targets and rule.prerequisites is not None:
-                        for prerequisite in rule.prerequisites:
-                            made = _instance(prerequisite, candidate, stem)
-                            if made not in seen:
-                                seen.add(made)
-                                pending.append(made)
+                for prerequisite in prerequisites.get(pattern, ()):
+                    made = _instance(prerequisite, candidate, stem)
+                    if made not in seen:
+                        seen.add(made)
+                        pending.append(made)
     return out
 
 
