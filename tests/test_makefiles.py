@@ -90,3 +90,75 @@ def test_the_reading_leaves_out_what_make_does_not_run(tmp_path) -> None:
     program = read_makefiles([("Makefile", text)], [], {})
     assert sorted(program.lines) == ["echo run app", "echo run build"]
     assert "clean" not in program.texts[0][1]
+
+
+# -- make's text functions against make itself ---------------------------------------------------
+
+WORDS = ["a", "b.c", "x/y.o", "ci", "c", "%", "a.b/c", "..", "q.x.c", "c.c", "cic"]
+PATTERNS = ["%", "%.c", "%.o", "x/%", "c%", "%i", "a", "%.x.c"]
+
+
+@st.composite
+def expressions(draw, depth: int = 0) -> str:
+    """A make expression of literal words: a function call or a substitution reference."""
+    def text() -> str:
+        if depth < 2 and draw(st.booleans()):
+            return draw(expressions(depth + 1))
+        return " ".join(draw(st.lists(st.sampled_from(WORDS), max_size=3)))
+
+    kind = draw(st.sampled_from(["subst", "patsubst", "strip", "findstring", "filter", "filter-out", "sort",
+                                 "word", "wordlist", "words", "firstword", "lastword", "dir", "notdir",
+                                 "suffix", "basename", "addsuffix", "addprefix", "join", "if", "or", "and",
+                                 "foreach", "reference"]))
+    if kind == "subst":
+        return f"$(subst {draw(st.sampled_from(['c', '.', 'x', '/', 'i']))},{draw(st.sampled_from(['i', '', 'o', 'c']))},{text()})"
+    if kind == "patsubst":
+        return f"$(patsubst {draw(st.sampled_from(PATTERNS))},{draw(st.sampled_from(PATTERNS + ['y']))},{text()})"
+    if kind in ("filter", "filter-out"):
+        return f"$({kind} {draw(st.sampled_from(PATTERNS))} {draw(st.sampled_from(PATTERNS))},{text()})"
+    if kind == "findstring":
+        return f"$(findstring {draw(st.sampled_from(['c', 'i', 'b.c', 'z']))},{text()})"
+    if kind == "word":
+        return f"$(word {draw(st.integers(1, 4))},{text()})"
+    if kind == "wordlist":
+        return f"$(wordlist {draw(st.integers(1, 3))},{draw(st.integers(0, 4))},{text()})"
+    if kind in ("addsuffix", "addprefix"):
+        return f"$({kind} {draw(st.sampled_from(['i', '.o', 'x/', 'c']))},{text()})"
+    if kind == "join":
+        return f"$(join {text()},{text()})"
+    if kind == "if":
+        return f"$(if {text()},{text()},{text()})"
+    if kind in ("or", "and"):
+        return f"$({kind} {text()},{text()})"
+    if kind == "foreach":
+        return f"$(foreach v,{text()},$(v)i {draw(st.sampled_from(['x', '$(v)']))})"
+    if kind == "reference":
+        return f"$(V:{draw(st.sampled_from(['.c=.o', '%.c=%.i', 'c=i', '%=x/%']))})"
+    return f"$({kind} {text()})"
+
+
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(expressions(), st.lists(st.sampled_from(WORDS), max_size=3))
+def test_text_functions_compute_what_make_does(tmp_path, expression, v) -> None:
+    """Of literal words, each text function's value is what GNU make prints for it."""
+    makefile = f"V := {' '.join(v)}\n$(info [{expression}])\nall: ;@:\n"
+    (tmp_path / "Makefile").write_text(makefile, encoding="utf-8")
+    done = subprocess.run([MAKE, "-r", "-R", "-s"], cwd=tmp_path, capture_output=True, text=True, timeout=20)
+    from polydeukes.stdlib.shell.makefiles import MARK, _Reader
+
+    reader = _Reader({}, False)
+    reader.read(0, makefile)
+    ours = reader.expand(expression)
+    assert ours is not None
+    if done.returncode != 0:
+        assert MARK in ours  # (make stops: this reading gives no value)
+        return
+    assert done.stdout.splitlines()[0] == f"[{ours}]", (makefile, done.stdout)
+
+
+def test_a_function_of_what_the_reading_cannot_compute_is_marked() -> None:
+    from polydeukes.stdlib.shell.makefiles import COMPUTED
+
+    program = read_makefiles([("Makefile", "X := $(shell ls)\nall: x/ci\nx/%:\n\trm -rf $* $(X) $(suffix $(wildcard z*))\n")],
+                             [], {})
+    assert program.lines[0] == f"rm -rf ci {COMPUTED} {COMPUTED}"

@@ -117,7 +117,11 @@ _COMMAND_VARIABLES = {
         "GIT_SEQUENCE_EDITOR", "FCEDIT", "GIT_SSH_COMMAND", "GIT_SSH", "GIT_EXTERNAL_DIFF",
         "GIT_ASKPASS", "SSH_ASKPASS", "SUDO_ASKPASS", "GIT_PROXY_COMMAND", "PROMPT_COMMAND",
         "LESSCLOSE", "BROWSER", "SHELL", "MAKESHELL", "CONFIG_SHELL", "npm_config_script_shell",
-        "npm_config_shell", "npm_config_editor", "FZF_DEFAULT_COMMAND"), "{}"),
+        "npm_config_shell", "npm_config_editor", "FZF_DEFAULT_COMMAND",
+        # cargo's programs (projectfiles.py reads the same keys in its configuration files)
+        "RUSTC_WRAPPER", "RUSTC_WORKSPACE_WRAPPER", "CARGO_BUILD_RUSTC_WRAPPER",
+        "CARGO_BUILD_RUSTC_WORKSPACE_WRAPPER", "RUSTC", "CARGO_BUILD_RUSTC", "RUSTDOC", "CARGO_BUILD_RUSTDOC",
+        "CARGO_HOST_LINKER", "CARGO_REGISTRY_CREDENTIAL_PROVIDER"), "{}"),
     "BASH_ENV": "source {}", "ENV": "source {}",  # sourced by a non-interactive bash, an interactive sh
     "PYTHONSTARTUP": "python3 {}", "NODE_OPTIONS": "node {} -e 0", "PERL5OPT": "perl {} -e 0",
     "RUBYOPT": "ruby {} -e 0",
@@ -2883,6 +2887,11 @@ def _command_variables(args: Sequence[Arg]) -> list[str]:
             out.append(value)
             continue
         form = _COMMAND_VARIABLES.get(name)
+        if form is None and name.startswith(("CARGO_TARGET_", "CARGO_ALIAS_", "CARGO_REGISTRIES_")):
+            # `CARGO_TARGET_<TRIPLE>_RUNNER`/`_LINKER`, a registry's credential provider, and an
+            # alias: a cargo command line
+            form = "cargo {}" if name.startswith("CARGO_ALIAS_") else "{}" if name.endswith(
+                ("_RUNNER", "_LINKER", "_CREDENTIAL_PROVIDER")) else None
         if form is None or not value.strip():
             continue
         if form.startswith(("source", "python3")):

@@ -109,6 +109,8 @@ CONTAINS_WRITTEN = "{head} {verb} a directory that contains protected path {p}"
 OPAQUE_MENTION = "protected path {p} inside an opaque token"
 OPAQUE_TARGET = "opaque redirect target alongside protected path {p}"
 UNKNOWN_PREFIX = "{head} {what} {word} can be protected path {p}: its value before {tail!r} is unknown"
+_COMPUTED = "PDKS_MAKE_COMPUTED"  # (makefiles.COMPUTED's name, without importing makefiles)
+COMPUTED_WRITE = "{head} {what} {word} can be protected path {p}: make computes a value this reading does not"
 UNKNOWN_BASE = "{head} {what} {word} can be protected path {p}: {base} is unknown"
 UNPROVEN = "{head} mentions protected path {p} without read-only proof"
 PATTERN = "{head} pattern {word} can match protected path {p}"
@@ -874,7 +876,7 @@ class _Judge:
         """A write redirect's target that spells no entry: it may still reach one through a
         symbolic link, as the tail of a word of unknown value, or from an unknown directory."""
         if t.opaque:
-            self.unknown_prefix(view, t.text, "write target")
+            self.unknown_prefix(view, t.text, "write target", True)
             return
         self.through_symlink(view, t.text, cwd)
         if cwd is None or t.text[:1] == "~":
@@ -1066,7 +1068,7 @@ class _Judge:
             elif a.opaque and (it.role in E.WRITING or it.role == E.UNKNOWN):
                 home = _HOME_WORD().fullmatch(it.text)
                 if home is None:
-                    self.unknown_prefix(view, it.text, "operand")
+                    self.unknown_prefix(view, it.text, "operand", True)
                 elif self.p.home is None or "HOME" in self.walk.context.scope.values:
                     self.unknown_base(view, "~" + (home.group(1) or ""), None, cwd, "operand", it.text, it.role)
                 else:
@@ -1097,12 +1099,18 @@ class _Judge:
         if effects is not None:
             self.contains(view, effects, cwd)
 
-    def unknown_prefix(self, view: View, text: str, what: str) -> None:
+    def unknown_prefix(self, view: View, text: str, what: str, written: bool = False) -> None:
         """A written word whose value is unknown up to a literal tail (`$V/gate.sh`, `"$D"/ci`)
         can be every path that ends so: an entry, an ancestor up to the project root, or
-        something inside an entry."""
+        something inside an entry. A value make computes that its reading does not
+        (makefiles.COMPUTED), written with no literal tail after it, can be any path: it fails
+        closed (with a program of such a value, under any role)."""
         tail = unknown_tail(text)
         if not tail:
+            if written and _COMPUTED in text and self.p.entries:
+                self.reached.add(0)
+                self.found(BREAK_OPAQUE_WRITE_TARGET, COMPUTED_WRITE.format(
+                    head=view.head, what=what, word=text, p=self.p.entries[0]))
             return  # no literal tail (`rm -rf "$V"`): recorded as unjudgeable, not judged here
         hits = self._tail_hits(tail)
         if hits:

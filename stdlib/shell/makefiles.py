@@ -21,8 +21,13 @@ lines a call can run and which text the mention rule reads:
 - **make's variables, where their value is plain text**: `NAME = value`, `:=`, `::=`, `?=`,
   `+=` and the call's `NAME=value` operands, expanded in rule lines (to name the targets) and
   in recipes (`rm -f $(GATE)` is `rm -f ci/gate.sh`). A variable assigned under a conditional,
-  by `!=`, with a function in its value, for one target only, or never (it may come from the
-  environment) has no known value: it stays spelled, a value of unknown value to the shell.
+  by `!=`, for one target only, or never (it may come from the environment) has no known value:
+  it stays spelled, a value of unknown value to the shell.
+- **make's functions and automatic variables**: the text functions of known words are computed
+  (`_compute`), `$(wildcard P)` is the glob P, `$@`, `$<`, `$^`, `$*` … are the rule's
+  (`_automatics`; a pattern rule's stems from the names the call may make, `_stems`). A value
+  make computes that this reading does not work out is MARK, the shell word COMPUTED in a walked
+  line, which the judge fails closed on where it is written.
 - **What cannot be read fails closed**: `load` (a compiled object make runs), `$(guile …)`.
 
 The mention rule then reads each makefile without the rule lines and recipes of the rules the
@@ -32,12 +37,24 @@ variable it sets may reach a recipe that runs.
 
 from __future__ import annotations
 
+import fnmatch
 import re
 
 from polydeukes.vm.sre import LazyPattern
 
 # A value no expansion can know (a function, `!=`, an environment variable).
 UNKNOWN = None
+# A value make computes from the makefiles' text that this reading does not work out (a function
+# of a value it cannot compute, a pattern rule's stem, `$(shell …)`'s output): inside a value it
+# is one private character, and in a walked recipe line the shell word `COMPUTED`, which the
+# judge reads as a value that may name any path (judgment.py: a written word holding it with no
+# literal tail fails closed). An environment variable's value stays spelled instead, as the
+# shell's `$V` does.
+MARK = "\ue000"
+COMPUTED = "${PDKS_MAKE_COMPUTED}"
+_TAINTS = frozenset("*?[\ue000")  # a glob's characters (`$(wildcard …)`'s value) and MARK
+_FOREACH_WORDS = 256  # words a `$(foreach …)` is worked out for (past: MARK)
+_PER_TARGET = 16  # targets a rule's recipe is expanded for one by one (past: automatic values MARK)
 
 _DIRECTIVES = frozenset({"ifeq", "ifneq", "ifdef", "ifndef", "else", "endif", "include", "-include", "sinclude",
                          "vpath", "unexport", "undefine", "export", "override", "private"})
@@ -70,7 +87,7 @@ class MakeProgram:
 
 
 class _Rule:
-    __slots__ = ("targets", "prerequisites", "inline", "recipes", "lines", "always", "file", "known")
+    __slots__ = ("targets", "prerequisites", "inline", "recipes", "lines", "always", "file", "known", "static")
 
     def __init__(self, targets: list[str], prerequisites: list[str] | None, inline: str | None,
                  header: tuple[int, int], file: int, known: bool) -> None:
@@ -81,6 +98,8 @@ class _Rule:
         self.lines = list(range(header[0], header[1] + 1))  # its physical lines: rule line, recipes
         self.file = file
         self.known = known  # every target's name is known
+        # A static pattern rule's (`objs: %.o: %.c`) stem and prerequisites of each target.
+        self.static: dict[str, tuple[str, list[str]]] | None = None
         # A pattern or suffix rule, or one for names of unknown value: may serve any target.
         self.always = not known or any("%" in t or _suffix_rule(t) for t in targets)
 
@@ -192,15 +211,19 @@ class _Reader:
         self.includes_first: set[int] = set()
         self.oneshell = False
         self.recipe_prefix = "\t"
+        # The automatic variables of the rule whose recipe is being expanded (None: none is).
+        self.autos: dict[str, str] | None = None
 
     # -- variables ----------------------------------------------------------------------------
 
     def expand(self, text: str, depth: int = 0) -> str | None:
-        """`text` with its variable references replaced (None when one has no known value)."""
+        """`text` with its variable references and function calls replaced (None when a
+        variable has no known value: the environment's, or one assigned under a conditional;
+        a function whose value is not worked out gives MARK)."""
         if "$" not in text:
             return text
         if depth > 16:
-            return None
+            return MARK
         out: list[str] = []
         for literal, name, _ in references(text):
             value = literal if name is None else self.value(name, depth)
@@ -210,8 +233,15 @@ class _Reader:
         return "".join(out)
 
     def value(self, name: str, depth: int = 0) -> str | None:
-        if not name or _NAME().fullmatch(name) is None or name in _AUTOMATIC:
-            return None  # a function call, a substitution reference, an automatic variable
+        if not name:
+            return None
+        if name[0] in _AUTOMATIC and (len(name) == 1 or name[1:] in ("D", "F")):
+            return self.automatic(name)
+        head = _FUNCTION_HEAD().match(name)
+        if head is not None and head.group(1) in _FUNCTIONS:
+            return self.function(head.group(1), name[head.end():], depth)
+        if _NAME().fullmatch(name) is None:
+            return self.substitution(name, depth)
         if name in self.overrides and name not in self.overridden:
             return self.overrides[name]
         if self.environment_overrides or name not in self.values:
@@ -220,6 +250,123 @@ class _Reader:
         if raw is None:
             return None
         return raw if self.flavours.get(name) == "simple" else self.expand(raw, depth + 1)
+
+    # -- computed values ----------------------------------------------------------------------
+
+    def automatic(self, name: str) -> str:
+        """`$@`, `$<`, `$^`, `$+`, `$?`, `$*`, `$|`, `$%` and their `D`/`F` forms, from the
+        rule whose recipe is being expanded (`self.autos`); MARK where not known."""
+        autos = self.autos
+        value = autos.get(name[0], MARK) if autos is not None else MARK
+        if len(name) == 1:
+            return value
+        return " ".join(_directory(w) if name[1] == "D" else _file(w) for w in value.split())
+
+    def substitution(self, name: str, depth: int) -> str | None:
+        """`$(VAR:a=b)` (a substitution reference), as `$(patsubst %a,%b,$(VAR))`."""
+        variable, colon, rest = name.partition(":")
+        if not colon or "=" not in rest or _NAME().fullmatch(variable.strip()) is None:
+            return None  # syntax this reading does not know (as before: unknown)
+        words = self.value(variable.strip(), depth)
+        if words is None:
+            return None
+        old, _, new = rest.partition("=")
+        old, new = self.expand(old, depth + 1), self.expand(new, depth + 1)
+        if old is None or new is None or _tainted(old) or _tainted(new):
+            return MARK
+        if "%" not in old:
+            old, new = "%" + old, "%" + new
+        return _patsubst(old, new, words)
+
+    def function(self, name: str, text: str, depth: int) -> str | None:
+        """The value of make's function `name` called with `text`: worked out where its
+        arguments' values are known (a glob from `$(wildcard …)` goes through the functions
+        that keep each word's glob in place), else MARK."""
+        if depth > 16:
+            return MARK
+        if name == "call":
+            called = _called(self, "call " + text)
+            return MARK if called is None else self.expand(called, depth + 1)
+        if name in ("shell", "guile", "file", "origin", "flavor", "abspath", "realpath", "let", "intcmp"):
+            return MARK  # (run-time values, or the disk's)
+        if name == "eval":
+            return ""  # (its text makes rules: the reading is no longer precise, see `read`)
+        if name == "value":
+            raw = self.raw.get(text.strip())
+            return MARK if raw is None else raw
+        if name == "foreach":
+            return self.foreach(text, depth)
+        pieces = _arguments(text)
+        if name in ("if", "or", "and"):
+            return self.conditional(name, pieces, depth)
+        if name in ("info", "warning", "error"):
+            return ""
+        if name in ("subst", "patsubst", "findstring", "filter", "filter-out", "word", "wordlist", "join",
+                    "addprefix", "addsuffix", "intcmp"):
+            if len(pieces) < 2:
+                return MARK
+            pieces = pieces[:2] + [",".join(pieces[2:])] if name in ("subst", "patsubst", "wordlist") \
+                else [pieces[0], ",".join(pieces[1:])]
+        else:
+            pieces = [text]
+        values: list[str] = []
+        for piece in pieces:
+            value = self.expand(piece, depth + 1)
+            if value is None:
+                return MARK  # (a function of the environment's value)
+            values.append(value)
+        return _compute(name, values)
+
+    def foreach(self, text: str, depth: int) -> str:
+        pieces = _arguments(text)
+        if len(pieces) < 3:
+            return MARK
+        variable = self.expand(pieces[0], depth + 1)
+        words = self.expand(pieces[1], depth + 1)
+        if variable is None or words is None or _tainted(words) or _tainted(variable):
+            return MARK
+        body = ",".join(pieces[2:])
+        variable = variable.strip()
+        words_list = words.split()
+        if len(words_list) > _FOREACH_WORDS:
+            return MARK
+        saved = (self.values.get(variable, MARK), self.flavours.get(variable), variable in self.values)
+        out: list[str] = []
+        try:
+            for word in words_list:
+                self.values[variable] = word
+                self.flavours[variable] = "simple"
+                value = self.expand(body, depth + 1)
+                out.append(MARK if value is None else value)
+        finally:
+            if saved[2]:
+                self.values[variable] = saved[0]
+            else:
+                self.values.pop(variable, None)
+            if saved[1] is None:
+                self.flavours.pop(variable, None)
+            else:
+                self.flavours[variable] = saved[1]
+        return " ".join(out)
+
+    def conditional(self, name: str, pieces: list[str], depth: int) -> str:
+        """`$(if C,THEN,ELSE)`, `$(or …)`, `$(and …)`: each argument expanded only as make
+        does, in order, until one decides."""
+        if name == "if":
+            condition = self.expand(pieces[0], depth + 1)
+            if condition is None or _tainted(condition):
+                return MARK
+            chosen = (pieces[1] if len(pieces) > 1 else "") if condition.strip() else ",".join(pieces[2:])
+            value = self.expand(chosen, depth + 1)
+            return MARK if value is None else value
+        value = ""
+        for piece in pieces:
+            value = self.expand(piece, depth + 1)
+            if value is None or _tainted(value):
+                return MARK
+            if (name == "or") == bool(value.strip()):
+                return value.strip() if name == "or" else ""
+        return "" if name == "or" else value.strip()
 
     def assign(self, name: str, operator: str, value: str, conditional: bool) -> None:
         # (the text as written, whatever its value: what `$(call NAME,…)` and a function's
@@ -246,7 +393,7 @@ class _Reader:
             self.shell_lines.append(value)
             self.values[name] = None
             return
-        if conditional or "$(" in value and _function_in(value) or "${" in value and _function_in(value):
+        if conditional:
             self.values[name] = None
             return
         if operator == "?=":
@@ -402,7 +549,7 @@ class _Reader:
         if grouped:
             targets_text = targets_text.rstrip()[:-1]
         expanded = self.expand(targets_text)
-        known = expanded is not None
+        known = expanded is not None and MARK not in expanded
         targets = expanded.split() if expanded is not None else []
         inline = None
         semicolons = _top_level(rest, ";")
@@ -422,20 +569,27 @@ class _Reader:
             pattern = self.expand(rest[: static[0]])
             patterns = self.expand(rest[static[0] + 1 :])
             prerequisites: list[str] | None = []
-            if pattern is None or patterns is None or len(pattern.split()) != 1 or not known:
-                prerequisites = None
+            static_targets: dict[str, tuple[str, list[str]]] | None = {}
+            if pattern is None or patterns is None or len(pattern.split()) != 1 or not known \
+                    or _tainted(pattern) or _tainted(patterns):
+                prerequisites = static_targets = None
             else:
                 before, _, after = pattern.strip().partition("%")
                 for target in targets:
                     if target.startswith(before) and target.endswith(after) and len(target) >= len(before) + len(after):
                         stem = target[len(before) : len(target) - len(after)]
-                        prerequisites.extend(p.replace("%", stem) for p in patterns.split())
+                        own = [p.replace("%", stem, 1) for p in patterns.split() if p != "|"]
+                        prerequisites.extend(own)
+                        static_targets[target] = (stem, own)
         else:
+            static_targets = None
             words = self.expand(rest)
-            prerequisites = [w for w in words.split() if w != "|"] if words is not None else None
+            prerequisites = [w for w in words.split() if w != "|"] if words is not None and MARK not in words \
+                else None  # (a glob's words, `$(wildcard …)`'s, name the targets they match: `_reachable`)
         if "$$" in rest and self.secondary_expansion:
             prerequisites = None
         rule = _Rule(targets, prerequisites, inline, header, index, known)
+        rule.static = static_targets
         if conditional:
             rule.always = True  # (which branch make takes is not worked out)
         self.rules.append(rule)
@@ -453,21 +607,128 @@ class _Reader:
         return any(".SECONDEXPANSION" in r.targets for r in self.rules)
 
 
-def _function_in(value: str) -> bool:
-    """Does `value` call a make function (`$(wildcard …)`, `$(patsubst …)`), not only name
-    variables?"""
-    i = 0
-    while True:
-        i = value.find("$", i)
-        if i < 0 or i + 1 >= len(value):
-            return False
-        if value[i + 1] in "({":
-            end = group_end(value, i)
-            if _NAME().fullmatch(value[i + 2 : end - 1]) is None:
-                return True
-            i = end
-        else:
-            i += 2
+_FUNCTION_HEAD = LazyPattern(r"([a-z-]+)[ \t]+")
+
+
+def _tainted(text: str) -> bool:
+    """Does `text` hold a glob (from `$(wildcard …)`) or MARK?"""
+    return any(c in _TAINTS for c in text)
+
+
+def _directory(word: str) -> str:
+    """`$(dir WORD)`: up to its last `/` (`./` without one); MARK after that `/` (a stem may
+    hold more directories) makes it MARK."""
+    head, slash, tail = word.rpartition("/")
+    if MARK in tail:
+        return MARK
+    return head + slash if slash else "./"
+
+
+def _file(word: str) -> str:
+    """`$(notdir WORD)`; MARK after its last `/` makes it MARK."""
+    tail = word.rpartition("/")[2]
+    return MARK if MARK in tail else tail
+
+
+def _pattern_word(pattern: str, replacement: str, word: str) -> str:
+    """`$(patsubst PATTERN,REPLACEMENT,WORD)` for one word (the pattern holds a `%`): a word
+    with a glob or MARK is replaced only when its stem holds them, else it is MARK."""
+    before, _, after = pattern.partition("%")
+    matches = word.startswith(before) and word.endswith(after) and len(word) >= len(before) + len(after)
+    if _tainted(word):
+        first = min(word.index(c) for c in _TAINTS if c in word)
+        last = max(word.rindex(c) for c in _TAINTS if c in word)
+        if not (matches and first >= len(before) and last < len(word) - len(after)):
+            return MARK  # (whether its values match, and how, is not worked out)
+    if not matches:
+        return word
+    stem = word[len(before): len(word) - len(after)]
+    return replacement.replace("%", stem, 1) if "%" in replacement else replacement
+
+
+def _patsubst(pattern: str, replacement: str, text: str) -> str:
+    pattern, replacement = _unescape_percent(pattern), _unescape_percent(replacement)
+    if "%" not in pattern:
+        return " ".join(replacement if w == pattern else (MARK if _tainted(w) else w) for w in text.split())
+    return " ".join(_pattern_word(pattern, replacement, w) for w in text.split())
+
+
+def _unescape_percent(pattern: str) -> str:
+    return pattern  # (`\%` quoting is rare; a pattern holding one is read as written)
+
+
+def _filter_match(pattern: str, word: str) -> bool:
+    before, percent, after = pattern.partition("%")
+    if not percent:
+        return word == pattern
+    return word.startswith(before) and word.endswith(after) and len(word) >= len(before) + len(after)
+
+
+def _compute(name: str, values: list[str]) -> str:
+    """The text functions of make on known arguments (`values`, expanded): as GNU make 4
+    computes them (tests/test_makefiles.py holds this to make itself). An argument holding a
+    glob or MARK gives MARK, except in the functions that keep each word's glob in place."""
+    if name == "wildcard":
+        return " ".join(values[0].split())  # (the glob itself: the shell's words match as make's do)
+    if name in ("addprefix", "addsuffix"):
+        fix, words = values
+        if _tainted(fix) and MARK not in fix:
+            return MARK
+        return " ".join(fix + w if name == "addprefix" else w + fix for w in words.split())
+    if name in ("firstword", "lastword", "strip"):
+        words = values[0].split()
+        if name == "strip":
+            return " ".join(words)
+        return (words[0] if name == "firstword" else words[-1]) if words else ""
+    if name == "sort":
+        return " ".join(sorted(set(values[0].split())))
+    if name in ("dir", "notdir"):
+        return " ".join(_directory(w) if name == "dir" else _file(w) for w in values[0].split())
+    if name == "patsubst":
+        pattern, replacement, text = values
+        if _tainted(pattern) or _tainted(replacement):
+            return MARK
+        return _patsubst(pattern.strip(), replacement.strip(), text)
+    if any(_tainted(v) for v in values):
+        return MARK
+    if name == "subst":
+        old, new, text = values
+        return text.replace(old, new) if old else text + new
+    if name == "findstring":
+        return values[0] if values[0] in values[1] else ""
+    if name in ("filter", "filter-out"):
+        patterns = values[0].split()
+        keep = name == "filter"
+        return " ".join(w for w in values[1].split() if any(_filter_match(p, w) for p in patterns) == keep)
+    if name in ("word", "wordlist", "words"):
+        if name == "words":
+            return str(len(values[0].split()))
+        try:
+            numbers = [int(v.strip()) for v in values[: 1 if name == "word" else 2]]
+        except ValueError:
+            return MARK  # (make stops with an error)
+        words = values[-1].split()
+        if name == "word":
+            return words[numbers[0] - 1] if 0 < numbers[0] <= len(words) else ("" if numbers[0] > 0 else MARK)
+        start, end = numbers
+        return " ".join(words[start - 1: end]) if start > 0 else MARK
+    if name == "join":
+        first, second = values[0].split(), values[1].split()
+        n = max(len(first), len(second))
+        return " ".join((first[k] if k < len(first) else "") + (second[k] if k < len(second) else "")
+                        for k in range(n))
+    if name in ("suffix", "basename"):
+        out: list[str] = []
+        for w in values[0].split():
+            dot = w.rfind(".")
+            has = dot > w.rfind("/")
+            if name == "suffix":
+                if has:
+                    out.append(w[dot:])
+            else:
+                out.append(w[:dot] if has else w)
+        return " ".join(out)
+    return MARK
 
 
 def _continued(line: str) -> bool:
@@ -493,18 +754,37 @@ def _recipe_text(parts: list[str], prefix: str) -> str:
 
 
 def read_makefiles(files: list[tuple[str, str]], goals: list[str] | None, overrides: dict[str, str | None],
-                   environment_overrides: bool = False, included_from: int | None = None) -> MakeProgram:
+                   environment_overrides: bool = False, included_from: int | None = None,
+                   missing: list[str] | None = None) -> MakeProgram:
     """What a make call with these makefiles (in read order: `--eval` text, the makefiles,
     then from `included_from` the files they include) runs for `goals` (None: of unknown
-    value; []: the default goal) and its `NAME=value` operands (`overrides`; None: unknown)."""
+    value; []: the default goal) and its `NAME=value` operands (`overrides`; None: unknown).
+    `missing`: included makefiles found nowhere; one that a rule may make is made and then
+    read by make, with text this reading does not have: it fails closed."""
     program = MakeProgram()
+    if any(COMPUTED[2:-1] in text for _, text in files):
+        program.refused = f"it spells {COMPUTED[2:-1]}, the name this reading gives values make computes"
+        return program
     reader = _Reader(overrides, environment_overrides)
     for index, (_, text) in enumerate(files):
         reader.read(index, text)
         if reader.refused is not None:
             program.refused = reader.refused
             return program
-    reachable = _reachable(reader, files, goals, len(files) if included_from is None else included_from)
+    for name in missing or ():
+        for rule in reader.rules:
+            if name in rule.targets or not rule.known or any(
+                    "%" in t and _stem(t, name) is not None for t in rule.targets):
+                program.refused = f"a rule may make its included makefile {name}, which make then reads"
+                return program
+    names: set[str] = set()
+    reachable = _reachable(reader, files, goals, len(files) if included_from is None else included_from, names)
+    stems = _stems(reader, names) if reachable is not None else None
+    merged: dict[str, list[str]] = {}  # each explicit target's prerequisites over all its rules
+    for rule in reader.rules:
+        if rule.known and rule.prerequisites is not None:
+            for target in rule.targets:
+                merged.setdefault(target, []).extend(rule.prerequisites)
     for rule in reader.rules:
         if reachable is not None and rule not in reachable:
             continue
@@ -512,9 +792,16 @@ def read_makefiles(files: list[tuple[str, str]], goals: list[str] | None, overri
         recipes = ([inline] if inline.strip() else []) + rule.recipes
         if reader.oneshell and recipes:
             recipes = ["\n".join(recipes)]
+        if not recipes:
+            continue
+        for autos in _automatics(rule, merged, stems):
+            reader.autos = autos
+            for recipe in recipes:
+                expanded = _expanded_recipe(reader, recipe)
+                if expanded not in program.lines:
+                    program.lines.append(expanded)
+        reader.autos = None
         for recipe in recipes:
-            expanded = _expanded_recipe(reader, recipe)
-            program.lines.append(expanded)
             # (make runs a `$(shell …)` while it expands the line, whatever shell quotes
             # surround it: `echo '$(shell x)'` runs x)
             program.lines.extend(_expanded_recipe(reader, call) for call in shell_calls(recipe))
@@ -536,8 +823,9 @@ def read_makefiles(files: list[tuple[str, str]], goals: list[str] | None, overri
 
 
 def _reachable(reader: _Reader, files: list[tuple[str, str]], goals: list[str] | None,
-               included_from: int) -> set[_Rule] | None:
-    """The rules a call may run (None: every rule, the targets could not be worked out)."""
+               included_from: int, names: set[str] | None = None) -> set[_Rule] | None:
+    """The rules a call may run (None: every rule, the targets could not be worked out);
+    `names` receives every name make may be asked to make."""
     if not reader.precise or goals is None or reader.secondary_expansion:
         return None
     if goals:
@@ -587,12 +875,136 @@ def _reachable(reader: _Reader, files: list[tuple[str, str]], goals: list[str] |
         if target in seen:
             continue
         seen.add(target)
+        if names is not None:
+            names.add(target)
+        if _tainted(target):
+            wanted.extend(t for t in by_target if "%" not in t and fnmatch.fnmatchcase(t, target))  # (a glob's matches)
         for rule in by_target.get(target, ()):
             if rule.prerequisites is None:
                 return None
             reachable.add(rule)
             wanted.extend(rule.prerequisites)
     return reachable
+
+
+def _stems(reader: _Reader, names: set[str]) -> dict[str, list[tuple[str, str]]]:
+    """For each pattern rule's target pattern, the (name, stem) pairs make may match it
+    with: the names the call may make (`_reachable`) and, as make's built-in rules change or
+    add a suffix, each such name with its suffix replaced by the pattern's or added; the
+    prerequisites a match gives are names in turn (a chain of pattern rules). A pattern whose
+    names are past `_PER_TARGET` * 4 gets MARK (`_automatics`)."""
+    patterns = [t for rule in reader.rules if rule.known for t in rule.targets if "%" in t]
+    out: dict[str, list[tuple[str, str]]] = {t: [] for t in patterns}
+    if not patterns:
+        return out
+    prerequisites: dict[str, list[str]] = {}
+    for rule in reader.rules:
+        if rule.prerequisites is not None:
+            for target in rule.targets:
+                if target in out:
+                    prerequisites.setdefault(target, []).extend(rule.prerequisites)
+    pending = sorted(names)
+    seen: set[str] = set(pending)
+    while pending and len(seen) < 1024:
+        name = pending.pop()
+        base = name[: name.rfind(".")] if name.rfind(".") > name.rfind("/") else name
+        for pattern in patterns:
+            after = pattern.partition("%")[2]
+            for candidate in dict.fromkeys((name, base + after, name + after)):
+                stem = _stem(pattern, candidate)
+                if stem is None or (candidate, stem) in out[pattern]:
+                    continue
+                out[pattern].append((candidate, stem))
+                for prerequisite in prerequisites.get(pattern, ()):
+                    made = _instance(prerequisite, candidate, stem)
+                    if made not in seen:
+                        seen.add(made)
+                        pending.append(made)
+    return out
+
+
+def _stem(pattern: str, name: str) -> str | None:
+    """The stem of `name` matched against the target pattern (None: no match): a pattern
+    without `/` matches the part after the name's last `/`, and the stem carries the
+    directory, as make does. A glob in the name must lie inside the stem (else MARK)."""
+    directory = ""
+    if "/" not in pattern and "/" in name:
+        directory, _, name = name.rpartition("/")
+        directory += "/"
+    before, _, after = pattern.partition("%")
+    if not (name.startswith(before) and name.endswith(after) and len(name) >= len(before) + len(after)):
+        if _tainted(name):
+            # (a glob's matches may match when its literal ends allow: which, and how, is not
+            # worked out)
+            taints = [k for k, c in enumerate(name) if c in _TAINTS]
+            head, tail = name[: taints[0]], name[taints[-1] + 1 :]
+            # (a glob's `*` and `?` match no `/`: the pattern's directories are then literal)
+            directories = before[: before.rfind("/") + 1] if MARK not in name else ""
+            if (head.startswith(before) or before.startswith(head)) and (tail.endswith(after) or after.endswith(tail)) \
+                    and head.startswith(directories):
+                return MARK
+        return None
+    stem = name[len(before): len(name) - len(after)]
+    if _tainted(before + after) or _tainted(name[: len(before)]) or _tainted(name[len(name) - len(after):]):
+        return MARK
+    return directory + stem
+
+
+def _instance(prerequisite: str, name: str, stem: str) -> str:
+    """A pattern rule's prerequisite for a match (`name`, `stem`): `%` is the stem (a pattern
+    without `/` gets the stem's directory in front, which the stem carries already)."""
+    return prerequisite.replace("%", stem, 1) if "%" in prerequisite else prerequisite
+
+
+def _automatics(rule: _Rule, merged: dict[str, list[str]],
+                stems: dict[str, list[tuple[str, str]]] | None) -> list[dict[str, str] | None]:
+    """The automatic variables of each run of `rule`'s recipe (make runs it once per target):
+    `@` the target, `<` the first prerequisite, `^`, `+`, `?` and `|` the prerequisites (all
+    of them: a superset of the newer and the order-only ones), `*` the stem. A pattern's stem
+    (and so the names built from it) is MARK, as is every value of a rule of unknown names;
+    None: all MARK."""
+    if not rule.known or len(rule.targets) > _PER_TARGET:
+        return [None]
+    out: list[dict[str, str] | None] = []
+    for target in rule.targets or [""]:
+        matched = stems.get(target) if stems is not None and "%" in target else None
+        if matched is not None and len(matched) <= _PER_TARGET * 4:
+            for name, stem in matched:
+                own = [_instance(p, name, stem) for p in rule.prerequisites] if rule.prerequisites is not None else None
+                if MARK in stem:
+                    name = target.replace("%", MARK, 1)
+                if own is None:
+                    out.append({"@": name, "*": stem})
+                    continue
+                out.append({"@": name, "*": stem, "<": own[0] if own else "", "^": " ".join(dict.fromkeys(own)),
+                            "+": " ".join(own), "?": " ".join(dict.fromkeys(own)), "|": " ".join(own)})
+            continue
+        if "%" in target or _suffix_rule(target):
+            if "%" in target:
+                made = target.replace("%", MARK, 1)
+                own = [p.replace("%", MARK, 1) for p in rule.prerequisites] if rule.prerequisites is not None else None
+            else:
+                suffixes = target.split(".")
+                made = MARK + ("." + suffixes[2] if len(suffixes) > 2 else "")
+                own = [MARK + "." + suffixes[1]]
+            if own is None:
+                out.append({"@": made})
+                continue
+            out.append({"@": made, "<": own[0] if own else "", "^": " ".join(dict.fromkeys(own)),
+                        "+": " ".join(own), "?": " ".join(dict.fromkeys(own)), "|": " ".join(own)})
+            continue
+        stem = MARK
+        own = rule.prerequisites
+        if rule.static is not None and target in rule.static:
+            stem, own = rule.static[target]
+        if own is None:
+            out.append({"@": target, "*": stem})
+            continue
+        every = own + [p for p in merged.get(target, []) if p not in own]
+        out.append({"@": target, "*": stem, "<": own[0] if own else (every[0] if every else ""),
+                    "^": " ".join(dict.fromkeys(every)), "+": " ".join(every),
+                    "?": " ".join(dict.fromkeys(every)), "|": " ".join(dict.fromkeys(every))})
+    return out
 
 
 def _called(reader: _Reader, inner: str) -> str | None:
@@ -642,26 +1054,25 @@ def function_arguments(text: str) -> list[str]:
 
 
 def _expanded_recipe(reader: _Reader, recipe: str, depth: int = 0) -> str:
-    """A recipe line with make's expansions done where their value is known: `$$` is `$`,
-    a variable of known value is its text, `$(MAKE)` is `make`, `$(shell CMD)` is the shell's
-    `$(CMD)`; any other expansion stays spelled (to the shell, a value of unknown value), and
-    an automatic variable (`$@`, `$<` …) is `${MAKE_AUTOMATIC}`."""
+    """A recipe line with make's expansions done: `$$` is `$`, a variable or function of
+    known value is its text, `$(MAKE)` is `make`, `$(shell CMD)` is the shell's `$(CMD)`; a
+    variable of unknown value (the environment's) stays spelled (to the shell, a value of
+    unknown value); a value make computes that the reading does not work out (MARK) is the
+    shell word `COMPUTED`, which fails closed where it is written."""
     out: list[str] = []
     for literal, inner, spelled in references(recipe):
         if inner is None:
             out.append(literal)
-        elif len(spelled) == 2:
-            out.append("${MAKE_AUTOMATIC}")  # `$@`, `$<` … (or a one-letter variable: unknown too)
         elif inner in ("MAKE", "MAKE_COMMAND"):
             out.append("make")
         elif inner.startswith(("shell ", "shell\t")):
             out.append("$(" + _expanded_recipe(reader, inner[6:], depth + 1) + ")")
-        elif inner.startswith("call ") and depth < 8 and _called(reader, inner) is not None:
-            out.append(_expanded_recipe(reader, _called(reader, inner), depth + 1))
         else:
-            value = reader.value(inner) if _NAME().fullmatch(inner) else None
+            value = reader.value(inner)
             if value is not None:
-                out.append(value)
+                out.append(value.replace(MARK, COMPUTED))
+            elif len(spelled) == 2:
+                out.append(spelled)  # (a one-letter variable of the environment)
             else:
                 # (a function's arguments may hold `$(shell …)`: taken apart the same way)
                 out.append(spelled[:2] + _expanded_recipe(reader, inner, depth + 1) + spelled[-1])

@@ -163,11 +163,11 @@ def project_script(walk: Walk, view: View) -> FileScript | None:
         return pre_commit(walk, view, args)
     if view.name == "dotnet":
         return _dotnet(walk, view, args)
+    if view.name == "cargo":
+        return _cargo(walk, view, args)
     subcommands, names, mode = TOOLS[view.name]
     if subcommands is not None and (not words or words[0].opaque or words[0].text not in subcommands):
         return None
-    if view.name == "cargo" and words[0].text in _CARGO_RUNS:
-        return _compiled(walk, view, "cargo", [(".", True)], r".*\.rs", _CARGO_SKIPPED)
     if view.name == "cmake" and any(a.text == "-P" for a in args):
         return _cmake_script(walk, view, args)
     if any(a.text in _NO_PROJECT.get(view.name, ()) for a in args):
@@ -702,6 +702,265 @@ def _compiled(walk: Walk, view: View, runner: str, targets: list[tuple[str, bool
     script = FileScript(found[0], runner, False, True, ())
     script.paths = found
     return _read_program(walk, view, script)
+
+
+# -- cargo ------------------------------------------------------------------------------------------
+
+# cargo's own subcommands (and their one-letter aliases): an alias of the same name is ignored.
+_CARGO_BUILTINS = frozenset({
+    "add", "bench", "build", "b", "check", "c", "clean", "clippy", "config", "doc", "d", "fetch", "fix", "fmt",
+    "generate-lockfile", "help", "info", "init", "install", "locate-project", "login", "logout", "metadata",
+    "miri", "new", "owner", "package", "pkgid", "publish", "read-manifest", "remove", "rm", "report", "run", "r",
+    "rustc", "rustdoc", "search", "test", "t", "tree", "uninstall", "update", "vendor", "verify-project",
+    "version", "yank",
+})
+# Subcommands that compile nothing, so run no wrapper, linker or runner cargo's configuration names.
+_CARGO_QUIET = frozenset({"help", "version", "new", "init", "search", "locate-project", "read-manifest",
+                          "verify-project", "pkgid", "owner", "yank", "logout", "generate-lockfile", "fmt",
+                          "metadata", "tree", "fetch", "vendor", "update", "add", "remove", "rm", "config",
+                          "clean", "info", "report"})
+# cargo's options that take the next word as their value.
+_CARGO_VALUES = frozenset({"--config", "-Z", "-C", "--manifest-path", "--target", "--target-dir", "-p", "--package",
+                           "--features", "-F", "--bin", "--example", "--test", "--bench", "-j", "--jobs",
+                           "--profile", "--color", "--message-format", "--exclude", "--lockfile-path"})
+# Configuration keys whose value is a program cargo runs (`[target.*]` and `[host]` hold `linker`
+# and `runner` under each target, read for any key of that name), and the environment variables
+# that set them (analysis.py walks those where the line assigns them).
+_CARGO_PROGRAMS = (("build", "rustc"), ("build", "rustc-wrapper"), ("build", "rustc-workspace-wrapper"),
+                   ("build", "rustdoc"), ("doc", "browser"), ("registry", "credential-provider"))
+_CARGO_ALIAS_DEPTH = 8
+
+
+def _cargo(walk: Walk, view: View, args) -> FileScript | None:
+    """What `cargo` runs besides the compiler: the programs its configuration names (the
+    `.cargo/config.toml` or `.cargo/config` of where it runs and of every directory above it
+    up to the project's root, then `~/.cargo/config.toml`, then each `--config KEY=VALUE` or
+    `--config FILE`): `build.rustc`, `rustc-wrapper`, `rustc-workspace-wrapper`, `rustdoc`,
+    each target's `runner` and `linker`, `-C linker=` in rustflags, `doc.browser`, credential
+    providers, each walked as the command line it is (`view.wrapper_scripts`); an `[alias]`
+    (or `CARGO_ALIAS_NAME`) is read as the cargo command line it stands for. The files are read
+    for mentions with the build script (build.rs) or, for `run`, `test` and `bench`, every
+    `.rs` file. A configuration that cannot be read or parsed fails closed."""
+    import tomllib  # (only a cargo command pays for it)
+
+    configs: list[tuple[str, str]] = []
+    parsed: list[tuple[dict, str]] = []  # (a configuration, the directory its relative paths are in)
+    for prefix in _upward_from(walk, view, "."):
+        for name in (".cargo/config.toml", ".cargo/config"):
+            text = _read_file(walk, view, prefix + name)
+            if isinstance(text, FileScript):
+                return text
+            if text is not None:
+                configs.append((prefix + name, text))
+                break
+    home = walk.home_now()
+    cargo_home: str | None = "/" + "/".join((*home, ".cargo")) if home is not None else None
+    for a in view.args[: view.inner]:
+        if a.text.startswith("CARGO_HOME="):
+            if a.opaque:
+                return _refused("its CARGO_HOME", "cargo", "the directory of its configuration is of unknown value")
+            cargo_home = a.text.partition("=")[2] or "."
+    if "CARGO_HOME" in walk.context.scope.values and not any(a.text.startswith("CARGO_HOME=")
+                                                             for a in view.args[: view.inner]):
+        known = walk.context.scope.values["CARGO_HOME"]
+        if known is None or len(known) != 1:
+            return _refused("its CARGO_HOME", "cargo", "the directory of its configuration is of unknown value")
+        cargo_home = known[0].text
+    if cargo_home is not None:
+        for name in ("config.toml", "config"):
+            spelled = cargo_home.rstrip("/") + "/" + name
+            text = _read_file(walk, view, spelled)
+            if isinstance(text, FileScript):
+                return text
+            if text is not None:
+                configs.append((spelled, text))
+                break
+    for name, text in configs:
+        try:
+            parsed.append((tomllib.loads(text), _as_prefix(name.rpartition("/")[0].rpartition("/")[0])))
+        except (tomllib.TOMLDecodeError, ValueError) as exc:
+            return _refused(name, "cargo", f"it is not TOML cargo reads ({exc})")
+    words = list(args)
+    aliases: dict[str, list[str] | None] = {}
+    for table, _ in parsed:
+        for key, value in (table.get("alias") or {}).items() if isinstance(table.get("alias"), dict) else ():
+            aliases.setdefault(key, _cargo_words(value))
+    for a in view.args[: view.inner]:
+        if a.text.startswith("CARGO_ALIAS_"):
+            key, _, value = a.text.partition("=")
+            aliases[key[len("CARGO_ALIAS_"):].lower().replace("_", "-")] = None if a.opaque else value.split()
+    subcommand: str | None = None
+    for _ in range(_CARGO_ALIAS_DEPTH + 1):
+        position, subcommand = _cargo_subcommand(words)
+        if subcommand is None or subcommand in _CARGO_BUILTINS or subcommand not in aliases:
+            break
+        expansion = aliases[subcommand]
+        if expansion is None:
+            return _refused("its alias " + subcommand, "cargo", "the alias is of unknown value")
+        words = [*words[:position], *(_Word(w) for w in expansion), *words[position + 1:]]
+    else:
+        return _refused("its alias " + (subcommand or ""), "cargo", f"aliases more than {_CARGO_ALIAS_DEPTH} deep")
+    k = 0
+    while k < len(words):
+        t = words[k].text
+        value = None
+        if t == "--config" and k + 1 < len(words):
+            value, k = words[k + 1], k + 1
+        elif t.startswith("--config="):
+            value = _Word(t.partition("=")[2], words[k].opaque)
+        if value is not None:
+            if value.opaque:
+                return _refused("its --config", "cargo", "the configuration is of unknown value")
+            one = _cargo_config_option(walk, view, value.text, tomllib)
+            if isinstance(one, FileScript):
+                return one
+            parsed.append((one, ""))
+        k += 1
+    lines: list[str] = []
+    if subcommand is None or subcommand not in _CARGO_QUIET:
+        for table, base in parsed:
+            lines.extend(_cargo_programs(table, base))
+        # (`-C linker=PROGRAM` in the rustflags the environment gives, on the line or exported)
+        scope = walk.context.scope.values
+        assigned = [a.text.partition("=") for a in view.args[: view.inner] if not a.opaque and "=" in a.text]
+        assigned += [(name, "=", " ".join(v.text for v in known)) for name, known in scope.items()
+                     if known is not None and name.endswith("RUSTFLAGS")]
+        for name, _, value in assigned:
+            if name.endswith("RUSTFLAGS") or name.endswith("RUSTDOCFLAGS"):
+                flags = value.split("\x1f") if name.startswith("CARGO_ENCODED_") else value
+                lines.extend(" ".join(_quoted(w) for w in linker.split()) for linker in _linker_flags(flags))
+    if lines:
+        view.wrapper_scripts = (*view.wrapper_scripts, *lines)
+    script: FileScript | None = None
+    if subcommand in _CARGO_RUNS:
+        script = _compiled(walk, view, "cargo", [(".", True)], r".*\.rs", _CARGO_SKIPPED)
+    elif subcommand in TOOLS["cargo"][0]:
+        text = _read_file(walk, view, "build.rs")
+        if isinstance(text, FileScript):
+            return text
+        if text is not None:
+            script = FileScript("build.rs", "cargo", False, True, None)
+            script.text = text
+            script.parts = [("build.rs", text)]
+    if script is not None and script.refused is not None:
+        return script
+    if not configs:
+        return script
+    if script is None:
+        script = FileScript(" and ".join(n for n, _ in configs), "cargo", True, True, None)
+        script.lines = []
+        script.parts = []
+        script.text = ""
+    script.parts = [*(script.parts or ([(script.path, script.text)] if script.text else [])), *configs]
+    script.text = "\n".join(t for _, t in script.parts)
+    script.path = " and ".join(n for n, _ in script.parts[:3]) + (" and more" if len(script.parts) > 3 else "")
+    return script
+
+
+class _Word:
+    """A word of an alias's expansion, or of `--config=VALUE`, shaped as a command's `Arg`."""
+
+    __slots__ = ("text", "opaque")
+
+    def __init__(self, text: str, opaque: bool = False) -> None:
+        self.text = text
+        self.opaque = opaque
+
+
+def _cargo_words(value) -> list[str] | None:
+    """An alias's value: a string (split at blanks) or a list of strings."""
+    if isinstance(value, str):
+        return value.split()
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return list(value)
+    return None
+
+
+def _cargo_subcommand(words) -> tuple[int, str | None]:
+    """The position and name of cargo's subcommand among `words` (None: none, or of unknown
+    value: `+toolchain` and options are skipped)."""
+    k = 0
+    while k < len(words):
+        a = words[k]
+        if a.opaque:
+            return k, None
+        t = a.text
+        if t in _CARGO_VALUES:
+            k += 2
+            continue
+        if t.startswith(("-", "+")):
+            k += 1
+            continue
+        return k, t
+    return k, None
+
+
+def _cargo_config_option(walk: Walk, view: View, text: str, tomllib) -> dict | FileScript:
+    """`--config KEY=VALUE` (a TOML line) or `--config FILE`."""
+    if "=" in text:
+        try:
+            return tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            return _refused("its --config", "cargo", f"it is not TOML cargo reads ({exc})")
+    content = _read_file(walk, view, text)
+    if isinstance(content, FileScript):
+        return content
+    if content is None:
+        return {}
+    try:
+        return tomllib.loads(content)
+    except tomllib.TOMLDecodeError as exc:
+        return _refused(text, "cargo", f"it is not TOML cargo reads ({exc})")
+
+
+def _cargo_programs(table: dict, base: str) -> list[str]:
+    """The command lines of the programs one configuration names (see `_cargo`); a program
+    spelled with a `/` is relative to the directory holding `.cargo/` (`base`)."""
+    values: list = []
+    for section, key in _CARGO_PROGRAMS:
+        part = table.get(section)
+        if isinstance(part, dict) and key in part:
+            values.append(part[key])
+    for section in ("target", "host", "registries"):
+        part = table.get(section)
+        pending = [part] if isinstance(part, dict) else []
+        while pending:
+            current = pending.pop()
+            for key, value in current.items():
+                if isinstance(value, dict):
+                    pending.append(value)
+                elif key in ("runner", "linker", "credential-provider"):
+                    values.append(value)
+                elif key in ("rustflags", "rustdocflags"):
+                    values.extend(_linker_flags(value))
+    for section in ("build",):
+        part = table.get(section)
+        if isinstance(part, dict):
+            for key in ("rustflags", "rustdocflags"):
+                if key in part:
+                    values.extend(_linker_flags(part[key]))
+    lines: list[str] = []
+    for value in values:
+        words = value.split() if isinstance(value, str) else value if isinstance(value, list) else None
+        if not words or not all(isinstance(w, str) for w in words):
+            continue
+        program = words[0]
+        if "/" in program and not program.startswith("/"):
+            program = base + program
+        lines.append(" ".join(_quoted(w) for w in [program, *words[1:]]))
+    return lines
+
+
+def _linker_flags(value) -> list[str]:
+    """The linkers `-C linker=PROGRAM` (or `-Clinker=…`) in a rustflags value names."""
+    words = value.split() if isinstance(value, str) else [w for w in value if isinstance(w, str)] \
+        if isinstance(value, list) else []
+    out: list[str] = []
+    for k, word in enumerate(words):
+        flag = word[2:] if word.startswith("-C") and len(word) > 2 else words[k + 1] if word == "-C" and k + 1 < len(words) else ""
+        if flag.startswith("linker="):
+            out.append(flag.partition("=")[2])
+    return out
 
 
 def _refused(shown: str, runner: str, why: str) -> FileScript:

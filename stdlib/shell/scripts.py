@@ -573,6 +573,12 @@ def _makefile(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript | None:
     overrides: dict[str, str | None] = {}
     environment_overrides = False
     directory = "."
+    # make's environment (the line's `NAME=value` in front of it, through `env`, or assigned
+    # before it): MAKEFLAGS carries options and variables, MAKEFILES makefiles read first.
+    flags = _make_environment(walk, view, "MAKEFLAGS")
+    if flags is not None:
+        environment_overrides = _make_flags(flags, include_dirs, evals, overrides)
+    listed = _make_environment(walk, view, "MAKEFILES")
     k = 0
     while k < len(args):
         a = args[k]
@@ -613,7 +619,7 @@ def _makefile(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript | None:
         elif option in ("-E", "--eval") and value is not None:
             evals.append(value)
         k += 1
-    if not files and not evals and _no_makefile_here(walk, view.cwd if directory == "." else walk.absolute(directory, view.cwd)):
+    if not files and not evals and not listed and _no_makefile_here(walk, view.cwd if directory == "." else walk.absolute(directory, view.cwd)):
         return None  # (one look instead of one per default name: `cd build && make` in a fresh tree)
     prefix = "" if directory == "." else directory.rstrip("/") + "/"
     names = [f if f.startswith("/") or f == "-" else prefix + f for f in files] or [prefix + n for n in _MAKEFILES]
@@ -629,15 +635,19 @@ def _makefile(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript | None:
             read.append(("standard input" if name in ("-", "/dev/stdin") else name, text))
             if not files:
                 break  # make reads the first of its default names that exists
-    if not read:
+    if not read and not listed:
         return None
-    included = _included(walk, view, [text for _, text in read], prefix, include_dirs)
+    # (MAKEFILES: read first, where an `-include` looks, and a missing one is no error; its
+    # first target is not the default goal, as an included file's is not: read with them)
+    first = [f"-include {listed}"] if listed else []
+    missing: list[str] = []
+    included = _included(walk, view, first + [text for _, text in read], prefix, include_dirs, missing)
     if isinstance(included, FileScript):
         return included
     from polydeukes.stdlib.shell.makefiles import read_makefiles  # only a make command loads it
 
-    program = read_makefiles(read + included, goals, overrides, environment_overrides, len(read))
-    shown = next((name for name, _ in read if name != "--eval"), "--eval")
+    program = read_makefiles(read + included, goals, overrides, environment_overrides, len(read), missing)
+    shown = next((name for name, _ in read + included if name != "--eval"), "--eval")
     script = FileScript(shown, "make", True, True, None)
     if program.refused is not None:
         script.refused = program.refused
@@ -674,12 +684,15 @@ INCLUDED_MAKEFILES = 64  # makefiles read through include directives for one mak
 _INCLUDE_DEPTH = 8
 
 
-def _included(walk: Walk, view: View, texts: list[str], prefix: str,
-              include_dirs: list[str]) -> list[tuple[str, str]] | FileScript:
+def _included(walk: Walk, view: View, texts: list[str], prefix: str, include_dirs: list[str],
+              missing: list[str] | None = None) -> list[tuple[str, str]] | FileScript:
     """The texts of the makefiles the `include` directives of `texts` read, and theirs in turn
     (depth `_INCLUDE_DEPTH`, at most `INCLUDED_MAKEFILES` files, then fail closed): a name is
-    relative to make's directory, else looked up in the `-I` directories. A name of unknown
-    value (`include $(DEPS)`, a glob) is not followed, as `bash $X`'s script is not."""
+    relative to make's directory, else looked up in the `-I` directories, then in the
+    directories GNU make searches itself (`_MAKE_INCLUDE_DIRS`). A name found nowhere goes to
+    `missing` (make may make it with a rule, then read it: makefiles.py fails closed then). A
+    name of unknown value (`include $(DEPS)`, a glob) is not followed, as `bash $X`'s script
+    is not."""
     out: list[tuple[str, str]] = []
     seen: set[str] = set()
     pending = [(text, 0) for text in texts]
@@ -706,7 +719,8 @@ def _included(walk: Walk, view: View, texts: list[str], prefix: str,
                 # before it changes directory, under the caller's: both are read)
                 candidates = [name] if name.startswith("/") else [prefix + name] + [
                     base + d.rstrip("/") + "/" + name for d in include_dirs
-                    for base in dict.fromkeys(("" if d.startswith("/") else prefix, ""))]
+                    for base in dict.fromkeys(("" if d.startswith("/") else prefix, ""))] + [
+                    d + name for d in _MAKE_INCLUDE_DIRS]
                 for spelled in candidates:
                     content = _read_file(walk, view, spelled)
                     if isinstance(content, FileScript):
@@ -715,7 +729,90 @@ def _included(walk: Walk, view: View, texts: list[str], prefix: str,
                         out.append((spelled, content))
                         pending.append((content, depth + 1))
                         break
+                else:
+                    if missing is not None:
+                        missing.append(name)
+                    if found.group(0).lstrip().startswith("include"):
+                        # (make stops unless a rule makes it, or it is found where this reading
+                        # does not look: an `-I` from the environment the session exported)
+                        refused = FileScript(name, "make", True, True, None)
+                        refused.refused = "make includes it and it is not in make's directory nor the -I " \
+                                          "directories: the environment's MAKEFLAGS may name where it is"
+                        return refused
     return out
+
+
+# Where GNU make looks for an included makefile after its directory and the `-I` ones.
+_MAKE_INCLUDE_DIRS = ("/usr/gnu/include/", "/usr/local/include/", "/usr/include/")
+
+
+def _make_environment(walk: Walk, view: View, name: str) -> str | None:
+    """The value of make's environment variable `name` on this line: assigned in front of
+    make (or through `env`), else assigned before it on the line; a part of unknown value
+    stays spelled (`$X`); None when the line does not assign it."""
+    for a in reversed(view.args[: view.inner]):
+        if a.text.startswith(name + "="):
+            return a.text.partition("=")[2]
+    values = walk.context.scope.values
+    if name not in values:
+        return None
+    known = values[name]
+    if known is None:
+        return "$" + name  # (of unknown value)
+    return " ".join(v.text for v in known)
+
+
+_UNESCAPED_BLANKS = LazyPattern(r"(?<!\\)[ \t]+")
+
+
+def _make_flags(flags: str, include_dirs: list[str], evals: list[str], overrides: dict[str, str | None]) -> bool:
+    """MAKEFLAGS as make reads it: a first word without `-` is single-letter options, then
+    options and `NAME=value` variables; `-I`/`--include-dir`, `-E`/`--eval` and variables are
+    read into the lists, `-e` is returned. `-f` and `-C` there are ignored by make (4.3), and
+    so here. A word of unknown value (`$X`) is left out: options from the environment."""
+    words = [w.replace("\\ ", " ").replace("\\\t", "\t") for w in _UNESCAPED_BLANKS().split(flags.strip())] \
+        if flags.strip() else []
+    if words and not words[0].startswith("-") and "=" not in words[0]:
+        words[0] = "-" + words[0]
+    environment = False
+    k = 0
+    while k < len(words):
+        word = words[k]
+        following = words[k + 1] if k + 1 < len(words) else None
+        if word == "--":
+            pass
+        elif word.startswith("--") and "=" in word:
+            option, _, value = word.partition("=")
+            if option in ("--include-dir",):
+                include_dirs.append(value)
+            elif option == "--eval":
+                evals.append(value)
+        elif word in ("--include-dir", "--eval") and following is not None:
+            (include_dirs if word == "--include-dir" else evals).append(following)
+            k += 1
+        elif word == "--environment-overrides":
+            environment = True
+        elif word.startswith("-") and not word.startswith("--"):
+            letters = word[1:]
+            for j, letter in enumerate(letters):
+                if letter in "IE":
+                    value = letters[j + 1 :] or following
+                    if value is not None:
+                        (include_dirs if letter == "I" else evals).append(value)
+                        if not letters[j + 1 :]:
+                            k += 1
+                    break
+                if letter in "fCoWlOj":
+                    if not letters[j + 1 :] and letter in "fCoW":
+                        k += 1  # (its value is the next word)
+                    break
+                if letter == "e":
+                    environment = True
+        elif "=" in word and not word.startswith("$") and _MAKE_VARIABLE().match(word):
+            name, _, assigned = word.partition("=")
+            overrides[name.rstrip(":+?!")] = None if "$" in assigned or name[-1:] in "+?!" else assigned
+        k += 1
+    return environment
 
 
 def _no_makefile_here(walk: Walk, path: tuple[str, ...] | None) -> bool:
