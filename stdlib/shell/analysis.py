@@ -553,7 +553,8 @@ class View:
     passes_written: str | None = None  # a file it passes to an executor, written by the line, content unknown
     items_refused: str | None = None  # why xargs's operand file could not be read
     option_glob: tuple[str, str] | None = None  # a glob word, and the option-like name it can expand to
-    unknown_directory: Arg | None = None  # `tar -C c?`, `unzip -d "$D"`: where members land, unknown
+    unknown_directory: Arg | None = None
+    cwd_glob: tuple[tuple[str, ...], str] | None = None  # with `cwd` unknown: `Context.cwd_glob`  # `tar -C c?`, `unzip -d "$D"`: where members land, unknown
     items_written: str | None = None  # xargs's operand file, written by the line with content not computed
     print_refused: tuple[str, str] | None = None  # a `$(cat F)` whose F cannot be read within bounds: (F, why)
     prints_written: str | None = None  # a `$(cat F)` whose F the line wrote with content not computed
@@ -613,7 +614,7 @@ class Context:
     """The line's state as the walk goes (see the module docstring)."""
 
     __slots__ = ("cwd", "stack", "oldpwd", "scope", "glob", "redefined", "written", "writers", "groups", "listed",
-                 "node_bin", "links", "cwd_uncertain", "path_dirs")
+                 "node_bin", "links", "cwd_uncertain", "path_dirs", "cwd_glob")
 
     def __init__(self, root: tuple[str, ...] | None) -> None:
         self.cwd: tuple[str, ...] | None = root
@@ -636,6 +637,9 @@ class Context:
         self.cwd_uncertain = False  # a `cd` that might not have run was followed until its list ends
         # Directories the line put before the rest of PATH (`export PATH=bin:$PATH`), absolute.
         self.path_dirs: tuple[tuple[str, ...], ...] = ()
+        # The last `cd GLOB`: the directory it was read in and the glob (only asked while `cwd`
+        # is unknown: a relative write target then lands below one of its matches).
+        self.cwd_glob: tuple[tuple[str, ...], str] | None = None
 
 
     def directory_value(self, name: str) -> tuple[Value, ...] | None:
@@ -662,12 +666,14 @@ class QuietCommand:
     entry (through a symbolic link, from an unknown directory); it also stands for them in `Context.writers` (the attributes
     `Walk._record_writes` reads, as a view has them)."""
 
-    __slots__ = ("cmd", "cwd")
+    __slots__ = ("cmd", "cwd", "cwd_glob", "glob")
     model = None  # nothing for `_record_writes` to take from a model: it writes no operand
 
-    def __init__(self, cmd: SimpleCommand, cwd: tuple[str, ...] | None) -> None:
+    def __init__(self, cmd: SimpleCommand, context: Context) -> None:
         self.cmd = cmd
-        self.cwd = cwd
+        self.cwd = context.cwd
+        self.cwd_glob = context.cwd_glob if context.cwd is None else None
+        self.glob = context.glob
 
     @property
     def head(self) -> str:
@@ -852,7 +858,7 @@ class Walk:
                     # mention it lacks, or through a write redirect's target being a link.
                     for r in cmd.redirects:
                         if is_write_redirect(r):
-                            quiet = QuietCommand(cmd, context.cwd)
+                            quiet = QuietCommand(cmd, context)
                             context.writers.append(quiet)
                             yield quiet
                             break
@@ -1044,6 +1050,8 @@ class Walk:
             view.moves_directory = True
         view.glob = context.glob
         view.cwd = context.cwd
+        if context.cwd is None and context.cwd_glob is not None:
+            view.cwd_glob = context.cwd_glob
         flags = cmd.flags
         if flags & W_SUBST:
             if self._print_values(text, cmd, view):
@@ -1110,6 +1118,8 @@ class Walk:
             else:
                 # `git -C c? rm gate.sh`, `make -C "$D"`: the directory the command works in is
                 # unknown, as after `cd c?` (a glob may match a protected directory)
+                if chdir.pattern is not None and not chdir.opaque and view.cwd is not None:
+                    view.cwd_glob = (view.cwd, chdir.pattern)
                 view.cwd = None
         if wrapper_cd:
             # `env -C dir`, `sudo -D dir`, `uv --directory dir`: followed when the word is literal
@@ -1980,6 +1990,9 @@ class Walk:
             return
         operands = [a for a in rest if not a.text.startswith("-") or a.text == "-"]
         current = context.cwd
+        context.cwd_glob = None
+        if len(operands) == 1 and operands[0].pattern is not None and not operands[0].opaque and current is not None:
+            context.cwd_glob = (current, operands[0].pattern)  # `cd .claude/hook? && rm h.sh`
         if not operands:
             home = self.home_now()
             target = home if name == "cd" and home is not None else None

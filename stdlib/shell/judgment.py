@@ -1143,6 +1143,15 @@ class _Judge:
             pattern = pattern[1:] if pattern is not None and pattern.startswith("~") else None
         elif cwd is None and text[:1] not in ("/", "~", "$", ""):
             tail, base = "/" + text, "the directory it runs in"
+            if view.cwd_glob is not None:
+                # `cd .claude/hook? && rm h.sh`, `git -C c? rm gate.sh`: below a match of the glob
+                where, glob = view.cwd_glob
+                hits = p.pattern_hits(glob.rstrip("/") + "/" + (pattern or escape_pattern(text)), where, view.glob)
+                if hits:
+                    self.reached.update(hits)
+                    self.found(BREAK_OPAQUE_WRITE_TARGET, UNKNOWN_BASE.format(
+                        head=view.head, what=what, word=shown or text, base=base, p=p.entries[hits[0]]))
+                    return
             pattern = None  # a relative pattern here is already matched anchored anywhere
         else:
             return

@@ -536,6 +536,9 @@ def _program_files(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript | 
     while k < len(args):
         t = args[k].text
         if t in ("-f", "--file") and k + 1 < len(args):
+            if args[k + 1].text.startswith("<(") \
+                    and (made := _rewritten_script(args[k + 1].text, view.name, False, True)) is not None:
+                return made  # `awk -f <(rev p)`
             if args[k + 1].opaque:
                 return None
             files.append(args[k + 1].text)
@@ -589,6 +592,9 @@ def _makefile(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript | None:
             if k + 1 >= len(args):
                 break
             value = args[k + 1].text if not args[k + 1].opaque else None
+            if t in ("-f", "--file", "--makefile") and args[k + 1].text.startswith("<(") \
+                    and (made := _rewritten_script(args[k + 1].text, view.name, False, True)) is not None:
+                return made  # `make -f <(tr X i < a)`
             if args[k + 1].opaque and t in ("-f", "--file", "--makefile", "-C", "--directory", "-E", "--eval"):
                 return None  # which file, where, or what text is unknown
             if t in _MAKE_OPTIONAL_VALUES and goals is not None:
