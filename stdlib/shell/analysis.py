@@ -553,8 +553,8 @@ class View:
     passes_written: str | None = None  # a file it passes to an executor, written by the line, content unknown
     items_refused: str | None = None  # why xargs's operand file could not be read
     option_glob: tuple[str, str] | None = None  # a glob word, and the option-like name it can expand to
-    unknown_directory: Arg | None = None
-    cwd_glob: tuple[tuple[str, ...], str] | None = None  # with `cwd` unknown: `Context.cwd_glob`  # `tar -C c?`, `unzip -d "$D"`: where members land, unknown
+    unknown_directory: Arg | None = None  # `tar -C c?`, `unzip -d "$D"`: where members land, unknown
+    cwd_glob: tuple[tuple[str, ...], str] | None = None  # with `cwd` unknown: `Context.cwd_glob`
     items_written: str | None = None  # xargs's operand file, written by the line with content not computed
     print_refused: tuple[str, str] | None = None  # a `$(cat F)` whose F cannot be read within bounds: (F, why)
     prints_written: str | None = None  # a `$(cat F)` whose F the line wrote with content not computed
@@ -1789,7 +1789,7 @@ class Walk:
             if segment.literal is not None:
                 continue
             if names is None:
-                found = self.disk.names_in(cwd, _LOOKS_LIKE_OPTION)
+                found = self.disk.names_in(cwd, _looks_like_option)
                 names = found if isinstance(found, list) else []
                 names.extend(path[-1] for path in self.written() if path[:-1] == cwd and path[-1][:1] == "-")
                 if not names:
@@ -1801,8 +1801,9 @@ class Walk:
 
     def _made_word(self, text: str, cmd: SimpleCommand) -> tuple[str, str, bool] | None:
         """The first word or write redirect's target of `cmd` whose value the line makes of
-        text the walk does not work out, as spelled, how (`_maker`), and whether it is a target. An assignment's value is no
-        word of the command (`_assign` records it); a process substitution is a file name."""
+        text the walk does not work out, as spelled, how (`_maker`), and whether it is a
+        target. An assignment's value is no word of the command (`_assign` records it); a
+        process substitution is a file name."""
         words = cmd.words
         for k, w in enumerate((*words, *(r.target for r in cmd.redirects))):
             if not w.flags & (W_VAR | W_SUBST):
@@ -3154,7 +3155,7 @@ _MAPFILES = frozenset({"mapfile", "readarray"})
 _READERS_OF_LINES = frozenset({"read"}) | _MAPFILES
 
 
-def _LOOKS_LIKE_OPTION(name: str) -> bool:
+def _looks_like_option(name: str) -> bool:
     return name[:1] == "-"
 
 
@@ -3168,7 +3169,7 @@ _OTHER_SPLIT = "read takes with a split or options this layer does not follow"
 _DATA_SOURCES = frozenset({"cat", "head", "tail", "grep", "egrep", "fgrep", "echo", "printf"})
 
 
-def _ifs_splits(scope) -> bool:
+def _ifs_splits(scope: Scope) -> bool:
     """Does `IFS` hold other characters than blanks (or an unknown value) on the line?"""
     if "IFS" not in scope.values:
         return False
@@ -3233,12 +3234,7 @@ def _splits_otherwise(context: Context, view: View) -> bool:
     """Does the line give `IFS` a value with other characters than blanks (before the command,
     or earlier on the line)? `IFS= read -r f`, the usual idiom, only keeps the blanks."""
     values = [a.text.split("=", 1)[1] for a in view.args[: view.inner] if a.text.startswith("IFS=")]
-    if "IFS" in context.scope.values:
-        known = context.scope.values["IFS"]
-        if known is None:
-            return True
-        values.extend(v.text for v in known)
-    return any(value.strip(" \t\n") for value in values)
+    return any(value.strip(" \t\n") for value in values) or _ifs_splits(context.scope)
 
 
 def _mapfile_values(argv: Sequence[Arg], text: str) -> dict[str, tuple[Value, ...]] | None:
