@@ -614,7 +614,7 @@ class Context:
     """The line's state as the walk goes (see the module docstring)."""
 
     __slots__ = ("cwd", "stack", "oldpwd", "scope", "glob", "redefined", "written", "writers", "groups", "listed",
-                 "node_bin", "links", "cwd_uncertain", "path_dirs", "cwd_glob")
+                 "node_bin", "links", "cwd_uncertain", "path_dirs", "cwd_glob", "functions")
 
     def __init__(self, root: tuple[str, ...] | None) -> None:
         self.cwd: tuple[str, ...] | None = root
@@ -640,6 +640,8 @@ class Context:
         # The last `cd GLOB`: the directory it was read in and the glob (only asked while `cwd`
         # is unknown: a relative write target then lands below one of its matches).
         self.cwd_glob: tuple[tuple[str, ...], str] | None = None
+        # Functions the line defines: name -> the text of the body (`Walk._function_call`).
+        self.functions: dict[str, str] = {}
 
 
     def directory_value(self, name: str) -> tuple[Value, ...] | None:
@@ -819,6 +821,9 @@ class Walk:
                     yield from self._script(run_text, tokenize(run_text), depth, fully_read, moves)
                 continue
             spells = self.spells
+            first = cmd.words[0].text if cmd.words else ""
+            if first[-2:] == "()" or first == "function":
+                _function_definition(commands, k, text, context.functions)
             piped = k > 0 and type(commands[k - 1]) is not PlainRun and commands[k - 1].connector == "|"
             if not piped:
                 rewriter = operand_rewriter = None
@@ -1220,7 +1225,9 @@ class Walk:
                 or cmd.heredocs and _heredoc_runs(cmd) or view.runs_options or view.code_runs:
             view.follow = True
         written_script = None
-        if name == "deno" and inner + 1 < len(args) and args[inner + 1].text == "task":
+        if context.functions and inner < len(args) and not args[inner].opaque and args[inner].text in context.functions:
+            self._function_call(view)
+        elif name == "deno" and inner + 1 < len(args) and args[inner + 1].text == "task":
             self._project_files(view)  # `deno task NAME`: deno.json's tasks, not a program file
         elif inner < len(args) and (name in _FILE_RUNNERS or (model is not None and model.handler == "interpreter")
                                     or "/" in args[inner].text or view.wrapper in _PYTHON_FILE_RUNNERS):
@@ -1233,6 +1240,19 @@ class Walk:
         elif name in PROJECT_TOOLS and inner < len(args):
             self._project_files(view)
         return view, written_script
+
+    def _function_call(self, view: View) -> None:
+        """A call of a function the line defined: its body is walked again with `$1`…`$9`,
+        `$@` and `$*` bound to the call's arguments, in the caller's shell (`f() { rm -rf
+        "$1"; }; f .` removes the project; the body was walked once where it was defined,
+        with the parameters unknown)."""
+        from polydeukes.stdlib.shell.scripts import FileScript
+
+        name = view.args[view.inner].text
+        script = FileScript(f"function {name}", "the shell", True, False, view.args[view.inner + 1 :])
+        script.text = self.context.functions[name]
+        view.file_script = script
+        view.follow = True
 
     def _follow(self, text: str, view: View, written_script: str | None) -> Iterator[Event]:
         """The scripts a command runs: substitutions in its words, a nested shell's script, a
@@ -3153,6 +3173,38 @@ _READ_LINES = 256  # lines a loop's input may give its `read` names (past it: fa
 _MAPFILES = frozenset({"mapfile", "readarray"})
 # Commands that give names the lines of their input (a loop's `read`, or one reading its own).
 _READERS_OF_LINES = frozenset({"read"}) | _MAPFILES
+
+
+def _function_definition(commands: Sequence, k: int, text: str, functions: dict[str, str]) -> None:
+    """Record the function that `commands[k]` starts to define (`f() { …; }`, `f() ( … )`,
+    `function f { …; }`): its name and the text of its body, up to the `}` or `)` that closes
+    it (groups inside it counted). A body whose end is not on the line is not recorded."""
+    words = commands[k].words
+    if words[0].text == "function":
+        if len(words) < 2:
+            return
+        name, at = words[1].text.removesuffix("()"), 2
+    else:
+        name, at = words[0].text[:-2], 1
+    if at >= len(words) or words[at].text not in ("{", "(") or _FUNCTION_DEFINITION().fullmatch(name + "()") is None:
+        return
+    opener = words[at].text
+    closer = "}" if opener == "{" else ")"
+    start = words[at].end
+    depth = 0
+    for j in range(k, len(commands)):
+        cmd = commands[j]
+        if type(cmd) is PlainRun:
+            continue
+        for w in cmd.words[at + 1 :] if j == k else cmd.words:
+            if w.text == opener:
+                depth += 1
+            elif w.text == closer and (closer == ")" or w is cmd.words[0]):
+                # (`}` closes only as a command's first word; `)` wherever it stands)
+                if depth == 0:
+                    functions[name] = text[start : w.start]
+                    return
+                depth -= 1
 
 
 def _looks_like_option(name: str) -> bool:

@@ -386,6 +386,10 @@ def walk_script(walk: Walk, view: View) -> Iterator[Event]:
     if script.child or script.arguments is not None:
         context.scope = caller.copy()
         _bind(context.scope.values, script.arguments)
+        if script.arguments is not None and len(script.arguments) > 1:
+            # `"$*"` joins the arguments with IFS's first character, which the walk does not
+            # follow (`IFS=; rm -rf "$*"` called with `c i`): made, not alternatives
+            context.scope.made["*"] = f"joins the arguments {script.path} is called with"
     outer = walk.origin
     walk.origin = script.origin if outer is None else f"{script.origin}, in {outer}"
     try:
