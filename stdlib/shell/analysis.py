@@ -788,11 +788,7 @@ class Walk:
         # The first earlier stage of this pipeline that rewrites the text it passes on (`| sed
         # s/X/ci/ | sh`): what reaches an executor after it is text nobody read.
         rewriter: str | None = None
-        # The first stage that makes other text of data this pipeline's first stage reads or
-        # prints (`rev l | xargs rm`; not a program's output, nor a stage that only reorders
-        # lines, `| sort`): what reaches xargs's operands after it was read by nobody.
-        operand_rewriter: str | None = None
-        data_pipeline = False
+        pipeline_start = 0  # the index of this pipeline's first stage
         loop_ends: dict[int, int] | None = None  # loop opener index -> its `done`, once a loop is seen
         reading_loop_ends: set[int] | None = None  # the `done`s of loops whose commands only read
         # §8.6: a directory change anywhere in a script (or the script around it) makes its
@@ -826,13 +822,11 @@ class Walk:
                 _function_definition(commands, k, text, context.functions)
             piped = k > 0 and type(commands[k - 1]) is not PlainRun and commands[k - 1].connector == "|"
             if not piped:
-                rewriter = operand_rewriter = None
+                rewriter = None
                 flowing = None
-                data_pipeline = cmd.connector == "|" and _data_source(cmd)
+                pipeline_start = k
             # (asked of a stage even when it is skipped below: `echo … | tr … | sh`)
             rewrites = _rewrites_text(cmd, first=not piped) if cmd.connector == "|" and rewriter is None else None
-            if data_pipeline and operand_rewriter is None and cmd.connector == "|":
-                operand_rewriter = _rewrites_operands(cmd, not piped, rewrites)
             if spells is None and self.wants_run is not None and not context.redefined and _inert(cmd) \
                     and flowing is None and not self.wants_run(" ".join([w.text for w in cmd.words]), context) \
                     and not (cmd.words[0].text in _FLOWING_SOURCES and (
@@ -897,8 +891,9 @@ class Walk:
                 self._loop_input(view, cmd)
             if rewriter is not None and _runs_stdin_as_code(cmd):
                 view.rewritten_by = rewriter
-            elif operand_rewriter is not None and _reads_stdin_as_program(cmd):
-                view.rewritten_operands = operand_rewriter  # `echo x | sed s/x/ci/ | xargs rm`
+            elif piped and _reads_stdin_as_program(cmd):
+                # `echo x | sed s/x/ci/ | xargs rm`: operands made on the way
+                view.rewritten_operands = _operand_rewriter(commands, pipeline_start, k)
             rewriter = rewriter or rewrites
             if feeds_executor and (cmd.heredocs or cmd.redirects):
                 upstream = upstream + [h.body for h in cmd.heredocs]
@@ -3269,17 +3264,21 @@ def _data_source(cmd: SimpleCommand) -> bool:
     return head in _REWRITERS or head in _DATA_SOURCES
 
 
-def _rewrites_operands(cmd: SimpleCommand, first: bool, rewrites: str | None) -> str | None:
-    """The stage's name when it makes other text of the lines it passes on (`_rewrites_text`,
-    already worked out as `rewrites` when the pipeline has no rewriter yet), but for a stage
-    that only reorders or drops whole lines."""
-    if rewrites is None:
-        rewrites = _rewrites_text(cmd, first)
-    if rewrites is None or rewrites in _LINE_KEEPERS and not (
-            rewrites == "uniq" and any(w.text in ("-c", "--count") or w.text.startswith("-") and not
-                                       w.text.startswith("--") and "c" in w.text for w in cmd.words[1:])):
+def _operand_rewriter(commands: Sequence, start: int, end: int) -> str | None:
+    """The first stage from `start` up to `end` that makes other text of the data the
+    pipeline's first stage reads or prints (`rev l | xargs rm`), when it starts with data
+    (`_data_source`; a program's output keeps its own rule); a stage that only reorders or
+    drops whole lines (`sort`, `uniq` without `-c`) makes nothing new."""
+    if not _data_source(commands[start]):
         return None
-    return rewrites
+    for k in range(start, end):
+        cmd = commands[k]
+        rewrites = _rewrites_text(cmd, k == start)
+        if rewrites is not None and not (rewrites in _LINE_KEEPERS and not (
+                rewrites == "uniq" and any(w.text in ("-c", "--count") or w.text.startswith("-") and not
+                                           w.text.startswith("--") and "c" in w.text for w in cmd.words[1:]))):
+            return rewrites
+    return None
 
 
 def _splits_otherwise(context: Context, view: View) -> bool:

@@ -349,7 +349,11 @@ class Disk:
 
     def hard_link_id(self, segments: Sequence[str]) -> tuple[int, int] | None:
         """(device, inode) of the regular file at `segments` when it has more than one name
-        (a hard link), else None (no link followed)."""
+        (a hard link), else None (no link followed). A file in a directory the disk walk
+        found missing, or outside the root, is not looked at."""
+        parent = self._directories.get(tuple(segments[:-1]))
+        if parent is _MISSING or parent is _OUTSIDE:
+            return None
         info = self._lstat_of("/" + "/".join(segments))
         if info is None or isinstance(info, Refused) or not stat.S_ISREG(info.st_mode) or info.st_nlink < 2:
             return None

@@ -935,7 +935,8 @@ class _Judge:
             # A file with another name inside an entry is that entry's content (`ln ci/gate.sh
             # h` made by an earlier call; `echo x > h` writes the protected file)
             final = resolved if resolved is not None else [*cwd, *parts] if parts is not None else absolute
-            identity = disk.hard_link_id(final)
+            root = self.p.root_segs
+            identity = disk.hard_link_id(final) if root is not None and final[: len(root)] == list(root) else None
             if identity is not None:
                 index = self._hard_linked(disk).get(identity, -1)
                 if index >= 0:
