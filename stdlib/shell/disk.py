@@ -347,13 +347,15 @@ class Disk:
             return found
         return found
 
+    def last_directory_present(self) -> bool:
+        """Does the directory `resolve_below` walked last exist under the root? (Below a missing
+        or outside one, no file has a second name to look at.)"""
+        walked = self._last_walked
+        return type(walked) is _Walked and not walked.missing or walked is _UNUSUAL
+
     def hard_link_id(self, segments: Sequence[str]) -> tuple[int, int] | None:
         """(device, inode) of the regular file at `segments` when it has more than one name
-        (a hard link), else None (no link followed). A file in a directory the disk walk
-        found missing, or outside the root, is not looked at."""
-        parent = self._directories.get(tuple(segments[:-1]))
-        if parent is _MISSING or parent is _OUTSIDE:
-            return None
+        (a hard link), else None (no link followed)."""
         info = self._lstat_of("/" + "/".join(segments))
         if info is None or isinstance(info, Refused) or not stat.S_ISREG(info.st_mode) or info.st_nlink < 2:
             return None

@@ -918,6 +918,7 @@ class _Judge:
         if parts is not None:
             # The usual target, a relative path: the directory's links are followed once.
             resolved = disk.resolve_below(cwd, parts, follow_last=follow_last)
+            present = disk.last_directory_present()
         else:
             absolute = absolute_segments(text, cwd, self.p.home)
             if absolute is None:
@@ -929,14 +930,17 @@ class _Judge:
             resolved = disk.resolve(list(spelled), follow_last=follow_last)
             if resolved == absolute:
                 resolved = None
+            root = self.p.root_segs
+            present = root is not None and absolute[: len(root)] == list(root)
         from polydeukes.stdlib.shell.disk import Refused  # loaded by `walk.disk`
 
         if not isinstance(resolved, Refused):
             # A file with another name inside an entry is that entry's content (`ln ci/gate.sh
             # h` made by an earlier call; `echo x > h` writes the protected file)
-            final = resolved if resolved is not None else [*cwd, *parts] if parts is not None else absolute
-            root = self.p.root_segs
-            identity = disk.hard_link_id(final) if root is not None and final[: len(root)] == list(root) else None
+            identity = None
+            if resolved is not None or present:
+                final = resolved if resolved is not None else [*cwd, *parts] if parts is not None else absolute
+                identity = disk.hard_link_id(final)
             if identity is not None:
                 index = self._hard_linked(disk).get(identity, -1)
                 if index >= 0:
