@@ -579,6 +579,11 @@ class View:
     loop_reads_only = False
     loop_listing: tuple | None = None  # what a `for` loop's `$(…)` word list prints
     source = ""  # the script text the words index into
+    # The descriptors its own redirects set (`inputs.input_fds`), the fd-0 redirect of a group
+    # around it (`{ bash; } < x.sh`), and those `exec` opened earlier (`Context.fds`).
+    inputs: dict | None = None
+    group_input = None
+    opened_fds: dict = {}
     moves_directory = False  # the script changes directory somewhere (§8.6)
     prefix_roles: dict[int, str] = {}
     wrapper_scripts: tuple = ()
@@ -614,7 +619,7 @@ class Context:
     """The line's state as the walk goes (see the module docstring)."""
 
     __slots__ = ("cwd", "stack", "oldpwd", "scope", "glob", "redefined", "written", "writers", "groups", "listed",
-                 "node_bin", "links", "cwd_uncertain", "path_dirs", "cwd_glob", "functions")
+                 "node_bin", "links", "cwd_uncertain", "path_dirs", "cwd_glob", "functions", "fds")
 
     def __init__(self, root: tuple[str, ...] | None) -> None:
         self.cwd: tuple[str, ...] | None = root
@@ -642,6 +647,8 @@ class Context:
         self.cwd_glob: tuple[tuple[str, ...], str] | None = None
         # Functions the line defines: name -> the text of the body (`Walk._function_call`).
         self.functions: dict[str, str] = {}
+        # File descriptors `exec 3<x.sh` opened: the file spelled (None: not a file read).
+        self.fds: dict[str, str | None] = {}
 
 
     def directory_value(self, name: str) -> tuple[Value, ...] | None:
@@ -731,6 +738,7 @@ class Walk:
         self.printed: tuple | None = None  # what the last lister stage walked prints
         self.origin: str | None = None  # the script file being walked, for reasons (scripts.py)
         self.file_scripts: dict = {}  # files read so far (`read_file`) and what was worked out of them
+        self._group_inputs: dict = {}  # (`inputs.group_inputs`, by `id` of the command)
 
     @property
     def disk(self) -> Disk | None:
@@ -798,6 +806,12 @@ class Walk:
         self._moves = moves
         context = self.context
         flowing = None  # the paths the previous stage prints, when it lists them (listers.py)
+        if any(type(cmd) is not PlainRun and cmd.redirects and cmd.words and cmd.words[0].text in _GROUP_ENDS
+               or type(cmd) is not PlainRun and cmd.redirects and cmd.words and cmd.words[-1].text.endswith(")")
+               for cmd in commands):
+            from polydeukes.stdlib.shell import inputs  # `{ bash; } < x.sh`: the group's stdin
+
+            self._group_inputs.update(inputs.group_inputs(commands))
         for k, cmd in enumerate(commands):
             if k and type(commands[k - 1]) is not PlainRun:
                 previous = commands[k - 1].connector
@@ -1070,6 +1084,8 @@ class Walk:
             view.args = args = self._tilde_prefixes(text, args)
         if context.links:
             view.args = args = self._through_links(args, context.cwd)
+        if cmd.redirects or self._group_inputs or words and (words[0].text[:1] == "(" or context.groups or context.fds):
+            args = view.args = self._inputs(text, cmd, view, args)
         # `_unwrap`'s common case answered here: a first word that is no assignment, reserved
         # word, wrapper or `case` pattern is the command (a call less per command).
         first = args[0].text if args else "="
@@ -1092,6 +1108,9 @@ class Walk:
             view.redefined = context.redefined.get(name)
         if cmd.heredocs or cmd.redirects or piped:
             view.env = self._env(cmd, piped)
+        if view.group_input is not None and view.env.stdin_file is None and not (view.inputs and "0" in view.inputs) \
+                and view.group_input.operator != "<&" and not view.group_input.target.opaque:
+            view.env = E.Env(view.env.heredocs, view.group_input.target.text, view.env.piped)  # `{ make -f -; } < mk`
         if upstream and piped and _reads_stdin_as_program(cmd):
             # Judged as if the bodies were fed to it directly (`sh <<EOF`, `python3 <<EOF`,
             # `xargs rm <<EOF`): a filter between only passes on part of them.
@@ -1463,16 +1482,41 @@ class Walk:
             out.extend(expanded)
         return out
 
+    def _inputs(self, text: str, cmd: SimpleCommand, view: View, args: list[Arg]) -> list[Arg]:
+        """Where the command's input comes from (inputs.py): its reading redirects by fd (their
+        fd-number words dropped from `args`), a group's around it, `exec`'s earlier; and
+        `args` without the parentheses of a subshell glued to its words (`(bash x.sh)`)."""
+        from polydeukes.stdlib.shell import inputs
+
+        context = self.context
+        if cmd.redirects:
+            view.inputs, numbers = inputs.input_fds(text, cmd)
+            if numbers:
+                args = inputs.without_numbers(args, numbers)
+        if self._group_inputs:
+            view.group_input = self._group_inputs.get(id(cmd))
+        if context.fds:
+            view.opened_fds = dict(context.fds)
+        words = cmd.words
+        if words:
+            opens = words[0].text[:1] == "(" and words[0].text[:2] != "((" and not (
+                len(words) > 1 and _is_case_pattern(words[0]))
+            closes = (opens or bool(context.groups)) and words[-1].text.endswith(")")
+            if opens or closes:
+                args = inputs.ungrouped(args, opens, closes)
+        return args
+
     def _env(self, cmd: SimpleCommand, piped: bool) -> E.Env:
         if not cmd.heredocs:
             for r in cmd.redirects:
-                if r.operator == "<<<" or r.operator == "<":
+                if r.operator == "<<<" or r.operator == "<" or r.operator == "<>":
                     break
             else:  # no stdin source but the pipe (most redirects write)
                 return _PIPED_ENV if piped else _NO_ENV
         bodies = [h.body for h in cmd.heredocs]
         bodies.extend(r.target.text + "\n" for r in cmd.redirects if r.operator == "<<<")
-        stdin_file = next((r.target.text for r in cmd.redirects if r.operator == "<" and not r.target.opaque), None)
+        stdin_file = next((r.target.text for r in cmd.redirects if r.operator in ("<", "<>") and not r.target.opaque),
+                          None)
         return E.Env(tuple(bodies), stdin_file, piped)
 
     # -- xargs ------------------------------------------------------------------------------
@@ -1654,6 +1698,10 @@ class Walk:
             for a in args[inner + 1 if name == "export" else 0 :]:
                 if a.text.startswith("PATH="):
                     context.path_dirs = self._path_dirs(a.text[5:], view.cwd)
+        if view.inputs and args and args[-1].text == "exec":
+            from polydeukes.stdlib.shell import inputs  # `exec 3<x.sh`: open for the rest of the line
+
+            inputs.exec_fds(context.fds, view.inputs)
         if name not in _STATEFUL:
             return
         rest = args[inner + 1 :]
@@ -2372,6 +2420,7 @@ class Walk:
 
 
 _NO_ENV = View.env
+_GROUP_ENDS = frozenset({"}", "done", "fi", "esac"})
 _PIPED_ENV = E.Env(piped=True)
 _WRITER_NAMES = E.names_with_effects()
 _NO_ROLES: dict[int, str] = {}
@@ -3454,6 +3503,13 @@ def _reads_stdin_as_program(cmd: SimpleCommand) -> bool:
     if not words:
         return False
     first = words[0]
+    if first.text[:1] == "(" and first.text[:2] != "((" and not first.opaque:
+        from polydeukes.stdlib.shell import inputs  # `… | (bash)`: the subshell's command
+
+        words = inputs.bare_words(words)
+        if not words:
+            return False
+        first = words[0]
     if not first.opaque:
         if first.text in ("while", "until"):
             return True  # `… | while read f; do …`: the loop runs what it reads

@@ -53,7 +53,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from polydeukes.stdlib.shell import effects as E
-from polydeukes.stdlib.shell import listers
+from polydeukes.stdlib.shell import inputs, listers
 from polydeukes.stdlib.shell.analysis import (
     MAKES,
     NESTED_SHELLS,
@@ -265,7 +265,21 @@ def _stdin_script(view: View, runner: str, shell: bool, arguments: Sequence[Arg]
             if r.target.opaque and printed_file(r.target.text) is None:
                 return None
             found = _located(Arg(r.target.text, None, False, 1, r.target), runner, shell, True, arguments)
-    return found
+    if found is not None or not (view.inputs or view.group_input is not None):
+        return found
+    # `bash 0<x.sh`, `bash <>x.sh`, `exec 3<x.sh; bash <&3`, `{ bash; } < x.sh` (inputs.py)
+    source = inputs.stdin_of(view.inputs, view.group_input, view.opened_fds)
+    if source is None:
+        return None
+    kind, spelled = source
+    if kind == "fd":
+        script = FileScript(f"file descriptor {spelled}", runner, shell, True, arguments)
+        script.refused = f"it reads its script from file descriptor {spelled}, which the line does not open from a file"
+        return script
+    if spelled.startswith("<(") or spelled.startswith(">("):
+        return _located(Arg(spelled, None, True, 1, cmd.redirects[0].target if cmd.redirects else None),
+                        runner, shell, True, arguments)
+    return FileScript(spelled, runner, shell, True, arguments)
 
 
 def shebang(text: str) -> tuple[str, bool]:
@@ -288,7 +302,7 @@ def read(walk: Walk, view: View, script: FileScript) -> FileScript | None:
     layer judges (missing, a directory, a compiled program, an unknown path)."""
     if view.via_xargs and script.child:
         script.arguments = None  # xargs appends arguments at run time: `$1`… are unknown
-    if script.text is not None or script.rewritten is not None:
+    if script.text is not None or script.rewritten is not None or script.refused is not None:
         return script  # (its text is known without a file: `source <(echo …)`)
     if script.paths is not None:
         return _read_program(walk, view, script)
