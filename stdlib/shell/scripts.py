@@ -90,7 +90,7 @@ class FileScript:
     """A script file a command runs, as read from disk."""
 
     __slots__ = ("path", "runner", "shell", "text", "refused", "arguments", "child", "lines", "directory",
-                 "paths", "parts", "tests", "node_bin", "rewritten")
+                 "paths", "parts", "tests", "node_bin", "rewritten", "pattern", "patterns")
 
     def __init__(self, path: str, runner: str, shell: bool, child: bool,
                  arguments: Sequence[Arg] | None) -> None:
@@ -118,6 +118,10 @@ class FileScript:
         # The rewriter of a process substitution that makes the script of other text
         # (`bash <(rev a)`, `_rewritten_script`): nothing to read, the run fails closed.
         self.rewritten: str | None = None
+        # The script is named by a pattern (`sh x.s?`): matched on disk when read (`_globbed`);
+        # `patterns`: those among a program's files (`python3 p.p?`).
+        self.pattern: str | None = None
+        self.patterns: list[str] | None = None
 
     @property
     def origin(self) -> str:
@@ -172,6 +176,7 @@ def _program(view: View) -> FileScript | None:
     runner = test_runner(name, items)
     run = TestRun(runner) if runner is not None else None
     files: list[str] = []
+    patterns: list[str] = []
     for it in items:
         if run is not None:
             if it.option in CONFIG_FILE or it.option in OVERRIDE:
@@ -191,6 +196,10 @@ def _program(view: View) -> FileScript | None:
                 and not a.opaque:
             run.paths.append(it.text)  # `mocha 'test/**/*.js'`: the runner or the shell globs it
             continue
+        if a is not None and a.pattern is not None and not a.opaque and it.option != TEST_PATH \
+                and it.option != PLUGIN and it.option != "-m":
+            patterns.append(a.pattern)  # `python3 p.p?`: every match is read (`read`)
+            continue
         if a is not None and (a.opaque or a.pattern is not None) or it.text.startswith(("<(", ">(")):
             continue  # unknown, a pattern, or text that arrives at run time
         if it.option == TEST_PATH:
@@ -201,9 +210,10 @@ def _program(view: View) -> FileScript | None:
                 run.plugins.append(it.text)
         elif it.option != "-m" and it.text != "-":
             files.append(it.text)
-    if files or run is not None:
-        script = FileScript(files[0] if files else "its test files", name, False, True, ())
+    if files or patterns or run is not None:
+        script = FileScript(files[0] if files else patterns[0] if patterns else "its test files", name, False, True, ())
         script.paths = files
+        script.patterns = patterns or None
         script.tests = run
         return script
     known = FAMILIES.get(family_of(name))
@@ -228,8 +238,16 @@ def _located(a: Arg, runner: str, shell: bool, child: bool, arguments: Sequence[
         script = FileScript(text, runner, shell, child, arguments)
         script.text = printed_text[0]
         return script
+    if a.pattern is not None and not a.opaque and not text.startswith(("<(", ">(")):
+        script = FileScript(text, runner, shell, child, arguments)
+        script.pattern = a.pattern  # `sh x.s?`, `./x.s?`, `source x.s?`: matched when read
+        return script
     if a.opaque or a.pattern is not None or text.startswith(("<(", ">(")) or text == "-":
-        return None  # unknown, a pattern, or text that arrives at run time
+        return None  # unknown, or text that arrives at run time
+    if text.startswith(("/dev/fd/", "/proc/self/fd/")) and (n := text.rsplit("/", 1)[1]).isdigit() and n != "0":
+        script = FileScript(text, runner, shell, child, arguments)
+        script.patterns = [n]  # `bash /dev/fd/3 3<x.sh`: the file fd 3 reads (`read`)
+        return script
     return FileScript(text, runner, shell, child, arguments)
 
 
@@ -304,6 +322,23 @@ def read(walk: Walk, view: View, script: FileScript) -> FileScript | None:
         script.arguments = None  # xargs appends arguments at run time: `$1`… are unknown
     if script.text is not None or script.rewritten is not None or script.refused is not None:
         return script  # (its text is known without a file: `source <(echo …)`)
+    if script.pattern is not None or script.patterns:
+        script = _globbed(walk, view, script)
+        if script is None or script.refused is not None:
+            return script
+    if view.cwd is None and view.cwd_glob is not None and script.paths is None and not script.path.startswith(
+            ("/", "~", "$", "<(")):
+        return _under_glob(walk, view, script)
+    if view.cwd is None and view.cwd_glob is not None and script.paths and script.tests is None:
+        # `cd s?b && python3 x.py`: the program in every matching directory
+        directories = glob_matches(walk, view, view.cwd_glob[1], view.cwd_glob[0], absolute=True)
+        if isinstance(directories, Refused):
+            script.refused = directories.reason
+            return script
+        script.paths = [p if p.startswith("/") else f"{d}/{p}" for p in script.paths
+                        for d in (directories if not p.startswith("/") else ("",))]
+        if not script.paths:
+            return None
     if script.paths is not None:
         return _read_program(walk, view, script)
     # A shell script is walked command by command, a program only scanned for mentions: the
@@ -329,6 +364,120 @@ def read(walk: Walk, view: View, script: FileScript) -> FileScript | None:
         return script
     script.text = content
     return script
+
+
+def _under_glob(walk: Walk, view: View, script: FileScript) -> FileScript | None:
+    """`cd s?b && bash s.sh`: a relative script under a directory named by a pattern: the
+    script in every matching directory, read together (a shell script walked as one)."""
+    base, pattern = view.cwd_glob
+    directories = glob_matches(walk, view, pattern, base, absolute=True)
+    if isinstance(directories, Refused):
+        script.refused = directories.reason
+        script.runner = script.runner or "the shell"
+        return script
+    texts: list[str] = []
+    limit = SCRIPT_BYTES if script.runner and script.shell else PROGRAM_BYTES
+    for directory in directories:
+        path = walk.absolute(script.path, tuple(directory.strip("/").split("/")))
+        content = walk.read_file(path, limit) if path is not None else None
+        if isinstance(content, Refused):
+            script.refused = content.reason
+            script.runner = script.runner or "the shell"
+            return script
+        if isinstance(content, str):
+            texts.append(content)
+    if not texts:
+        return None
+    if not script.runner:
+        script.runner, script.shell = shebang(texts[0])
+    script.text = "\n".join(texts)
+    return script
+
+
+def _globbed(walk: Walk, view: View, script: FileScript) -> FileScript | None:
+    """A script named by a pattern (`sh x.s?`: the first match is the script, the others its
+    first arguments), a program's files named by patterns (`python3 p.p?`: every match read as
+    code), or `/dev/fd/N` (`bash /dev/fd/3 3<x.sh`: the file fd N reads, else fails closed)."""
+    if script.paths is None and script.patterns and script.pattern is None:
+        n = script.patterns[0]
+        script.patterns = None
+        spelled = inputs.fd_file(n, view.inputs, view.opened_fds)
+        if spelled is None or spelled.startswith(("<(", ">(")):
+            script.refused = f"it reads file descriptor {n}, which the line does not open from a file"
+            script.runner = script.runner or "the shell"
+            return script
+        script.path = spelled
+        return script
+    spelled_patterns = [script.pattern] if script.pattern is not None else script.patterns or []
+    found: list[str] = []
+    for pattern in spelled_patterns:
+        matches = glob_matches(walk, view, pattern)
+        if isinstance(matches, Refused):
+            script.refused = matches.reason
+            script.runner = script.runner or "the shell"
+            return script
+        found.extend(matches)
+    if script.pattern is not None:
+        script.pattern = None
+        if not found:
+            return None  # no match: the shell passes the pattern on, a name not there
+        script.path = found[0]
+        if len(found) > 1 and script.arguments is not None:
+            script.arguments = [Arg(m, None, False, 1, None) for m in found[1:]] + list(script.arguments)
+        return script
+    script.patterns = None
+    script.paths = (script.paths or []) + found
+    if not script.paths and script.tests is None:
+        return None
+    if script.path not in script.paths and script.paths:
+        script.path = script.paths[0]
+    return script
+
+
+_GLOB_MATCHES = 64  # matches of a pattern naming a script that are read, at most
+
+
+def glob_matches(walk: Walk, view: View, pattern: str, base: tuple[str, ...] | None = None,
+                 absolute: bool = False) -> list[str] | Refused:
+    """The paths (spelled as the pattern is, relative or absolute) a pathname pattern matches
+    on disk where `view` runs, sorted as bash sorts them; a directory of unknown place, `**`,
+    more than `_GLOB_MATCHES` matches or a disk that cannot be asked fail closed."""
+    from polydeukes.stdlib.shell.expansion import compile_segment, segment_matches
+
+    options = view.glob
+    base = base if base is not None else view.cwd
+    if walk.disk is None or base is None and not pattern.startswith("/"):
+        return Refused(f"the script is named by the pattern '{pattern}' under a directory of unknown place")
+    parts = pattern.split("/")
+    base = () if pattern.startswith("/") else base
+    if pattern.startswith("/"):
+        parts = parts[1:]
+    found: list[tuple[tuple[str, ...], str]] = [(base, "/" if pattern.startswith("/") else "")]
+    for k, part in enumerate(parts):
+        last = k == len(parts) - 1
+        if part in ("", "."):
+            found = [(b, s + part + ("" if last else "/")) for b, s in found]
+            continue
+        if part == "..":
+            found = [(b[:-1], s + "../") for b, s in found]
+            continue
+        segment = compile_segment(part, options.extglob, options.globstar)
+        if segment.globstar:
+            return Refused(f"the script is named by the pattern '{pattern}' ('**' is not matched)")
+        following: list[tuple[tuple[str, ...], str]] = []
+        for directory, spelled in found:
+            if segment.literal is not None and not options.nocaseglob:
+                following.append((directory + (segment.literal,), spelled + segment.literal + ("" if last else "/")))
+                continue
+            names = walk.disk.names_in(directory, lambda name, seg=segment: segment_matches(
+                seg, name, dotglob=options.dotglob, fold=options.nocaseglob) and name not in (".", ".."))
+            if isinstance(names, Refused):
+                return names
+            following.extend((directory + (name,), spelled + name + ("" if last else "/")) for name in sorted(names))
+        if len(following) > _GLOB_MATCHES:
+            return Refused(f"the pattern '{pattern}' matches more than {_GLOB_MATCHES} paths")
+        found = following
+    return ["/" + "/".join(path) for path, _ in found] if absolute else [spelled for _, spelled in found]
 
 
 def _read_program(walk: Walk, view: View, script: FileScript) -> FileScript | None:
@@ -615,6 +764,16 @@ def _makefile(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript | None:
                 return made  # `make -f <(tr X i < a)`
             if args[k + 1].opaque and t in ("-f", "--file", "--makefile", "-C", "--directory", "-E", "--eval"):
                 return None  # which file, where, or what text is unknown
+            if args[k + 1].pattern is not None and t in ("-f", "--file", "--makefile"):
+                # `make -f m?`: every match is read (the first is the makefile, the others goals)
+                matches = glob_matches(walk, view, args[k + 1].pattern)
+                if isinstance(matches, Refused):
+                    refused = FileScript(args[k + 1].text, view.name, True, True, None)
+                    refused.refused = matches.reason
+                    return refused
+                files.extend(matches)
+                k += 2
+                continue
             if t in _MAKE_OPTIONAL_VALUES and goals is not None:
                 goals.append(args[k + 1].text)  # (`-l all`: maybe no value, and a goal)
             k += 1
