@@ -1244,7 +1244,8 @@ class Walk:
         elif name == "deno" and inner + 1 < len(args) and args[inner + 1].text == "task":
             self._project_files(view)  # `deno task NAME`: deno.json's tasks, not a program file
         elif inner < len(args) and (name in _FILE_RUNNERS or (model is not None and model.handler == "interpreter")
-                                    or "/" in args[inner].text or view.wrapper in _PYTHON_FILE_RUNNERS):
+                                    or "/" in args[inner].text or view.wrapper in _PYTHON_FILE_RUNNERS
+                                    or name == "eval" and cmd.flags & W_SUBST):
             if context.writers or context.written:
                 written_script = self._runs_written_script(view)
             if written_script is None and view.runs_written is None and view.written_code is None:

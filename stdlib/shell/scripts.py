@@ -90,7 +90,7 @@ class FileScript:
     """A script file a command runs, as read from disk."""
 
     __slots__ = ("path", "runner", "shell", "text", "refused", "arguments", "child", "lines", "directory",
-                 "paths", "parts", "tests", "node_bin", "rewritten", "pattern", "patterns")
+                 "paths", "parts", "tests", "node_bin", "rewritten", "pattern", "patterns", "sources")
 
     def __init__(self, path: str, runner: str, shell: bool, child: bool,
                  arguments: Sequence[Arg] | None) -> None:
@@ -122,6 +122,9 @@ class FileScript:
         # `patterns`: those among a program's files (`python3 p.p?`).
         self.pattern: str | None = None
         self.patterns: list[str] | None = None
+        # The script is the text of files a substitution passes on (`eval "$(head x.sh)"`,
+        # `source <(tail x.sh)`): their spelled names or patterns, read together (`_sources`).
+        self.sources: list[tuple[str, bool]] | None = None
 
     @property
     def origin(self) -> str:
@@ -135,10 +138,18 @@ def located(view: View) -> FileScript | None:
     args = view.args
     inner = view.inner
     name = view.name
+    if name == "eval":
+        return _substituted_files(view, args[inner + 1 :], name, False)  # `eval "$(head x.sh)"`
     if name in SHELLS:
         options = shell_options(args[inner + 1 :])
         if options is None:
-            return None  # `bash $OPTS x.sh`: which word is the script is unknown
+            # `bash $OPTS x.sh`: which word is the script is unknown; `bash -c "$(head x.sh)"`:
+            # the string of unknown value is x.sh's text
+            at = next((k for k in range(inner + 1, len(args)) if args[k].opaque), len(args))
+            before = shell_options(args[inner + 1 : at])
+            if before is not None and "c" in before[1] and before[0] == at - inner - 1:
+                return _substituted_files(view, args[at : at + 1], name, True)
+            return None
         k, letters = options
         if "c" in letters:
             return None  # `sh -c '…'`: the walk reads the string
@@ -238,6 +249,10 @@ def _located(a: Arg, runner: str, shell: bool, child: bool, arguments: Sequence[
         script = FileScript(text, runner, shell, child, arguments)
         script.text = printed_text[0]
         return script
+    if text.startswith("<(") and text.endswith(")") and (sources := passed_sources(text[2:-1])):
+        script = FileScript(text, runner, shell, child, arguments)
+        script.sources = sources  # `source <(head x.sh)`, `bash <(cat x.s*)`
+        return script
     if a.pattern is not None and not a.opaque and not text.startswith(("<(", ">(")):
         script = FileScript(text, runner, shell, child, arguments)
         script.pattern = a.pattern  # `sh x.s?`, `./x.s?`, `source x.s?`: matched when read
@@ -249,6 +264,81 @@ def _located(a: Arg, runner: str, shell: bool, child: bool, arguments: Sequence[
         script.patterns = [n]  # `bash /dev/fd/3 3<x.sh`: the file fd 3 reads (`read`)
         return script
     return FileScript(text, runner, shell, child, arguments)
+
+
+_SUBSTITUTION = LazyPattern(r"\$\(([^()]*)\)|`([^`]*)`")
+
+
+def _substituted_files(view: View, words: Sequence[Arg], runner: str, child: bool) -> FileScript | None:
+    """Code of unknown value made of what a file passer prints (`eval "$(head x.sh)"`, `bash -c
+    "$(tail -n 3 x.sh)"`, `$(grep . x.s?)`): the files' whole text is read as the script (a
+    superset of what the substitution prints)."""
+    source = view.source
+    sources: list[tuple[str, bool]] = []
+    for a in words:
+        if not a.opaque or a.word is None:
+            continue
+        for m in _SUBSTITUTION().finditer(source[a.word.start : a.word.end]):
+            if printed_file(m.group(0)) is not None:
+                continue  # `$(cat F)`: the walk reads F as the substitution's value
+            sources.extend(passed_sources(m.group(1) if m.group(1) is not None else m.group(2)))
+    if not sources:
+        return None
+    script = FileScript(sources[0][0], runner, True, child, None)
+    script.sources = sources
+    return script
+
+
+def passed_sources(command: str) -> list[tuple[str, bool]]:
+    """The files a one-command text passes on (`head -n 3 x.sh`, `cat x.s?`, `cat < x.sh`,
+    `grep . x.sh`): (spelled name or pattern, whether it is a pattern) each; [] for any other
+    text. Every word that is no option is taken for a file (a `grep` pattern or a count that
+    names no file is not there: nothing is read for it)."""
+    from polydeukes.stdlib.shell.analysis import FILE_PASSERS
+    from polydeukes.stdlib.shell.tokenizer import W_BRACE, W_GLOB, W_VAR, tokenize
+
+    try:
+        commands = tokenize(command).commands
+    except Exception:  # noqa: BLE001 - a text the tokenizer cannot read names no file here
+        return []
+    if len(commands) != 1 or not hasattr(commands[0], "words") or not commands[0].words:
+        return []
+    cmd = commands[0]
+    if basename(cmd.words[0].text) not in FILE_PASSERS or cmd.words[0].opaque:
+        return []
+    out: list[tuple[str, bool]] = []
+    for w in cmd.words[1:]:
+        if w.text.startswith("-") or w.flags & (W_VAR | W_BRACE) or "$" in w.text or "`" in w.text:
+            continue
+        out.append((w.text.replace("'", "").replace('"', ""), bool(w.flags & W_GLOB)))
+    for r in cmd.redirects:
+        if r.operator in ("<", "<>") and not r.target.opaque:
+            out.append((r.target.text, False))
+    return out
+
+
+def _sources(walk: Walk, view: View, script: FileScript) -> FileScript | None:
+    """The text of the files `script.sources` names, read together as one script."""
+    texts: list[str] = []
+    limit = SCRIPT_BYTES if script.shell else PROGRAM_BYTES
+    for spelled, pattern in script.sources or ():
+        names = glob_matches(walk, view, spelled) if pattern else [spelled]
+        if isinstance(names, Refused):
+            script.refused = names.reason
+            return script
+        for name in names:
+            content = _text(walk, view, name, limit)
+            if isinstance(content, Refused):
+                script.refused = content.reason
+                return script
+            if content is not None and not texts:
+                script.path = name  # (the reason names the first file read)
+            if content is not None:
+                texts.append(content)
+    if not texts:
+        return None
+    script.text = "\n".join(texts)
+    return script
 
 
 def _rewritten_script(text: str, runner: str, shell: bool, child: bool) -> FileScript | None:
@@ -322,6 +412,8 @@ def read(walk: Walk, view: View, script: FileScript) -> FileScript | None:
         script.arguments = None  # xargs appends arguments at run time: `$1`… are unknown
     if script.text is not None or script.rewritten is not None or script.refused is not None:
         return script  # (its text is known without a file: `source <(echo …)`)
+    if script.sources is not None:
+        return _sources(walk, view, script)
     if script.pattern is not None or script.patterns:
         script = _globbed(walk, view, script)
         if script is None or script.refused is not None:
@@ -613,17 +705,31 @@ def _bind(values: dict, arguments: Sequence[Arg] | None) -> None:
 def passed_files(walk: Walk, view: View) -> list[str]:
     """The text of the files `view` (a first stage in `analysis.FILE_PASSERS`) reads and
     passes on; a file that cannot be read within bounds is noted in `view.passes_unreadable`.
-    A file of unknown name (a variable, a glob) is left out: its lines arrive at run time, as
-    before; one the line writes without computable content is noted in `view.passes_written`."""
+    A glob passes on every match (`cat x.s? | sh`: `glob_matches`), a `cat < FILE` its stdin
+    file; a file of unknown name (a variable, a glob under an unknown directory) is left out:
+    its lines arrive at run time, as before; one the line writes without computable content is
+    noted in `view.passes_written`."""
     if view.name in listers.LISTERS and listers.listing(view) is not None:
         return []  # `grep -l x f`: it prints paths, which the walk follows as a listing
     found = view.effects
     texts: list[str] = []
+    spelled: list[str] = []
     for it in found.items if found is not None else ():
         a = view.args[it.index]
+        if it.role == E.READ and a.pattern is not None and not a.opaque and view.cwd is not None:
+            matches = glob_matches(walk, view, a.pattern)  # `cat x.s? | sh`: every match
+            if isinstance(matches, Refused):
+                view.passes_unreadable = (it.text, matches.reason)
+            else:
+                spelled.extend(matches)
+            continue
         if it.role != E.READ or a.opaque or a.pattern is not None or it.text == "-":
             continue
-        path = walk.absolute(it.text, view.cwd)
+        spelled.append(it.text)
+    if not spelled and view.env.stdin_file is not None and not view.env.stdin_file.startswith("<("):
+        spelled.append(view.env.stdin_file)  # `cat < x.sh | sh`
+    for name in spelled:
+        path = walk.absolute(name, view.cwd)
         disk = walk.disk
         if path is None or disk is None:
             continue
@@ -632,14 +738,14 @@ def passed_files(walk: Walk, view: View) -> list[str]:
             if written[path] is not None:
                 texts.append(written[path])
             else:
-                view.passes_written = it.text  # `echo c? > l; cat l | xargs rm`
+                view.passes_written = name  # `echo c? > l; cat l | xargs rm`
             continue
         text = disk.read_text("/" + "/".join(path))
         if isinstance(text, Refused):
             resolved = disk.resolve(list(path))
             if not isinstance(resolved, Refused) and disk.kind(resolved) == "dir":
                 continue  # `grep -r x .`: a directory passes on no lines of its own
-            view.passes_unreadable = (it.text, text.reason)
+            view.passes_unreadable = (name, text.reason)
         elif isinstance(text, str):
             texts.append(text)
     return texts
