@@ -126,6 +126,16 @@ def local_modules(walk, language: str, code: str, base: tuple[str, ...] | None,
     # (a Python program's modules are under its directory: none in a missing one)
     bases = [b for b in (base, *search_path) if not (language == "python" and disk.missing_directory(b))]
     queue: list[tuple[str, tuple[str, ...]]] = [(code, b) for b in bases]
+    if language == "python":
+        # A project file named like a standard-library module (`string.py`, `json/`) shadows
+        # it for every module that imports it (pytest, logging, venv …): read them all (W).
+        for b in bases:
+            shadows = stdlib_shadows(disk, b)
+            if isinstance(shadows, Refused):
+                found.append(("/" + "/".join(b), shadows, False))
+                return found
+            if shadows:
+                queue.append(("import " + ", ".join(shadows), b))
     queue.extend((f"import sitecustomize\nimport usercustomize", b) for b in search_path if b in bases)
     manifests: set[tuple[str, ...]] = set()
     spent = 0
@@ -167,6 +177,26 @@ def local_modules(walk, language: str, code: str, base: tuple[str, ...] | None,
                 spent += len(content)
                 queue.append((content, path[:-1]))
     return found
+
+
+# Standard-library modules no other module imports (an unknown program's test suite, demos):
+# a project's `test/` directory does not shadow anything Python runs on its own.
+_NOT_IMPORTED = frozenset({"test", "idlelib", "turtledemo", "this", "antigravity", "__hello__", "__phello__"})
+_STDLIB: frozenset[str] | None = None
+
+
+def stdlib_shadows(disk, directory: tuple[str, ...]) -> list[str] | Refused:
+    """The standard-library module names (`sys.stdlib_module_names`) a file or package in
+    `directory` shadows when it is first on `sys.path` (`string.py`, `json/`)."""
+    global _STDLIB
+    if _STDLIB is None:
+        import sys
+
+        _STDLIB = frozenset(getattr(sys, "stdlib_module_names", ())) - _NOT_IMPORTED
+    names = disk.names_in(directory, lambda name: (name[:-3] if name.endswith(".py") else name) in _STDLIB)
+    if isinstance(names, Refused):
+        return names
+    return sorted({name[:-3] if name.endswith(".py") else name for name in names})
 
 
 def package_main(walk, manifest: tuple[str, ...]) -> str | Refused | None:
