@@ -90,7 +90,8 @@ class FileScript:
     """A script file a command runs, as read from disk."""
 
     __slots__ = ("path", "runner", "shell", "text", "refused", "arguments", "child", "lines", "directory",
-                 "paths", "parts", "tests", "node_bin", "rewritten", "pattern", "patterns", "sources")
+                 "paths", "parts", "tests", "node_bin", "rewritten", "pattern", "patterns", "sources",
+                 "fallback")
 
     def __init__(self, path: str, runner: str, shell: bool, child: bool,
                  arguments: Sequence[Arg] | None) -> None:
@@ -125,6 +126,9 @@ class FileScript:
         # The script is the text of files a substitution passes on (`eval "$(head x.sh)"`,
         # `source <(tail x.sh)`): their spelled names or patterns, read together (`_sources`).
         self.sources: list[tuple[str, bool]] | None = None
+        # An interpreter run by a path (`node_modules/.bin/node -e 1`): that file when it is a
+        # shell script, else the program this reads (`_program`).
+        self.fallback: FileScript | None = None
 
     @property
     def origin(self) -> str:
@@ -168,6 +172,13 @@ def located(view: View) -> FileScript | None:
         return _located(args[k], name, True, False, rest if rest else None)
     model = view.model
     if model is not None and model.handler == "interpreter":
+        if inner < len(args) and "/" in args[inner].text and not args[inner].opaque:
+            # `node_modules/.bin/node` shadowing node in a package script, `./python3 x.py`:
+            # a shell script there runs instead of the interpreter (red-team round 2, Y)
+            script = _located(args[inner], "", True, True, args[inner + 1 :])
+            if script is not None:
+                script.fallback = _program(view)
+                return script
         return _program(view)
     if inner < len(args) and "/" in args[inner].text:
         return _located(args[inner], "", True, True, args[inner + 1 :])  # runner and kind: its `#!` line
@@ -436,6 +447,8 @@ def read(walk: Walk, view: View, script: FileScript) -> FileScript | None:
     # A shell script is walked command by command, a program only scanned for mentions: the
     # bounds differ (a path run as a program is read to the larger one, then by its `#!`).
     content = _text(walk, view, script.path, SCRIPT_BYTES if script.runner and script.shell else PROGRAM_BYTES)
+    if script.fallback is not None and (not isinstance(content, str) or not shebang(content)[1]):
+        return read(walk, view, script.fallback)  # the interpreter itself (a compiled program)
     if content is None and script.runner and not script.shell:
         # `python3 app` runs app/__main__.py; `node app` app/package.json's `main`, else
         # app/index.js (round 5): a directory given to an interpreter is the file it runs
@@ -1455,6 +1468,11 @@ def _scripts_of(walk: Walk, view: View, directory: str, words: Sequence[Arg], sc
     if shell is not None:
         # `.npmrc`'s `script-shell=./s.sh`: npm runs every script as `./s.sh -c SCRIPT`
         lines = [*lines, f"{shell} -c ''"]
+    options = _npmrc_node_options(walk, view, directory) if name in ("npm", "pnpm", "yarn") else None
+    if options is not None:
+        # `.npmrc`'s `node-options=--require ./e.js` is NODE_OPTIONS of every script: each
+        # `node` it starts loads e.js (red-team round 2, X)
+        lines = [*lines, f"node {options} -e 0"]
     script.text = "\n".join(lines)
     script.lines = lines
     return script
@@ -1482,6 +1500,23 @@ def _binding_gyp(walk: Walk, view: View, directory: str) -> tuple[str, str, list
 
 
 _SCRIPT_SHELL = LazyPattern(r"(?m)^[ \t]*script-shell[ \t]*=[ \t]*(.*?)[ \t]*$")
+
+
+_NODE_OPTIONS_RC = LazyPattern(r"(?m)^[ \t]*node-options[ \t]*=[ \t]*(.*?)[ \t]*$")
+
+
+def _npmrc_node_options(walk: Walk, view: View, directory: str) -> str | None:
+    """The `node-options` a project's .npmrc sets (npm exports it as NODE_OPTIONS to its
+    scripts), as words for a `node` command line; None without one (a .npmrc that cannot be
+    read refuses already, `_npmrc_script_shell`)."""
+    spelled = ".npmrc" if directory == "." else directory.rstrip("/") + "/.npmrc"
+    text = _read_file(walk, view, spelled)
+    if not isinstance(text, str):
+        return None
+    m = _NODE_OPTIONS_RC().search(text)
+    if m is None or not m.group(1):
+        return None
+    return m.group(1).strip("'\"")
 
 
 def _npmrc_script_shell(walk: Walk, view: View, directory: str) -> str | FileScript | None:
