@@ -455,6 +455,9 @@ _TOOL_MODULES = {"pip": "pip", "pip3": "pip", "sphinx": "sphinx-build", "mkdocs"
                  "pre_commit": "pre-commit"}
 # Programs whose own program may come from a file (`awk -f prog.awk`, `sed -f script.sed`).
 PROGRAM_FILE_READERS = frozenset({"awk", "gawk", "mawk", "nawk", "sed", "gsed"})
+# Programs that run code from files the line names and no row models (scripts.py `_code_files`):
+# java's single-file source launch, jshell, gdb's command files, sqlite3's `.read`/stdin.
+CODE_FILE_PROGRAMS = frozenset({"java", "jshell", "gdb", "sqlite3"})
 # Names whose command can matter without a mention: writers and programs the table models as
 # such, shells, wrappers, reserved words, builtins that change the line's state, and programs
 # that run scripts from files.
@@ -466,6 +469,7 @@ _NAMES_WITH_EFFECTS = (
     | _SCHEDULERS
     | PROGRAM_RUNNERS
     | CONTAINER_ENGINES
+    | CODE_FILE_PROGRAMS
 )
 _plain_lines: re.Pattern[str] | None = None
 
@@ -1245,11 +1249,13 @@ class Walk:
             self._project_files(view)  # `deno task NAME`: deno.json's tasks, not a program file
         elif inner < len(args) and (name in _FILE_RUNNERS or (model is not None and model.handler == "interpreter")
                                     or "/" in args[inner].text or view.wrapper in _PYTHON_FILE_RUNNERS
-                                    or name == "eval" and cmd.flags & W_SUBST):
+                                    or name == "eval" and cmd.flags & W_SUBST or name in CODE_FILE_PROGRAMS):
             if context.writers or context.written:
                 written_script = self._runs_written_script(view)
             if written_script is None and view.runs_written is None and view.written_code is None:
                 self._file_script(view)
+        elif view.wrapper == "gdb" and inner >= len(args):  # `gdb -batch -x g.gdb`: its command files
+            self._file_script(view)
         elif name == "git":
             self._git_runs(view)
         elif name in PROJECT_TOOLS and inner < len(args):

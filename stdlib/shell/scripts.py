@@ -55,6 +55,7 @@ from collections.abc import Iterator, Sequence
 from polydeukes.stdlib.shell import effects as E
 from polydeukes.stdlib.shell import inputs, listers
 from polydeukes.stdlib.shell.analysis import (
+    CODE_FILE_PROGRAMS,
     MAKES,
     NESTED_SHELLS,
     PROGRAM_FILE_READERS,
@@ -128,7 +129,7 @@ class FileScript:
         self.sources: list[tuple[str, bool]] | None = None
         # An interpreter run by a path (`node_modules/.bin/node -e 1`): that file when it is a
         # shell script, else the program this reads (`_program`).
-        self.fallback: FileScript | None = None
+        self.fallback: FileScript | list[str] | None = None  # (a program: its env files, `--env-file`)
 
     @property
     def origin(self) -> str:
@@ -170,6 +171,11 @@ def located(view: View) -> FileScript | None:
             return None
         rest = args[k + 1 :]
         return _located(args[k], name, True, False, rest if rest else None)
+    if name in CODE_FILE_PROGRAMS:
+        return _code_files(view, view.inner + 1, name)
+    if view.wrapper == "gdb" and inner >= len(args):
+        at = next((k for k in range(len(args)) if basename(args[k].text) == "gdb"), None)
+        return _code_files(view, at + 1, "gdb") if at is not None else None
     model = view.model
     if model is not None and model.handler == "interpreter":
         if inner < len(args) and "/" in args[inner].text and not args[inner].opaque:
@@ -183,6 +189,87 @@ def located(view: View) -> FileScript | None:
     if inner < len(args) and "/" in args[inner].text:
         return _located(args[inner], "", True, True, args[inner + 1 :])  # runner and kind: its `#!` line
     return None
+
+
+# Options of java, gdb and sqlite3 whose value is the next word (and those of gdb and sqlite3
+# whose value is a file of commands it runs).
+_JAVA_VALUES = frozenset({"-cp", "-classpath", "--class-path", "-p", "--module-path", "--upgrade-module-path",
+                          "--add-modules", "--limit-modules", "--enable-native-access", "--source", "-d",
+                          "--describe-module", "--add-reads", "--add-exports", "--add-opens", "--patch-module",
+                          "-splash"})
+_GDB_FILES = frozenset({"-x", "--x", "-command", "--command", "-ix", "--ix", "-init-command", "--init-command"})
+_GDB_VALUES = frozenset({"-ex", "--ex", "-eval-command", "--eval-command", "-iex", "--iex", "-init-eval-command",
+                         "--init-eval-command", "-p", "--pid", "-c", "--core", "-cd", "--cd", "-d", "--directory",
+                         "-s", "--symbols", "-e", "--exec", "-se", "-tty", "--tty", "-data-directory",
+                         "--data-directory", "-D", "-b", "-l", "-ix"})
+_SQLITE_VALUES = frozenset({"-cmd", "--cmd", "-init", "--init", "-separator", "--separator", "-newline",
+                            "--newline", "-nullvalue", "--nullvalue", "-mmap", "--mmap", "-vfs", "--vfs",
+                            "-lookaside", "--lookaside", "-maxsize", "--maxsize", "-pagecache", "--pagecache",
+                            "-heap", "--heap", "-A", "-escape", "--escape"})
+_SQLITE_READ = LazyPattern(r"(?m)^[ \t]*\.read[ \t]+['\"]?([^'\"\s]+)")
+
+
+def _code_files(view: View, k: int, name: str) -> FileScript | None:
+    """The files `java X.java` (a single-file source program), `jshell FILE`, `gdb -x FILE`
+    and sqlite3 (`.read FILE` in an argument or `-cmd`, `-init FILE`, its stdin) run as code:
+    read for mentions as a program is (red-team round 2, T and AF). sqlite3's `.shell` and
+    `.system`, gdb's `shell` run command lines from them."""
+    args = view.args
+    files: list[str] = []
+    operands = 0
+    while k < len(args):
+        a = args[k]
+        t = a.text
+        if a.opaque:
+            k += 1
+            continue
+        if name == "java":
+            if t in _JAVA_VALUES:
+                k += 2
+                continue
+            if not t.startswith("-") and not t.startswith("@"):
+                if t.endswith(".java"):
+                    files.append(t)  # `java X.java`: compiled and run from source (JDK 11)
+                break  # the class or file; what follows is the program's argv
+        elif name == "jshell":
+            if t in ("--class-path", "-cp", "--module-path", "--add-modules", "--startup", "-R", "-J", "-C"):
+                if t == "--startup" and k + 1 < len(args):
+                    files.append(args[k + 1].text)
+                k += 2
+                continue
+            if not t.startswith("-"):
+                files.append(t)
+        elif name == "gdb":
+            option, _, attached = t.partition("=")
+            if option in _GDB_FILES:
+                value = attached if attached else (args[k + 1].text if k + 1 < len(args) else "")
+                if value:
+                    files.append(value)
+                k += 1 if attached else 2
+                continue
+            if option in _GDB_VALUES and not attached:
+                k += 2
+                continue
+        elif name == "sqlite3":
+            if t in ("-init", "--init") and k + 1 < len(args):
+                files.append(args[k + 1].text)
+            if t in _SQLITE_VALUES:
+                if k + 1 < len(args):
+                    files.extend(m.group(1) for m in _SQLITE_READ().finditer(args[k + 1].text))
+                k += 2
+                continue
+            if not t.startswith("-"):
+                operands += 1
+                if operands > 1:
+                    files.extend(m.group(1) for m in _SQLITE_READ().finditer(t))  # `sqlite3 DB '.read q.sql'`
+        k += 1
+    if not files:
+        if name == "sqlite3" and operands < 2:
+            return _stdin_script(view, name, False, ())  # `sqlite3 DB < q.sql`
+        return None
+    script = FileScript(files[0], name, False, True, ())
+    script.paths = files
+    return script
 
 
 def _program(view: View) -> FileScript | None:
@@ -232,10 +319,30 @@ def _program(view: View) -> FileScript | None:
                 run.plugins.append(it.text)
         elif it.option != "-m" and it.text != "-":
             files.append(it.text)
+    at = next((k for k in range(view.inner + 1, len(args) - 1) if args[k].text == "-m"), None)
+    if at is not None and args[at + 1].text == "doctest" and family_of(name).startswith("python"):
+        # `python3 -m doctest x.txt`: the `>>>` lines of every file operand run (AG)
+        for a in args[at + 2 :]:
+            if a.pattern is not None and not a.opaque:
+                patterns.append(a.pattern)
+            elif not a.opaque and not a.text.startswith("-"):
+                files.append(a.text)
+    env_files: list[str] = []
+    if family_of(name) in ("node", "nodejs"):
+        # `node --env-file=.env`: the file may set NODE_OPTIONS (`--require ./e.js`): read as
+        # code, with its NODE_OPTIONS' preloaded files (AG)
+        for k in range(view.inner + 1, len(args)):
+            t = args[k].text
+            value = t.split("=", 1)[1] if t.startswith(("--env-file=", "--env-file-if-exists=")) else (
+                args[k + 1].text if t in ("--env-file", "--env-file-if-exists") and k + 1 < len(args) else None)
+            if value is not None and not args[k].opaque:
+                files.append(value)
+                env_files.append(value)
     if files or patterns or run is not None:
         script = FileScript(files[0] if files else patterns[0] if patterns else "its test files", name, False, True, ())
         script.paths = files
         script.patterns = patterns or None
+        script.fallback = env_files or None  # (`_read_program`: their NODE_OPTIONS' preloads)
         script.tests = run
         return script
     known = FAMILIES.get(family_of(name))
@@ -585,6 +692,19 @@ def glob_matches(walk: Walk, view: View, pattern: str, base: tuple[str, ...] | N
     return ["/" + "/".join(path) for path, _ in found] if absolute else [spelled for _, spelled in found]
 
 
+_ENV_NODE_OPTIONS = LazyPattern(r"(?m)^[ \t]*(?:export[ \t]+)?NODE_OPTIONS[ \t]*=[ \t]*(.*?)[ \t]*$")
+_NODE_OPTION_LOAD = LazyPattern(r"(?:^|\s)(?:-r|--require|--import|--loader|--experimental-loader)(?:=|\s+)(\S+)")
+
+
+def _node_option_loads(text: str) -> list[str]:
+    """The files the NODE_OPTIONS an env file sets make node load first (`--require ./e.js`)."""
+    out: list[str] = []
+    for m in _ENV_NODE_OPTIONS().finditer(text):
+        value = m.group(1).strip("'\"")
+        out.extend(load.strip("'\"") for load in _NODE_OPTION_LOAD().findall(value))
+    return out
+
+
 def _read_program(walk: Walk, view: View, script: FileScript) -> FileScript | None:
     """A program of several files, each read as code; the first that cannot be read within
     bounds refuses the whole (and is named), as do more than `FILE_BYTES` together."""
@@ -598,8 +718,11 @@ def _read_program(walk: Walk, view: View, script: FileScript) -> FileScript | No
             script.refused = found.reason
             return script
         script.paths = script.paths + found
-    for spelled in script.paths:
+    env_files = script.fallback if isinstance(script.fallback, list) else ()
+    for spelled in script.paths:  # (grows: an env file's preloads)
         content = _text(walk, view, spelled, PROGRAM_BYTES)
+        if spelled in env_files and isinstance(content, str):
+            script.paths.extend(_node_option_loads(content))
         if content is None and script.tests is None:
             # (`python3 app`: a directory runs its __main__.py; `node app`: its `main`)
             entry = _directory_entry(walk, view, FileScript(spelled, script.runner, False, True, None))

@@ -100,6 +100,9 @@ def _pytest_files(walk: Walk, view: View, run: TestRun, add) -> Refused | None:
         more = runner_items("pytest", [_Word(w) for w in added], 0)
         plugins = plugins + [it.text for it in more if it.option == PLUGIN and not it.text.startswith("no:")]
         tests = tests + [it.text for it in more if it.option == TEST_PATH]
+    doctests = _doctest_files([*(a.text for a in view.args[view.inner + 1 :] if not a.opaque), *words, *added])
+    if "--doctest-modules" in doctests:
+        any_python = True  # every module is imported for its docstrings
     for spelled in tests or ["."]:
         glob = _glob(spelled, r".*\.py")
         if glob is not None:
@@ -125,6 +128,13 @@ def _pytest_files(walk: Walk, view: View, run: TestRun, add) -> Refused | None:
         if collected is None:
             continue  # pytest stops: no such file or directory
         kind, below = collected
+        if kind == "dir":
+            # text files pytest runs as doctests (`--doctest-glob`, `test*.txt` by default):
+            # their `>>>` lines are Python (red-team round 2, AG)
+            texts = _collected(walk, path, files=LazyPattern(doctests[0]))
+            if isinstance(texts, Refused):
+                return texts
+            below = [*below, *(texts[1] if texts is not None else ())]
         directory = path if kind == "dir" else path[:-1]
         for depth in range(len(directory) + 1):
             add(directory[:depth] + (_CONFTEST,))
@@ -139,6 +149,25 @@ def _pytest_files(walk: Walk, view: View, run: TestRun, add) -> Refused | None:
             if path is not None:
                 add(path)
     return None
+
+
+def _doctest_files(words: list[str]) -> tuple[str, ...]:
+    """A pattern of the paths (relative to a test directory) of the text files pytest collects
+    as doctests (its `--doctest-glob` patterns, `test*.txt` without one), and
+    `--doctest-modules` when given."""
+    import fnmatch  # only pytest's collection needs it
+
+    globs: list[str] = []
+    modules = False
+    for k, word in enumerate(words):
+        if word.startswith("--doctest-glob="):
+            globs.append(word.split("=", 1)[1])
+        elif word == "--doctest-glob" and k + 1 < len(words):
+            globs.append(words[k + 1])
+        elif word == "--doctest-modules":
+            modules = True
+    pattern = "(?:.*/)?(?:" + "|".join(fnmatch.translate(g.rsplit("/", 1)[-1]) for g in globs or ["test*.txt"]) + ")"
+    return (pattern, "--doctest-modules") if modules else (pattern,)
 
 
 def _environment_words(walk: Walk, view: View) -> list[str]:
