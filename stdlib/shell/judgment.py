@@ -1606,6 +1606,8 @@ class _Judge:
                 index = self.p.first_in_text(text, False, cwd, cwd_spelled)
             else:
                 index = self.code_index(text, cwd)
+                if index < 0 and isinstance(script.directory, tuple) and script.directory != cwd:
+                    index = self.code_index(text, script.directory)  # (pip's build backend runs there)
             if index >= 0:
                 break
         if index >= 0:

@@ -497,11 +497,46 @@ def _pip_project(walk: Walk, view: View, args) -> FileScript | None:
         text = _read_file(walk, view, spelled)
         if isinstance(text, FileScript):
             return text
-        if text is not None:
-            script = FileScript(spelled, view.name, False, True, None)
-            script.text = text
+        backend = _build_backend(walk, view, t.rstrip("/"))
+        if isinstance(backend, FileScript):
+            return backend
+        if text is not None or backend:
+            parts = ([(spelled, text)] if text is not None else []) + backend
+            script = FileScript(parts[0][0], view.name, False, True, None)
+            script.text = "\n".join(part for _, part in parts)
+            if len(parts) > 1:
+                script.parts = parts
+            if backend:
+                script.directory = walk.absolute(t, view.cwd)  # (the backend runs in the project)
             return script
     return None
+
+
+_BACKEND_PATH = LazyPattern(r"(?m)^[ \t]*backend-path[ \t]*=[ \t]*\[([^\]]*)\]")
+_BUILD_BACKEND = LazyPattern(r"""(?m)^[ \t]*build-backend[ \t]*=[ \t]*["']([\w.:]+)["']""")
+
+
+def _build_backend(walk: Walk, view: View, directory: str) -> list[tuple[str, str]] | FileScript:
+    """An in-tree PEP 517 build backend (pyproject.toml's `backend-path` and `build-backend`):
+    the module pip imports to build the project, (spelled path, text) of those found
+    (red-team round 2, AB)."""
+    toml = _read_file(walk, view, directory + "/pyproject.toml")
+    if not isinstance(toml, str):
+        return toml if isinstance(toml, FileScript) else []
+    paths, backend = _BACKEND_PATH().search(toml), _BUILD_BACKEND().search(toml)
+    if paths is None or backend is None:
+        return []
+    module = backend.group(1).split(":", 1)[0].replace(".", "/")
+    found: list[tuple[str, str]] = []
+    for entry in re.findall(r"""["']([^"']*)["']""", paths.group(1)):
+        base = directory + "/" + entry.strip("/") if entry.strip("/") not in ("", ".") else directory
+        for spelled in (f"{base}/{module}.py", f"{base}/{module}/__init__.py"):
+            text = _read_file(walk, view, spelled)
+            if isinstance(text, FileScript):
+                return text
+            if text is not None:
+                found.append((spelled, text))
+    return found
 
 
 def just_recipes(text: str) -> list[str]:
