@@ -172,10 +172,10 @@ def located(view: View) -> FileScript | None:
         rest = args[k + 1 :]
         return _located(args[k], name, True, False, rest if rest else None)
     if name in CODE_FILE_PROGRAMS:
-        return _code_files(view, view.inner + 1, name)
+        return _command_files(view, view.inner + 1, name)
     if view.wrapper == "gdb" and inner >= len(args):
         at = next((k for k in range(len(args)) if basename(args[k].text) == "gdb"), None)
-        return _code_files(view, at + 1, "gdb") if at is not None else None
+        return _command_files(view, at + 1, "gdb") if at is not None else None
     model = view.model
     if model is not None and model.handler == "interpreter":
         if inner < len(args) and "/" in args[inner].text and not args[inner].opaque:
@@ -209,7 +209,7 @@ _SQLITE_VALUES = frozenset({"-cmd", "--cmd", "-init", "--init", "-separator", "-
 _SQLITE_READ = LazyPattern(r"(?m)^[ \t]*\.read[ \t]+['\"]?([^'\"\s]+)")
 
 
-def _code_files(view: View, k: int, name: str) -> FileScript | None:
+def _command_files(view: View, k: int, name: str) -> FileScript | None:
     """The files `java X.java` (a single-file source program), `jshell FILE`, `gdb -x FILE`
     and sqlite3 (`.read FILE` in an argument or `-cmd`, `-init FILE`, its stdin) run as code:
     read for mentions as a program is (red-team round 2, T and AF). sqlite3's `.shell` and
