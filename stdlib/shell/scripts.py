@@ -375,12 +375,14 @@ def _located(a: Arg, runner: str, shell: bool, child: bool, arguments: Sequence[
         script = FileScript(text, runner, shell, child, arguments)
         script.pattern = a.pattern  # `sh x.s?`, `./x.s?`, `source x.s?`: matched when read
         return script
+    spelled = a.word.text if a.word is not None else text
+    if (m := _FD_PATH().fullmatch(spelled)) is not None and m.group(1).lstrip("0") \
+            and (text == spelled or a.opaque):
+        script = FileScript(spelled, runner, shell, child, arguments)
+        script.patterns = [m.group(1)]  # `bash /dev/fd/3 3<x.sh`: the file fd 3 reads (`read`)
+        return script
     if a.opaque or a.pattern is not None or text.startswith(("<(", ">(")) or text == "-":
         return None  # unknown, or text that arrives at run time
-    if text.startswith(("/dev/fd/", "/proc/self/fd/")) and (n := text.rsplit("/", 1)[1]).isdigit() and n != "0":
-        script = FileScript(text, runner, shell, child, arguments)
-        script.patterns = [n]  # `bash /dev/fd/3 3<x.sh`: the file fd 3 reads (`read`)
-        return script
     return FileScript(text, runner, shell, child, arguments)
 
 
@@ -457,6 +459,9 @@ def _sources(walk: Walk, view: View, script: FileScript) -> FileScript | None:
         return None
     script.text = "\n".join(texts)
     return script
+
+
+_FD_PATH = LazyPattern(r"/(?:dev|proc/self|proc/thread-self)/fd/([0-9]+)")
 
 
 def _rewritten_script(text: str, runner: str, shell: bool, child: bool) -> FileScript | None:
