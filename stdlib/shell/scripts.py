@@ -154,6 +154,8 @@ def located(view: View) -> FileScript | None:
             before = shell_options(args[inner + 1 : at])
             if before is not None and "c" in before[1] and before[0] == at - inner - 1:
                 return _substituted_files(view, args[at : at + 1], name, True)
+            if before is not None and before[0] == at - inner - 1 and "s" not in before[1]:
+                return _located(args[at], name, True, True, args[at + 1 :])  # (`/dev/fd/3`, spelled so)
             return None
         k, letters = options
         if "c" in letters:
