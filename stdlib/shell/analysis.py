@@ -439,6 +439,11 @@ def _unknown_chdir(args: Sequence[Arg], inner: int, options: tuple[str, ...]) ->
     return None
 
 
+# A directory named through the kernel's process files, at a word's start: the shell's own
+# working directory (`own`), the root (`root`), or another's or a file descriptor's (neither).
+_PROCESS_DIRECTORY = LazyPattern(
+    r"(?:/proc/(?:self|thread-self)/(?:(?P<own>cwd)|(?P<root>root))|/proc/[^/]+/(?:cwd|root|fd/[^/]+)"
+    r"|/proc/(?:self|thread-self)/fd/[^/]+|/dev/fd/[^/]+)(?=/|$)")
 # A word whose text the shell may evaluate again later: an assignment (`x=…`, `a[i]+=…`; group 1)
 # or an array element's name (`a[…]`, given to `printf -v`, `read`, `let`, `test -v`).
 _EVALUATED_LATER = LazyPattern(r"[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?(\+?=)|[A-Za-z_][A-Za-z0-9_]*\[")
@@ -927,18 +932,21 @@ class Walk:
 
     def _tildes(self, text: str) -> bool:
         """Could a word of `text` start with a tilde prefix of the directory stack (`~+`, `~-`,
-        `~N`)? Asked once per script text (the walk's texts are few; scanning one per command
-        would cost a long script its length again for every command)."""
+        `~N`), or name a directory through the kernel's process files (`/proc/self/cwd`,
+        `/dev/fd/N`)? Asked once per script text (the walk's texts are few; scanning one per
+        command would cost a long script its length again for every command)."""
         if self._tilde_text is not text:
             self._tilde_text = text
-            self._tilde_found = "~" in text and _TILDE_PREFIX().search(text) is not None
+            self._tilde_found = "~" in text and _TILDE_PREFIX().search(text) is not None \
+                or "/proc/" in text or "/dev/fd/" in text
         return self._tilde_found
 
     def _tilde_prefixes(self, text: str, args: list[Arg]) -> list[Arg]:
         """`args` with each unquoted tilde prefix of the directory stack expanded, as bash does:
         `~+` is `$PWD`, `~-` `$OLDPWD`, `~N` / `~+N` entry N of `dirs` and `~-N` entry N from its
-        end; one the walk does not know leaves the word of unknown value."""
-        out = args
+        end; one the walk does not know leaves the word of unknown value. Then the process
+        files' names of a directory (`_process_aliases`)."""
+        out = self._process_aliases(args)
         for k, a in enumerate(args):
             word = a.word
             if word is None:
@@ -959,6 +967,38 @@ class Walk:
                 value = values[0].text
                 pattern = None if a.pattern is None else escape_pattern(value) + a.pattern[len(prefix):]
                 replaced = Arg(value + a.text[len(prefix):], pattern, a.opaque, a.count, word)
+            if out is args:
+                out = list(args)
+            out[k] = replaced
+        return out
+
+    def _process_aliases(self, args: list[Arg]) -> list[Arg]:
+        """`args` with the kernel's names of a directory spelled as that directory:
+        `/proc/self/cwd/ci` (also `thread-self`) is `./ci` where the command runs, `/proc/self/
+        root/x` is `/x`; another process's working directory or a file descriptor
+        (`/proc/$$/cwd/ci`, `/proc/1234/cwd`, `/proc/self/fd/3/ci`, `/dev/fd/3/ci`) is a
+        directory of unknown value, so what follows is judged as after `$D` (`rm -rf
+        /proc/self/cwd/ci` passed and removed the protected directory)."""
+        out = args
+        cwd = self.context.cwd
+        for k, a in enumerate(args):
+            if not a.text.startswith(("/proc/", "/dev/fd/")):
+                continue
+            m = _PROCESS_DIRECTORY().match(a.text)
+            if m is None:
+                continue
+            rest = a.text[m.end():]
+            pattern_rest = a.pattern[len(a.pattern) - len(rest):] if a.pattern is not None and a.pattern.endswith(rest) \
+                else None
+            if m.group("root") is not None:
+                replaced = Arg(rest or "/", None if a.pattern is None else (pattern_rest or "/"), a.opaque, a.count,
+                               a.word)
+            elif m.group("own") is not None and cwd is not None:
+                here = "/" + "/".join(cwd)
+                replaced = Arg(here + rest, None if a.pattern is None else escape_pattern(here) + (pattern_rest or ""),
+                               a.opaque, a.count, a.word)
+            else:
+                replaced = Arg("${PROCESS_DIRECTORY}" + rest, None, True, ANY, a.word)
             if out is args:
                 out = list(args)
             out[k] = replaced
@@ -1057,7 +1097,7 @@ class Walk:
             if self._print_values(text, cmd, view):
                 flags |= W_PRINTS
             view.rewritten_word = _rewritten_word(text, cmd, context.scope.values)
-        if flags & (W_VAR | W_SUBST) and (flags & W_SUBST or context.scope.made or "IFS" in context.scope.values):
+        if flags & (W_VAR | W_SUBST):
             view.made_word = self._made_word(text, cmd)
         if args is not None:
             view.args = args
@@ -1851,6 +1891,8 @@ class Walk:
             for name, how in scope.made.items():
                 if "$" + name in raw or "${" + name in raw:
                     return how
+        if flags & W_VAR and ("$_" in raw or "${_" in raw or "BASH_" in raw) and _SHELL_MADE().search(raw):
+            return _SHELL_TEXT
         if splits and _ifs_splits(scope):
             return "is split on the IFS this line sets"
         return None
@@ -3211,6 +3253,12 @@ _WRITTEN_UNCOMPUTED = "written by this line with content this layer does not com
 # How `Scope.made` names say a value is made, for the judge's message.
 _POSITIONAL = "comes from the positional parameters this line sets"
 _OTHER_SPLIT = "read takes with a split or options this layer does not follow"
+_SHELL_TEXT = "is text bash keeps of the line's own commands or matches"
+# Variables bash fills with the line's own text: the last argument of the previous command
+# (`$_`), the command about to run (`BASH_COMMAND`, in a trap), a `[[ =~ ]]` match: code or a
+# path made of words a reader was given (`echo "rm -rf ci" >/dev/null; eval "$_"`).
+_SHELL_MADE = LazyPattern(r"\$(?:_(?![A-Za-z0-9_])|\{_\}|\{?(?:BASH_COMMAND|BASH_REMATCH|BASH_ARGV|"
+                          r"BASH_EXECUTION_STRING)(?![A-Za-z0-9_]))|\$\{[#!]?(?:_|BASH_COMMAND|BASH_REMATCH)[^A-Za-z0-9_]")
 # First stages that print data as it is (a file's lines, their own words): what a rewriter
 # later in the pipeline makes of it is made text (`_data_rewriter`).
 _DATA_SOURCES = frozenset({"cat", "head", "tail", "grep", "egrep", "fgrep", "echo", "printf"})

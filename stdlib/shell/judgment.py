@@ -166,6 +166,9 @@ MADE = "{head} takes {word}, whose value {how}, which cannot be judged"
 # (`Walk(spells=...)`); False views every command (tests compare the two readings).
 QUIET_COMMANDS = True
 
+# The kernel's names of a working directory or a directory descriptor, with the slash after
+# them, inside program text (`code_index`).
+_PROCESS_DIRECTORY_IN_CODE = LazyPattern(r"/proc/[^/\s'\"]+/(?:cwd|fd/[0-9]+)/|/dev/fd/[0-9]+/")
 # A word that is the home directory or a path below it spelled with the variable: `$HOME/x`.
 _HOME_WORD = LazyPattern(r"\$(?:HOME|\{HOME\})(/[^$`]*)?")
 
@@ -1507,6 +1510,10 @@ class _Judge:
     def code_index(self, code: str, cwd: tuple[str, ...] | None) -> int:
         """The first entry a program's text spells, string fragments joined (-1: none)."""
         p = self.p
+        if "/proc/" in code or "/dev/fd/" in code:
+            # (`shutil.rmtree("/proc/self/cwd/ci")`: a directory named through the process
+            # files is read as the working directory, whosever it is)
+            code = _PROCESS_DIRECTORY_IN_CODE().sub("", code)
         # (`spelled_in` first, as the judge's other mention tests: a program file of 100 KB
         # split into words and matched word by word took half a second)
         filtered = not p.cwd_spelled(cwd)
