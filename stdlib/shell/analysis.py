@@ -48,6 +48,7 @@ from polydeukes.stdlib.shell.expansion import (
     printed_words,
     prints_directory,
     segment_matches,
+    unworked_expansion,
     word_values,
 )
 from polydeukes.stdlib.shell.paths import dot_resolve
@@ -1687,6 +1688,10 @@ class Walk:
             self._assign_all(args, 0, view.source)
         if view.targets or (name and name in _WRITER_NAMES):
             context.writers.append(view)  # its writes are worked out when a script runs
+        words = view.cmd.words
+        if words and (name == "let" or words[0].text.startswith("((")
+                      or view.cmd.flags & W_VAR and "((" in view.source[words[0].start : words[-1].end]):
+            self._arithmetic(view)
         if inner < len(args) and args[inner].text.endswith("()") and _FUNCTION_DEFINITION().fullmatch(args[inner].text):
             context.redefined[args[inner].text[:-2]] = "function"
         if name == "export" or inner >= len(args):
@@ -1707,6 +1712,19 @@ class Walk:
                 self._name_references(rest)  # `declare -n r=x`: `$r` is `$x`
             else:
                 self._assign_all(rest, 0, view.source)
+                letters = set("".join(a.text[1:] for a in rest if a.text[:1] == "-" and not a.text.startswith("--")))
+                if name != "export" and letters & set("luci"):
+                    # `declare -l y=CI` (`-u`, `-c`): the value is changed as it is stored, made
+                    # by the line; `-i`: it is an integer
+                    for a in rest:
+                        assigned = a.text.partition("=")[0]
+                        if a.text[:1] == "-" or not _NAME().fullmatch(assigned):
+                            continue
+                        if letters & set("luc"):
+                            self.context.scope.assign(assigned, None)
+                            self.context.scope.made[assigned] = "is changed by an attribute declare gives it"
+                        else:
+                            self.context.scope.assign(assigned, _NUMBER)
         elif name == "unset":
             for a in rest:
                 if not a.text.startswith("-"):
@@ -1730,6 +1748,11 @@ class Walk:
                     # `printf -v p '%s/%s' ci gate.sh`: a format of plain `%s` is computed
                     value = _printf_value(rest[k + 2 :])
                     context.scope.assign(rest[k + 1].text, None if value is None else (Value(value),))
+                    if value is None and not any(o.opaque for o in rest[k + 2 :]) and not (
+                            rest[k + 2 : k + 3] and _DECIMAL_FORMAT().fullmatch(rest[k + 2].text)):
+                        # (`printf -v x '%b' 'c\x69'`, `'%x' 12`: text the line formats; decimal
+                        # numbers only, `'%d' 3`, spell no path)
+                        context.scope.made[rest[k + 1].text] = "is formatted by printf in a way this layer does not work out"
         elif name in ("for", "select"):
             self._loop(rest, view.source)
             if rest and view.loop_listing is not None:
@@ -1893,6 +1916,10 @@ class Walk:
                     return how
         if flags & W_VAR and ("$_" in raw or "${_" in raw or "BASH_" in raw) and _SHELL_MADE().search(raw):
             return _SHELL_TEXT
+        if flags & W_VAR and "${" in raw and scope.values and unworked_expansion(raw, scope):
+            return _UNWORKED
+        if "IFS" in scope.values and ("[*]" in raw or "$*" in raw or "${*" in raw):
+            return "joins words with the IFS this line sets"  # (`IFS=; rm -rf "${a[*]}"`)
         if splits and _ifs_splits(scope):
             return "is split on the IFS this line sets"
         return None
@@ -1929,6 +1956,19 @@ class Walk:
         if name == "GLOBIGNORE":
             self.context.glob = self.context.glob.copy()
             self.context.glob.dotglob = True
+
+    def _arithmetic(self, view: View) -> None:
+        """Names `let`, `((…))` or `$((…))` assign (`((x=1))`, `let x++`, `: $((x+=2))`): set,
+        to a number this layer does not work out, a pattern of digits (`((x=1)); rm -rf
+        c${x:+i}` passed: the name was taken as unset, and `${x:+i}` as unknown)."""
+        words = view.cmd.words
+        raw = view.source[words[0].start : words[-1].end] if words else ""
+        spans = [raw] if view.name == "let" else _ARITHMETIC_SPAN().findall(raw)
+        scope = self.context.scope
+        for span in spans:
+            for m in _ARITHMETIC_ASSIGNED().finditer(span):
+                assigned = m.group(1) or m.group(2) or m.group(3)
+                scope.assign(assigned, _NUMBER)
 
     def _positional(self, rest: Sequence[Arg], source: str) -> None:
         """`set -- WORDS` (or `set WORDS`, options first): `$1`…`$9` take the words; `$@`,
@@ -3254,6 +3294,14 @@ _WRITTEN_UNCOMPUTED = "written by this line with content this layer does not com
 _POSITIONAL = "comes from the positional parameters this line sets"
 _OTHER_SPLIT = "read takes with a split or options this layer does not follow"
 _SHELL_TEXT = "is text bash keeps of the line's own commands or matches"
+_UNWORKED = "is an expansion of a value this line assigns that this layer does not work out"
+_NUMBER = (Value("0", "+([-0-9])"),)  # a value arithmetic gives: some integer
+_DECIMAL_FORMAT = LazyPattern(r"(?:[^%\\]|%%|%[-+ 0]*[0-9]*[diu])*")
+_ARITHMETIC_SPAN = LazyPattern(r"\(\((.*?)\)\)", re.DOTALL)
+# A name arithmetic assigns: `x=`, `x+=` … (not `==`), `x++`, `--x`, array elements too.
+_ARITHMETIC_ASSIGNED = LazyPattern(
+    r"(?<![A-Za-z0-9_$])([A-Za-z_][A-Za-z0-9_]*)(?:\[[^\]]*\])?\s*(?:[-+*/%&|^]|<<|>>)?=(?!=)"
+    r"|(?<![A-Za-z0-9_$])([A-Za-z_][A-Za-z0-9_]*)\s*(?:\+\+|--)|(?:\+\+|--)\s*([A-Za-z_][A-Za-z0-9_]*)")
 # Variables bash fills with the line's own text: the last argument of the previous command
 # (`$_`), the command about to run (`BASH_COMMAND`, in a trap), a `[[ =~ ]]` match: code or a
 # path made of words a reader was given (`echo "rm -rf ci" >/dev/null; eval "$_"`).

@@ -626,6 +626,9 @@ class Scope:
         if c in "-+=" or operator[:2] in (":-", ":+", ":="):
             # (a value the line assigned: the variable is set; one it did not is unknown)
             if values is None:
+                if operator[:2] == ":+" or c == "+":
+                    # `c${BASH:+i}`: the word when the variable is set, else nothing, whatever it holds
+                    return Value(operator[2 if c == ":" else 1 :]), Value("")
                 return None
             colon = c == ":"
             kind, word = operator[1 if colon else 0], operator[2 if colon else 1 :]
@@ -683,6 +686,34 @@ class Scope:
         self.spellings[name] = spelling
         if keyed:
             self.keyed.add(name)
+
+
+def unworked_expansion(raw: str, scope: Scope) -> bool:
+    """Does the word spelled `raw` expand a variable the line assigned in a way this module
+    does not work out (`${x%[z]}`, `${x@E}`, `${x: 0}`, `${!c*}`, the keys of an array the line
+    made)? Such a value is the line's own making, not the environment's (`Walk._maker`)."""
+    for piece in _read_pieces(raw):
+        if piece.kind == _VAR and _OPERATOR in piece.text:
+            name = piece.text.split(_OPERATOR, 1)[0]
+            if name in scope.values and scope.value(piece.text) is None:
+                return True
+        elif piece.kind == _UNKNOWN and piece.text.startswith("${") and not piece.text.startswith("${#"):
+            m = _NAME_START().match(piece.text, 3 if piece.text.startswith("${!") else 2)
+            if m is None:
+                continue
+            name = m.group()
+            if piece.text.startswith("${!") and piece.text[m.end() : m.end() + 2] in ("*}", "@}"):
+                if any(key.startswith(name) for key in scope.values):
+                    return True  # `${!c*}`: the names the line assigned that begin so
+            elif piece.text.startswith("${!") and piece.text[m.end() : m.end() + 4] in ("[@]}", "[*]}"):
+                if name in scope.keyed:
+                    return True  # the keys of `declare -A m=([ci]=1)`; an indexed array's are numbers
+            elif name in scope.values or name + "[@]" in scope.values:
+                return True
+    return False
+
+
+_NAME_START = LazyPattern(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 def _operated_text(text: str, operator: str) -> str | None:
