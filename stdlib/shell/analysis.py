@@ -38,6 +38,7 @@ from polydeukes.stdlib.shell.expansion import (
     MANY,
     ONE,
     Arg,
+    TOPLEVEL,
     Scope,
     Value,
     brace_expand,
@@ -45,6 +46,7 @@ from polydeukes.stdlib.shell.expansion import (
     escape_pattern,
     expand_word,
     file_prints,
+    printed_file,
     printed_words,
     prints_directory,
     segment_matches,
@@ -620,9 +622,10 @@ class Context:
     """The line's state as the walk goes (see the module docstring)."""
 
     __slots__ = ("cwd", "stack", "oldpwd", "scope", "glob", "redefined", "written", "writers", "groups", "listed",
-                 "node_bin", "links", "cwd_uncertain", "path_dirs", "cwd_glob", "functions")
+                 "node_bin", "links", "cwd_uncertain", "path_dirs", "cwd_glob", "functions", "root")
 
     def __init__(self, root: tuple[str, ...] | None) -> None:
+        self.root = root
         self.cwd: tuple[str, ...] | None = root
         self.stack: list[tuple[str, ...] | None] = []
         self.oldpwd: tuple[str, ...] | None = None
@@ -657,6 +660,10 @@ class Context:
             path = self.cwd
         elif name == "OLDPWD":
             path = self.oldpwd
+        elif name == TOPLEVEL:
+            # (the project's directory is taken as its repository's top, where the line is in it)
+            root = self.root
+            path = root if root is not None and self.cwd is not None and self.cwd[: len(root)] == root else None
         else:
             index = name[len("DIRSTACK["):-1]
             stack = [self.cwd, *reversed(self.stack)]
@@ -1435,7 +1442,9 @@ class Walk:
         values = self.context.scope.values
         found = False
         for w in words:
-            if "pwd" in text[w.start : w.end] and prints_directory(text[w.start : w.end]):
+            spelled_word = text[w.start : w.end]
+            if ("pwd" in spelled_word or "real" in spelled_word or "readl" in spelled_word or "dirs" in spelled_word
+                    or "toplevel" in spelled_word) and prints_directory(spelled_word):
                 found = True  # `$(pwd)`: the working directory, as `$PWD` (`Scope.directories`)
             for spelling, spelled in file_prints(text[w.start : w.end]):
                 found = True
@@ -1910,6 +1919,9 @@ class Walk:
                 rewriter = _data_rewriter(script)
                 if rewriter is not None:
                     return f"{rewriter} makes of other text"
+                picker = _file_picker(script) if printed_file("$(" + script + ")") is None else None
+                if picker is not None:
+                    return f"{picker} picks out of text this layer does not read whole"
         if scope.made and flags & W_VAR:
             for name, how in scope.made.items():
                 if "$" + name in raw or "${" + name in raw:
@@ -3341,6 +3353,34 @@ def _data_rewriter(script: str) -> str | None:
         # (a later stage that only picks lines, `| head -1`, passes text on as it is)
         if rewriter is not None and (k == 0 or rewriter in _REWRITERS):
             return rewriter
+    return None
+
+
+# Programs whose output is part of a file's text, or of their own words (`$(head -1 l)`,
+# `$(grep c l)`, `$(xargs -a l)`, `$(basename /x/ci)`): the value is the line's making.
+_FILE_PICKERS = frozenset({"head", "tail", "grep", "egrep", "fgrep", "rg", "cat", "tac", "xargs", "readlink",
+                           "basename", "dirname", "expr", "look", "shuf", "nl", "fmt", "strings"})
+
+
+def _file_picker(script: str) -> str | None:
+    """The first stage's name when a substitution's script is a pipeline that starts by picking
+    text out of files or its own words (`_FILE_PICKERS`, or `git show REV:PATH` / `git cat-file
+    -p`) with an operand or a `<` redirect. `$(cat F)` of one plain file is read whole instead
+    (`Walk._print_values`)."""
+    inner = tokenized(script)
+    stages = inner.commands
+    if not stages or not inner.fully_read or type(stages[0]) is not SimpleCommand or not stages[0].words:
+        return None
+    first = stages[0]
+    words = first.words
+    head = basename(words[0].text)
+    if head == "git":
+        sub = [w.text for w in words[1:] if not w.text.startswith("-")]
+        return "git" if sub[:1] in (["show"], ["cat-file"]) and any(":" in t for t in sub[1:]) else None
+    if head not in _FILE_PICKERS:
+        return None
+    if len(words) > 1 or any(r.operator in ("<", "<<<") for r in first.redirects) or first.heredocs:
+        return head
     return None
 
 

@@ -662,12 +662,6 @@ class _Judge:
             self.unknown_reach = True
             word, option = view.option_glob
             self.found(BREAK_UNREADABLE, OPTION_GLOB.format(head=view.head, word=word, name=option))
-        if view.made_word is not None and (view.made_word[2] or name != "set" and not _only_reads(view)):
-            # (`x=$(rev f); rm -rf $x`: text a file holds, made into a word on the way; `set
-            # -- $v` only makes the positional parameters of such words, `Walk._positional`)
-            self.unknown_reach = True
-            word, how, _ = view.made_word
-            self.found(BREAK_UNREADABLE, MADE.format(head=view.head, word=word, how=how))
         if view.print_refused is not None:
             self.unknown_reach = True
             path, why = view.print_refused
@@ -692,6 +686,8 @@ class _Judge:
                 self.listed(view, cwd)
             if view.rewritten_operands is not None:
                 self.rewritten_operands(view)
+            if view.made_word is not None:
+                self.made_word(view)
             return  # reads or runs something unknown, and names no entry: nothing to judge
         found = view.effects if writer or mention else None
         if writer and not mention and found is not None:
@@ -715,6 +711,18 @@ class _Judge:
             self.listed(view, cwd)
         if view.rewritten_operands is not None:
             self.rewritten_operands(view)
+        if view.made_word is not None:
+            self.made_word(view)
+
+    def made_word(self, view: View) -> None:
+        """A word whose value the line makes of text the walk does not work out (`x=$(rev f);
+        rm -rf $x`), taken by a writer, a program or a shell, or a write redirect's target;
+        judged last, so a mention's own rule names the entry first. `set -- $v` only makes the
+        positional parameters of such words (`Walk._positional`)."""
+        word, how, target = view.made_word
+        if target or view.name != "set" and not _only_reads(view):
+            self.unknown_reach = True
+            self.found(BREAK_UNREADABLE, MADE.format(head=view.head, word=word, how=how))
 
     def rewritten_operands(self, view: View) -> None:
         """`echo x | sed s/x/ci/ | xargs rm`, `xargs rm < <(rev l)`: operands made of text on
