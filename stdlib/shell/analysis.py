@@ -1919,9 +1919,17 @@ class Walk:
                 rewriter = _data_rewriter(script)
                 if rewriter is not None:
                     return f"{rewriter} makes of other text"
-                picker = _file_picker(script) if printed_file("$(" + script + ")") is None else None
-                if picker is not None:
-                    return f"{picker} picks out of text this layer does not read whole"
+                printed = printed_file("$(" + script + ")")
+                if printed is None:
+                    picker = _file_picker(script)
+                    if picker is not None:
+                        return f"{picker} picks out of text this layer does not read whole"
+                elif self.context.writers or self.context.written:
+                    # `git ls-files > l; rm -f $(cat l)`: a file the line wrote, content unknown
+                    path = self.absolute(printed, self.context.cwd)
+                    written = self.written()
+                    if path is not None and path in written and written[path] is None:
+                        return f"is the text of {printed}, {_WRITTEN_UNCOMPUTED}"
         if scope.made and flags & W_VAR:
             for name, how in scope.made.items():
                 if "$" + name in raw or "${" + name in raw:
