@@ -117,7 +117,7 @@ DANGEROUS_ENVIRONMENT = frozenset({
 _COMMAND_VARIABLES = {
     **dict.fromkeys((
         "PAGER", "GIT_PAGER", "MANPAGER", "SYSTEMD_PAGER", "EDITOR", "VISUAL", "GIT_EDITOR",
-        "GIT_SEQUENCE_EDITOR", "FCEDIT", "GIT_SSH_COMMAND", "GIT_SSH", "GIT_EXTERNAL_DIFF",
+        "GIT_SEQUENCE_EDITOR", "FCEDIT", "GIT_SSH_COMMAND", "GIT_SSH",
         "GIT_ASKPASS", "SSH_ASKPASS", "SUDO_ASKPASS", "GIT_PROXY_COMMAND", "PROMPT_COMMAND",
         "LESSCLOSE", "BROWSER", "SHELL", "MAKESHELL", "CONFIG_SHELL", "npm_config_script_shell",
         "npm_config_shell", "npm_config_editor", "FZF_DEFAULT_COMMAND",
@@ -125,6 +125,8 @@ _COMMAND_VARIABLES = {
         "RUSTC_WRAPPER", "RUSTC_WORKSPACE_WRAPPER", "CARGO_BUILD_RUSTC_WRAPPER",
         "CARGO_BUILD_RUSTC_WORKSPACE_WRAPPER", "RUSTC", "CARGO_BUILD_RUSTC", "RUSTDOC", "CARGO_BUILD_RUSTDOC",
         "CARGO_HOST_LINKER", "CARGO_REGISTRY_CREDENTIAL_PROVIDER"), "{}"),
+    # (`git diff` hands it the paths it compares, of the work tree too: round 2, M; gitruns.PATHS)
+    "GIT_EXTERNAL_DIFF": "{} `git ls-files :/`",
     "BASH_ENV": "source {}", "ENV": "source {}",  # sourced by a non-interactive bash, an interactive sh
     "PYTHONSTARTUP": "python3 {}", "NODE_OPTIONS": "node {} -e 0", "PERL5OPT": "perl {} -e 0",
     "RUBYOPT": "ruby {} -e 0",
@@ -1375,6 +1377,8 @@ class Walk:
                 from polydeukes.stdlib.shell import gitruns  # only a git command loads it
 
                 for line in gitruns.configured_lines(self, view):  # `git config alias.z '!…'`
+                    yield from self.nested(line, depth, fully_read)
+                for line in gitruns.path_programs(self, view):  # `git grep -Orm x` (round 2)
                     yield from self.nested(line, depth, fully_read)
                 for a in args[inner + 1 :]:
                     if a.text.startswith("ext::") and not a.opaque:

@@ -1197,6 +1197,12 @@ class _Judge:
             return
         if extra.rule == "whole-tree":
             hits = self._tree_dir_hits(extra.path, cwd)
+            if not hits and name == "git":
+                # `GIT_WORK_TREE=DIR git -C /elsewhere …` (round 2, AC): git writes DIR
+                tree = self.walk.environment(view, "GIT_WORK_TREE")
+                if tree is not None or any(a.opaque and a.text.startswith("GIT_WORK_TREE=")
+                                           for a in view.args[: view.inner]):
+                    hits = self._tree_dir_hits(tree if tree is not None else "", None)
             if hits:
                 self.reached.update(hits)
                 what = f"git {_git_subcommand(view)}" if name == "git" else name
