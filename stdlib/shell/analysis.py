@@ -904,6 +904,8 @@ class Walk:
                 # `read f <<< ci/gate.sh`, `mapfile -t a < list`: the names take the lines of the
                 # command's own input, as a loop's `read` takes its `done`'s
                 self._loop_input(view, cmd)
+                # (`mapfile -t a < <(git ls-files)`: the paths it prints)
+                view.stdin_listing = self._done_listing(cmd, depth) or view.stdin_listing
             if rewriter is not None and _runs_stdin_as_code(cmd):
                 view.rewritten_by = rewriter
             elif piped and _reads_stdin_as_program(cmd):
@@ -1972,9 +1974,20 @@ class Walk:
                 else tuple(Value(b.text + v.text) for b in before for v in values)
         scope.assign(name, values)
         if word.flags & (W_VAR | W_SUBST):
-            how = self._maker(source[word.start : word.end].partition("=")[2], word.flags, False)
+            raw_value = source[word.start : word.end].partition("=")[2]
+            how = self._maker(raw_value, word.flags, False)
             if how is not None:
                 scope.made[name] = how  # (`x+=$(rev f)` too: part of it is made)
+            if word.flags & W_SUBST:
+                # `a=$(git ls-files); rm -f $a`: the name takes the paths a lister prints, as a
+                # loop's variable over them does
+                printed: list = []
+                for inner_text in substitutions(raw_value):
+                    found = self._printed_by(inner_text, 0)
+                    if found:
+                        printed.extend(found)
+                if printed:
+                    self.context.listed[name] = tuple(printed)
         if append and values is None:
             scope.spellings[name] = scope.spellings.get(name, "") + value
         if name == "GLOBIGNORE":
