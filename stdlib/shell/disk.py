@@ -257,6 +257,10 @@ class Disk:
                 done = candidate
                 continue
             followed = True
+            if target.startswith(("/proc/", "/dev/fd/")):
+                # (`m -> /proc/self/cwd/.claude`: where it leads depends on the process that
+                # follows it, not on this one)
+                return Refused(f"'/{'/'.join(candidate)}' leads through the process files ({target})")
             parts = [s for s in target.split("/") if s]
             if target.startswith("/"):
                 done = []

@@ -893,6 +893,35 @@ class _Judge:
         if cwd is None or t.text[:1] == "~":
             self.unknown_base(view, t.text, t.pattern, cwd, "write target")
 
+    def pattern_through_links(self, view: View, word: str, pattern: str, cwd: tuple[str, ...] | None) -> None:
+        """A written glob below a literal directory that is a symbolic link on disk (`rm -rf
+        l/c?` after `ln -s . l` by an earlier call): matched again where the link leads."""
+        disk = self.walk.disk
+        if disk is None or cwd is None or pattern.startswith(("/", "~")):
+            return
+        parts = pattern.split("/")
+        literal: list[str] = []
+        for part in parts[:-1]:
+            if any(c in part for c in "*?[\\") or part in ("", ".", ".."):
+                break
+            literal.append(part)
+        if not literal:
+            return
+        resolved = disk.resolve_below(cwd, literal)
+        if resolved is None:
+            return
+        from polydeukes.stdlib.shell.disk import Refused  # loaded by `walk.disk`
+
+        if isinstance(resolved, Refused):
+            self.unknown_reach = True
+            self.found(BREAK_UNREADABLE, f"{view.head} writes {word}, whose symbolic links cannot be followed: {resolved.reason}")
+            return
+        led = escape_pattern("/" + "/".join(resolved)) + "/" + "/".join(parts[len(literal):])
+        hits = self.p.pattern_hits(led, cwd, view.glob)
+        if hits:
+            self.reached.update(hits)
+            self.found(BREAK_EFFECT, THROUGH_SYMLINK.format(head=view.head, path=word, p=self.p.entries[hits[0]]))
+
     def _hard_linked(self, disk) -> dict[tuple[int, int], int]:
         """(device, inode) -> entry index of the files with more than one name at or below
         the entries, looked up once per judgment (only when a write target has another name)."""
@@ -1079,6 +1108,8 @@ class _Judge:
                 # `rm link` removes the link itself; anything else follows it.
                 follow_last = it.role not in (E.DELETE, E.MOVE) or it.text.endswith("/")
                 self.through_symlink(view, it.text, cwd, follow_last=follow_last)
+            elif it.role in E.WRITING and not a.opaque and a.pattern is not None and "/" in a.pattern:
+                self.pattern_through_links(view, a.text, a.pattern, cwd)
             if it.role in E.WRITING and not a.opaque and (cwd is None or it.text[:1] == "~"):
                 self.unknown_base(view, it.text, a.pattern if it.whole else None, cwd, "operand", role=it.role)
             elif a.opaque and (it.role in E.WRITING or it.role == E.UNKNOWN):
