@@ -1273,7 +1273,12 @@ class Walk:
             view.follow = True
         written_script = None
         if context.functions and inner < len(args) and not args[inner].opaque and args[inner].text in context.functions:
-            self._function_call(view)
+            self._function_call(view, args[inner].text, args[inner + 1 :])
+        elif _NOT_FOUND_HANDLER in context.functions and inner < len(args) and model is None \
+                and name not in BUILTINS and name not in NESTED_SHELLS:
+            # a name no model knows may be no command at all: bash then calls the handler with
+            # it and its arguments (`command_not_found_handle() { rm -rf "$1"; }; ci`)
+            self._function_call(view, _NOT_FOUND_HANDLER, args[inner:])
         elif name == "deno" and inner + 1 < len(args) and args[inner + 1].text == "task":
             self._project_files(view)  # `deno task NAME`: deno.json's tasks, not a program file
         elif inner < len(args) and (name in _FILE_RUNNERS or (model is not None and model.handler == "interpreter")
@@ -1288,15 +1293,14 @@ class Walk:
             self._project_files(view)
         return view, written_script
 
-    def _function_call(self, view: View) -> None:
+    def _function_call(self, view: View, name: str, arguments: Sequence[Arg]) -> None:
         """A call of a function the line defined: its body is walked again with `$1`…`$9`,
         `$@` and `$*` bound to the call's arguments, in the caller's shell (`f() { rm -rf
         "$1"; }; f .` removes the project; the body was walked once where it was defined,
         with the parameters unknown)."""
         from polydeukes.stdlib.shell.scripts import FileScript
 
-        name = view.args[view.inner].text
-        script = FileScript(f"function {name}", "the shell", True, False, view.args[view.inner + 1 :])
+        script = FileScript(f"function {name}", "the shell", True, False, arguments)
         script.text = self.context.functions[name]
         view.file_script = script
         view.follow = True
@@ -3287,6 +3291,9 @@ _READ_LINES = 256  # lines a loop's input may give its `read` names (past it: fa
 _MAPFILES = frozenset({"mapfile", "readarray"})
 # Commands that give names the lines of their input (a loop's `read`, or one reading its own).
 _READERS_OF_LINES = frozenset({"read"}) | _MAPFILES
+
+
+_NOT_FOUND_HANDLER = "command_not_found_handle"
 
 
 def _function_definition(commands: Sequence, k: int, text: str, functions: dict[str, str]) -> None:
