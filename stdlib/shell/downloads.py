@@ -133,8 +133,9 @@ _CURL_READS = frozenset({"-T", "--upload-file", "-K", "--config", "--netrc-file"
 def curl(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
     """curl writes stdout unless told: `-o FILE` writes FILE (`-` is stdout), `-O` /
     `--remote-name-all` write the URL's file name in the directory (`--output-dir`), `-J` the
-    server's name; a `-K` config file may set any of these (unproven); `-d @file`, `-F x=@file`
-    and `-T` read files."""
+    server's name; a `-K` config file may set any of these (unproven here; scripts.py reads
+    its text as code); `-o` with `#N` over a URL glob is a template (`_templates`); `-d @file`,
+    `-F x=@file` and `-T` read files."""
     items: list[Item] = []
     unproven = _opaque_option(args)
     remote_name = server_name = False
