@@ -464,7 +464,10 @@ _VENV_BIN = (".venv", "bin")
 _TOOL_MODULES = {"pip": "pip", "pip3": "pip", "sphinx": "sphinx-build", "mkdocs": "mkdocs",
                  "pre_commit": "pre-commit"}
 # Programs whose own program may come from a file (`awk -f prog.awk`, `sed -f script.sed`).
-PROGRAM_FILE_READERS = frozenset({"awk", "gawk", "mawk", "nawk", "sed", "gsed"})
+# (Also compilers' `@FILE`/`-wrapper`/`-B` and curl's `-K FILE`: scripts.OPTION_FILE_READERS.)
+PROGRAM_FILE_READERS = frozenset({"awk", "gawk", "mawk", "nawk", "sed", "gsed", "gcc", "cc", "g++", "c++", "clang",
+                                  "clang++", "ld", "ld.bfd", "ld.gold", "ld.lld", "as", "cpp", "gfortran",
+                                  "objcopy", "javac", "curl"})
 # Names whose command can matter without a mention: writers and programs the table models as
 # such, shells, wrappers, reserved words, builtins that change the line's state, and programs
 # that run scripts from files.

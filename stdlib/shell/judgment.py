@@ -1471,6 +1471,12 @@ class _Judge:
             if not hits and rule == "patch":
                 index = p.match(member.lstrip("/"), cwd)
                 hits = [index] if index >= 0 else []
+                if not hits and len(extra.source) > 4:  # its backups (`patch -B ci/`, `-z .sh`)
+                    from polydeukes.stdlib.shell.readers import patch_backups
+
+                    named = member if base in (".", "") else target
+                    for pattern in patch_backups(escape_pattern(named), extra.source[4]):
+                        hits = hits or p.pattern_hits(pattern, cwd, view.glob)
             if hits:
                 self.reached.update(hits)
                 self.found(BREAK_PRECISE_WRITE, PRECISE.format(rule=rule, p=p.entries[hits[0]]))
