@@ -556,18 +556,7 @@ def _program_files(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript | 
         elif t == "--":
             break
         k += 1
-    texts: list[str] = []
-    for spelled in files:
-        text = _read_file(walk, view, spelled)
-        if isinstance(text, FileScript):
-            text.shell = False
-            return text
-        if text is not None:
-            texts.append(text)
-    if not texts:
-        return None
-    script = FileScript(files[0] if len(files) == 1 else " and ".join(files), view.name, False, True, ())
-    script.text = "\n".join(texts)
+    return _code_files(walk, view, files)
     return script
 
 
@@ -637,6 +626,14 @@ def _option_files(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript | N
         refused = FileScript(unknown or "-", view.name, True, True, None)
         refused.refused = "its name is not known" if unknown is not None else "it arrives on stdin"
         return refused
+    # (a compiler's response file may name more, `@more`)
+    return _code_files(walk, view, files, _RESPONSE_FILE if compiler else None)
+
+
+def _code_files(walk: Walk, view: View, files: list[str], more=None) -> FileScript | None:
+    """The files a program reads as code or options (`awk -f`, `gcc @file`, `curl -K`), read
+    as one program's text (a file that cannot be read within bounds refuses the whole); with
+    `more`, a pattern whose first group names a further file in a file's text (at most 64)."""
     texts: list[str] = []
     read: list[str] = []
     seen: set[str] = set()
@@ -652,8 +649,8 @@ def _option_files(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript | N
         if text is not None:
             texts.append(text)
             read.append(spelled)
-            if compiler:  # a response file may name more (`@more`)
-                files.extend(m.group(1) for m in _RESPONSE_FILE().finditer(text))
+            if more is not None:
+                files.extend(m.group(1) for m in more().finditer(text))
     if not texts:
         return None
     script = FileScript(read[0] if len(read) == 1 else " and ".join(read), view.name, False, True, ())
