@@ -3399,8 +3399,8 @@ _FILE_PICKERS = frozenset({"head", "tail", "grep", "egrep", "fgrep", "rg", "cat"
 
 def _file_picker(script: str) -> str | None:
     """The first stage's name when a substitution's script is a pipeline that starts by picking
-    text out of files or its own words (`_FILE_PICKERS`, or `git show REV:PATH` / `git cat-file
-    -p`) with an operand or a `<` redirect. `$(cat F)` of one plain file is read whole instead
+    text out of files, its input or its own words (`_FILE_PICKERS`, or `git show REV:PATH` /
+    `git cat-file -p`). `$(cat F)` of one plain file is read whole instead
     (`Walk._print_values`)."""
     inner = tokenized(script)
     stages = inner.commands
@@ -3412,11 +3412,8 @@ def _file_picker(script: str) -> str | None:
     if head == "git":
         sub = [w.text for w in words[1:] if not w.text.startswith("-")]
         return "git" if sub[:1] in (["show"], ["cat-file"]) and any(":" in t for t in sub[1:]) else None
-    if head not in _FILE_PICKERS:
-        return None
-    if len(words) > 1 or any(r.operator in ("<", "<<<") for r in first.redirects) or first.heredocs:
-        return head
-    return None
+    # (with no operand it picks from its input: `… | rm -f $(cat)` takes what a lister prints)
+    return head if head in _FILE_PICKERS else None
 
 
 # Rewriters whose output lines are input lines (`uniq` but for `-c`): a path they pass on is
