@@ -38,6 +38,7 @@ from polydeukes.stdlib.shell.expansion import (
     MANY,
     ONE,
     Arg,
+    TOPLEVEL,
     Scope,
     Value,
     brace_expand,
@@ -45,9 +46,11 @@ from polydeukes.stdlib.shell.expansion import (
     escape_pattern,
     expand_word,
     file_prints,
+    printed_file,
     printed_words,
     prints_directory,
     segment_matches,
+    unworked_expansion,
     word_values,
 )
 from polydeukes.stdlib.shell.paths import dot_resolve
@@ -114,7 +117,7 @@ DANGEROUS_ENVIRONMENT = frozenset({
 _COMMAND_VARIABLES = {
     **dict.fromkeys((
         "PAGER", "GIT_PAGER", "MANPAGER", "SYSTEMD_PAGER", "EDITOR", "VISUAL", "GIT_EDITOR",
-        "GIT_SEQUENCE_EDITOR", "FCEDIT", "GIT_SSH_COMMAND", "GIT_SSH", "GIT_EXTERNAL_DIFF",
+        "GIT_SEQUENCE_EDITOR", "FCEDIT", "GIT_SSH_COMMAND", "GIT_SSH",
         "GIT_ASKPASS", "SSH_ASKPASS", "SUDO_ASKPASS", "GIT_PROXY_COMMAND", "PROMPT_COMMAND",
         "LESSCLOSE", "BROWSER", "SHELL", "MAKESHELL", "CONFIG_SHELL", "npm_config_script_shell",
         "npm_config_shell", "npm_config_editor", "FZF_DEFAULT_COMMAND",
@@ -122,6 +125,8 @@ _COMMAND_VARIABLES = {
         "RUSTC_WRAPPER", "RUSTC_WORKSPACE_WRAPPER", "CARGO_BUILD_RUSTC_WRAPPER",
         "CARGO_BUILD_RUSTC_WORKSPACE_WRAPPER", "RUSTC", "CARGO_BUILD_RUSTC", "RUSTDOC", "CARGO_BUILD_RUSTDOC",
         "CARGO_HOST_LINKER", "CARGO_REGISTRY_CREDENTIAL_PROVIDER"), "{}"),
+    # (`git diff` hands it the paths it compares, of the work tree too: round 2, M; gitruns.PATHS)
+    "GIT_EXTERNAL_DIFF": "{} `git ls-files :/`",
     "BASH_ENV": "source {}", "ENV": "source {}",  # sourced by a non-interactive bash, an interactive sh
     "PYTHONSTARTUP": "python3 {}", "NODE_OPTIONS": "node {} -e 0", "PERL5OPT": "perl {} -e 0",
     "RUBYOPT": "ruby {} -e 0",
@@ -439,6 +444,11 @@ def _unknown_chdir(args: Sequence[Arg], inner: int, options: tuple[str, ...]) ->
     return None
 
 
+# A directory named through the kernel's process files, at a word's start: the shell's own
+# working directory (`own`), the root (`root`), or another's or a file descriptor's (neither).
+_PROCESS_DIRECTORY = LazyPattern(
+    r"(?:/proc/(?:self|thread-self)/(?:(?P<own>cwd)|(?P<root>root))|/proc/[^/]+/(?:cwd|root|fd/[^/]+)"
+    r"|/proc/(?:self|thread-self)/fd/[^/]+|/dev/fd/[^/]+)(?=/|$)")
 # A word whose text the shell may evaluate again later: an assignment (`x=…`, `a[i]+=…`; group 1)
 # or an array element's name (`a[…]`, given to `printf -v`, `read`, `let`, `test -v`).
 _EVALUATED_LATER = LazyPattern(r"[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?(\+?=)|[A-Za-z_][A-Za-z0-9_]*\[")
@@ -454,7 +464,10 @@ _VENV_BIN = (".venv", "bin")
 _TOOL_MODULES = {"pip": "pip", "pip3": "pip", "sphinx": "sphinx-build", "mkdocs": "mkdocs",
                  "pre_commit": "pre-commit"}
 # Programs whose own program may come from a file (`awk -f prog.awk`, `sed -f script.sed`).
-PROGRAM_FILE_READERS = frozenset({"awk", "gawk", "mawk", "nawk", "sed", "gsed"})
+# (Also compilers' `@FILE`/`-wrapper`/`-B` and curl's `-K FILE`: scripts.OPTION_FILE_READERS.)
+PROGRAM_FILE_READERS = frozenset({"awk", "gawk", "mawk", "nawk", "sed", "gsed", "gcc", "cc", "g++", "c++", "clang",
+                                  "clang++", "ld", "ld.bfd", "ld.gold", "ld.lld", "as", "cpp", "gfortran",
+                                  "objcopy", "javac", "curl"})
 # Programs that run code from files the line names and no row models (scripts.py `_command_files`):
 # java's single-file source launch, jshell, gdb's command files, sqlite3's `.read`/stdin.
 CODE_FILE_PROGRAMS = frozenset({"java", "jshell", "gdb", "sqlite3"})
@@ -623,9 +636,10 @@ class Context:
     """The line's state as the walk goes (see the module docstring)."""
 
     __slots__ = ("cwd", "stack", "oldpwd", "scope", "glob", "redefined", "written", "writers", "groups", "listed",
-                 "node_bin", "links", "cwd_uncertain", "path_dirs", "cwd_glob", "functions", "fds")
+                 "node_bin", "links", "cwd_uncertain", "path_dirs", "cwd_glob", "functions", "root", "fds")
 
     def __init__(self, root: tuple[str, ...] | None) -> None:
+        self.root = root
         self.cwd: tuple[str, ...] | None = root
         self.stack: list[tuple[str, ...] | None] = []
         self.oldpwd: tuple[str, ...] | None = None
@@ -662,6 +676,10 @@ class Context:
             path = self.cwd
         elif name == "OLDPWD":
             path = self.oldpwd
+        elif name == TOPLEVEL:
+            # (the project's directory is taken as its repository's top, where the line is in it)
+            root = self.root
+            path = root if root is not None and self.cwd is not None and self.cwd[: len(root)] == root else None
         else:
             index = name[len("DIRSTACK["):-1]
             stack = [self.cwd, *reversed(self.stack)]
@@ -907,6 +925,8 @@ class Walk:
                 # `read f <<< ci/gate.sh`, `mapfile -t a < list`: the names take the lines of the
                 # command's own input, as a loop's `read` takes its `done`'s
                 self._loop_input(view, cmd)
+                # (`mapfile -t a < <(git ls-files)`: the paths it prints)
+                view.stdin_listing = self._done_listing(cmd, depth) or view.stdin_listing
             if rewriter is not None and _runs_stdin_as_code(cmd):
                 view.rewritten_by = rewriter
             elif piped and _reads_stdin_as_program(cmd):
@@ -945,18 +965,21 @@ class Walk:
 
     def _tildes(self, text: str) -> bool:
         """Could a word of `text` start with a tilde prefix of the directory stack (`~+`, `~-`,
-        `~N`)? Asked once per script text (the walk's texts are few; scanning one per command
-        would cost a long script its length again for every command)."""
+        `~N`), or name a directory through the kernel's process files (`/proc/self/cwd`,
+        `/dev/fd/N`)? Asked once per script text (the walk's texts are few; scanning one per
+        command would cost a long script its length again for every command)."""
         if self._tilde_text is not text:
             self._tilde_text = text
-            self._tilde_found = "~" in text and _TILDE_PREFIX().search(text) is not None
+            self._tilde_found = "~" in text and _TILDE_PREFIX().search(text) is not None \
+                or "/proc/" in text or "/dev/fd/" in text
         return self._tilde_found
 
     def _tilde_prefixes(self, text: str, args: list[Arg]) -> list[Arg]:
         """`args` with each unquoted tilde prefix of the directory stack expanded, as bash does:
         `~+` is `$PWD`, `~-` `$OLDPWD`, `~N` / `~+N` entry N of `dirs` and `~-N` entry N from its
-        end; one the walk does not know leaves the word of unknown value."""
-        out = args
+        end; one the walk does not know leaves the word of unknown value. Then the process
+        files' names of a directory (`_process_aliases`)."""
+        out = self._process_aliases(args)
         for k, a in enumerate(args):
             word = a.word
             if word is None:
@@ -977,6 +1000,38 @@ class Walk:
                 value = values[0].text
                 pattern = None if a.pattern is None else escape_pattern(value) + a.pattern[len(prefix):]
                 replaced = Arg(value + a.text[len(prefix):], pattern, a.opaque, a.count, word)
+            if out is args:
+                out = list(args)
+            out[k] = replaced
+        return out
+
+    def _process_aliases(self, args: list[Arg]) -> list[Arg]:
+        """`args` with the kernel's names of a directory spelled as that directory:
+        `/proc/self/cwd/ci` (also `thread-self`) is `./ci` where the command runs, `/proc/self/
+        root/x` is `/x`; another process's working directory or a file descriptor
+        (`/proc/$$/cwd/ci`, `/proc/1234/cwd`, `/proc/self/fd/3/ci`, `/dev/fd/3/ci`) is a
+        directory of unknown value, so what follows is judged as after `$D` (`rm -rf
+        /proc/self/cwd/ci` passed and removed the protected directory)."""
+        out = args
+        cwd = self.context.cwd
+        for k, a in enumerate(args):
+            if not a.text.startswith(("/proc/", "/dev/fd/")):
+                continue
+            m = _PROCESS_DIRECTORY().match(a.text)
+            if m is None:
+                continue
+            rest = a.text[m.end():]
+            pattern_rest = a.pattern[len(a.pattern) - len(rest):] if a.pattern is not None and a.pattern.endswith(rest) \
+                else None
+            if m.group("root") is not None:
+                replaced = Arg(rest or "/", None if a.pattern is None else (pattern_rest or "/"), a.opaque, a.count,
+                               a.word)
+            elif m.group("own") is not None and cwd is not None:
+                here = "/" + "/".join(cwd)
+                replaced = Arg(here + rest, None if a.pattern is None else escape_pattern(here) + (pattern_rest or ""),
+                               a.opaque, a.count, a.word)
+            else:
+                replaced = Arg("${PROCESS_DIRECTORY}" + rest, None, True, ANY, a.word)
             if out is args:
                 out = list(args)
             out[k] = replaced
@@ -1075,7 +1130,7 @@ class Walk:
             if self._print_values(text, cmd, view):
                 flags |= W_PRINTS
             view.rewritten_word = _rewritten_word(text, cmd, context.scope.values)
-        if flags & (W_VAR | W_SUBST) and (flags & W_SUBST or context.scope.made or "IFS" in context.scope.values):
+        if flags & (W_VAR | W_SUBST):
             view.made_word = self._made_word(text, cmd)
         if args is not None:
             view.args = args
@@ -1244,7 +1299,12 @@ class Walk:
             view.follow = True
         written_script = None
         if context.functions and inner < len(args) and not args[inner].opaque and args[inner].text in context.functions:
-            self._function_call(view)
+            self._function_call(view, args[inner].text, args[inner + 1 :])
+        elif _NOT_FOUND_HANDLER in context.functions and inner < len(args) and model is None \
+                and name not in BUILTINS and name not in NESTED_SHELLS:
+            # a name no model knows may be no command at all: bash then calls the handler with
+            # it and its arguments (`command_not_found_handle() { rm -rf "$1"; }; ci`)
+            self._function_call(view, _NOT_FOUND_HANDLER, args[inner:])
         elif name == "deno" and inner + 1 < len(args) and args[inner + 1].text == "task":
             self._project_files(view)  # `deno task NAME`: deno.json's tasks, not a program file
         elif inner < len(args) and (name in _FILE_RUNNERS or (model is not None and model.handler == "interpreter")
@@ -1262,15 +1322,14 @@ class Walk:
             self._project_files(view)
         return view, written_script
 
-    def _function_call(self, view: View) -> None:
+    def _function_call(self, view: View, name: str, arguments: Sequence[Arg]) -> None:
         """A call of a function the line defined: its body is walked again with `$1`…`$9`,
         `$@` and `$*` bound to the call's arguments, in the caller's shell (`f() { rm -rf
         "$1"; }; f .` removes the project; the body was walked once where it was defined,
         with the parameters unknown)."""
         from polydeukes.stdlib.shell.scripts import FileScript
 
-        name = view.args[view.inner].text
-        script = FileScript(f"function {name}", "the shell", True, False, view.args[view.inner + 1 :])
+        script = FileScript(f"function {name}", "the shell", True, False, arguments)
         script.text = self.context.functions[name]
         view.file_script = script
         view.follow = True
@@ -1354,6 +1413,8 @@ class Walk:
 
                 for line in gitruns.configured_lines(self, view):  # `git config alias.z '!…'`
                     yield from self.nested(line, depth, fully_read)
+                for line in gitruns.path_programs(self, view):  # `git grep -Orm x` (round 2)
+                    yield from self.nested(line, depth, fully_read)
                 for a in args[inner + 1 :]:
                     if a.text.startswith("ext::") and not a.opaque:
                         yield from self.nested(a.text[5:].replace("%%", "\0").replace("% ", " ")
@@ -1420,7 +1481,9 @@ class Walk:
         values = self.context.scope.values
         found = False
         for w in words:
-            if "pwd" in text[w.start : w.end] and prints_directory(text[w.start : w.end]):
+            spelled_word = text[w.start : w.end]
+            if ("pwd" in spelled_word or "real" in spelled_word or "readl" in spelled_word or "dirs" in spelled_word
+                    or "toplevel" in spelled_word) and prints_directory(spelled_word):
                 found = True  # `$(pwd)`: the working directory, as `$PWD` (`Scope.directories`)
             for spelling, spelled in file_prints(text[w.start : w.end]):
                 found = True
@@ -1698,6 +1761,10 @@ class Walk:
             self._assign_all(args, 0, view.source)
         if view.targets or (name and name in _WRITER_NAMES):
             context.writers.append(view)  # its writes are worked out when a script runs
+        words = view.cmd.words
+        if words and (name == "let" or words[0].text.startswith("((")
+                      or view.cmd.flags & W_VAR and "((" in view.source[words[0].start : words[-1].end]):
+            self._arithmetic(view)
         if inner < len(args) and args[inner].text.endswith("()") and _FUNCTION_DEFINITION().fullmatch(args[inner].text):
             context.redefined[args[inner].text[:-2]] = "function"
         if name == "export" or inner >= len(args):
@@ -1722,6 +1789,19 @@ class Walk:
                 self._name_references(rest)  # `declare -n r=x`: `$r` is `$x`
             else:
                 self._assign_all(rest, 0, view.source)
+                letters = set("".join(a.text[1:] for a in rest if a.text[:1] == "-" and not a.text.startswith("--")))
+                if name != "export" and letters & set("luci"):
+                    # `declare -l y=CI` (`-u`, `-c`): the value is changed as it is stored, made
+                    # by the line; `-i`: it is an integer
+                    for a in rest:
+                        assigned = a.text.partition("=")[0]
+                        if a.text[:1] == "-" or not _NAME().fullmatch(assigned):
+                            continue
+                        if letters & set("luc"):
+                            self.context.scope.assign(assigned, None)
+                            self.context.scope.made[assigned] = "is changed by an attribute declare gives it"
+                        else:
+                            self.context.scope.assign(assigned, _NUMBER)
         elif name == "unset":
             for a in rest:
                 if not a.text.startswith("-"):
@@ -1745,6 +1825,11 @@ class Walk:
                     # `printf -v p '%s/%s' ci gate.sh`: a format of plain `%s` is computed
                     value = _printf_value(rest[k + 2 :])
                     context.scope.assign(rest[k + 1].text, None if value is None else (Value(value),))
+                    if value is None and not any(o.opaque for o in rest[k + 2 :]) and not (
+                            rest[k + 2 : k + 3] and _DECIMAL_FORMAT().fullmatch(rest[k + 2].text)):
+                        # (`printf -v x '%b' 'c\x69'`, `'%x' 12`: text the line formats; decimal
+                        # numbers only, `'%d' 3`, spell no path)
+                        context.scope.made[rest[k + 1].text] = "is formatted by printf in a way this layer does not work out"
         elif name in ("for", "select"):
             self._loop(rest, view.source)
             if rest and view.loop_listing is not None:
@@ -1902,10 +1987,27 @@ class Walk:
                 rewriter = _data_rewriter(script)
                 if rewriter is not None:
                     return f"{rewriter} makes of other text"
+                printed = printed_file("$(" + script + ")")
+                if printed is None:
+                    picker = _file_picker(script)
+                    if picker is not None:
+                        return f"{picker} picks out of text this layer does not read whole"
+                elif self.context.writers or self.context.written:
+                    # `git ls-files > l; rm -f $(cat l)`: a file the line wrote, content unknown
+                    path = self.absolute(printed, self.context.cwd)
+                    written = self.written()
+                    if path is not None and path in written and written[path] is None:
+                        return f"is the text of {printed}, {_WRITTEN_UNCOMPUTED}"
         if scope.made and flags & W_VAR:
             for name, how in scope.made.items():
                 if "$" + name in raw or "${" + name in raw:
                     return how
+        if flags & W_VAR and ("$_" in raw or "${_" in raw or "BASH_" in raw) and _SHELL_MADE().search(raw):
+            return _SHELL_TEXT
+        if flags & W_VAR and "${" in raw and scope.values and unworked_expansion(raw, scope):
+            return _UNWORKED
+        if "IFS" in scope.values and ("[*]" in raw or "$*" in raw or "${*" in raw):
+            return "joins words with the IFS this line sets"  # (`IFS=; rm -rf "${a[*]}"`)
         if splits and _ifs_splits(scope):
             return "is split on the IFS this line sets"
         return None
@@ -1934,14 +2036,38 @@ class Walk:
                 else tuple(Value(b.text + v.text) for b in before for v in values)
         scope.assign(name, values)
         if word.flags & (W_VAR | W_SUBST):
-            how = self._maker(source[word.start : word.end].partition("=")[2], word.flags, False)
+            raw_value = source[word.start : word.end].partition("=")[2]
+            how = self._maker(raw_value, word.flags, False)
             if how is not None:
                 scope.made[name] = how  # (`x+=$(rev f)` too: part of it is made)
+            if word.flags & W_SUBST:
+                # `a=$(git ls-files); rm -f $a`: the name takes the paths a lister prints, as a
+                # loop's variable over them does
+                printed: list = []
+                for inner_text in substitutions(raw_value):
+                    found = self._printed_by(inner_text, 0)
+                    if found:
+                        printed.extend(found)
+                if printed:
+                    self.context.listed[name] = tuple(printed)
         if append and values is None:
             scope.spellings[name] = scope.spellings.get(name, "") + value
         if name == "GLOBIGNORE":
             self.context.glob = self.context.glob.copy()
             self.context.glob.dotglob = True
+
+    def _arithmetic(self, view: View) -> None:
+        """Names `let`, `((…))` or `$((…))` assign (`((x=1))`, `let x++`, `: $((x+=2))`): set,
+        to a number this layer does not work out, a pattern of digits (`((x=1)); rm -rf
+        c${x:+i}` passed: the name was taken as unset, and `${x:+i}` as unknown)."""
+        words = view.cmd.words
+        raw = view.source[words[0].start : words[-1].end] if words else ""
+        spans = [raw] if view.name == "let" else _ARITHMETIC_SPAN().findall(raw)
+        scope = self.context.scope
+        for span in spans:
+            for m in _ARITHMETIC_ASSIGNED().finditer(span):
+                assigned = m.group(1) or m.group(2) or m.group(3)
+                scope.assign(assigned, _NUMBER)
 
     def _positional(self, rest: Sequence[Arg], source: str) -> None:
         """`set -- WORDS` (or `set WORDS`, options first): `$1`…`$9` take the words; `$@`,
@@ -3226,6 +3352,9 @@ _MAPFILES = frozenset({"mapfile", "readarray"})
 _READERS_OF_LINES = frozenset({"read"}) | _MAPFILES
 
 
+_NOT_FOUND_HANDLER = "command_not_found_handle"
+
+
 def _function_definition(commands: Sequence, k: int, text: str, functions: dict[str, str]) -> None:
     """Record the function that `commands[k]` starts to define (`f() { …; }`, `f() ( … )`,
     `function f { …; }`): its name and the text of its body, up to the `}` or `)` that closes
@@ -3267,6 +3396,20 @@ _WRITTEN_UNCOMPUTED = "written by this line with content this layer does not com
 # How `Scope.made` names say a value is made, for the judge's message.
 _POSITIONAL = "comes from the positional parameters this line sets"
 _OTHER_SPLIT = "read takes with a split or options this layer does not follow"
+_SHELL_TEXT = "is text bash keeps of the line's own commands or matches"
+_UNWORKED = "is an expansion of a value this line assigns that this layer does not work out"
+_NUMBER = (Value("0", "+([-0-9])"),)  # a value arithmetic gives: some integer
+_DECIMAL_FORMAT = LazyPattern(r"(?:[^%\\]|%%|%[-+ 0]*[0-9]*[diu])*")
+_ARITHMETIC_SPAN = LazyPattern(r"\(\((.*?)\)\)", re.DOTALL)
+# A name arithmetic assigns: `x=`, `x+=` … (not `==`), `x++`, `--x`, array elements too.
+_ARITHMETIC_ASSIGNED = LazyPattern(
+    r"(?<![A-Za-z0-9_$])([A-Za-z_][A-Za-z0-9_]*)(?:\[[^\]]*\])?\s*(?:[-+*/%&|^]|<<|>>)?=(?!=)"
+    r"|(?<![A-Za-z0-9_$])([A-Za-z_][A-Za-z0-9_]*)\s*(?:\+\+|--)|(?:\+\+|--)\s*([A-Za-z_][A-Za-z0-9_]*)")
+# Variables bash fills with the line's own text: the last argument of the previous command
+# (`$_`), the command about to run (`BASH_COMMAND`, in a trap), a `[[ =~ ]]` match: code or a
+# path made of words a reader was given (`echo "rm -rf ci" >/dev/null; eval "$_"`).
+_SHELL_MADE = LazyPattern(r"\$(?:_(?![A-Za-z0-9_])|\{_\}|\{?(?:BASH_COMMAND|BASH_REMATCH|BASH_ARGV|"
+                          r"BASH_EXECUTION_STRING)(?![A-Za-z0-9_]))|\$\{[#!]?(?:_|BASH_COMMAND|BASH_REMATCH)[^A-Za-z0-9_]")
 # First stages that print data as it is (a file's lines, their own words): what a rewriter
 # later in the pipeline makes of it is made text (`_data_rewriter`).
 _DATA_SOURCES = frozenset({"cat", "head", "tail", "grep", "egrep", "fgrep", "echo", "printf"})
@@ -3302,6 +3445,31 @@ def _data_rewriter(script: str) -> str | None:
         if rewriter is not None and (k == 0 or rewriter in _REWRITERS):
             return rewriter
     return None
+
+
+# Programs whose output is part of a file's text, or of their own words (`$(head -1 l)`,
+# `$(grep c l)`, `$(xargs -a l)`, `$(basename /x/ci)`): the value is the line's making.
+_FILE_PICKERS = frozenset({"head", "tail", "grep", "egrep", "fgrep", "rg", "cat", "tac", "xargs", "readlink",
+                           "basename", "dirname", "expr", "look", "shuf", "nl", "fmt", "strings"})
+
+
+def _file_picker(script: str) -> str | None:
+    """The first stage's name when a substitution's script is a pipeline that starts by picking
+    text out of files, its input or its own words (`_FILE_PICKERS`, or `git show REV:PATH` /
+    `git cat-file -p`). `$(cat F)` of one plain file is read whole instead
+    (`Walk._print_values`)."""
+    inner = tokenized(script)
+    stages = inner.commands
+    if not stages or not inner.fully_read or type(stages[0]) is not SimpleCommand or not stages[0].words:
+        return None
+    first = stages[0]
+    words = first.words
+    head = basename(words[0].text)
+    if head == "git":
+        sub = [w.text for w in words[1:] if not w.text.startswith("-")]
+        return "git" if sub[:1] in (["show"], ["cat-file"]) and any(":" in t for t in sub[1:]) else None
+    # (with no operand it picks from its input: `… | rm -f $(cat)` takes what a lister prints)
+    return head if head in _FILE_PICKERS else None
 
 
 # Rewriters whose output lines are input lines (`uniq` but for `-c`): a path they pass on is

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from polydeukes.stdlib.shell.effects import (
-    CHDIR, DATA, DELETE, READ, WRITE, Effects, Env, Extra, Item, Model,
+    CHDIR, CREATE, DATA, DELETE, MOVE, READ, UNKNOWN, WRITE, Effects, Env, Extra, Item, Model, into,
 )
 from polydeukes.stdlib.shell.expansion import Arg
 
@@ -394,4 +394,121 @@ def pax(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
     return Effects(tuple(items), tuple(extra), unproven)
 
 
-HANDLERS = {"7z": seven_zip, "rar": rar, "cpio": cpio, "ar": ar, "jar": jar, "pax": pax}
+# -- cmake -E, dpkg-deb ------------------------------------------------------------------------
+
+# `cmake -E` commands that only read (or print) their operands.
+_CMAKE_READS = frozenset({"echo", "echo_append", "cat", "compare_files", "md5sum", "sha1sum", "sha224sum",
+                          "sha256sum", "sha384sum", "sha512sum", "capabilities", "environment", "sleep",
+                          "true", "false", "help", "server", "-h", "--help", "--version"})
+_CMAKE_COPIES = frozenset({"copy", "copy_if_different", "copy_if_newer"})
+_CMAKE_TREE_COPIES = frozenset({"copy_directory", "copy_directory_if_different", "copy_directory_if_newer"})
+_CMAKE_DELETES = frozenset({"rm", "remove", "remove_directory"})
+_CMAKE_CREATES = frozenset({"make_directory", "touch", "touch_nocreate"})
+
+
+def cmake(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
+    """`cmake -E COMMAND ARGS` (cmake's portable file commands): `copy SRC... DEST` as cp
+    (DEST or DEST/basename), `copy_directory DIR... DEST` (the contents: anything below DEST),
+    `rename OLD NEW`, `rm`/`remove`/`remove_directory`, `make_directory`/`touch`,
+    `create_symlink`/`create_hardlink OLD NEW` (NEW written), `tar x…` (members listed from
+    disk as tar's, below the directory), `tar c… ARCHIVE FILES` (ARCHIVE written); the
+    readers (`cat`, `md5sum` …) only read. Any other command (`chdir`, `env`, `time` run a
+    command; an unknown one) may write anything: a write of every path. Without `-E`, cmake
+    configures or builds a project (CMakeLists.txt runs code): unproven, as before."""
+    if not args or args[0].text != "-E" or len(args) < 2:
+        return Effects(tuple(Item(k, a.text, UNKNOWN) for k, a in enumerate(args)), (), "cmake runs a project's code")
+    command = args[1].text
+    items = [Item(0, "-E", DATA), Item(1, command, DATA)]
+    rest = list(range(2, len(args)))
+    operands = [k for k in rest if not args[k].text.startswith("-") or args[k].opaque]
+    extra: list[Extra] = []
+    unproven = _unknown_word(args)
+    if args[1].opaque or any(args[k].opaque for k in rest) and command not in _CMAKE_READS:
+        unproven = "a word of unknown value"
+    if command in _CMAKE_READS:
+        items += [Item(k, args[k].text, READ if command not in ("echo", "echo_append") else DATA) for k in rest]
+    elif command in _CMAKE_COPIES or command in _CMAKE_TREE_COPIES:
+        target = None
+        for k in rest:
+            if args[k].text == "-t" and k + 1 < len(args):
+                target = k + 1
+        sources = [k for k in operands if k != target]
+        if target is None and sources:
+            target = sources.pop()
+        items += [Item(k, args[k].text, WRITE if k == target else READ if k in sources else DATA) for k in rest]
+        if target is not None:
+            dest = args[target].text
+            for k in sources:
+                if command in _CMAKE_TREE_COPIES:
+                    extra.append(Extra(WRITE, path=dest, tree=True, rule="into"))
+                else:
+                    extra.extend(into(dest, args[k], WRITE))  # (DEST may be a directory)
+    elif command == "rename" and len(operands) == 2:
+        items += [Item(operands[0], args[operands[0]].text, MOVE), Item(operands[1], args[operands[1]].text, WRITE)]
+    elif command in ("create_symlink", "create_hardlink") and len(operands) == 2:
+        items += [Item(operands[0], args[operands[0]].text, READ), Item(operands[1], args[operands[1]].text, WRITE)]
+    elif command in _CMAKE_DELETES:
+        items += [Item(k, args[k].text, DELETE if k in operands else DATA) for k in rest]
+    elif command in _CMAKE_CREATES:
+        role = CREATE if command == "make_directory" else WRITE
+        items += [Item(k, args[k].text, role if k in operands else DATA) for k in rest]
+    elif command == "tar" and len(args) > 3:
+        mode = args[2].text.lstrip("-")
+        archive = args[3]
+        items += [Item(2, args[2].text, DATA)]
+        if "x" in mode:
+            items += [Item(3, archive.text, READ)] + [Item(k, args[k].text, DATA) for k in range(4, len(args))]
+            extra.append(_extract(".", "tar", None if archive.opaque else archive.text))
+        elif "c" in mode:
+            items += [Item(3, archive.text, WRITE)]
+            items += [Item(k, args[k].text, READ if not args[k].text.startswith("--files-from=") else DATA)
+                      for k in range(4, len(args))]
+            for k in range(4, len(args)):
+                if args[k].text.startswith("--files-from="):
+                    items.append(Item(k, args[k].text.split("=", 1)[1], READ, False, "--files-from"))
+        else:
+            items += [Item(k, args[k].text, READ) for k in range(3, len(args))]
+    else:
+        items += [Item(k, args[k].text, UNKNOWN) for k in rest]
+        extra.append(Extra(WRITE, path="/", tree=True, rule=f"cmake -E {command}"))
+        unproven = f"cmake -E {command} is not in the model"
+    return Effects(tuple(sorted(items, key=lambda it: it.index)), tuple(extra), unproven)
+
+
+def dpkg_deb(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
+    """`dpkg-deb -x|-X|-R DEB DIR` extracts the package's files below DIR (`-R` also its
+    control files in DIR/DEBIAN); `-e DEB [DIR]` its control files (DIR: `DEBIAN`); `-b DIR
+    [DEB]` writes DEB (or DIR.deb); `-c`/`-I`/`-f`/`--fsys-tarfile`/`--ctrl-tarfile` only
+    read. The .deb format's members are not listed from disk: an extraction fails closed when
+    its directory holds a protected path."""
+    items: list[Item] = []
+    action = None
+    operands: list[int] = []
+    for k, a in enumerate(args):
+        t = a.text
+        if t.startswith("-") and not a.opaque:
+            items.append(Item(k, t, DATA))
+            key = t.split("=", 1)[0]
+            if key in ("-x", "--extract", "-X", "--vextract", "-R", "--raw-extract", "-e", "--control",
+                       "-b", "--build"):
+                action = key
+        else:
+            operands.append(k)
+    extra: list[Extra] = []
+    unproven = _unknown_word(args)
+    roles = {k: READ for k in operands}
+    if action in ("-x", "--extract", "-X", "--vextract", "-R", "--raw-extract", "-e", "--control"):
+        directory = args[operands[1]].text if len(operands) > 1 else ("DEBIAN" if action in ("-e", "--control") else ".")
+        if len(operands) > 1:
+            roles[operands[1]] = CHDIR
+        extra.append(Extra(WRITE, path=directory, tree=True, rule="archive-extract"))
+    elif action in ("-b", "--build") and operands:
+        if len(operands) > 1:
+            roles[operands[1]] = WRITE
+        else:
+            extra.append(Extra(WRITE, path=args[operands[0]].text.rstrip("/") + ".deb", rule="build"))
+    items += [Item(k, args[k].text, roles[k]) for k in operands]
+    return Effects(tuple(sorted(items, key=lambda it: it.index)), tuple(extra), unproven)
+
+
+HANDLERS = {"cmake": cmake, "dpkg-deb": dpkg_deb, "7z": seven_zip, "rar": rar, "cpio": cpio, "ar": ar, "jar": jar, "pax": pax}

@@ -257,6 +257,10 @@ class Disk:
                 done = candidate
                 continue
             followed = True
+            if target.startswith(("/proc/", "/dev/fd/")):
+                # (`m -> /proc/self/cwd/.claude`: where it leads depends on the process that
+                # follows it, not on this one)
+                return Refused(f"'/{'/'.join(candidate)}' leads through the process files ({target})")
             parts = [s for s in target.split("/") if s]
             if target.startswith("/"):
                 done = []
@@ -324,29 +328,6 @@ class Disk:
                 continue
         return False
 
-    def links_in(self, segments: list[str], accept, *, directories: bool = False) -> list[str] | Refused:
-        """Names of the symbolic links (and, with `directories`, the directories) directly
-        inside the directory at `segments` whose name `accept`s (a missing or unreadable
-        directory has none). One lookup is spent per `_LISTED` entries, so a huge directory
-        runs into the budget and is refused."""
-        refused = self._spend()
-        if refused is not None:
-            return refused
-        found: list[str] = []
-        try:
-            with os.scandir("/" + "/".join(segments)) as entries:
-                for count, entry in enumerate(entries, 1):
-                    if count % _LISTED == 0:
-                        refused = self._spend()
-                        if refused is not None:
-                            return refused
-                    if (entry.is_symlink() or directories and entry.is_dir(follow_symlinks=False)) \
-                            and accept(entry.name):
-                        found.append(entry.name)
-        except (OSError, ValueError):
-            return found
-        return found
-
     def last_directory_present(self) -> bool:
         """Does the directory `resolve_below` walked last exist under the root? (Below a missing
         or outside one, no file has a second name to look at.)"""
@@ -387,10 +368,21 @@ class Disk:
                 continue
         return found
 
-    def names_in(self, segments: tuple[str, ...], accept) -> list[str] | Refused:
+    def links_in(self, segments: list[str], accept, *, directories: bool = False) -> list[str] | Refused:
+        """Names of the symbolic links (and, with `directories`, the directories) directly
+        inside the directory at `segments` whose name `accept`s (`_names_in`)."""
+        return self._names_in(segments, lambda entry: (entry.is_symlink() or directories and entry.is_dir(
+            follow_symlinks=False)) and accept(entry.name))
+
+    def names_in(self, segments: Sequence[str], accept) -> list[str] | Refused:
         """Names of every entry directly inside the directory at `segments` whose name
-        `accept`s (a missing or unreadable directory has none), at the same cost as
-        `links_in`."""
+        `accept`s (`_names_in`)."""
+        return self._names_in(segments, lambda entry: accept(entry.name))
+
+    def _names_in(self, segments: Sequence[str], keep) -> list[str] | Refused:
+        """Names of the entries directly inside the directory at `segments` that `keep`
+        (a missing or unreadable directory has none). One lookup is spent per `_LISTED`
+        entries, so a huge directory runs into the budget and is refused."""
         refused = self._spend()
         if refused is not None:
             return refused
@@ -402,7 +394,7 @@ class Disk:
                         refused = self._spend()
                         if refused is not None:
                             return refused
-                    if accept(entry.name):
+                    if keep(entry):
                         found.append(entry.name)
         except (OSError, ValueError):
             return found

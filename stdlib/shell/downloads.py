@@ -14,7 +14,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from polydeukes.stdlib.shell.effects import DATA, READ, WRITE, Effects, Env, Extra, Item, Model
-from polydeukes.stdlib.shell.expansion import Arg
+from polydeukes.stdlib.shell.expansion import Arg, escape_pattern
+from polydeukes.vm.sre import LazyPattern
 
 
 def url_names(url: str) -> list[str]:
@@ -132,8 +133,9 @@ _CURL_READS = frozenset({"-T", "--upload-file", "-K", "--config", "--netrc-file"
 def curl(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
     """curl writes stdout unless told: `-o FILE` writes FILE (`-` is stdout), `-O` /
     `--remote-name-all` write the URL's file name in the directory (`--output-dir`), `-J` the
-    server's name; a `-K` config file may set any of these (unproven); `-d @file`, `-F x=@file`
-    and `-T` read files."""
+    server's name; a `-K` config file may set any of these (unproven here; scripts.py reads
+    its text as code); `-o` with `#N` over a URL glob is a template (`_templates`); `-d @file`,
+    `-F x=@file` and `-T` read files."""
     items: list[Item] = []
     unproven = _opaque_option(args)
     remote_name = server_name = False
@@ -173,7 +175,31 @@ def curl(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
     if remote_name or server_name:
         extra = _downloads(args, urls, output_dir, lambda url: [] if server_name or url.opaque or (
             globbing and any(c in url.text for c in "{[")) else url_names(url.text))
+    if globbing and any(args[k].opaque or any(c in args[k].text for c in "{[") for k in urls):
+        extra.extend(_templates(items, [args[k] for k in urls], output_dir))
     return Effects(tuple(items), tuple(extra), unproven)
+
+
+_TEMPLATE = LazyPattern(r"#[0-9]")
+_URL_GLOB = LazyPattern(r"\{[^}]*\}|\[[^]]*\]")
+
+
+def _templates(items: Sequence[Item], urls: Sequence[Arg], output_dir: str) -> list[Extra]:
+    """`curl URL{a,b} -o 'dir/#1'`: `#N` is the text the URL's Nth `{…}`/`[…]` glob matched:
+    the output is the pattern with each `#N` any name (`dir/*`), or, when a glob's text holds a
+    `/` (or a URL is of unknown value), anything below the template's fixed directory."""
+    out: list[Extra] = []
+    slashes = any(u.opaque or any("/" in m.group(0) for m in _URL_GLOB().finditer(u.text)) for u in urls)
+    for it in items:
+        if it.role != WRITE or it.option not in ("-o", "--output") or _TEMPLATE().search(it.text) is None:
+            continue
+        path = it.text if output_dir in (".", "") or it.text.startswith("/") else f"{output_dir.rstrip('/')}/{it.text}"
+        if slashes:
+            fixed = path[: _TEMPLATE().search(path).start()].rpartition("/")[0] or "."
+            out.append(Extra(WRITE, path=fixed, tree=True, rule="download"))
+        else:
+            out.append(Extra(WRITE, path=path, pattern=_TEMPLATE().sub("*", escape_pattern(path)), rule="download"))
+    return out
 
 
 # -- wget --------------------------------------------------------------------------------------

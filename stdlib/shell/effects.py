@@ -36,7 +36,7 @@ from collections.abc import Callable, Sequence
 
 import msgspec
 
-from polydeukes.stdlib.shell.expansion import ANY, Arg
+from polydeukes.stdlib.shell.expansion import ANY, Arg, escape_pattern
 from polydeukes.vm.sre import LazyPattern
 
 READ, DATA, CHDIR = "read", "data", "chdir"
@@ -131,6 +131,8 @@ _EFFECT_NAMES = frozenset({
     "recursive",
     "dry-run",
     "no-target",  # cp/mv/ln/install -T: the destination is the copy itself, never a directory to enter
+    "multiple",  # lz4 -m: every operand is an input
+    "backup",  # cp/mv/ln/install/rsync -b: the old destination is kept at its name and a suffix
 })
 
 
@@ -352,25 +354,25 @@ COMMANDS: dict[str, Model] = {
                 "--header-preprocess -v,--verbose --no-diff -V,--version -h,--help "
                 "--explode-anchors --shell-completion=data"),
     # writers
-    "cp": Model("read... write", "-t,--target-directory=write:target-dir -S,--suffix=data "
-                "--backup=?data --sparse=data --reflink=?data --preserve=?data "
+    "cp": Model("read... write", "-t,--target-directory=write:target-dir -S,--suffix=data:backup "
+                "--backup=?data:backup --sparse=data --reflink=?data --preserve=?data "
                 "--no-preserve=data --context=?data -l,--link:link-sources "
-                "-s,--symbolic-link:link-sources -a -r -R -f -i -n -u -v -p -d -L -H -P -x -b "
+                "-s,--symbolic-link:link-sources -a -r -R -f -i -n -u -v -p -d -L -H -P -x -b:backup "
                 "-T,--no-target-directory:no-target -Z --archive --recursive --force --interactive "
                 "--no-clobber --update --verbose --dereference --no-dereference --parents "
                 "--attributes-only --remove-destination --strip-trailing-slashes --copy-contents "
                 "--one-file-system --debug --keep-directory-symlink"),
-    "mv": Model("move... write", "-t,--target-directory=write:target-dir -S,--suffix=data "
-                "--backup=?data --context=?data -b -f -i -n -u -v -T,--no-target-directory:no-target "
+    "mv": Model("move... write", "-t,--target-directory=write:target-dir -S,--suffix=data:backup "
+                "--backup=?data:backup --context=?data -b:backup -f -i -n -u -v -T,--no-target-directory:no-target "
                 "-Z --force --interactive --no-clobber --update --verbose --strip-trailing-slashes "
                 "--exchange --no-copy --debug"),
     "install": Model("read... write", "-t,--target-directory=write:target-dir "
                      "-d,--directory:dirs -m,--mode=data -o,--owner=data -g,--group=data "
-                     "-S,--suffix=data --backup=?data --strip-program=exec:unproven "
-                     "--context=?data -b -c -C -D -p -s -T,--no-target-directory:no-target -v -Z "
+                     "-S,--suffix=data:backup --backup=?data:backup --strip-program=exec:unproven "
+                     "--context=?data -b:backup -c -C -D -p -s -T,--no-target-directory:no-target -v -Z "
                      "--compare --preserve-timestamps --strip --verbose --debug"),
-    "ln": Model("link... write", "-t,--target-directory=write:target-dir -S,--suffix=data "
-                "--backup=?data -b -d -F -f -i -L -n -P -r -s -T,--no-target-directory:no-target -v "
+    "ln": Model("link... write", "-t,--target-directory=write:target-dir -S,--suffix=data:backup "
+                "--backup=?data:backup -b:backup -d -F -f -i -L -n -P -r -s -T,--no-target-directory:no-target -v "
                 "--force --interactive --logical --no-dereference --physical --relative "
                 "--symbolic --verbose --directory"),
     # macOS: copies each source's contents into the destination, merging (`-c`/`-k`: archives)
@@ -415,7 +417,7 @@ COMMANDS: dict[str, Model] = {
                    "--remove-source-files:delete-sources --files-from=read --exclude-from=read "
                    "--include-from=read --exclude=data --include=data -f,--filter=data "
                    "--backup-dir=write --temp-dir=write -T=write --log-file=write "
-                   "--partial-dir=write --password-file=read --chmod=data --suffix=data "
+                   "--partial-dir=write --password-file=read --chmod=data --suffix=data:backup "
                    "--compare-dest=read --copy-dest=read --link-dest=read --only-write-batch=write "
                    "--write-batch=write --read-batch=read --bwlimit=data --timeout=data "
                    "--max-size=data --min-size=data --port=data --out-format=data "
@@ -428,13 +430,17 @@ COMMANDS: dict[str, Model] = {
                    "--verbose --compress --progress --partial --update --checksum --links "
                    "--copy-links --perms --owner --group --times --devices --specials "
                    "--hard-links --acls --xattrs --quiet --human-readable --itemize-changes "
-                   "--backup --whole-file --sparse --one-file-system --relative --stats "
+                   "--backup:backup --whole-file --sparse --one-file-system --relative --stats "
                    "--ignore-existing --existing --size-only --inplace --append "
                    "--append-verify --no-motd --mkpath --safe-links --force"),
     "scp": Model("read... write", "-i=read -F=read -S=exec:unproven -o=data -P=data -c=data "
                  "-l=data -J=data -D=exec:unproven -X=data -3 -4 -6 -A -B -C -O -p -q -R -r "
                  "-T -v"),
     "dd": Model("", handler="dd"),
+    # util-linux's and perl's rename (readers.py): new names worked out, or anywhere
+    "rename": Model("", handler="rename"), "rename.ul": Model("", handler="rename"),
+    "rename.util-linux": Model("", handler="rename"), "prename": Model("", handler="rename"),
+    "file-rename": Model("", handler="rename"), "perl-rename": Model("", handler="rename"),
     "sed": Model("", handler="sed"),
     "awk": Model("", handler="awk"), "gawk": Model("", handler="awk"),
     "mawk": Model("", handler="awk"), "nawk": Model("", handler="awk"),
@@ -446,13 +452,23 @@ COMMANDS: dict[str, Model] = {
     "7zz": Model("", handler="7z"), "rar": Model("", handler="rar"), "unrar": Model("", handler="rar"),
     "cpio": Model("", handler="cpio"), "ar": Model("", handler="ar"), "jar": Model("", handler="jar"),
     "pax": Model("", handler="pax"),
+    # compilers and linkers (readers.py; their response files and programs: scripts.py)
+    "gcc": Model("", handler="compiler"), "cc": Model("", handler="compiler"),
+    "g++": Model("", handler="compiler"), "c++": Model("", handler="compiler"),
+    "clang": Model("", handler="compiler"), "clang++": Model("", handler="compiler"),
+    "ld": Model("", handler="compiler"), "ld.bfd": Model("", handler="compiler"),
+    "ld.gold": Model("", handler="compiler"), "ld.lld": Model("", handler="compiler"),
+    "as": Model("", handler="compiler"), "cpp": Model("", handler="compiler"),
+    "gfortran": Model("", handler="compiler"), "javac": Model("", handler="compiler"),
+    "cmake": Model("", handler="cmake"), "dpkg-deb": Model("", handler="dpkg-deb"),
     # downloads.py: the files they write are named by the URL or the server
     "curl": Model("", handler="curl"), "wget": Model("", handler="wget"),
     "gzip": _COMPRESSOR, "gunzip": _COMPRESSOR, "zcat": _COMPRESSOR, "bzip2": _COMPRESSOR,
     "bunzip2": _COMPRESSOR, "bzcat": _COMPRESSOR, "xz": _COMPRESSOR, "unxz": _COMPRESSOR,
     "xzcat": _COMPRESSOR, "lzma": _COMPRESSOR, "unlzma": _COMPRESSOR, "lzcat": _COMPRESSOR,
     "zstd": _COMPRESSOR, "unzstd": _COMPRESSOR, "zstdcat": _COMPRESSOR, "pigz": _COMPRESSOR,
-    "unpigz": _COMPRESSOR,
+    "unpigz": _COMPRESSOR, "lz4": _COMPRESSOR, "unlz4": _COMPRESSOR, "lz4cat": _COMPRESSOR,
+    "compress": _COMPRESSOR, "uncompress": _COMPRESSOR,
     "git": Model("", handler="git"),
     "patch": Model("", handler="patch"),
     "python": _INTERPRETER, "python2": _INTERPRETER, "python3": _INTERPRETER,
@@ -688,7 +704,52 @@ def generic(model: Model, args: Sequence[Arg]) -> Effects:
                     extra.extend(into(it.text, args[k], WRITE))
     if "dest-tree" in effects and operands:
         extra.append(Extra(DELETE, path=args[operands[-1]].text, tree=True, rule="dest-tree"))
+    if "backup" in effects:
+        extra.extend(backups(items, extra, args))
     return Effects(tuple(items), tuple(extra), unproven)
+
+
+def backups(items: Sequence[Item], extra: Sequence[Extra], args: Sequence[Arg]) -> list[Extra]:
+    """`cp|mv|ln|install -b`, `-S SUF`, `--backup[=CONTROL]`: the old destination is moved to
+    its name and a suffix: `-S`'s, `SIMPLE_BACKUP_SUFFIX`'s, `~`, or `.~N~` (numbered, from
+    `VERSION_CONTROL`), which the environment may choose: the pattern `DEST*` (`cp -b -S .sh x
+    ci/gate` writes ci/gate.sh)."""
+    out = []
+    for it in items:
+        a = args[it.index]
+        if it.role == WRITE and not a.opaque and it.option not in ("-t", "--target-directory") \
+                and not it.text.endswith("/"):
+            base = a.pattern if it.whole and a.pattern is not None else escape_pattern(it.text)
+            out.append(Extra(WRITE, path=it.text, pattern=base + "*", rule="backup"))
+    for ex in extra:
+        if ex.kind == WRITE and ex.rule == "into" and not ex.tree:
+            base = ex.pattern if ex.pattern is not None else escape_pattern(ex.path)
+            out.append(Extra(WRITE, path=ex.path, pattern=base + "*", rule="backup"))
+    return out
+
+
+def in_place_backups(suffix: Arg | None, suffix_text: str, files: Sequence[Item],
+                     args: Sequence[Arg]) -> list[Extra]:
+    """`sed -i SUF`, `--in-place=SUF`, `perl -i SUF`: each rewritten file's original is kept
+    at FILE+SUF or, when SUF holds `*`, at SUF with each `*` the file's name as given
+    (`sed -i'ci/*' s/a/b/ gate.sh` writes ci/gate.sh; checked with GNU sed 4.8 and perl 5).
+    A suffix of unknown value can put it anywhere (`sed -i"$S"`): a write of every path."""
+    if not suffix_text and (suffix is None or not suffix.opaque):
+        return []
+    if suffix is not None and suffix.opaque:
+        return [Extra(WRITE, path="/", tree=True, rule="backup")]
+    out = []
+    for it in files:
+        a = args[it.index]
+        if it.role != WRITE or a.opaque:
+            continue
+        name = a.pattern if it.whole and a.pattern is not None else escape_pattern(it.text)
+        if "*" in suffix_text:
+            pattern = escape_pattern(suffix_text).replace("\\*", name)
+        else:
+            pattern = name + escape_pattern(suffix_text)
+        out.append(Extra(WRITE, path=it.text, pattern=pattern, rule="backup"))
+    return out
 
 
 def assign_roles(items: Sequence[Item], role_of: dict[int, str], default: str = DATA) -> tuple[Item, ...]:

@@ -429,15 +429,25 @@ def _substitution(spelling: str, quoted: bool) -> _Piece:
         return _Piece(_VAR, spelling, quoted, spelling)
     if _PWD_PRINT().fullmatch(spelling) is not None:
         return _Piece(_VAR, "PWD", quoted, spelling)  # (`Scope.directories`)
+    if _TOPLEVEL_PRINT().fullmatch(spelling) is not None:
+        return _Piece(_VAR, TOPLEVEL, quoted, spelling)
     return _Piece(_UNKNOWN, spelling)
 
 
 def prints_directory(raw: str) -> bool:
-    """Does a word's spelling hold `$(pwd)` or `` `pwd` `` (the working directory)?"""
-    return _PWD_PRINT().search(raw) is not None
+    """Does a word's spelling hold `$(pwd)` or `` `pwd` `` (the working directory), or the
+    top of the repository?"""
+    return _PWD_PRINT().search(raw) is not None or _TOPLEVEL_PRINT().search(raw) is not None
 
 
-_PWD_PRINT = LazyPattern(r"(?:\$\(|(`))[ \t]*+pwd(?:[ \t]++-[LP])?[ \t]*+(?(1)`|\))")
+# The working directory printed: `pwd` (`-L`/`-P`, by its path), `realpath .`, `readlink -f .`,
+# `cd . && pwd`, `dirs -l +0` (a link in the directory's own path is not told apart: the project
+# directory either way).
+_PWD_PRINT = LazyPattern(
+    r"(?:\$\(|(`))[ \t]*+(?:(?:(?:/usr)?/bin/)?pwd(?:[ \t]++-[LP])?|(?:(?:/usr)?/bin/)?realpath(?:[ \t]++-[a-zA-Z]++)*+"
+    r"[ \t]++\.|(?:(?:/usr)?/bin/)?readlink[ \t]++-[fem][ \t]++\.|cd[ \t]++\.[ \t]*+&&[ \t]*+pwd|dirs[ \t]++-l[ \t]++\+?0)"
+    r"[ \t]*+(?(1)`|\))")
+_TOPLEVEL_PRINT = LazyPattern(r"(?:\$\(|(`))[ \t]*+git[ \t]++rev-parse[ \t]++--show-toplevel[ \t]*+(?(1)`|\))")
 
 
 def _read_dollar(raw: str, i: int, out: list[_Piece], *, quoted: bool) -> int:
@@ -521,7 +531,10 @@ class Value(msgspec.Struct, frozen=True, gc=False):
 _OPERATED = LazyPattern(r"([A-Za-z_][A-Za-z0-9_]*)((?:,,?|\^\^?|##?|%%?|//?|:[0-9]|:?[-+=])[^$`\\'\"]*)")
 _OPERATOR = "\x00"  # between a name and its operator in a `_VAR` piece's name
 _UNASSIGNED = object()
-_DIRECTORY_NAMES = frozenset({"PWD", "OLDPWD"})
+# The top of the repository the line runs in (`$(git rev-parse --show-toplevel)`): a name no
+# variable can have.
+TOPLEVEL = "git rev-parse --show-toplevel"
+_DIRECTORY_NAMES = frozenset({"PWD", "OLDPWD", TOPLEVEL})
 
 
 class Scope:
@@ -626,6 +639,9 @@ class Scope:
         if c in "-+=" or operator[:2] in (":-", ":+", ":="):
             # (a value the line assigned: the variable is set; one it did not is unknown)
             if values is None:
+                if operator[:2] == ":+" or c == "+":
+                    # `c${BASH:+i}`: the word when the variable is set, else nothing, whatever it holds
+                    return Value(operator[2 if c == ":" else 1 :]), Value("")
                 return None
             colon = c == ":"
             kind, word = operator[1 if colon else 0], operator[2 if colon else 1 :]
@@ -683,6 +699,34 @@ class Scope:
         self.spellings[name] = spelling
         if keyed:
             self.keyed.add(name)
+
+
+def unworked_expansion(raw: str, scope: Scope) -> bool:
+    """Does the word spelled `raw` expand a variable the line assigned in a way this module
+    does not work out (`${x%[z]}`, `${x@E}`, `${x: 0}`, `${!c*}`, the keys of an array the line
+    made)? Such a value is the line's own making, not the environment's (`Walk._maker`)."""
+    for piece in _read_pieces(raw):
+        if piece.kind == _VAR and _OPERATOR in piece.text:
+            name = piece.text.split(_OPERATOR, 1)[0]
+            if name in scope.values and scope.value(piece.text) is None:
+                return True
+        elif piece.kind == _UNKNOWN and piece.text.startswith("${") and not piece.text.startswith("${#"):
+            m = _NAME_START().match(piece.text, 3 if piece.text.startswith("${!") else 2)
+            if m is None:
+                continue
+            name = m.group()
+            if piece.text.startswith("${!") and piece.text[m.end() : m.end() + 2] in ("*}", "@}"):
+                if any(key.startswith(name) for key in scope.values):
+                    return True  # `${!c*}`: the names the line assigned that begin so
+            elif piece.text.startswith("${!") and piece.text[m.end() : m.end() + 4] in ("[@]}", "[*]}"):
+                if name in scope.keyed:
+                    return True  # the keys of `declare -A m=([ci]=1)`; an indexed array's are numbers
+            elif name in scope.values or name + "[@]" in scope.values:
+                return True
+    return False
+
+
+_NAME_START = LazyPattern(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 def _operated_text(text: str, operator: str) -> str | None:
@@ -752,9 +796,12 @@ def expand_word(word: Word, raw: str, scope: Scope | None) -> list[Arg]:
     else:
         # Memoised on the spelling and the values of its variables (scripts repeat their words,
         # `"$f"` in a loop body); the word, whose position differs, is set on each call.
-        values = [scope.value(piece.text) if scope is not None else None
-                  for piece in _read_pieces(raw) if piece.kind == _VAR]
-        key = (raw, tuple(values))
+        pieces = [piece for piece in _read_pieces(raw) if piece.kind == _VAR]
+        values = [scope.value(piece.text) if scope is not None else None for piece in pieces]
+        # (a variable of unknown value keeps what an array's assignment spelled: part of the key)
+        spelled = tuple(scope.spelling(piece.text, piece.raw) for piece, value in zip(pieces, values)
+                        if value is None) if scope is not None and scope.spellings else ()
+        key = (raw, tuple(values), spelled)
         found = _EXPANDED.get(key)
         if found is None:
             if len(_EXPANDED) >= 4096:

@@ -279,6 +279,9 @@ def _git_reader(sub: str, rest: Sequence[Arg]) -> Effects:
         "init": "--template=read --separate-git-dir=write -b,--initial-branch=data",
         "bundle": "--progress",
         "worktree": "-b=data -B=data --reason=data",
+        "difftool": "-x,--extcmd=exec:unproven -t,--tool=data -d,--dir-diff -y,--no-prompt --prompt "
+                    "-g,--gui --no-gui --trust-exit-code --no-trust-exit-code --tool-help --symlinks "
+                    "--no-symlinks",
     }.get(sub, "")
     model = _GIT_READER_MODELS.get(sub)
     if model is None:
@@ -347,7 +350,11 @@ def _git_other(sub: str, rest: Sequence[Arg], items: list[Item], extra: list[Ext
             return Effects(tuple(items), tuple(extra), unproven)
         if sub == "sparse-checkout" and action == "list":
             return Effects(tuple(items), tuple(extra), unproven)
-        extra.append(Extra(WRITE, path=".", tree=True, rule="whole-tree"))
+        # (`git difftool -x PROG`: PROG is walked with the paths it gets, gitruns.path_programs;
+        # a tool by name may be an editor on the work tree's file)
+        if not (sub == "difftool" and any(a.text in ("-x", "--extcmd") or a.text.startswith(("-x", "--extcmd="))
+                                          for a in rest)):
+            extra.append(Extra(WRITE, path=".", tree=True, rule="whole-tree"))
         unproven = unproven or (f"git {sub} runs a tool" if sub in ("mergetool", "difftool") else None)
     return Effects(tuple(items), tuple(extra), unproven)
 
@@ -439,6 +446,11 @@ def _git_checkout(rest: Sequence[Arg], env: Env, tree_dir: str) -> Effects:
                   for a in rest)
     roles: dict[int, str] = {}
     extra: list[Extra] = []
+    # `-f` without a pathspec throws away every local change: each modified tracked file gets
+    # HEAD's content, which is another tree when plumbing moved HEAD (`update-ref`, `reset
+    # --soft`) or `--git-dir` names another repository (round 2, J and AC).
+    if _forced(rest) and not after:
+        extra.append(_whole_tree(tree_dir))
     if after:
         roles.update({k: DATA for k in before})
         roles.update({k: WRITE for k in after})
@@ -465,9 +477,27 @@ def _git_switch(rest: Sequence[Arg], env: Env, tree_dir: str) -> Effects:
     creates = any(a.text in ("-c", "-C", "--create", "--force-create", "--orphan") or
                   a.text.startswith(("--create=", "--force-create=", "--orphan=")) for a in rest)
     extra: list[Extra] = []
-    if not (creates and not parsed.operands):
+    # (`--orphan` empties the work tree of tracked files; `-f`/`--discard-changes` rewrite every
+    # modified one even with `-c`: round 2, J)
+    orphan = any(a.text == "--orphan" or a.text.startswith("--orphan=") for a in rest)
+    if not (creates and not parsed.operands) or orphan or _forced(rest, ("--discard-changes",)):
         extra.append(_whole_tree(tree_dir))
     return Effects(_roles(parsed, {}), tuple(extra), unknown_reason(parsed))
+
+
+def _forced(rest: Sequence[Arg], longs: tuple[str, ...] = ()) -> bool:
+    """`-f`, `--force` (or one of `longs`) before a `--`, alone or in a bundle of short options
+    (`-fq`); an opaque option may be any of them."""
+    for a in rest:
+        t = a.text
+        if t == "--":
+            break
+        if a.opaque and t.startswith("-"):
+            return True
+        if t == "--force" or t in longs or t.startswith("-") and not t.startswith("--") and "f" in t[1:] \
+                and t[1:].isalpha() and not t.startswith(("-b", "-B", "-c", "-C")):
+            return True
+    return False
 
 
 def _git_restore(rest: Sequence[Arg], env: Env, tree_dir: str) -> Effects:

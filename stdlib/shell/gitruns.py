@@ -194,13 +194,23 @@ def git_script(walk: Walk, view: View) -> FileScript | None:
             lines.append("cd '" + path.strip().replace("'", "'\\''") + "' && " + foreach)
         if listed and lines:
             sources.append("git submodule foreach")
+    configured: list[str] = []
+    configured_sources: list[str] = []
     for key, found_values in values.items():
         if _runs_program(key):
             # (`!cmd`, a credential helper's form for a shell line)
-            programs = [value.removeprefix("!") for value in found_values if _program_value(key, value)]
+            programs = [with_paths(key, value.removeprefix("!")) for value in found_values
+                        if _program_value(key, value)]
             if programs:
-                lines.extend(programs)
-                sources.append(f"{key} of {'-c' if key in overrides else config}")
+                configured.extend(programs)
+                configured_sources.append(f"{key} of {'-c' if key in overrides else config}")
+    # The same programs of the same repository are walked once per walk: the `git ls-files`
+    # of `PATHS` is a git command too, which would read them again without end.
+    seen = ("git programs walked", top, tuple(configured))
+    if configured and seen not in walk.file_scripts:
+        walk.file_scripts[seen] = True
+        lines.extend(configured)
+        sources.extend(configured_sources)
     if not lines:
         return None
     script = FileScript(" and ".join(sources), "git", True, True, arguments if alias else ())
@@ -374,7 +384,7 @@ def configured_lines(walk: Walk, view: View) -> list[str]:
     if key.startswith("alias."):
         return [value[1:]] if value.startswith("!") else []
     if _runs_program(key) and _program_value(key, value):
-        return [value]
+        return [with_paths(key, value)]
     if _INCLUDE_KEY().fullmatch(key) and view.cwd is not None:
         found = _repository(walk, None, view.cwd)
         place = walk.absolute(value, found[1] if found is not None else view.cwd + (".git",))
@@ -387,9 +397,92 @@ def configured_lines(walk: Walk, view: View) -> list[str]:
                 if name.startswith("alias.") and item.startswith("!"):
                     lines.append(item[1:])
                 elif _runs_program(name) and _program_value(name, item):
-                    lines.append(item)
+                    lines.append(with_paths(name, item))
         return lines
     return []
+
+
+# -- programs git hands the work tree's paths (round 2, L and M) ---------------------------------
+#
+# `diff.external = rm` deletes the first file `git diff` compares; `diff.t.textconv`,
+# `filter.x.clean = rm %f`, a merge driver's `%P`, a diff or merge tool's `$MERGED`, and the
+# program of `git grep -O` get paths of the work tree the same way, protected ones included.
+# Such a line is walked with those paths in place: `PATHS` stands for every file of the
+# repository (`listers.py` reads `git ls-files :/` as a listing of any path), so the line is
+# judged as `git ls-files | xargs PROG` is: a program not proven to only read them (`rm`,
+# `sed -i`, a shell, an unknown program) reaches each protected entry; `cat`, `diff`,
+# `strings` pass.
+PATHS = "`git ls-files :/`"
+_TOOL_PATHS = LazyPattern(r"\$\{?(?:LOCAL|REMOTE|MERGED|BASE)\b\}?")
+
+
+def with_paths(key: str, value: str) -> str:
+    """The line git runs for the program `value` of configuration key `key`, with the paths it
+    hands the program (`PATHS`); other keys' values as they are."""
+    section, _, rest = key.partition(".")
+    name, _, leaf = rest.rpartition(".")
+    if value.startswith(("git-lfs ", "git lfs ")) and section == "filter":
+        return value  # (Git LFS's own filter: it stores the content, the file is not changed)
+    if key == "diff.external" or section == "diff" and name and leaf in ("textconv", "command"):
+        return f"{value} {PATHS}"
+    if section == "filter" and name and leaf in ("clean", "smudge"):
+        return value.replace("%f", PATHS)  # (without `%f` the content comes on stdin)
+    if section == "filter" and name and leaf == "process":
+        return f"{value} {PATHS}"  # (the paths come over its protocol)
+    if section == "merge" and name and leaf == "driver":
+        return value.replace("%P", PATHS)  # (`%O %A %B` are temporary files)
+    if section in ("difftool", "mergetool") and name and leaf == "cmd":
+        return _TOOL_PATHS().sub(lambda m: PATHS, value)
+    return value
+
+
+def path_programs(walk: Walk, view: View) -> list[str]:
+    """The lines of the programs a `git` command on the line hands paths of the work tree:
+    `git grep -O<prog>`/`--open-files-in-pager[=<prog>]` (bare, the pager), `git difftool
+    -x/--extcmd <prog>`, each with `PATHS` after it."""
+    args = view.args[view.inner + 1 :]
+    options = _GIT_GLOBAL_MODEL.options
+    pager = None
+    k = 0
+    while k < len(args) and args[k].text.startswith("-"):
+        key, eq, value = args[k].text.partition("=")
+        option = options.get(key)
+        if option is not None and option.arg == 1 and not eq:
+            k += 1
+            value = args[k].text if k < len(args) else ""
+        if key == "-c" and _normal_key(value.partition("=")[0]) == "core.pager":
+            pager = value.partition("=")[2]
+        k += 1
+    if k >= len(args) or args[k].opaque or args[k].text not in ("grep", "difftool"):
+        return []
+    sub = args[k].text
+    programs: list[str] = []
+    rest = args[k + 1 :]
+    j = 0
+    while j < len(rest):
+        a = rest[j]
+        t = a.text
+        if t == "--":
+            break
+        if sub == "grep" and (t.startswith("-O") or t.startswith("--open-files-in-pager")
+                              or t.startswith("--open-") and "--open-files-in-pager".startswith(t.split("=")[0])):
+            value = t[2:] if t.startswith("-O") else t.partition("=")[2]
+            if not value and "=" not in t:
+                value = pager or walk.environment(view, "GIT_PAGER") or walk.environment(view, "PAGER") or "less"
+            programs.append("\"$PROGRAM\"" if a.opaque else value)
+        elif sub == "difftool" and (t in ("-x", "--extcmd") or t.startswith(("--extcmd=", "-x"))):
+            if t in ("-x", "--extcmd"):
+                j += 1
+                if j >= len(rest):
+                    break
+                a, value = rest[j], rest[j].text
+            else:
+                value = t.partition("=")[2] if t.startswith("--") else t[2:]
+            programs.append("\"$PROGRAM\"" if a.opaque else value)
+        elif sub == "grep" and t in ("-e", "-f", "--max-depth", "-A", "-B", "-C", "-m", "--threads"):
+            j += 1  # (a value, not an option)
+        j += 1
+    return [f"{program} {PATHS}" for program in programs]
 
 
 def _runs_program(key: str) -> bool:

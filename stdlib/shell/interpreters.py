@@ -21,7 +21,9 @@ from collections.abc import Sequence
 
 import msgspec
 
-from polydeukes.stdlib.shell.effects import CODE, DATA, EXEC, UNKNOWN, WRITE, VERSIONED, Effects, Env, Extra, Item, Model
+from polydeukes.stdlib.shell.effects import (
+    CODE, DATA, EXEC, UNKNOWN, WRITE, VERSIONED, Effects, Env, Extra, Item, Model, in_place_backups,
+)
 from polydeukes.stdlib.shell.expansion import Arg
 
 
@@ -144,6 +146,7 @@ def interpreter(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effec
                 items.append(Item(j, args[j].text, UNKNOWN))
             return Effects(tuple(items), (), "an interpreter runs code")
     in_place = False
+    backup_suffixes: list[tuple[Arg, str]] = []  # `perl -i.bak`, `-i'old/*'`
     program_seen = False  # code, a module or the script: the words after it are its argv
     as_module = False
     guessed = 0  # words after an unknown option that may be its value or the script
@@ -196,6 +199,9 @@ def interpreter(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effec
                 cluster = t[1:]
                 if "i" in cluster:
                     in_place = True
+                    suffix = _in_place_suffix(cluster)
+                    if suffix is not None:
+                        backup_suffixes.append((a, suffix))
                 if cluster[-1:] in ("e", "E") and k + 1 < n:
                     items.append(Item(k, t, DATA))
                     items.append(Item(k + 1, args[k + 1].text, CODE))
@@ -255,6 +261,8 @@ def interpreter(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effec
         k += 2 if took_next else 1
     if in_place:
         items = [Item(it.index, it.text, WRITE, it.whole) if it.role == UNKNOWN else it for it in items]
+        for word, suffix in backup_suffixes:
+            extra.extend(in_place_backups(word, suffix, items, args))
     module = next((it for it in items if it.option == "-m" and it.role == EXEC), None)
     if module is not None and module.text in TEST_RUNNER_MODULES and not args[module.index].opaque:
         # `python3 -m pytest tests/`, `coverage run -m pytest`, `python3 -m unittest`: the
@@ -288,6 +296,17 @@ _FLAGS = frozenset({
     "--no-banner", "--quick", "--classic", "--pdb", "--pylab", "--matplotlib", "--no-autoindent",
     "--no-confirm-exit", "--no-term-title", "--simple-prompt", "--nosep",
 })
+
+
+def _in_place_suffix(cluster: str) -> str | None:
+    """The backup suffix of perl's or ruby's `-i` in a cluster of switches (`-pi.bak`: `.bak`,
+    everything after the `i`), or None when the `i` is part of a switch's value (`-Mlib`)."""
+    for j, letter in enumerate(cluster):
+        if letter == "i":
+            return cluster[j + 1 :]
+        if letter in "CdDFImMVxeE":
+            return None
+    return None
 
 
 def _value_role(family: Family, option: str) -> str | None:

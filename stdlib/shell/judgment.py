@@ -166,6 +166,9 @@ MADE = "{head} takes {word}, whose value {how}, which cannot be judged"
 # (`Walk(spells=...)`); False views every command (tests compare the two readings).
 QUIET_COMMANDS = True
 
+# The kernel's names of a working directory or a directory descriptor, with the slash after
+# them, inside program text (`code_index`).
+_PROCESS_DIRECTORY_IN_CODE = LazyPattern(r"/proc/[^/\s'\"]+/(?:cwd|fd/[0-9]+)/|/dev/fd/[0-9]+/")
 # A word that is the home directory or a path below it spelled with the variable: `$HOME/x`.
 _HOME_WORD = LazyPattern(r"\$(?:HOME|\{HOME\})(/[^$`]*)?")
 
@@ -659,12 +662,6 @@ class _Judge:
             self.unknown_reach = True
             word, option = view.option_glob
             self.found(BREAK_UNREADABLE, OPTION_GLOB.format(head=view.head, word=word, name=option))
-        if view.made_word is not None and (view.made_word[2] or name != "set" and not _only_reads(view)):
-            # (`x=$(rev f); rm -rf $x`: text a file holds, made into a word on the way; `set
-            # -- $v` only makes the positional parameters of such words, `Walk._positional`)
-            self.unknown_reach = True
-            word, how, _ = view.made_word
-            self.found(BREAK_UNREADABLE, MADE.format(head=view.head, word=word, how=how))
         if view.print_refused is not None:
             self.unknown_reach = True
             path, why = view.print_refused
@@ -689,6 +686,8 @@ class _Judge:
                 self.listed(view, cwd)
             if view.rewritten_operands is not None:
                 self.rewritten_operands(view)
+            if view.made_word is not None:
+                self.made_word(view)
             return  # reads or runs something unknown, and names no entry: nothing to judge
         found = view.effects if writer or mention else None
         if writer and not mention and found is not None:
@@ -712,6 +711,18 @@ class _Judge:
             self.listed(view, cwd)
         if view.rewritten_operands is not None:
             self.rewritten_operands(view)
+        if view.made_word is not None:
+            self.made_word(view)
+
+    def made_word(self, view: View) -> None:
+        """A word whose value the line makes of text the walk does not work out (`x=$(rev f);
+        rm -rf $x`), taken by a writer, a program or a shell, or a write redirect's target;
+        judged last, so a mention's own rule names the entry first. `set -- $v` only makes the
+        positional parameters of such words (`Walk._positional`)."""
+        word, how, target = view.made_word
+        if target or view.name != "set" and not _only_reads(view):
+            self.unknown_reach = True
+            self.found(BREAK_UNREADABLE, MADE.format(head=view.head, word=word, how=how))
 
     def rewritten_operands(self, view: View) -> None:
         """`echo x | sed s/x/ci/ | xargs rm`, `xargs rm < <(rev l)`: operands made of text on
@@ -881,6 +892,35 @@ class _Judge:
         self.through_symlink(view, t.text, cwd)
         if cwd is None or t.text[:1] == "~":
             self.unknown_base(view, t.text, t.pattern, cwd, "write target")
+
+    def pattern_through_links(self, view: View, word: str, pattern: str, cwd: tuple[str, ...] | None) -> None:
+        """A written glob below a literal directory that is a symbolic link on disk (`rm -rf
+        l/c?` after `ln -s . l` by an earlier call): matched again where the link leads."""
+        disk = self.walk.disk
+        if disk is None or cwd is None or pattern.startswith(("/", "~")):
+            return
+        parts = pattern.split("/")
+        literal: list[str] = []
+        for part in parts[:-1]:
+            if any(c in part for c in "*?[\\") or part in ("", ".", ".."):
+                break
+            literal.append(part)
+        if not literal:
+            return
+        resolved = disk.resolve_below(cwd, literal)
+        if resolved is None:
+            return
+        from polydeukes.stdlib.shell.disk import Refused  # loaded by `walk.disk`
+
+        if isinstance(resolved, Refused):
+            self.unknown_reach = True
+            self.found(BREAK_UNREADABLE, f"{view.head} writes {word}, whose symbolic links cannot be followed: {resolved.reason}")
+            return
+        led = escape_pattern("/" + "/".join(resolved)) + "/" + "/".join(parts[len(literal):])
+        hits = self.p.pattern_hits(led, cwd, view.glob)
+        if hits:
+            self.reached.update(hits)
+            self.found(BREAK_EFFECT, THROUGH_SYMLINK.format(head=view.head, path=word, p=self.p.entries[hits[0]]))
 
     def _hard_linked(self, disk) -> dict[tuple[int, int], int]:
         """(device, inode) -> entry index of the files with more than one name at or below
@@ -1068,6 +1108,8 @@ class _Judge:
                 # `rm link` removes the link itself; anything else follows it.
                 follow_last = it.role not in (E.DELETE, E.MOVE) or it.text.endswith("/")
                 self.through_symlink(view, it.text, cwd, follow_last=follow_last)
+            elif it.role in E.WRITING and not a.opaque and a.pattern is not None and "/" in a.pattern:
+                self.pattern_through_links(view, a.text, a.pattern, cwd)
             if it.role in E.WRITING and not a.opaque and (cwd is None or it.text[:1] == "~"):
                 self.unknown_base(view, it.text, a.pattern if it.whole else None, cwd, "operand", role=it.role)
             elif a.opaque and (it.role in E.WRITING or it.role == E.UNKNOWN):
@@ -1186,6 +1228,12 @@ class _Judge:
             return
         if extra.rule == "whole-tree":
             hits = self._tree_dir_hits(extra.path, cwd)
+            if not hits and name == "git":
+                # `GIT_WORK_TREE=DIR git -C /elsewhere …` (round 2, AC): git writes DIR
+                tree = self.walk.environment(view, "GIT_WORK_TREE")
+                if tree is not None or any(a.opaque and a.text.startswith("GIT_WORK_TREE=")
+                                           for a in view.args[: view.inner]):
+                    hits = self._tree_dir_hits(tree if tree is not None else "", None)
             if hits:
                 self.reached.update(hits)
                 what = f"git {_git_subcommand(view)}" if name == "git" else name
@@ -1423,6 +1471,12 @@ class _Judge:
             if not hits and rule == "patch":
                 index = p.match(member.lstrip("/"), cwd)
                 hits = [index] if index >= 0 else []
+                if not hits and len(extra.source) > 4:  # its backups (`patch -B ci/`, `-z .sh`)
+                    from polydeukes.stdlib.shell.readers import patch_backups
+
+                    named = member if base in (".", "") else target
+                    for pattern in patch_backups(escape_pattern(named), extra.source[4]):
+                        hits = hits or p.pattern_hits(pattern, cwd, view.glob)
             if hits:
                 self.reached.update(hits)
                 self.found(BREAK_PRECISE_WRITE, PRECISE.format(rule=rule, p=p.entries[hits[0]]))
@@ -1507,6 +1561,10 @@ class _Judge:
     def code_index(self, code: str, cwd: tuple[str, ...] | None) -> int:
         """The first entry a program's text spells, string fragments joined (-1: none)."""
         p = self.p
+        if "/proc/" in code or "/dev/fd/" in code:
+            # (`shutil.rmtree("/proc/self/cwd/ci")`: a directory named through the process
+            # files is read as the working directory, whosever it is)
+            code = _PROCESS_DIRECTORY_IN_CODE().sub("", code)
         # (`spelled_in` first, as the judge's other mention tests: a program file of 100 KB
         # split into words and matched word by word took half a second)
         filtered = not p.cwd_spelled(cwd)

@@ -83,10 +83,22 @@ def _git_ls_files(view, found: E.Effects | None) -> tuple[E.Extra, ...] | None:
             break
     if sub < 0:
         return None
+    # (`git -C DIR`, `--work-tree`, `--git-dir`: the listing is another directory's, round 2;
+    # a `-C` of known value is followed, any other place may be anywhere)
+    base = "."
+    for k in range(view.inner + 1, sub):
+        option = args[k].text
+        value = args[k + 1] if k + 1 < sub else None
+        if option in ("--work-tree", "--git-dir") or option.startswith(("--work-tree=", "--git-dir=")):
+            return (_start("/", None, True, "git " + args[sub].text),)
+        if option == "-C" and value is not None:
+            if value.opaque or value.pattern is not None:
+                return (_start("/", None, True, "git " + args[sub].text),)
+            base = value.text if value.text.startswith("/") else base.rstrip("/") + "/" + value.text
     if args[sub].text != "ls-files":
         if args[sub].text in ("ls-tree", "status") or any(
                 a.text in _GIT_NAME_FLAGS for a in args[sub + 1 :]):
-            return (_start(".", None, False, "git " + args[sub].text),)
+            return (_start(base, None, False, "git " + args[sub].text),)
         return None
     out = []
     for it in found.items:
@@ -94,15 +106,16 @@ def _git_ls_files(view, found: E.Effects | None) -> tuple[E.Extra, ...] | None:
             continue
         a = args[it.index]
         text = it.text
-        if a.opaque:
-            out.append(_start(text, None, True, "git ls-files"))
+        if a.opaque or text.startswith((":/", ":(top", ":(attr", ":!/", ":^/")):
+            out.append(_start(text, None, True, "git ls-files"))  # (from the top: anywhere)
         elif text.startswith(":") or GLOB_CHARACTERS & set(text):
             suffix = text[1:]
             filtered = text.startswith("*") and "/" not in text and not GLOB_CHARACTERS & set(suffix)
-            out.append(_start(".", None, False, "git ls-files", (text,) if filtered else ()))
+            out.append(_start(base, None, False, "git ls-files", (text,) if filtered else ()))
         else:
-            out.append(_start(text, None, False, "git ls-files"))
-    return tuple(out) if out else (_start(".", None, False, "git ls-files"),)
+            out.append(_start(text if text.startswith("/") or base == "." else base.rstrip("/") + "/" + text,
+                              None, False, "git ls-files"))
+    return tuple(out) if out else (_start(base, None, False, "git ls-files"),)
 
 
 def _start(text: str, pattern: str | None, opaque: bool, rule: str, names: tuple[str, ...] = ()) -> E.Extra:

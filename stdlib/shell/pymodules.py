@@ -92,7 +92,32 @@ def _pip(args: Sequence[Arg], start: int) -> tuple[list[Item], list[Extra]]:
     return [Item(j, args[j].text, DATA) for j in range(start, len(args))], extra
 
 
-MODULES = {"zipfile": _archive_module("zip", directory_required=True),
+def _gzip(args: Sequence[Arg], start: int) -> tuple[list[Item], list[Extra]]:
+    """`-m gzip [-d] FILES`: writes FILE.gz, or with `-d` FILE without `.gz` (for a glob, the
+    glob without it: `*.gz` writes `*`); the inputs are kept."""
+    from polydeukes.stdlib.shell.expansion import escape_pattern
+    from polydeukes.stdlib.shell.readers import decompressed_pattern
+
+    decompress = any(args[j].text in ("-d", "--decompress") for j in range(start, len(args)))
+    items = [Item(j, args[j].text, DATA) for j in range(start, len(args)) if args[j].text.startswith("-")]
+    extra = []
+    for k in _operands(args, start):
+        a = args[k]
+        items.append(Item(k, a.text, READ))
+        if a.text == "-":
+            continue
+        if a.opaque:
+            extra.append(Extra(WRITE, path=a.text, pattern=a.pattern, rule="compress"))
+        elif decompress:
+            name = a.pattern if a.pattern is not None else escape_pattern(a.text)
+            extra.append(Extra(WRITE, path=a.text, pattern=decompressed_pattern(name, (".gz",)), rule="compress"))
+        else:
+            extra.append(Extra(WRITE, path=a.text + ".gz", pattern=a.pattern + ".gz" if a.pattern else None,
+                               rule="compress"))
+    return items, extra
+
+
+MODULES = {"gzip": _gzip, "zipfile": _archive_module("zip", directory_required=True),
            "tarfile": _archive_module("tar", directory_required=False),
            "json.tool": _json_tool, "venv": _venv, "pip": _pip}
 

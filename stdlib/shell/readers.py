@@ -14,6 +14,7 @@ from polydeukes.stdlib.shell.effects import (
     DATA,
     DELETE,
     EXEC,
+    MOVE,
     READ,
     UNKNOWN,
     WRITE,
@@ -24,6 +25,7 @@ from polydeukes.stdlib.shell.effects import (
     Model,
     assign_roles,
     generic,
+    in_place_backups,
     layout_roles,
     long_option,
     option_of,
@@ -87,7 +89,26 @@ def _sed(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
             unproven = unproven or "the script is not read"
         for path in writes or ():
             extra.append(Extra(WRITE, path=path, rule="sed-script"))
+    extra.extend(_sed_backups(parsed, items, args))
     return Effects(items, tuple(extra), unproven or unknown_reason(parsed))
+
+
+def _sed_backups(parsed, items: Sequence[Item], args: Sequence[Arg]) -> list[Extra]:
+    """The backups `-iSUF` / `--in-place=SUF` make (`in_place_backups`); for BSD sed, whose
+    `-i` takes the next word as its suffix (`sed -i .sh s/a/b/ ci/gate`), a bare `-i`'s next
+    word too when it has no `/` (else it is the script GNU sed reads there)."""
+    out: list[Extra] = []
+    for it in parsed.items:
+        option = it.option or ""
+        if not it.whole and (option == "-i" or (option.startswith("--in") and "--in-place".startswith(option))):
+            out.extend(in_place_backups(args[it.index], it.text, items, args))
+    for k, a in enumerate(args[:-1]):
+        if a.text == "-i" and not a.opaque:
+            word = args[k + 1]
+            if word.opaque or (word.text and not word.text.startswith("-") and "/" not in word.text):
+                out.extend(in_place_backups(word, word.text, [it for it in items if it.index != k + 1], args))
+            break
+    return out
 
 
 def sed_script_effects(script: str, commands: list[str] | None = None) -> tuple[list[str] | None, bool]:
@@ -639,20 +660,23 @@ def _unzip(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
 
 
 _SUFFIXES = {"gzip": (".gz", ".tgz", ".taz", "-gz", ".z", "-z", "_z"), "bzip2": (".bz2", ".tbz", ".tbz2", ".bz"),
-             "xz": (".xz", ".txz"), "lzma": (".lzma", ".tlz"), "zstd": (".zst", ".tzst")}
+             "xz": (".xz", ".txz"), "lzma": (".lzma", ".tlz"), "zstd": (".zst", ".tzst"),
+             "lz4": (".lz4",), "compress": (".Z", ".taZ")}
 _FAMILY = {"gzip": "gzip", "gunzip": "gzip", "zcat": "gzip", "pigz": "gzip", "unpigz": "gzip",
            "bzip2": "bzip2", "bunzip2": "bzip2", "bzcat": "bzip2", "xz": "xz", "unxz": "xz",
            "xzcat": "xz", "lzma": "lzma", "unlzma": "lzma", "lzcat": "lzma", "zstd": "zstd",
-           "unzstd": "zstd", "zstdcat": "zstd"}
+           "unzstd": "zstd", "zstdcat": "zstd", "lz4": "lz4", "unlz4": "lz4", "lz4cat": "lz4",
+           "compress": "compress", "uncompress": "compress"}
 _DECOMPRESSORS = frozenset({"gunzip", "zcat", "unpigz", "bunzip2", "bzcat", "unxz", "xzcat", "unlzma",
-                            "lzcat", "unzstd", "zstdcat"})
+                            "lzcat", "unzstd", "zstdcat", "unlz4", "lz4cat", "uncompress"})
 _COMPRESS_OPTIONS = ("-c,--stdout,--to-stdout:stdout -d,--decompress,--uncompress:decompress "
                      "-k,--keep:keep --rm:remove -t,--test:list -l,--list:list -S,--suffix=data "
                      "-o=write -r,--recursive:recursive -f,--force -q,--quiet -v,--verbose -n,--no-name "
                      "-N,--name -1 -2 -3 -4 -5 -6 -7 -8 -9 --fast --best -T,--threads=data "
                      "-z,--compress -e,--extreme -M,--memory=data --format=data -F=data -C,--check=data "
                      "-b,--blocksize=data -p,--processes=data --long=?data -D=read --ultra --no-progress "
-                     "--sparse --no-sparse --rsyncable -s --small -Q --single-stream --no-sync -L")
+                     "--sparse --no-sparse --rsyncable -s --small -Q --single-stream --no-sync -L "
+                     "-m,--multiple:multiple")
 _COMPRESS_MODEL = Model("read...", _COMPRESS_OPTIONS)
 
 
@@ -662,7 +686,12 @@ def _compress(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects
     effects = parsed.effects
     stdout = "stdout" in effects or "list" in effects or name.endswith("cat")
     decompress = "decompress" in effects or name in _DECOMPRESSORS
-    keep = "keep" in effects or (family == "zstd" and "remove" not in effects)
+    keep = "keep" in effects or (family in ("zstd", "lz4") and "remove" not in effects)
+    if family == "lz4" and len(parsed.operands) == 2 and "multiple" not in effects and not stdout:
+        # `lz4 [-d] IN OUT`: the second operand is the output
+        first, second = parsed.operands
+        roles = {first: READ if keep else DELETE, second: WRITE}
+        return Effects(assign_roles(parsed.items, roles), (), unknown_reason(parsed))
     suffixes = _SUFFIXES[family]
     custom = [it.text for it in parsed.items if it.role == DATA and option_of(args, it) in ("-S", "--suffix")]
     if custom:
@@ -693,11 +722,27 @@ def _compress(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects
             else:
                 if a.pattern is not None or a.opaque:
                     extra.append(Extra(WRITE, path=a.text, pattern=a.pattern, rule="compress"))
+            if a.pattern is not None:
+                extra.append(Extra(WRITE, path=a.text, pattern=decompressed_pattern(a.pattern, suffixes),
+                                   rule="compress"))
         else:
             pattern = a.pattern + escape_suffix(suffixes[0]) if a.pattern is not None else None
             extra.append(Extra(WRITE, path=a.text + suffixes[0], pattern=pattern, rule="compress"))
     unproven = f"option {parsed.unknown[0]} is not in the model" if parsed.unknown else None
     return Effects(tuple(items), tuple(extra), unproven)
+
+
+def decompressed_pattern(pattern: str, suffixes: Sequence[str]) -> str:
+    """What a decompressor writes for each match of a glob operand: the glob without the
+    suffix (`gunzip ci/*.gz` writes `ci/*`, which can be ci/gate.sh), or, for a glob that
+    does not end in one, any name in its directory."""
+    for suffix in suffixes:
+        escaped = escape_suffix(suffix)
+        if pattern.endswith(escaped) and len(pattern) > len(escaped):
+            stem = pattern[: -len(escaped)]
+            return stem + ".tar" if suffix.startswith(".t") and len(suffix) > 3 else stem
+    head, slash, _ = pattern.rpartition("/")
+    return head + slash + "*"
 
 
 def escape_suffix(text: str) -> str:
@@ -745,10 +790,77 @@ def _patch(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
     if "dry-run" in parsed.effects:
         items = [Item(it.index, it.text, READ if it.role == WRITE else it.role, it.whole) for it in items]
         return Effects(tuple(items), (), unproven)
+    spec = _patch_backup_spec(parsed, args)
+    if spec == (None,):
+        extra.append(Extra(WRITE, path="/", tree=True, rule="backup"))
     if not operands:
         extra.append(Extra("patch", path=directory, tree=True, rule="patch",
-                           source=patch_source(input_file, env, strip, "")))
+                           source=(*patch_source(input_file, env, strip, ""),
+                                   *((spec,) if _patch_backup_option(args) else ()))))
+    elif not args[operands[0]].opaque:
+        a = args[operands[0]]
+        if not _patch_backup_option(args):
+            # no backup option: FILE.orig when the patch applies with a mismatch
+            if a.pattern is None:
+                extra.append(Extra(WRITE, path=a.text + ".orig", rule="backup"))
+        else:
+            name = a.pattern if a.pattern is not None else escape_pattern(a.text)
+            extra.extend(Extra(WRITE, path=a.text, pattern=pattern, rule="backup")
+                         for pattern in patch_backups(name, spec))
     return Effects(tuple(items), tuple(extra), unproven)
+
+
+_PATCH_BACKUPS = frozenset({"-b", "--backup", "-z", "--suffix", "-B", "--prefix", "-Y", "--basename-prefix",
+                            "-V", "--version-control", "--backup-if-mismatch"})
+
+
+def _patch_backup_option(args: Sequence[Arg]) -> bool:
+    """Does patch's command line choose how backups are made (`-b`, `-z .sh`, `-B ci/` …)?"""
+    for a in args:
+        t = a.text
+        if t == "--":
+            return False
+        if t.startswith("--"):
+            name = t.split("=", 1)[0]
+            if len(name) > 3 and any(option.startswith(name) for option in _PATCH_BACKUPS if option.startswith("--")):
+                return True
+        elif t.startswith("-"):
+            for letter in t[1:]:
+                if letter in "bzBYV":
+                    return True
+                if letter in "pidorDFgx":
+                    break
+    return False
+
+
+def _patch_backup_spec(parsed, args: Sequence[Arg]) -> tuple:
+    """What names patch's backups of a file take: `-B PREFIX` (PREFIX + the name as given),
+    `-Y PREFIX` (PREFIX before the base name), else the name and a suffix (`-z`'s,
+    `SIMPLE_BACKUP_SUFFIX`'s, `.orig`, numbered `.~N~`: patch makes one on a mismatch even
+    without `-b`). A prefix of unknown value: None (anywhere)."""
+    prefixes = []
+    for it in parsed.items:
+        option = option_of(args, it)
+        if it.role == DATA and option in ("-B", "--prefix", "-Y", "--basename-prefix"):
+            if args[it.index].opaque:
+                return (None,)
+            prefixes.append(("B" if option in ("-B", "--prefix") else "Y", it.text))
+    return tuple(prefixes)
+
+
+def patch_backups(name: str, spec: tuple) -> list[str]:
+    """The patterns of the backups patch may make of the file `name` (a pattern), after
+    `_patch_backup_spec` (a prefix of unknown value is judged as a write of every path)."""
+    if spec[:1] == (None,):
+        return []
+    out = [name + "*"]
+    for kind, prefix in spec:
+        if kind == "B":
+            out.append(escape_pattern(prefix) + name)
+        else:
+            head, slash, base = name.rpartition("/")
+            out.append(head + slash + escape_pattern(prefix) + base)
+    return out
 
 
 def patch_source(input_file: str | None, env: Env, strip: int | None, prefix: str) -> tuple:
@@ -773,10 +885,118 @@ def _split(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
     return Effects(found.items, (*found.extra, *extra), found.unproven) if extra else found
 
 
+_PERL_RENAME = LazyPattern(r"s(?P<d>[/|#,:!])(?P<a>(?:\\\.|[A-Za-z0-9_~+=-])+)(?P<end>\$?)(?P=d)"
+                           r"(?P<b>[A-Za-z0-9_.~+=-]*)(?P=d)[gi]*")
+_PERL_LOOKING = LazyPattern(r"(s|y|tr)[^A-Za-z0-9\s].*|.*\$_.*")
+_RENAME_FLAGS = frozenset({"-v", "--verbose", "-n", "--no-act", "--nono", "-o", "--no-overwrite",
+                           "-i", "--interactive", "-f", "--force", "-l", "--last", "-a", "--all",
+                           "--path", "--fullpath", "-h", "--help", "-V", "--version"})
+
+
+def _rename(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
+    """util-linux `rename FROM TO FILES` (`rename.ul`) and perl's `rename EXPR FILES`
+    (`prename`, `file-rename`; Debian's `rename`): each file is moved to its name with FROM
+    replaced by TO, or with EXPR applied. For FROM/TO, or a plain `s/LITERAL/LITERAL/`, with
+    no `/` in either and the files' directories spelled without glob characters or FROM, the
+    new names stay in those directories (`rename .bak '' ci/*.bak` writes `ci/*`); a literal
+    file is renamed exactly. Anything else (an expression perl runs, a `/` that can move the
+    file elsewhere, an option this reader does not know) may write any path."""
+    operands = []
+    items: list[Item] = []
+    anywhere = None
+    done = False
+    for k, a in enumerate(args):
+        if not done and a.text == "--":
+            done = True
+            items.append(Item(k, a.text, DATA))
+        elif not done and a.text.startswith("-") and a.text != "-" and not a.opaque:
+            items.append(Item(k, a.text, DATA))
+            if a.text not in _RENAME_FLAGS:
+                anywhere = f"option {a.text} is not in the model"
+        else:
+            operands.append(k)
+    if not operands:
+        return Effects(tuple(items), (), anywhere)
+    first = args[operands[0]]
+    perl = name in ("prename", "file-rename", "perl-rename") or (
+        name == "rename" and _PERL_LOOKING().fullmatch(first.text) is not None)
+    take = 1 if perl else 2
+    for k in operands[:take]:
+        items.append(Item(k, args[k].text, DATA if not args[k].opaque else UNKNOWN))
+    files = operands[take:]
+    for k in files:
+        items.append(Item(k, args[k].text, MOVE))
+    src = dst = None
+    if any(args[k].opaque for k in operands[:take]):
+        anywhere = anywhere or "the renaming is not known"
+    elif perl:
+        simple = _PERL_RENAME().fullmatch(first.text)
+        if simple is None:
+            anywhere = anywhere or "perl code computes the new names"
+        else:
+            src, dst = simple.group("a").replace("\\", ""), simple.group("b")
+    else:
+        src, dst = first.text, args[operands[1]].text if len(operands) > 1 else ""
+        if "/" in src or "/" in dst:
+            anywhere = "the new names may be in another directory"
+    extra: list[Extra] = []
+    if anywhere is None:
+        for k in files:
+            a = args[k]
+            directory, slash, _ = a.text.rpartition("/")
+            if a.opaque or (a.pattern is not None and _has_glob(a.pattern.rpartition("/")[0])) or src in directory:
+                anywhere = "the new names may be in another directory"
+                break
+            if a.pattern is None:
+                extra.append(Extra(WRITE, path=a.text.replace(src, dst, 1) if src else a.text, rule="rename"))
+            else:
+                extra.append(Extra(WRITE, path=a.text, pattern=escape_pattern(directory) + slash + "*", rule="rename"))
+    if anywhere is not None:
+        extra = [Extra(WRITE, path="/", tree=True, rule="rename")]
+    return Effects(tuple(sorted(items, key=lambda it: it.index)), tuple(extra), anywhere)
+
+
+def _has_glob(pattern: str) -> bool:
+    """Does a pattern hold an unescaped glob character?"""
+    k = 0
+    while k < len(pattern):
+        if pattern[k] == "\\":
+            k += 2
+            continue
+        if pattern[k] in "*?[":
+            return True
+        k += 1
+    return False
+
+
+def _compiler(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
+    """gcc, clang, ld and friends: `-o FILE` (`-oFILE`) is written; `@FILE` and `-specs=FILE`
+    are read, as are the programs `-wrapper` and `-B` name (their texts are read as code by
+    scripts.py, `_option_files`); every other word proves nothing (a compiler runs programs)."""
+    items: list[Item] = []
+    k = 0
+    while k < len(args):
+        a = args[k]
+        t = a.text
+        if t == "-o" and k + 1 < len(args):
+            items += [Item(k, t, DATA), Item(k + 1, args[k + 1].text, WRITE, True, "-o")]
+            k += 2
+            continue
+        if t.startswith("-o") and len(t) > 2 and name not in ("objcopy",):
+            items.append(Item(k, t[2:], WRITE, False, "-o"))
+        elif t.startswith("@"):
+            items.append(Item(k, t[1:], READ, False, "@"))
+        else:
+            items.append(Item(k, t, UNKNOWN))
+        k += 1
+    return Effects(tuple(items), (), "a compiler runs programs")
+
+
 # -- git ---------------------------------------------------------------------------------------
 
 
 HANDLERS: dict[str, Callable[[str, Sequence[Arg], Model, Env], Effects]] = {
     "dd": _dd, "sed": _sed, "awk": _awk, "find": _find, "tar": _tar, "unzip": _unzip,
     "compress": _compress, "patch": _patch, "interpreter": interpreter, "split": _split,
+    "rename": _rename, "compiler": _compiler,
 }

@@ -947,6 +947,8 @@ def runner_script(walk: Walk, view: View) -> FileScript | None:
 def _program_files(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript | None:
     """`awk -f prog.awk`, `sed -f script.sed` (`--file=F`, `-fF`): the program files, read
     as code (a mention fails closed, as in the program written on the line)."""
+    if view.name in OPTION_FILE_READERS:
+        return _option_files(walk, view, args)
     files: list[str] = []
     k = 0
     while k < len(args):
@@ -966,17 +968,104 @@ def _program_files(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript | 
         elif t == "--":
             break
         k += 1
+    return _code_files(walk, view, files)
+    return script
+
+
+# Compilers and linkers that read options from `@FILE` (response files, which may name more
+# `@FILE`s), run `-wrapper PROG` and the programs they find under a `-B PREFIX` (`cc1`, `as`,
+# `ld` …), and read `-specs=FILE` (spec strings can run programs); curl reads options from
+# `-K FILE` (`output = "…"` writes).
+COMPILERS = frozenset({"gcc", "cc", "g++", "c++", "clang", "clang++", "ld", "ld.bfd", "ld.gold", "ld.lld",
+                       "as", "cpp", "gfortran", "objcopy", "javac"})
+OPTION_FILE_READERS = COMPILERS | frozenset({"curl"})
+_B_PROGRAMS = ("cc1", "cc1plus", "cc1obj", "f951", "as", "ld", "collect2", "lto-wrapper", "lto1", "cpp",
+               "ld.bfd", "ld.gold", "ld.lld", "specs")
+_RESPONSE_FILE = LazyPattern(r"(?:^|\s)['\"]?@([^\s'\"]+)")
+
+
+def _option_files(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript | None:
+    """The files whose text a compiler's or curl's options come from or whose programs it runs
+    (`COMPILERS`, `OPTION_FILE_READERS`), read as code: a protected path they mention fails
+    closed (`gcc @r x.c` with `-o ci/gate.sh` in r; `curl -K c.txt` with `output =
+    "ci/gate.sh"`), as does one that cannot be read or whose name is unknown; a missing file
+    is not judged (the program finds nothing there)."""
+    compiler = view.name in COMPILERS
+    files: list[str] = []
+    unknown: str | None = None
+    k = 0
+    while k < len(args):
+        a = args[k]
+        t = a.text
+        value = None
+        if compiler:
+            if t.startswith("@"):
+                value = t[1:]
+            elif t in ("-wrapper", "-B", "--prefix", "-specs", "--specs") and k + 1 < len(args):
+                k += 1
+                value = args[k].text
+                a = args[k]
+                option = t
+            elif t.startswith(("-specs=", "--specs=", "--prefix=")):
+                option, value = t.split("=", 1)[0], t.split("=", 1)[1]
+            elif t.startswith("-B") and len(t) > 2:
+                option, value = "-B", t[2:]
+            if value is not None and not t.startswith("@"):
+                if option == "-wrapper":
+                    value = value.split(",", 1)[0]
+                elif option in ("-B", "--prefix"):
+                    if a.opaque:
+                        unknown = t
+                    else:
+                        files.extend(value + sep + name for name in _B_PROGRAMS
+                                     for sep in (("",) if value.endswith("/") else ("", "/")))
+                    value = None
+        elif t in ("-K", "--config") and k + 1 < len(args):
+            k += 1
+            a = args[k]
+            value = a.text
+        elif t.startswith("--config="):
+            value = t.split("=", 1)[1]
+        elif t.startswith("-K") and len(t) > 2:
+            value = t[2:]
+        if value is not None:
+            if a.opaque:
+                unknown = t
+            else:
+                files.append(value)
+        k += 1
+    if unknown is not None or "-" in files or "/dev/stdin" in files:
+        refused = FileScript(unknown or "-", view.name, True, True, None)
+        refused.refused = "its name is not known" if unknown is not None else "it arrives on stdin"
+        return refused
+    # (a compiler's response file may name more, `@more`)
+    return _code_files(walk, view, files, _RESPONSE_FILE if compiler else None)
+
+
+def _code_files(walk: Walk, view: View, files: list[str], more=None) -> FileScript | None:
+    """The files a program reads as code or options (`awk -f`, `gcc @file`, `curl -K`), read
+    as one program's text (a file that cannot be read within bounds refuses the whole); with
+    `more`, a pattern whose first group names a further file in a file's text (at most 64)."""
     texts: list[str] = []
-    for spelled in files:
+    read: list[str] = []
+    seen: set[str] = set()
+    while files and len(seen) < 64:
+        spelled = files.pop(0)
+        if spelled in seen:
+            continue
+        seen.add(spelled)
         text = _read_file(walk, view, spelled)
         if isinstance(text, FileScript):
             text.shell = False
             return text
         if text is not None:
             texts.append(text)
+            read.append(spelled)
+            if more is not None:
+                files.extend(m.group(1) for m in more().finditer(text))
     if not texts:
         return None
-    script = FileScript(files[0] if len(files) == 1 else " and ".join(files), view.name, False, True, ())
+    script = FileScript(read[0] if len(read) == 1 else " and ".join(read), view.name, False, True, ())
     script.text = "\n".join(texts)
     return script
 
