@@ -1143,7 +1143,8 @@ class Walk:
             view.args = args = self._tilde_prefixes(text, args)
         if context.links:
             view.args = args = self._through_links(args, context.cwd)
-        if cmd.redirects or self._group_inputs or words and (words[0].text[:1] == "(" or context.groups or context.fds):
+        if self._group_inputs or words and (words[0].text[:1] == "(" or context.groups or context.fds) or cmd.redirects \
+                and _opens_descriptors(cmd):
             args = view.args = self._inputs(text, cmd, view, args)
         # `_unwrap`'s common case answered here: a first word that is no assignment, reserved
         # word, wrapper or `case` pattern is the command (a call less per command).
@@ -2554,6 +2555,15 @@ class Walk:
 
 _NO_ENV = View.env
 _GROUP_ENDS = frozenset({"}", "done", "fi", "esac"})
+
+
+def _opens_descriptors(cmd: SimpleCommand) -> bool:
+    """Does a redirect of the command read (`<`, `<>`, `<&`), or is it `exec`, whose writing
+    redirects close what an earlier `exec 3<x.sh` opened (`inputs.input_fds`)?"""
+    for r in cmd.redirects:
+        if r.operator in ("<", "<>", "<&"):
+            return True
+    return bool(cmd.words) and cmd.words[0].text == "exec"
 _PIPED_ENV = E.Env(piped=True)
 _WRITER_NAMES = E.names_with_effects()
 _NO_ROLES: dict[int, str] = {}
