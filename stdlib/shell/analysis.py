@@ -828,9 +828,12 @@ class Walk:
         self._moves = moves
         context = self.context
         flowing = None  # the paths the previous stage prints, when it lists them (listers.py)
-        if any(type(cmd) is not PlainRun and cmd.redirects and cmd.words and cmd.words[0].text in _GROUP_ENDS
-               or type(cmd) is not PlainRun and cmd.redirects and cmd.words and cmd.words[-1].text.endswith(")")
-               for cmd in commands):
+        # (the text first: most lines close no group, and a substring test costs less than a
+        # look at every command)
+        if ("}" in text or ")" in text or "done" in text or "fi" in text or "esac" in text) and any(
+                type(cmd) is not PlainRun and cmd.redirects and cmd.words and (
+                    cmd.words[0].text in _GROUP_ENDS or cmd.words[-1].text.endswith(")"))
+                for cmd in commands):
             from polydeukes.stdlib.shell import inputs  # `{ bash; } < x.sh`: the group's stdin
 
             self._group_inputs.update(inputs.group_inputs(commands))
