@@ -1146,8 +1146,8 @@ class Walk:
             view.args = args = self._tilde_prefixes(text, args)
         if context.links:
             view.args = args = self._through_links(args, context.cwd)
-        if self._group_inputs or words and (words[0].text[:1] == "(" or context.groups or context.fds) or cmd.redirects \
-                and _opens_descriptors(cmd):
+        if self._group_inputs or context.groups or context.fds or words and words[0].text.startswith("(") \
+                or cmd.redirects and _opens_descriptors(cmd):
             args = view.args = self._inputs(text, cmd, view, args)
         # `_unwrap`'s common case answered here: a first word that is no assignment, reserved
         # word, wrapper or `case` pattern is the command (a call less per command).
@@ -3691,7 +3691,7 @@ def _reads_stdin_as_program(cmd: SimpleCommand) -> bool:
     if not words:
         return False
     first = words[0]
-    if first.text[:1] == "(" and first.text[:2] != "((" and not first.opaque:
+    if first.text.startswith("(") and not first.text.startswith("((") and not first.opaque:
         from polydeukes.stdlib.shell import inputs  # `… | (bash)`: the subshell's command
 
         words = inputs.bare_words(words)
