@@ -857,7 +857,7 @@ class Walk:
                 continue
             spells = self.spells
             first = cmd.words[0].text if cmd.words else ""
-            if first[-2:] == "()" or first == "function":
+            if first.endswith("()") or first == "function":
                 _function_definition(commands, k, text, context.functions)
             piped = k > 0 and type(commands[k - 1]) is not PlainRun and commands[k - 1].connector == "|"
             if not piped:
