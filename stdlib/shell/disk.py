@@ -309,10 +309,16 @@ class Disk:
     def tree_has(self, segments: list[str], accept) -> bool | Refused:
         """Does the directory tree at `segments` hold an entry whose name `accept`s (the
         directory itself included)? Symbolic links are not followed."""
-        stack = [("/" + "/".join(segments), segments[-1] if segments else "")]
+        return self._walk_tree(segments, lambda name, entry: accept(name))
+
+    def _walk_tree(self, segments: Sequence[str], visit) -> bool | Refused:
+        """Every entry at or below the directory at `segments` (symbolic links not followed),
+        a lookup spent per directory: `visit(name, entry)` (entry None for the top) returns
+        True to stop there; True when it stopped."""
+        stack = [("/" + "/".join(segments), segments[-1] if segments else "", None)]
         while stack:
-            path, name = stack.pop()
-            if accept(name):
+            path, name, entry = stack.pop()
+            if visit(name, entry):
                 return True
             refused = self._spend()
             if refused is not None:
@@ -321,8 +327,8 @@ class Disk:
                 with os.scandir(path) as entries:
                     for entry in entries:
                         if entry.is_dir(follow_symlinks=False):
-                            stack.append((entry.path, entry.name))
-                        elif accept(entry.name):
+                            stack.append((entry.path, entry.name, entry))
+                        elif visit(entry.name, entry):
                             return True
             except (OSError, ValueError):
                 continue
@@ -349,24 +355,16 @@ class Disk:
         top = self.hard_link_id(segments)
         if top is not None:
             found.add(top)
-        stack = ["/" + "/".join(segments)]
-        while stack:
-            path = stack.pop()
-            refused = self._spend()
-            if refused is not None:
-                return refused
-            try:
-                with os.scandir(path) as entries:
-                    for entry in entries:
-                        if entry.is_dir(follow_symlinks=False):
-                            stack.append(entry.path)
-                        elif entry.is_file(follow_symlinks=False):
-                            info = entry.stat(follow_symlinks=False)
-                            if info.st_nlink > 1:
-                                found.add((info.st_dev, info.st_ino))
-            except (OSError, ValueError):
-                continue
-        return found
+
+        def visit(name: str, entry) -> bool:
+            if entry is not None and entry.is_file(follow_symlinks=False):
+                info = entry.stat(follow_symlinks=False)
+                if info.st_nlink > 1:
+                    found.add((info.st_dev, info.st_ino))
+            return False
+
+        refused = self._walk_tree(segments, visit)
+        return refused if isinstance(refused, Refused) else found
 
     def links_in(self, segments: list[str], accept, *, directories: bool = False) -> list[str] | Refused:
         """Names of the symbolic links (and, with `directories`, the directories) directly
