@@ -3511,11 +3511,15 @@ def _operand_rewriter(commands: Sequence, start: int, end: int) -> str | None:
     for k in range(start, end):
         cmd = commands[k]
         rewrites = _rewrites_text(cmd, k == start)
-        if rewrites is not None and not (rewrites in _LINE_KEEPERS and not (
-                rewrites == "uniq" and any(w.text in ("-c", "--count") or w.text.startswith("-") and not
-                                           w.text.startswith("--") and "c" in w.text for w in cmd.words[1:]))):
+        if rewrites is not None and not (rewrites in _LINE_KEEPERS and not _counts_lines(rewrites, cmd)):
             return rewrites
     return None
+
+
+def _counts_lines(name: str, cmd: SimpleCommand) -> bool:
+    """Is it `uniq -c` (`--count`, or `c` in a bundle), which puts a count before each line?"""
+    return name == "uniq" and any(w.text == "--count" or w.text.startswith("-") and not w.text.startswith("--")
+                                  and "c" in w.text for w in cmd.words[1:])
 
 
 def _splits_otherwise(context: Context, view: View) -> bool:

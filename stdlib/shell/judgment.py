@@ -114,6 +114,7 @@ COMPUTED_WRITE = "{head} {what} {word} can be protected path {p}: make computes 
 UNKNOWN_BASE = "{head} {what} {word} can be protected path {p}: {base} is unknown"
 UNPROVEN = "{head} mentions protected path {p} without read-only proof"
 PATTERN = "{head} pattern {word} can match protected path {p}"
+UNFOLLOWED_LINKS = "{head} writes {path}, whose symbolic links cannot be followed: {why}"
 THROUGH_HARD_LINK = "{head} writes {path}, another name (a hard link) of a file of protected path {p}"
 THROUGH_SYMLINK = "{head} writes through symbolic link {path} into protected path {p}"
 THROUGH_LINE_LINK_UNKNOWN = ("{head} writes {path} through a symbolic link the line makes, which leads where "
@@ -922,7 +923,7 @@ class _Judge:
 
         if isinstance(resolved, Refused):
             self.unknown_reach = True
-            self.found(BREAK_UNREADABLE, f"{view.head} writes {word}, whose symbolic links cannot be followed: {resolved.reason}")
+            self.found(BREAK_UNREADABLE, UNFOLLOWED_LINKS.format(head=view.head, path=word, why=resolved.reason))
             return
         led = escape_pattern("/" + "/".join(resolved)) + "/" + "/".join(parts[len(literal):])
         hits = self.p.pattern_hits(led, cwd, view.glob)
@@ -1000,7 +1001,7 @@ class _Judge:
             return
         if isinstance(resolved, Refused):
             self.unknown_reach = True
-            self.found(BREAK_UNREADABLE, f"{view.head} writes {text}, whose symbolic links cannot be followed: {resolved.reason}")
+            self.found(BREAK_UNREADABLE, UNFOLLOWED_LINKS.format(head=view.head, path=text, why=resolved.reason))
             return
         hits = self.p.absolute_entry_hits(resolved)
         if hits:
