@@ -438,6 +438,20 @@ def test_unittest_discovery_agrees_with_unittest(tmp_path_factory, packages, fil
     assert ours == set(real)
 
 
+
+def test_default_doctest_pattern_is_fnmatchs_own() -> None:
+    """pytest's default doctest glob, kept spelled out so a run does not translate it again,
+    is what `fnmatch.translate` makes of `test*.txt` (so the two cannot drift apart)."""
+    import fnmatch
+    import re
+
+    from polydeukes.stdlib.shell.testrunners import _DEFAULT_DOCTESTS, _doctest_files
+
+    assert _DEFAULT_DOCTESTS == "(?:.*/)?(?:" + fnmatch.translate("test*.txt") + ")"
+    assert _doctest_files(["-q"]) == (_DEFAULT_DOCTESTS,)
+    assert re.match(_DEFAULT_DOCTESTS, "docs/test_usage.txt") and not re.match(_DEFAULT_DOCTESTS, "usage.txt")
+    assert _doctest_files(["--doctest-glob=*.rst"])[0] != _DEFAULT_DOCTESTS
+
 class _Word:
     """A command-line word as the runners' parser reads it."""
 

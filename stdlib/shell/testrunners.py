@@ -155,8 +155,6 @@ def _doctest_files(words: list[str]) -> tuple[str, ...]:
     """A pattern of the paths (relative to a test directory) of the text files pytest collects
     as doctests (its `--doctest-glob` patterns, `test*.txt` without one), and
     `--doctest-modules` when given."""
-    import fnmatch  # only pytest's collection needs it
-
     globs: list[str] = []
     modules = False
     for k, word in enumerate(words):
@@ -166,8 +164,18 @@ def _doctest_files(words: list[str]) -> tuple[str, ...]:
             globs.append(words[k + 1])
         elif word == "--doctest-modules":
             modules = True
-    pattern = "(?:.*/)?(?:" + "|".join(fnmatch.translate(g.rsplit("/", 1)[-1]) for g in globs or ["test*.txt"]) + ")"
+    if globs:
+        import fnmatch  # only a run with `--doctest-glob` needs it
+
+        pattern = "(?:.*/)?(?:" + "|".join(fnmatch.translate(g.rsplit("/", 1)[-1]) for g in globs) + ")"
+    else:
+        pattern = _DEFAULT_DOCTESTS
     return (pattern, "--doctest-modules") if modules else (pattern,)
+
+
+# `test*.txt` as `_doctest_files` spells a glob (`fnmatch.translate`, whose output a test
+# holds this to): every pytest run without `--doctest-glob` would translate it again.
+_DEFAULT_DOCTESTS = r"(?:.*/)?(?:(?s:test.*\.txt)\Z)"
 
 
 def _environment_words(walk: Walk, view: View) -> list[str]:
