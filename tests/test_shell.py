@@ -99,6 +99,45 @@ def test_case(case: dict, tmp_path: pathlib.Path) -> None:
     assert writes.target_undeterminable == want["unjudgeable"]
 
 
+
+# Every block row, carried: the same command run from a script file, a Makefile recipe, a
+# package.json script or `sh -c` must block too (each carrier is read by its own code path;
+# a gap there is a way around the guard: round 7 found `bash a.sh` binding `$@` to no value).
+_CARRIED_ROWS = [p.values[0] for p in CASES if p.values[0]["want"]["verdict"] == "block"
+                 and p.values[0]["root"] == ROOT and p.values[0]["home"] == HOME]
+
+
+def _carried(kind: str, command: str) -> tuple[str, dict] | None:
+    import json
+    import shlex
+
+    if kind == "script":
+        return "bash carrier.sh", {"carrier.sh": command + "\n"}
+    if kind == "sh -c":
+        return "sh -c " + shlex.quote(command), {}
+    if "\n" in command:
+        return None  # (a recipe or a package.json script is one line here)
+    if kind == "make":
+        return "make -f carrier.mk", {"carrier.mk": "all:\n\t" + command.replace("$", "$$") + "\n"}
+    return "npm run carrier", {"package.json": json.dumps({"scripts": {"carrier": command}})}
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(case=st.sampled_from(_CARRIED_ROWS), kind=st.sampled_from(["script", "make", "npm", "sh -c"]))
+def test_a_blocked_command_blocks_in_every_carrier(tmp_path_factory, case: dict, kind: str) -> None:
+    carried = _carried(kind, case["command"])
+    tree = case.get("tree") or {}
+    if carried is None or any(name in tree for name in carried[1]):
+        return
+    home = tmp_path_factory.mktemp("carrier") / "u"
+    root = home / "proj"
+    root.mkdir(parents=True)
+    command, files = carried
+    make_tree(root, {**tree, **rebase(files, str(root), str(home))})
+    protected = rebase(case["protected"], str(root), str(home))
+    result = judge_shell_mod(command, protected, root=str(root), home=str(home))
+    assert result.broken, (kind, case["command"])
+
 # -- tokenizer -----------------------------------------------------------------------------------
 
 

@@ -197,6 +197,8 @@ class _Deriver:
             if it.role not in E.WRITING:
                 continue
             a = view.args[it.index]
+            if not a.text and not a.opaque:
+                continue  # an empty word names no file (`rm -rf "$@"` in a script called without arguments)
             detected = True
             if a.opaque or (it.whole and a.pattern is not None):
                 self.undeterminable.append(f"{name} {E.VERBS[it.role]} a path this layer cannot determine")

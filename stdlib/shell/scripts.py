@@ -842,7 +842,9 @@ def _bind(values: dict, arguments: Sequence[Arg] | None) -> None:
             everything = None
             break
         everything.append(Value(a.text, a.pattern))
-    values["@"] = values["*"] = tuple(everything) if everything is not None else None
+    # (no argument: `$@` and `$*` are the empty text, not no value at all: unquoted beside
+    # other text, `$@ci/gate.sh` is `ci/gate.sh`, as an empty array's `${a[@]}` is)
+    values["@"] = values["*"] = None if everything is None else tuple(everything) or (Value(""),)
 
 
 def passed_files(walk: Walk, view: View) -> list[str]:
