@@ -298,7 +298,8 @@ def test_heredoc_substitutions_are_the_ones_bash_runs(pieces: list[str], tmp_pat
 # -- parameter expansion operators over values the line assigned ------------------------------
 
 _OPERATORS = st.sampled_from([",,", "^^", ",", "^", "#a", "##ab", "%b", "%%cb", "/a/x", "//a/x", "/ab/", ":1", ":0:2",
-                              ":2:1", ":5", "-w", ":-w", "+w", ":+w", "=w", ":=w", "#", "%"])
+                              ":2:1", ":5", "-w", ":-w", "+w", ":+w", "=w", ":=w", "#", "%", "/#a/x", "/%b/x",
+                              "/#/p", "/%/s", "/#ab/", "-$y", ":-$y", ":=$y/w", ":-${y}w"])
 
 
 @SETTINGS
@@ -308,7 +309,7 @@ _OPERATORS = st.sampled_from([",,", "^^", ",", "^", "#a", "##ab", "%b", "%%cb", 
 def test_parameter_operators_agree_with_bash(value: str, operator: str, tmp_path) -> None:
     from polydeukes.stdlib.shell.analysis import Walk
 
-    line = f"x='{value}'; printf '[%s]\\n' \"${{x{operator}}}\""
+    line = f"y=Y; x='{value}'; printf '[%s]\\n' \"${{x{operator}}}\""
     expected = _bash(line, str(tmp_path)).rstrip("\n")[1:-1]
     walk = Walk(line, root=str(tmp_path), home=None)
     views = [e for e in walk.events() if getattr(e, "name", "") == "printf"]
@@ -316,3 +317,26 @@ def test_parameter_operators_agree_with_bash(value: str, operator: str, tmp_path
     arg = view.args[-1]
     if not arg.opaque:
         assert arg.text == expected
+
+
+_DEFAULT_OPERATORS = st.sampled_from(["-", ":-", "=", ":="])
+_DEFAULT_WORDS = st.sampled_from(["w", "$y", "${y}/w", "$y$y", "'a b'", "${z:-$y}", "${z-w}", ""])
+
+
+@SETTINGS
+@given(state=st.sampled_from(["unset x", "x=", "x=v"]), operator=_DEFAULT_OPERATORS, word=_DEFAULT_WORDS)
+@example(state="unset x", operator=":-", word="$y")
+def test_default_words_agree_with_bash(state: str, operator: str, word: str, tmp_path) -> None:
+    """`${x:-WORD}` and kin: where x is unset (its value unknown to the walk), the word bash
+    gives is one of the walk's values (`rm -rf "${x-ci}"` passed while only x was read); where
+    the line set x, the walk's one value is bash's."""
+    from polydeukes.stdlib.shell.analysis import Walk
+
+    line = f"unset z; y=Y; {state}; printf '[%s]\\n' \"${{x{operator}{word}}}\""
+    expected = _bash(line, str(tmp_path)).rstrip("\n")[1:-1]
+    walk = Walk(line, root=str(tmp_path), home=None)
+    (view,) = [e for e in walk.events() if getattr(e, "name", "") == "printf"]
+    known = [a.text for a in view.args[2:] if not a.opaque]
+    assert expected in known
+    if state != "unset x":
+        assert known == [expected]

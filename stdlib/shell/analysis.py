@@ -50,6 +50,7 @@ from polydeukes.stdlib.shell.expansion import (
     printed_words,
     prints_directory,
     segment_matches,
+    prints_unworked_directory,
     unworked_expansion,
     word_values,
 )
@@ -683,6 +684,10 @@ class Context:
         else:
             index = name[len("DIRSTACK["):-1]
             stack = [self.cwd, *reversed(self.stack)]
+            if index in ("@", "*"):  # every entry (`cd ci; rm -rf "${DIRSTACK[@]}"`)
+                if any(path is None for path in stack):
+                    return None
+                return tuple(Value("/" + "/".join(path)) for path in stack)
             if not index.lstrip("-").isdigit() or not -len(stack) <= int(index) < len(stack):
                 return None
             path = stack[int(index)]
@@ -1810,6 +1815,7 @@ class Walk:
             for a in rest:
                 if not a.text.startswith("-"):
                     context.scope.assign(a.text, (Value(""),))
+                    context.scope.unset.add(a.text)
         elif name in ("read", "mapfile", "readarray"):
             # `lister | while read f; do …`: `f` takes the paths the lister prints.
             listed = view.stdin_listing
@@ -1991,6 +1997,8 @@ class Walk:
                 rewriter = _data_rewriter(script)
                 if rewriter is not None:
                     return f"{rewriter} makes of other text"
+                if prints_unworked_directory(script):
+                    return _DIRECTORY_PRINTED
                 printed = printed_file("$(" + script + ")")
                 if printed is None:
                     picker = _file_picker(script)
@@ -2008,8 +2016,11 @@ class Walk:
                     return how
         if flags & W_VAR and ("$_" in raw or "${_" in raw or "BASH_" in raw) and _SHELL_MADE().search(raw):
             return _SHELL_TEXT
-        if flags & W_VAR and "${" in raw and scope.values and unworked_expansion(raw, scope):
-            return _UNWORKED
+        if flags & W_VAR and "${" in raw and (scope.values or scope.directories):
+            unworked = unworked_expansion(raw, scope)
+            if unworked is not None:
+                return _UNWORKED_DIRECTORY if unworked in ("PWD", "OLDPWD", "DIRSTACK", "HOME") \
+                    and unworked not in scope.values else _UNWORKED
         if "IFS" in scope.values and ("[*]" in raw or "$*" in raw or "${*" in raw):
             return "joins words with the IFS this line sets"  # (`IFS=; rm -rf "${a[*]}"`)
         if splits and _ifs_splits(scope):
@@ -3411,6 +3422,8 @@ _POSITIONAL = "comes from the positional parameters this line sets"
 _OTHER_SPLIT = "read takes with a split or options this layer does not follow"
 _SHELL_TEXT = "is text bash keeps of the line's own commands or matches"
 _UNWORKED = "is an expansion of a value this line assigns that this layer does not work out"
+_DIRECTORY_PRINTED = "is a directory a command prints that this layer does not work out"
+_UNWORKED_DIRECTORY = "is an expansion of a directory the shell knows that this layer does not work out"
 _NUMBER = (Value("0", "+([-0-9])"),)  # a value arithmetic gives: some integer
 _DECIMAL_FORMAT = LazyPattern(r"(?:[^%\\]|%%|%[-+ 0]*[0-9]*[diu])*")
 _ARITHMETIC_SPAN = LazyPattern(r"\(\((.*?)\)\)", re.DOTALL)

@@ -291,7 +291,12 @@ def _sequence(amble: str, limit: int) -> list[str] | None:
 _LIT = 0  # quoted or escaped text: literal, never a glob
 _ACTIVE = 1  # unquoted text: its `*?[` and extglob groups are pattern characters
 _VAR = 2  # a parameter `$NAME` / `${NAME}`; `quoted` tells whether it was inside "…"
-_UNKNOWN = 3  # anything else whose value is unknown (substitution, `${x:-y}`, `$1`, …)
+_UNKNOWN = 3  # anything else whose value is unknown (substitution, `$1`, `${x@Q}`, …)
+# `${NAME-WORD}`, `${NAME:-WORD}`, `${NAME=WORD}`, `${NAME:=WORD}`: NAME's value, or WORD's when
+# NAME is unset (or, with the colon, empty). `text` is NAME, `_OPERATOR`, the operator and WORD.
+# An unset NAME is unknown, so both may be the value (`Scope.defaulted`): `rm -rf "${x-ci}"`
+# passed while only NAME's unknown value was read.
+_DEFAULT = 6
 
 
 class _Piece(msgspec.Struct, frozen=True, gc=False):
@@ -308,6 +313,14 @@ def _read_pieces(raw: str) -> tuple[_Piece, ...]:
     Kept for the last thousand spellings: scripts repeat their words (`"$f"` in a loop body),
     and the pieces depend on the spelling alone (the values come from the scope later)."""
     return tuple(_pieces(raw))
+
+
+@lru_cache(maxsize=256)
+def _read_quoted_pieces(text: str) -> tuple[_Piece, ...]:
+    """The pieces of text read as inside double quotes (a quoted default word, `_DEFAULT`)."""
+    out: list[_Piece] = []
+    _read_double_quoted(text + '"', 0, out)
+    return tuple(out)
 
 
 def _pieces(raw: str) -> list[_Piece]:
@@ -440,6 +453,22 @@ def prints_directory(raw: str) -> bool:
     return _PWD_PRINT().search(raw) is not None or _TOPLEVEL_PRINT().search(raw) is not None
 
 
+def prints_unworked_directory(script: str) -> bool:
+    """May a command substitution's script print a directory this module does not work out
+    (`$(env pwd)`, `$(cd .; pwd)`, `$(echo $PWD)`, `$(dirs)`, `$(git -C . rev-parse
+    --show-toplevel)`, `$(python3 -c 'import os; print(os.getcwd())')`)? The project's own
+    directory or one above it would be a value of the line's making (`Walk._maker`)."""
+    if _DIRECTORY_WORD().search(script) is None:
+        return False
+    spelling = "$(" + script + ")"
+    return _PWD_PRINT().fullmatch(spelling) is None and _TOPLEVEL_PRINT().fullmatch(spelling) is None
+
+
+_DIRECTORY_WORD = LazyPattern(
+    r"\b(?:pwd|PWD|OLDPWD|DIRSTACK|HOME|dirs|realpath|readlink|rev-parse|getcwd|cwd|abspath|"
+    r"resolve)\b|~")
+
+
 # The working directory printed: `pwd` (`-L`/`-P`, by its path), `realpath .`, `readlink -f .`,
 # `cd . && pwd`, `dirs -l +0` (a link in the directory's own path is not told apart: the project
 # directory either way).
@@ -457,6 +486,8 @@ def _read_dollar(raw: str, i: int, out: list[_Piece], *, quoted: bool) -> int:
         inner = raw[i + 2 : end - 1]
         if _NAME().fullmatch(inner) or inner in _POSITIONAL or inner[:1] == "!" and _NAME().fullmatch(inner, 1):
             out.append(_Piece(_VAR, inner, quoted, raw[i:end]))  # (`${!r}`: indirection, `Scope.value`)
+        elif (m := _DEFAULTED().fullmatch(inner)) is not None:
+            out.append(_Piece(_DEFAULT, m.group(1) + _OPERATOR + m.group(2), quoted, raw[i:end]))
         elif (m := _OPERATED().fullmatch(inner)) is not None:
             # `${x,,}`, `${x#pre}`, `${x/a/b}`, `${x:1:2}`, `${x:-word}` …: worked out from x's
             # known values (`Scope.value` reads the operator after `_OPERATOR`), else unknown.
@@ -529,6 +560,7 @@ class Value(msgspec.Struct, frozen=True, gc=False):
 # A parameter expansion with an operator this module works out (`Scope.operated`): the name,
 # then the operator and its words, none of which expands anything itself.
 _OPERATED = LazyPattern(r"([A-Za-z_][A-Za-z0-9_]*)((?:,,?|\^\^?|##?|%%?|//?|:[0-9]|:?[-+=])[^$`\\'\"]*)")
+_DEFAULTED = LazyPattern(r"([A-Za-z_][A-Za-z0-9_]*)(:?[-=].*)", re.DOTALL)  # (`_DEFAULT`)
 _OPERATOR = "\x00"  # between a name and its operator in a `_VAR` piece's name
 _UNASSIGNED = object()
 # The top of the repository the line runs in (`$(git rev-parse --show-toplevel)`): a name no
@@ -545,7 +577,7 @@ class Scope:
     its first element; `spellings` keeps what an array's assignment spelled, which an
     expansion of unknown value carries so the mention rules can read it."""
 
-    __slots__ = ("values", "spellings", "keyed", "references", "directories", "made")
+    __slots__ = ("values", "spellings", "keyed", "references", "directories", "made", "unset")
 
     def __init__(self, directories=None) -> None:
         self.values: dict[str, tuple[Value, ...] | None] = {}
@@ -561,6 +593,9 @@ class Scope:
         # for the judge's message. Such a value is unknown, as an unassigned one, but a writer
         # or program that takes it fails closed (it is not the environment's).
         self.made: dict[str, str] = {}
+        # Names the line `unset`: their value is empty, and a default word is taken without
+        # the colon too (`unset x; rm -rf "${x-ci}"`).
+        self.unset: set[str] = set()
 
     def copy(self) -> Scope:
         other = Scope(self.directories)
@@ -569,6 +604,7 @@ class Scope:
         other.keyed = set(self.keyed)
         other.references = dict(self.references)
         other.made = dict(self.made)
+        other.unset = set(self.unset)
         return other
 
     def refer(self, name: str, target: str | None) -> None:
@@ -615,13 +651,16 @@ class Scope:
         if name[-1:] != "]":
             found = self.values.get(name, _UNASSIGNED)
             if found is _UNASSIGNED:
+                if name == "DIRSTACK" and self.directories:
+                    return self.directories("DIRSTACK[0]")  # (an array's name is its element 0)
                 return self.directories(name) if name in _DIRECTORY_NAMES and self.directories else None
             return found
         base, _, subscript = name[:-1].partition("[")
         if base == "DIRSTACK" and base + "[@]" not in self.values and self.directories:
             return self.directories(name)
-        if base + "[@]" not in self.values:  # a scalar named with a subscript: `${x[0]}` is `$x`
-            return self.values.get(base) if subscript in ("@", "*", "0") else None
+        if base + "[@]" not in self.values:
+            # a scalar named with a subscript: `${x[0]}`, `${x[@]}` are `$x` (`"${PWD[@]}"` too)
+            return self.value(base) if subscript in ("@", "*", "0") else None
         elements = self.values[base + "[@]"]
         if elements is None or subscript == "?":
             return None
@@ -636,6 +675,9 @@ class Scope:
         applied)."""
         values = self.value(name)
         c = operator[0]
+        if self.unset and name in self.unset and (c in "-+=" or operator[:2] in (":-", ":+", ":=")):
+            # (unset: the word for `-` and `=`, nothing for `+`, with the colon or without)
+            return (Value(""),) if "+" in operator[:2] else (Value(operator[2 if c == ":" else 1 :]),)
         if c in "-+=" or operator[:2] in (":-", ":+", ":="):
             # (a value the line assigned: the variable is set; one it did not is unknown)
             if values is None:
@@ -675,6 +717,8 @@ class Scope:
                 return  # an assignment through a reference to an unknown name: still unknown
             name = target
         self.values[name] = values
+        if self.unset:
+            self.unset.discard(name)
         if self.made:
             self.made.pop(name, None)
         if self.spellings and name + "[@]" not in self.values:
@@ -694,6 +738,8 @@ class Scope:
         elements = elements if elements is None or elements else (Value(""),)
         if self.made:
             self.made.pop(name, None)
+        if self.unset:
+            self.unset.discard(name)
         self.values[name + "[@]"] = elements
         self.values[name] = None if elements is None else elements[:1]
         self.spellings[name] = spelling
@@ -701,15 +747,16 @@ class Scope:
             self.keyed.add(name)
 
 
-def unworked_expansion(raw: str, scope: Scope) -> bool:
-    """Does the word spelled `raw` expand a variable the line assigned in a way this module
-    does not work out (`${x%[z]}`, `${x@E}`, `${x: 0}`, `${!c*}`, the keys of an array the line
-    made)? Such a value is the line's own making, not the environment's (`Walk._maker`)."""
+def unworked_expansion(raw: str, scope: Scope) -> str | None:
+    """The variable a word spelled `raw` expands, of a value the line assigned or the shell's
+    directory variables hold, in a way this module does not work out (`${x%[z]}`, `${x@E}`,
+    `${x: 0}`, `${!c*}`, the keys of an array the line made, `${PWD%/*}`), or None. Such a
+    value is the line's own making, not the environment's (`Walk._maker`)."""
     for piece in _read_pieces(raw):
         if piece.kind == _VAR and _OPERATOR in piece.text:
             name = piece.text.split(_OPERATOR, 1)[0]
-            if name in scope.values and scope.value(piece.text) is None:
-                return True
+            if _known_name(name, scope) and scope.value(piece.text) is None:
+                return name
         elif piece.kind == _UNKNOWN and piece.text.startswith("${") and not piece.text.startswith("${#"):
             m = _NAME_START().match(piece.text, 3 if piece.text.startswith("${!") else 2)
             if m is None:
@@ -717,13 +764,24 @@ def unworked_expansion(raw: str, scope: Scope) -> bool:
             name = m.group()
             if piece.text.startswith("${!") and piece.text[m.end() : m.end() + 2] in ("*}", "@}"):
                 if any(key.startswith(name) for key in scope.values):
-                    return True  # `${!c*}`: the names the line assigned that begin so
+                    return name  # `${!c*}`: the names the line assigned that begin so
             elif piece.text.startswith("${!") and piece.text[m.end() : m.end() + 4] in ("[@]}", "[*]}"):
                 if name in scope.keyed:
-                    return True  # the keys of `declare -A m=([ci]=1)`; an indexed array's are numbers
-            elif name in scope.values or name + "[@]" in scope.values:
-                return True
-    return False
+                    return name  # the keys of `declare -A m=([ci]=1)`; an indexed array's are numbers
+            elif name in scope.values or name + "[@]" in scope.values or _known_name(name, scope):
+                return name
+    return None
+
+
+def _known_name(name: str, scope: Scope) -> bool:
+    """Does the line, or the shell's knowledge of where the line runs, give `name` a value?"""
+    return name in scope.values or scope.directories is not None and name in _SHELL_DIRECTORIES
+
+
+# The shell's directory variables: their values are where the line runs, never the environment's.
+# `HOME` is the environment's, but the walk knows it (`~`): one above the project, it must not be
+# cut down to another directory unseen (`rm -rf "${HOME%/*}"`).
+_SHELL_DIRECTORIES = frozenset({"PWD", "OLDPWD", "DIRSTACK", "HOME"})
 
 
 _NAME_START = LazyPattern(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -750,8 +808,14 @@ def _operated_text(text: str, operator: str) -> str | None:
     if operator[0] == "/":
         every = operator.startswith("//")
         pattern, _, replacement = operator[2 if every else 1 :].partition("/")
-        if any(ch in pattern for ch in "*?[]") or pattern[:1] in ("#", "%") or not pattern:
+        anchor = pattern[:1] if not every and pattern[:1] in ("#", "%") else ""
+        pattern = pattern[len(anchor):]
+        if any(ch in pattern for ch in "*?[]\\") or not pattern and not anchor:
             return None
+        if anchor == "#":  # `${x/#pre/new}`: at the start only (an empty pattern prepends)
+            return replacement + text[len(pattern):] if text.startswith(pattern) else text
+        if anchor == "%":
+            return text[: len(text) - len(pattern)] + replacement if text.endswith(pattern) else text
         return text.replace(pattern, replacement) if every else text.replace(pattern, replacement, 1)
     if operator[0] == ":":
         offset, _, length = operator[1:].partition(":")
@@ -796,7 +860,10 @@ def expand_word(word: Word, raw: str, scope: Scope | None) -> list[Arg]:
     else:
         # Memoised on the spelling and the values of its variables (scripts repeat their words,
         # `"$f"` in a loop body); the word, whose position differs, is set on each call.
-        pieces = [piece for piece in _read_pieces(raw) if piece.kind == _VAR]
+        read = _read_pieces(raw)
+        pieces = [piece for piece in read if piece.kind == _VAR]
+        if len(pieces) != len(read) and any(piece.kind == _DEFAULT for piece in read):
+            return _expand_spelling(raw, word, scope)  # (its word's variables are no part of a key)
         values = [scope.value(piece.text) if scope is not None else None for piece in pieces]
         # (a variable of unknown value keeps what an array's assignment spelled: part of the key)
         spelled = tuple(scope.spelling(piece.text, piece.raw) for piece, value in zip(pieces, values)
@@ -828,49 +895,96 @@ _LOOP_PATTERN = 5
 
 
 def _expand_spelling(spelling: str, word: Word, scope: Scope | None) -> list[Arg]:
-    pieces = _read_pieces(spelling)
-    # Each alternative is a list of chunks (text, kind, pattern text).
-    alternatives: list[list[tuple[str, int, str]]] = [[]]
-    opaque = False
+    alternatives = _alternatives(_read_pieces(spelling), scope, False, 0)
+    if alternatives is None:
+        return [Arg(word.text, "*", False, ANY, word)]
+    out: list[Arg] = []
+    for chunks, opaque in alternatives:
+        if opaque:
+            # Part of the value stays unknown: the word keeps its spelling, with what the line
+            # assigned substituted (the mention rules read it; `d=src; rm $d/$X` spells `src/`).
+            out.append(Arg("".join(text for text, _, _ in chunks), None, True, ANY, word))
+        else:
+            out.extend(_finish(chunks, word))
+    return out
+
+
+def _alternatives(pieces: Sequence[_Piece], scope: Scope | None, literal: bool,
+                  depth: int) -> list[tuple[list[tuple[str, int, str]], bool]] | None:
+    """The values a word's pieces may take: each a list of chunks (text, kind, pattern text)
+    and whether part of it is unknown; None past `ALTERNATIVES_LIMIT`. `literal`: the pieces
+    are a default word inside double quotes (`"${x:-*.sh}"`), whose pattern characters are
+    text."""
+    alternatives: list[tuple[list[tuple[str, int, str]], bool]] = [([], False)]
     for piece in pieces:
-        if piece.kind == _VAR:
+        kind = piece.kind
+        if kind == _VAR:
             values = scope.value(piece.text) if scope is not None else None
             if values is None:
-                opaque = True
                 spelled = scope.spelling(piece.text, piece.raw) if scope is not None and scope.spellings \
                     else piece.raw
-                chunk = (spelled, _LIT, spelled)
-                for alt in alternatives:
-                    alt.append(chunk)
-                continue
-            chunks = [
-                (v.text, _LOOP_PATTERN, v.pattern) if v.pattern is not None
-                else (v.text, _LIT, escape_pattern(v.text)) if piece.quoted
-                else (v.text, _SPLIT, v.text)
-                for v in values
-            ]
-            if len(alternatives) * len(chunks) > ALTERNATIVES_LIMIT:
-                return [Arg(word.text, "*", False, ANY, word)]
-            alternatives = [alt + [chunk] for alt in alternatives for chunk in chunks]
-        else:
-            if piece.kind == _UNKNOWN:
-                # Its spelling stays in the word (`$(echo ci)/gate.sh`), as in a word without
-                # braces or variables: the mention rules read it.
-                opaque = True
-                chunk = (piece.text, _LIT, piece.text)
-            elif piece.kind == _LIT:
-                chunk = (piece.text, _LIT, escape_pattern(piece.text))
+                options = [([(spelled, _LIT, spelled)], True)]
             else:
-                chunk = (piece.text, _ACTIVE, piece.text)
-            for alt in alternatives:
-                alt.append(chunk)
-    if opaque:
-        # Part of the value stays unknown: the word keeps its spelling, with what the line
-        # assigned substituted (the mention rules read it; `d=src; rm $d/$X` spells `src/`).
-        return [Arg("".join(text for text, _, _ in alt), None, True, ANY, word) for alt in alternatives]
-    out: list[Arg] = []
-    for alt in alternatives:
-        out.extend(_finish(alt, word))
+                options = [([_value_chunk(v, piece.quoted or literal)], False) for v in values]
+        elif kind == _DEFAULT:
+            options = _default_options(piece, scope, literal, depth)
+            if options is None:
+                return None
+        elif kind == _UNKNOWN:
+            # Its spelling stays in the word (`$(echo ci)/gate.sh`), as in a word without
+            # braces or variables: the mention rules read it.
+            options = [([(piece.text, _LIT, piece.text)], True)]
+        elif kind == _LIT or literal:
+            options = [([(piece.text, _LIT, escape_pattern(piece.text))], False)]
+        else:
+            options = [([(piece.text, _ACTIVE, piece.text)], False)]
+        if len(options) == 1:
+            chunks, opaque = options[0]
+            alternatives = [(alt + chunks, alt_opaque or opaque) for alt, alt_opaque in alternatives]
+            continue
+        if len(alternatives) * len(options) > ALTERNATIVES_LIMIT:
+            return None
+        alternatives = [(alt + chunks, alt_opaque or opaque)
+                        for alt, alt_opaque in alternatives for chunks, opaque in options]
+    return alternatives
+
+
+def _value_chunk(v: Value, quoted: bool) -> tuple[str, int, str]:
+    if v.pattern is not None:
+        return v.text, _LOOP_PATTERN, v.pattern
+    return (v.text, _LIT, escape_pattern(v.text)) if quoted else (v.text, _SPLIT, v.text)
+
+
+def _default_options(piece: _Piece, scope: Scope | None, literal: bool,
+                     depth: int) -> list[tuple[list[tuple[str, int, str]], bool]] | None:
+    """`${NAME:-WORD}` and kin (`_DEFAULT`): NAME's values, and WORD's where NAME may be unset
+    (or empty, with the colon). An unset NAME's value is unknown: both are kept, so a writer
+    is judged on WORD too (`rm -rf "${x:-$PWD}"`)."""
+    name, operator = piece.text.split(_OPERATOR, 1)
+    colon = operator[0] == ":"
+    word = operator[2 if colon else 1 :]
+    values = scope.value(name) if scope is not None else None
+    quoted = piece.quoted or literal
+    if depth >= 8:
+        return [([(piece.raw, _LIT, piece.raw)], True)]
+    # (inside double quotes the word is read as double-quoted text: `"${x-'a b'}"` keeps the
+    # single quotes; a double quote inside is read as outside, the one spelling not followed)
+    pieces = _read_quoted_pieces(word) if quoted and '"' not in word else _read_pieces(word)
+    word_options = _alternatives(pieces, scope, quoted, depth + 1)
+    if word_options is None:
+        return None
+    if quoted:  # (`"${x-}"` is one empty word: an empty quoted chunk keeps it)
+        word_options = [([("", _LIT, ""), *chunks], opaque) for chunks, opaque in word_options]
+    if scope is not None and scope.unset and name in scope.unset:
+        return word_options
+    if values is None:
+        return [([(piece.raw, _LIT, piece.raw)], True), *word_options]
+    out: list[tuple[list[tuple[str, int, str]], bool]] = []
+    for v in values:
+        if colon and v.pattern is None and v.text == "":
+            out.extend(word_options)
+        else:
+            out.append(([_value_chunk(v, quoted)], False))
     return out
 
 
@@ -915,7 +1029,7 @@ def unknown_tail(text: str) -> str | None:
     `ate.sh`, `$(pwd)` -> ``), or None when the text holds none."""
     pieces = _read_pieces(text)
     for k in range(len(pieces) - 1, -1, -1):
-        if pieces[k].kind == _VAR or pieces[k].kind == _UNKNOWN:
+        if pieces[k].kind in (_VAR, _UNKNOWN, _DEFAULT):
             return "".join(piece.text for piece in pieces[k + 1 :])
     return None
 
@@ -930,6 +1044,14 @@ def word_values(word: Word, raw: str, scope: Scope | None) -> tuple[Value, ...] 
     for piece in pieces:
         if piece.kind == _UNKNOWN:
             return None
+        if piece.kind == _DEFAULT:
+            # (an assignment keeps WORD's values where NAME is unset: NAME's own unknown value
+            # is the environment's, and `y=${x:-$PWD}; rm -rf "$y"` must be judged on $PWD)
+            known = _default_values(piece, scope)
+            if known is None or len(values) * len(known) > ALTERNATIVES_LIMIT:
+                return None
+            values = [v + k for v in values for k in known]
+            continue
         if piece.kind == _VAR:
             known = scope.value(piece.text) if scope is not None else None
             if known is None or any(v.pattern is not None for v in known):
@@ -944,6 +1066,27 @@ def word_values(word: Word, raw: str, scope: Scope | None) -> tuple[Value, ...] 
         if any(len(v) > VALUE_LIMIT for v in values):
             return None  # `a=$a$a` doubling: past the limit the value is unknown
     return tuple(Value(v) for v in values)
+
+
+def _default_values(piece: _Piece, scope: Scope | None) -> list[str] | None:
+    """The texts an assignment's `${NAME:-WORD}` may give (`word_values`), None when unknown."""
+    name, operator = piece.text.split(_OPERATOR, 1)
+    colon = operator[0] == ":"
+    word = word_values(None, operator[2 if colon else 1 :], scope)
+    values = scope.value(name) if scope is not None else None
+    if values is None or scope.unset and name in scope.unset:
+        return None if word is None else [w.text for w in word]
+    out: list[str] = []
+    for v in values:
+        if v.pattern is not None:
+            return None
+        if colon and v.text == "":
+            if word is None:
+                return None
+            out.extend(w.text for w in word)
+        else:
+            out.append(v.text)
+    return out
 
 
 # -- pathname patterns -------------------------------------------------------------------------

@@ -171,7 +171,8 @@ QUIET_COMMANDS = True
 # them, inside program text (`code_index`).
 _PROCESS_DIRECTORY_IN_CODE = LazyPattern(r"/proc/[^/\s'\"]+/(?:cwd|fd/[0-9]+)/|/dev/fd/[0-9]+/")
 # A word that is the home directory or a path below it spelled with the variable: `$HOME/x`.
-_HOME_WORD = LazyPattern(r"\$(?:HOME|\{HOME\})(/[^$`]*)?")
+# (`${HOME[@]}`, `${HOME:-x}` are the home directory too: HOME is set where an agent runs)
+_HOME_WORD = LazyPattern(r"\$(?:HOME|\{HOME(?:\[[@*0]\]|:?[-=][^{}$`]*)?\})(/[^$`]*)?")
 
 # `opaque_mentions`' marker for a read redirect's target (`-1`: any other redirect target).
 _READ_TARGET = -2
