@@ -26,6 +26,7 @@ from polydeukes.stdlib.shell.effects import (
     assign_roles,
     generic,
     in_place_backups,
+    known_prefix,
     layout_roles,
     long_option,
     option_of,
@@ -57,7 +58,33 @@ _SED_OPTIONS = ("-n,--quiet,--silent -e,--expression=data:pattern -f,--file=read
 _SED_MODEL = Model("data read...", _SED_OPTIONS)
 
 
+_SED_FLAGS = frozenset("nrEsuzb")  # sed letters that take no value, which may come before `i`
+
+
+def _unknown_in_place(a: Arg) -> bool:
+    """Is `a` sed's in-place option with a suffix of unknown value (`-i"$S"`, `-Ei$S`,
+    `--in-place="$S"`)? The backup then goes to an unknown name."""
+    if not a.opaque:
+        return False
+    prefix = known_prefix(a)
+    if prefix.startswith("--"):
+        spelled, eq, _ = prefix.partition("=")
+        return bool(eq) and len(spelled) > 4 and "--in-place".startswith(spelled)
+    if not prefix.startswith("-"):
+        return False
+    for letter in prefix[1:]:
+        if letter == "i":
+            return True
+        if letter not in _SED_FLAGS:
+            return False
+    return False
+
+
 def _sed(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
+    unknown_suffix = any(_unknown_in_place(a) for a in args)
+    if unknown_suffix:
+        # Read as `--in-place` (the files are rewritten); the backup is written below.
+        args = [Arg("--in-place", None, False, a.count, a.word) if _unknown_in_place(a) else a for a in args]
     parsed = read_options(_SED_MODEL, args)
     scripts = [it.text for it in parsed.items if it.option in ("-e", "--expression")]
     unproven = None
@@ -90,6 +117,8 @@ def _sed(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
         for path in writes or ():
             extra.append(Extra(WRITE, path=path, rule="sed-script"))
     extra.extend(_sed_backups(parsed, items, args))
+    if unknown_suffix:
+        extra.append(Extra(WRITE, path="/", tree=True, rule="backup"))  # as `in_place_backups`
     return Effects(items, tuple(extra), unproven or unknown_reason(parsed))
 
 

@@ -411,6 +411,11 @@ def _substituted_files(view: View, words: Sequence[Arg], runner: str, child: boo
     return script
 
 
+# File passers whose words are not all files they read: the prefix of the word that names one
+# (None: no word does, the file comes on stdin).
+_COPIER_WORDS: dict[str, str | None] = {"tee": None, "dd": "if="}
+
+
 def passed_sources(command: str) -> list[tuple[str, bool]]:
     """The files a one-command text passes on (`head -n 3 x.sh`, `cat x.s?`, `cat < x.sh`,
     `grep . x.sh`): (spelled name or pattern, whether it is a pattern) each; [] for any other
@@ -429,10 +434,18 @@ def passed_sources(command: str) -> list[tuple[str, bool]]:
     if basename(cmd.words[0].text) not in FILE_PASSERS or cmd.words[0].opaque:
         return []
     out: list[tuple[str, bool]] = []
+    name = basename(cmd.words[0].text)
     for w in cmd.words[1:]:
         if w.text.startswith("-") or w.flags & (W_VAR | W_BRACE) or "$" in w.text or "`" in w.text:
             continue
-        out.append((w.text.replace("'", "").replace('"', ""), bool(w.flags & W_GLOB)))
+        text = w.text.replace("'", "").replace('"', "")
+        if name in _COPIER_WORDS:
+            # (`tee F` writes F; `dd if=F` reads F, its other words are settings)
+            prefix = _COPIER_WORDS[name]
+            if prefix is None or not text.startswith(prefix):
+                continue
+            text = text[len(prefix) :]
+        out.append((text, bool(w.flags & W_GLOB)))
     for r in cmd.redirects:
         if r.operator in ("<", "<>") and not r.target.opaque:
             out.append((r.target.text, False))
