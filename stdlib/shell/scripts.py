@@ -68,6 +68,7 @@ from polydeukes.stdlib.shell.analysis import (
 )
 from polydeukes.stdlib.shell.disk import FILE_BYTES, PROGRAM_BYTES, SCRIPT_BYTES, Binary, Missing, Refused
 from polydeukes.stdlib.shell.expansion import Arg, Value, printed_file, printed_words
+from polydeukes.stdlib.shell.readers import LINES, MADE, WRITES, input_runs
 from polydeukes.stdlib.shell.interpreters import (
     CONFIG_FILE,
     FAMILIES,
@@ -92,7 +93,7 @@ class FileScript:
 
     __slots__ = ("path", "runner", "shell", "text", "refused", "arguments", "child", "lines", "directory",
                  "paths", "parts", "tests", "node_bin", "rewritten", "pattern", "patterns", "sources",
-                 "fallback")
+                 "fallback", "made")
 
     def __init__(self, path: str, runner: str, shell: bool, child: bool,
                  arguments: Sequence[Arg] | None) -> None:
@@ -130,6 +131,9 @@ class FileScript:
         # An interpreter run by a path (`node_modules/.bin/node -e 1`): that file when it is a
         # shell script, else the program this reads (`_program`).
         self.fallback: FileScript | list[str] | None = None  # (a program: its env files, `--env-file`)
+        # The file is data a program makes commands or file names of (`awk '{system("rm "
+        # $2)}' f`, `_input_script`): what it does with them, for the message; it fails closed.
+        self.made: str | None = None
 
     @property
     def origin(self) -> str:
@@ -179,6 +183,8 @@ def located(view: View) -> FileScript | None:
         at = next((k for k in range(len(args)) if basename(args[k].text) == "gdb"), None)
         return _command_files(view, at + 1, "gdb") if at is not None else None
     model = view.model
+    if name in _LINE_LOOPERS and (script := _input_script(view, args[inner + 1 :])) is not None:
+        return script  # `perl -ne 'system $_' x.txt`
     if model is not None and model.handler == "interpreter":
         if inner < len(args) and "/" in args[inner].text and not args[inner].opaque:
             # `node_modules/.bin/node` shadowing node in a package script, `./python3 x.py`:
@@ -271,6 +277,43 @@ def _command_files(view: View, k: int, name: str) -> FileScript | None:
         return None
     script = FileScript(files[0], name, False, True, ())
     script.paths = files
+    return script
+
+
+_LINE_LOOPERS = frozenset({"perl", "ruby"})
+# What a program does with text it reads that no judge reads (`FileScript.made`).
+_MADE = {MADE: "runs commands made", WRITES: "writes files named"}
+
+
+def _input_script(view: View, args: Sequence[Arg]) -> FileScript | None:
+    """The files an awk or sed program, or a perl or ruby `-n` loop, makes commands of
+    (`readers.input_runs`): a program that runs each line as it is (`awk '{system($0)}' f`,
+    `sed e f`, `awk '{print | "sh"}' f`) runs those files as a shell script; one that makes
+    commands or file names of other text and its input (`system("rm " $2)`, `s/x/ls/e`,
+    `print > $2`, `perl -ne 'system $_'`) fails closed, unless no input file is there. Input
+    from a pipe, a heredoc or a file of unknown name fails closed too."""
+    kind, inputs = input_runs(view.name, args)
+    if kind is None:
+        return None
+    shell = kind == LINES
+    if not inputs:
+        script = _stdin_script(view, view.name, shell, ())
+        if script is None:
+            script = FileScript("its input", view.name, shell, True, ())
+            script.text = ""  # a pipe, a heredoc, the terminal: text this layer does not follow
+            script.made = _MADE.get(kind, _MADE[MADE])
+        elif not shell:
+            script.made = _MADE[kind]
+        return script
+    first = args[inputs[0]]
+    script = FileScript(first.text, view.name, shell, True, ())
+    if not shell:
+        script.made = _MADE[kind]
+    if any(args[k].opaque or args[k].text in ("-", "/dev/stdin") for k in inputs):
+        script.text = ""  # (a file of unknown name, or stdin)
+        script.made = _MADE.get(kind, _MADE[MADE])
+        return script
+    script.sources = [(args[k].pattern or args[k].text, args[k].pattern is not None) for k in inputs]
     return script
 
 
@@ -964,6 +1007,9 @@ def _program_files(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript | 
     as code (a mention fails closed, as in the program written on the line)."""
     if view.name in OPTION_FILE_READERS:
         return _option_files(walk, view, args)
+    if not any(a.text.startswith(("-f", "--file")) for a in args):
+        script = _input_script(view, args)  # (`awk '{system($0)}' x.txt`)
+        return read(walk, view, script) if script is not None else None
     files: list[str] = []
     k = 0
     while k < len(args):
