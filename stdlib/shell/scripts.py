@@ -69,6 +69,7 @@ from polydeukes.stdlib.shell.analysis import (
 from polydeukes.stdlib.shell.disk import FILE_BYTES, PROGRAM_BYTES, SCRIPT_BYTES, Binary, Missing, Refused
 from polydeukes.stdlib.shell.expansion import Arg, Value, printed_file, printed_words
 from polydeukes.stdlib.shell.readers import LINES, MADE, WRITES, input_runs
+from polydeukes.stdlib.shell.tokenizer import W_GLOB
 from polydeukes.stdlib.shell.interpreters import (
     CONFIG_FILE,
     FAMILIES,
@@ -418,6 +419,11 @@ def _located(a: Arg, runner: str, shell: bool, child: bool, arguments: Sequence[
         return script
     if a.pattern is not None and not a.opaque and not text.startswith(("<(", ">(")):
         script = FileScript(text, runner, shell, child, arguments)
+        if a.word is not None and not a.word.flags & W_GLOB:
+            # `for f in *.sh; do bash "$f"; done`: a value that is one match or another, each
+            # run in its turn: every match is read, together
+            script.sources = [(a.pattern, True)]
+            return script
         script.pattern = a.pattern  # `sh x.s?`, `./x.s?`, `source x.s?`: matched when read
         return script
     spelled = a.word.text if a.word is not None else text
@@ -498,6 +504,7 @@ def passed_sources(command: str) -> list[tuple[str, bool]]:
 def _sources(walk: Walk, view: View, script: FileScript) -> FileScript | None:
     """The text of the files `script.sources` names, read together as one script."""
     texts: list[str] = []
+    parts: list[tuple[str, str]] = []
     limit = SCRIPT_BYTES if script.shell else PROGRAM_BYTES
     for spelled, pattern in script.sources or ():
         names = glob_matches(walk, view, spelled) if pattern else [spelled]
@@ -513,9 +520,14 @@ def _sources(walk: Walk, view: View, script: FileScript) -> FileScript | None:
                 script.path = name  # (the reason names the first file read)
             if content is not None:
                 texts.append(content)
+                parts.append((name, content))
     if not texts:
         return None
     script.text = "\n".join(texts)
+    if not script.runner:
+        script.runner, script.shell = shebang(texts[0])  # (`./"$f"`: what its `#!` line names)
+    if len(parts) > 1:
+        script.parts = parts  # (a reason names the file that mentions the entry)
     return script
 
 
