@@ -2585,7 +2585,9 @@ _FLOWING_SOURCES = listers.LISTERS | FILE_PASSERS
 # Commands that may run a script file the line wrote (besides interpreters and `./path`).
 _SCRIPT_RUNNERS = (NESTED_SHELLS - {"eval"}) | {"source", "."}
 # Commands that run a script from a file (besides interpreters and `./path`): scripts.py.
-_FILE_RUNNERS = _SCRIPT_RUNNERS | PROGRAM_RUNNERS | PROGRAM_FILE_READERS | _SCHEDULERS
+# (split: its `--filter` command reads each piece of the file, `split --filter=sh x.sh` runs it;
+# parallel without a command runs each line of its input)
+_FILE_RUNNERS = _SCRIPT_RUNNERS | PROGRAM_RUNNERS | PROGRAM_FILE_READERS | _SCHEDULERS | {"split", "parallel"}
 # Commands that change the line's state (besides assignments and writes).
 _STATEFUL = DIRECTORY_CHANGES | _DECLARATIONS | frozenset({
     "unset", "read", "mapfile", "readarray", "printf", "for", "select", "set", "shopt", "hash",

@@ -180,6 +180,10 @@ def located(view: View) -> FileScript | None:
         return _located(args[k], name, True, False, rest if rest else None)
     if name in CODE_FILE_PROGRAMS:
         return _command_files(view, view.inner + 1, name)
+    if name == "split":
+        return _split_filter(view, args[inner + 1 :])
+    if name == "parallel":
+        return _parallel_lines(view, args[inner + 1 :])
     if view.wrapper == "gdb" and inner >= len(args):
         at = next((k for k in range(len(args)) if basename(args[k].text) == "gdb"), None)
         return _command_files(view, at + 1, "gdb") if at is not None else None
@@ -278,6 +282,88 @@ def _command_files(view: View, k: int, name: str) -> FileScript | None:
         return None
     script = FileScript(files[0], name, False, True, ())
     script.paths = files
+    return script
+
+
+def _split_filter(view: View, args: Sequence[Arg]) -> FileScript | None:
+    """`split --filter=CMD FILE`: CMD is a shell line fed each piece of FILE on its stdin. A
+    shell that reads its script there (`--filter=sh`, `bash -s`) runs FILE, read as a script;
+    an interpreter that does (`--filter=python3`) runs it as code."""
+    command = None
+    k = 0
+    while k < len(args):
+        t = args[k].text
+        if t == "--filter" and k + 1 < len(args):
+            command, k = args[k + 1], k + 2
+            continue
+        if t.startswith("--filter="):
+            command = Arg(t.split("=", 1)[1], None, args[k].opaque, 1, args[k].word)
+        k += 1
+    if command is None:
+        return None
+    words = command.text.split()
+    if not words:
+        return None
+    runner = basename(words[0])
+    if command.opaque and ("$" in words[0] or "`" in words[0] or runner in SHELLS):
+        return None  # a command of unknown value, as `sh -c "$X"` (`gzip > $FILE` is split's own)
+    options = shell_options([Arg(w, None, False, 1, None) for w in words[1:]]) if runner in SHELLS else None
+    if runner in SHELLS and (options is None or "c" not in options[1] and options[0] == len(words) - 1):
+        shell = True
+    elif E.COMMANDS.get(runner) is not None and E.COMMANDS[runner].handler == "interpreter" and len(words) == 1:
+        shell = False
+    else:
+        return None  # (a filter that takes the pieces as data; its command line is walked)
+    found = view.effects
+    read = [it for it in (found.items if found is not None else ()) if it.role == E.READ and it.whole]
+    if not read or read[0].text == "-":
+        return _stdin_script(view, runner, shell, ())
+    return _located(view.args[read[0].index], runner, shell, True, ())
+
+
+# GNU parallel's options whose value is the next word (`-a FILE`: the input).
+_PARALLEL_VALUES = frozenset({
+    "-a", "--arg-file", "-j", "--jobs", "-P", "--max-procs", "-S", "--sshlogin", "--sshloginfile", "--slf",
+    "-d", "--delimiter", "-E", "--eof", "-I", "--replace", "-n", "--max-args", "-N", "-L", "--max-lines",
+    "--colsep", "-C", "--joblog", "--results", "--res", "--tmpdir", "--timeout", "--delay", "--retries",
+    "--tagstring", "--workdir", "--wd", "-s", "--max-chars", "--load", "--memfree", "--halt", "--env",
+    "--basefile", "--bf", "--return", "--transfer", "--transferfile", "--tf", "--block", "--header",
+})
+
+
+def _parallel_lines(view: View, args: Sequence[Arg]) -> FileScript | None:
+    """GNU parallel without a command runs each input line as one: its stdin (`parallel <
+    x.txt`), `-a FILE` or `:::: FILE`, read as a shell script. With a command the lines are
+    its arguments (judged as xargs's are); `::: WORDS` are commands on the line, read as such."""
+    files: list[Arg] = []
+    k = 0
+    sources = False
+    while k < len(args):
+        a = args[k]
+        t = a.text
+        if t == "::::":
+            sources = True
+        elif t == ":::":
+            return None
+        elif sources:
+            files.append(a)
+        elif t in ("-a", "--arg-file") and k + 1 < len(args):
+            files.append(args[k + 1])
+            k += 1
+        elif t.startswith("--arg-file="):
+            files.append(Arg(t.split("=", 1)[1], None, a.opaque, 1, a.word))
+        elif t in _PARALLEL_VALUES:
+            k += 1
+        elif not t.startswith("-") or a.opaque:
+            return None  # a command: the lines are its arguments
+        k += 1
+    if not files:
+        return _stdin_script(view, "parallel", True, ())
+    script = FileScript(files[0].text, "parallel", True, True, ())
+    if any(f.opaque for f in files):
+        script.refused = "its input file's name is not known"
+        return script
+    script.sources = [(f.pattern or f.text, f.pattern is not None) for f in files]
     return script
 
 
