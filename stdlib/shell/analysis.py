@@ -2585,14 +2585,20 @@ _NO_ROLES: dict[int, str] = {}
 _RUNS_SCRIPTS = NESTED_SHELLS | _SCHEDULERS | {"alias", "trap", "find", "sed", "gsed"}
 # First pipeline stages whose output is whole lines of their file operands (some of them, in
 # another order at most): what they pass on to an executor is those files' text (scripts.py).
-FILE_PASSERS = frozenset({"cat", "tac", "sort", "uniq", "head", "tail", "grep", "egrep", "fgrep", "shuf"})
+# The copiers among them print their input as it is: `dd if=F` (without `conv=`), `tee` (its
+# stdin; its operands are written), `pv`, and the pagers, which copy when their output is a pipe.
+FILE_COPIERS = frozenset({"dd", "tee", "pv", "more", "less"})
+FILE_PASSERS = frozenset({"cat", "tac", "sort", "uniq", "head", "tail", "grep", "egrep", "fgrep", "shuf",
+                          *FILE_COPIERS})
 # First stages whose output the walk follows into the stages it feeds (a lister's paths, a
 # file's lines).
 _FLOWING_SOURCES = listers.LISTERS | FILE_PASSERS
 # Commands that may run a script file the line wrote (besides interpreters and `./path`).
 _SCRIPT_RUNNERS = (NESTED_SHELLS - {"eval"}) | {"source", "."}
 # Commands that run a script from a file (besides interpreters and `./path`): scripts.py.
-_FILE_RUNNERS = _SCRIPT_RUNNERS | PROGRAM_RUNNERS | PROGRAM_FILE_READERS | _SCHEDULERS
+# (split: its `--filter` command reads each piece of the file, `split --filter=sh x.sh` runs it;
+# parallel without a command runs each line of its input)
+_FILE_RUNNERS = _SCRIPT_RUNNERS | PROGRAM_RUNNERS | PROGRAM_FILE_READERS | _SCHEDULERS | {"split", "parallel"}
 # Commands that change the line's state (besides assignments and writes).
 _STATEFUL = DIRECTORY_CHANGES | _DECLARATIONS | frozenset({
     "unset", "read", "mapfile", "readarray", "printf", "for", "select", "set", "shopt", "hash",
@@ -3228,7 +3234,13 @@ _REWRITERS = frozenset({
     "basenc", "xxd", "od", "uudecode", "gunzip", "zcat", "gzip", "bzip2", "bzcat", "xz", "xzcat",
     "unxz", "zstd", "zstdcat", "openssl", "iconv", "envsubst", "m4", "jq", "yq", "sort", "uniq",
     "fold", "fmt", "expand", "unexpand", "paste", "column", "rot13", "recode", "dos2unix", "unix2dos",
+    # filters that print their files' lines numbered, paged, compared or picked apart (`nl -b n`
+    # and `pr -t` keep each line whole, `diff --line-format=%L` prints it as it is)
+    "nl", "pr", "strings", "look", "comm", "join", "diff", "diff3", "sdiff", "hexdump", "hd",
 })
+# Names a program may write its output to besides its stdout: what it writes there (`cp x.sh
+# /dev/stdout | sh`) is its output too.
+_STDOUT_NAMES = frozenset({"/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"})
 _GREP_VERBATIM = frozenset("viyEFGPwxsaU")  # grep letters that print matching lines as they are
 
 
@@ -3249,6 +3261,11 @@ def _rewrites_text(cmd: SimpleCommand, first: bool) -> str | None:
         return name
     if not first:
         return None if _passes_through(name, operands) else name
+    if name in FILE_PASSERS:
+        # (`dd conv=lcase` rewrites what it copies)
+        return name if name == "dd" and any(t.startswith("conv=") for t in operands) else None
+    if _filters_files(cmd, name, operands):
+        return name
     if name == "echo":
         options = []
         for t in operands:
@@ -3262,6 +3279,20 @@ def _rewrites_text(cmd: SimpleCommand, first: bool) -> str | None:
         return name if "%" in format_ or "\\" in format_ else None
     fed = cmd.heredocs or any(r.operator == "<<<" for r in cmd.redirects)
     return name if fed and not _passes_through(name, operands) else None
+
+
+def _filters_files(cmd: SimpleCommand, name: str, operands: Sequence[str]) -> bool:
+    """Does a first stage that is no file passer print something made of files on disk: a
+    command fed a file on its stdin (`foo < x.sh`), a modelled reader of file operands (`wc`,
+    `ls x.sh`), or a program that writes a copy to its stdout (`cp x.sh /dev/stdout`)? What
+    it prints is no text the walk read."""
+    for r in cmd.redirects:
+        if r.operator == "<":
+            return True
+    model = E.COMMANDS.get(name)
+    if model is not None and model.pure and "read" in model.layout and operands:
+        return True
+    return any(t in _STDOUT_NAMES for t in operands)
 
 
 def _passes_through(name: str, operands: Sequence[str]) -> bool:
@@ -3476,7 +3507,7 @@ def _data_rewriter(script: str) -> str | None:
 # Programs whose output is part of a file's text, or of their own words (`$(head -1 l)`,
 # `$(grep c l)`, `$(xargs -a l)`, `$(basename /x/ci)`): the value is the line's making.
 _FILE_PICKERS = frozenset({"head", "tail", "grep", "egrep", "fgrep", "rg", "cat", "tac", "xargs", "readlink",
-                           "basename", "dirname", "expr", "look", "shuf", "nl", "fmt", "strings"})
+                           "basename", "dirname", "expr", "look", "shuf", "nl", "fmt", "strings"}) | FILE_COPIERS
 
 
 def _file_picker(script: str) -> str | None:

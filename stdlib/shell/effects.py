@@ -211,6 +211,17 @@ COMMANDS: dict[str, Model] = {
                   "-s,--squeeze-blank -S,--chop-long-lines -d,--diff -f,--force-colorization "
                   "-v,--show-nonprintable -V,--version -h --help --list-languages --list-themes "
                   "-L --binary=data"),
+    # A pipe viewer: it copies its operands (or stdin) to stdout; an option its row does not
+    # list is unproven (`-o FILE` writes, `-U FILE` stores, `-P FILE` writes a pid).
+    "pv": Model("read...", "-o,--output=write -U,--store-and-forward=write -P,--pidfile=write "
+                "-L,--rate-limit=data -s,--size=data -N,--name=data -i,--interval=data "
+                "-w,--width=data -H,--height=data -B,--buffer-size=data -d,--watchfd=data "
+                "-R,--remote=data -F,--format=data -D,--delay-start=data -A,--last-written=data "
+                "-m,--average-rate-window=data -p,--progress -t,--timer -e,--eta -I,--fineta "
+                "-r,--rate -a,--average-rate -b,--bytes -T,--buffer-percent -n,--numeric "
+                "-q,--quiet -f,--force -c,--cursor -W,--wait -C,--no-splice -E,--skip-errors "
+                "-S,--stop-at-size -l,--line-mode -0,--null -Y,--sync -K,--direct-io -h,--help "
+                "-V,--version"),
     "shellcheck": reader("-f,--format=data -o,--enable=data -s,--shell=data -S,--severity=data "
                          "-e,--exclude=data -i,--include=data -P,--source-path=data "
                          "-W,--wiki-link-count=data --rcfile=read -C,--color=?data "
@@ -750,6 +761,15 @@ def in_place_backups(suffix: Arg | None, suffix_text: str, files: Sequence[Item]
             pattern = name + escape_pattern(suffix_text)
         out.append(Extra(WRITE, path=it.text, pattern=pattern, rule="backup"))
     return out
+
+
+def known_prefix(a: Arg) -> str:
+    """The text of a word before its first expansion (`-i"$S"`: `-i`)."""
+    t = a.text
+    if not a.opaque:
+        return t
+    cuts = [i for i in (t.find("$"), t.find("`")) if i >= 0]
+    return t[: min(cuts)] if cuts else t
 
 
 def assign_roles(items: Sequence[Item], role_of: dict[int, str], default: str = DATA) -> tuple[Item, ...]:

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 import msgspec
 
 from polydeukes.stdlib.shell.effects import (
-    CODE, DATA, EXEC, UNKNOWN, WRITE, VERSIONED, Effects, Env, Extra, Item, Model, in_place_backups,
+    CODE, DATA, EXEC, UNKNOWN, WRITE, VERSIONED, Effects, Env, Extra, Item, Model, in_place_backups, known_prefix,
 )
 from polydeukes.stdlib.shell.expansion import Arg
 
@@ -174,6 +174,13 @@ def interpreter(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effec
                 items.append(Item(k, args[k].text, EXEC, option="-m" if as_module else ""))
                 k += 1
                 program_seen = True
+            continue
+        if a.opaque and family.in_place and (prefix := known_prefix(a)).startswith("-") \
+                and not prefix.startswith("--") and _in_place_suffix(prefix[1:]) is not None:
+            in_place = True  # `perl -i"$S"`, `-pi$S`: a backup suffix of unknown value
+            backup_suffixes.append((a, ""))
+            items.append(Item(k, t, DATA))
+            k += 1
             continue
         if t == "-" or not t.startswith("-") or a.opaque:
             # The first operand is the script (`-`: stdin); the rest are its arguments.

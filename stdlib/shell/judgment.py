@@ -46,6 +46,7 @@ from polydeukes.stdlib.shell.analysis import (
     Walk,
     basename,
     is_write_redirect,
+    shell_options,
 )
 from polydeukes.stdlib.shell.expansion import (
     ONE,
@@ -147,6 +148,8 @@ UNREADABLE_ITEMS = "{head} takes operands from a file that cannot be read within
 SCRIPT_MENTION = "{runner} runs {path}, which mentions protected path {p}"
 SCRIPT_CODE = "{runner} runs {path}, whose code mentions protected path {p}"
 UNREADABLE_SCRIPT = "{runner} runs {path}, which cannot be read within bounds ({why})"
+MADE_OF_DATA = "{runner} {what} from the text of {path}, which cannot be judged"
+LISTED_RUN = "{name} runs the files {lister} lists, which cannot be judged"
 UNREADABLE_PASSED = ("{head} passes {path} on to a stage that runs what it reads, and it cannot be read "
                      "within bounds ({why})")
 IMPORTED = "{head} runs code that imports {module}, which mentions protected path {p}"
@@ -657,6 +660,11 @@ class _Judge:
             self.file_script(view, cwd, cwd_spelled)
         if model is not None and model.handler in _CODE_HANDLERS or view.file_script is not None:
             self.imported(view, cwd)
+        if view.file_script is not None and view.file_script.made is not None:
+            # (after the program's own code is read: a mention there names what it reaches)
+            script = view.file_script
+            self.unknown_reach = True
+            self.found(BREAK_UNREADABLE, MADE_OF_DATA.format(runner=script.runner, what=script.made, path=script.path))
         if view.passes_unreadable is not None:
             self.unknown_reach = True
             path, why = view.passes_unreadable
@@ -1324,6 +1332,18 @@ class _Judge:
                     name = f"xargs {view.name}" if view.via_xargs else view.name or view.head
                     self.found(BREAK_EFFECT, LISTED.format(name=name, lister=extra.rule, p=p.entries[hits[0]]))
                 return
+        argv = argv if argv is not None else view.args
+        for extra in view.listed:
+            for k in extra.source:
+                if _runs_listed(view, argv, k, roles):
+                    # `ls *.sh | xargs bash`, `find . -name x.sh -exec sh {} \;`: every file
+                    # listed is a script it runs, which no judge reads
+                    self.unknown_reach = True
+                    finds = extra.rule.startswith("find-")
+                    name = f"find {extra.rule[4:]} {view.name if k != view.inner else '{}'}" if finds else (
+                        f"xargs {view.name}" if view.via_xargs else view.name or view.head)
+                    self.found(BREAK_UNREADABLE, LISTED_RUN.format(name=name, lister="find" if finds else extra.rule))
+                    return
 
     def listed_reach(self, path: str, pattern: str | None, names: tuple[str, ...],
                      cwd: tuple[str, ...] | None, glob, recursing: bool) -> list[int]:
@@ -1603,6 +1623,8 @@ class _Judge:
         from polydeukes.stdlib.shell import imports  # only an interpreter's program loads it
 
         script = view.file_script
+        if script is not None and script.made is not None:
+            script = None  # (the data a program makes commands of: its code is on the line)
         codes: list[str] = []
         if script is not None:
             if script.shell or script.text is None:
@@ -1665,6 +1687,8 @@ class _Judge:
             self.found(BREAK_UNREADABLE, UNREADABLE_SCRIPT.format(runner=script.runner, path=script.path,
                                                                   why=script.refused))
             return
+        if script.made is not None:
+            return  # (data, judged after the program's code: `command`)
         # A script of several files or scripts (`node -r ./x.js y.js`, what pytest imports,
         # npm's life cycle scripts) names the one that mentions the entry.
         message = SCRIPT_MENTION if script.shell else SCRIPT_CODE
@@ -1682,6 +1706,26 @@ class _Judge:
             self.reached.add(index)
             self.found(BREAK_CODE_MENTION, message.format(runner=script.runner, path=path,
                                                           p=self.p.entries[index]))
+
+
+def _runs_listed(view: View, argv: Sequence[Arg], k: int, roles: dict[int, tuple[str, ...]]) -> bool:
+    """Is the listed path at `argv[k]` a program or script the command runs: the command
+    itself (`-exec {} ;`), a shell's script operand (not `-c`'s arguments), what `source`
+    reads, or an interpreter's program (its `exec` or `code` role)?"""
+    inner = view.inner
+    if k == inner:
+        return True
+    name = view.name
+    if name in _SCRIPT_SHELLS:
+        options = shell_options(argv[inner + 1 :])
+        return options is None or "c" not in options[1] and "s" not in options[1] and k == inner + 1 + options[0]
+    if name in ("source", "."):
+        return k == inner + 1
+    return view.model is not None and view.model.handler == "interpreter" and bool(
+        {E.EXEC, E.CODE} & set(roles.get(k, ())))
+
+
+_SCRIPT_SHELLS = NESTED_SHELLS - {"eval"}
 
 
 def _only_reads(view: View) -> bool:

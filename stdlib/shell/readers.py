@@ -26,6 +26,7 @@ from polydeukes.stdlib.shell.effects import (
     assign_roles,
     generic,
     in_place_backups,
+    known_prefix,
     layout_roles,
     long_option,
     option_of,
@@ -33,6 +34,7 @@ from polydeukes.stdlib.shell.effects import (
     unknown_reason,
 )
 from polydeukes.stdlib.shell.expansion import ONE, Arg, escape_pattern
+from polydeukes.stdlib.shell.tokenizer import group_end
 from polydeukes.stdlib.shell.interpreters import interpreter
 from polydeukes.vm.sre import LazyPattern
 
@@ -57,7 +59,33 @@ _SED_OPTIONS = ("-n,--quiet,--silent -e,--expression=data:pattern -f,--file=read
 _SED_MODEL = Model("data read...", _SED_OPTIONS)
 
 
+_SED_FLAGS = frozenset("nrEsuzb")  # sed letters that take no value, which may come before `i`
+
+
+def _unknown_in_place(a: Arg) -> bool:
+    """Is `a` sed's in-place option with a suffix of unknown value (`-i"$S"`, `-Ei$S`,
+    `--in-place="$S"`)? The backup then goes to an unknown name."""
+    if not a.opaque:
+        return False
+    prefix = known_prefix(a)
+    if prefix.startswith("--"):
+        spelled, eq, _ = prefix.partition("=")
+        return bool(eq) and len(spelled) > 4 and "--in-place".startswith(spelled)
+    if not prefix.startswith("-"):
+        return False
+    for letter in prefix[1:]:
+        if letter == "i":
+            return True
+        if letter not in _SED_FLAGS:
+            return False
+    return False
+
+
 def _sed(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
+    unknown_suffix = any(_unknown_in_place(a) for a in args)
+    if unknown_suffix:
+        # Read as `--in-place` (the files are rewritten); the backup is written below.
+        args = [Arg("--in-place", None, False, a.count, a.word) if _unknown_in_place(a) else a for a in args]
     parsed = read_options(_SED_MODEL, args)
     scripts = [it.text for it in parsed.items if it.option in ("-e", "--expression")]
     unproven = None
@@ -90,6 +118,8 @@ def _sed(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
         for path in writes or ():
             extra.append(Extra(WRITE, path=path, rule="sed-script"))
     extra.extend(_sed_backups(parsed, items, args))
+    if unknown_suffix:
+        extra.append(Extra(WRITE, path="/", tree=True, rule="backup"))  # as `in_place_backups`
     return Effects(items, tuple(extra), unproven or unknown_reason(parsed))
 
 
@@ -111,11 +141,14 @@ def _sed_backups(parsed, items: Sequence[Item], args: Sequence[Arg]) -> list[Ext
     return out
 
 
-def sed_script_effects(script: str, commands: list[str] | None = None) -> tuple[list[str] | None, bool]:
+def sed_script_effects(script: str, commands: list[str] | None = None,
+                       runs: list[str] | None = None) -> tuple[list[str] | None, bool]:
     """The files a sed script writes (`w`, `W`, `s///w`) and whether it runs commands (`e`,
     `s///e`); None for the files when the script cannot be read. `commands` gets the command
     lines it runs that its text spells (`e CMD`; the replacement of `s///e`, which becomes the
-    line the shell runs when the pattern takes the whole line)."""
+    line the shell runs when the pattern takes the whole line). `runs` gets, per command run
+    of the text it reads, `LINES` (`e` alone, `s/.*/&/e`: the line as it is) or `MADE` (a
+    substitution that keeps some of the line: `s/x/ls/e`)."""
     writes: list[str] = []
     executes = False
     i, n = 0, len(script)
@@ -175,6 +208,8 @@ def sed_script_effects(script: str, commands: list[str] | None = None) -> tuple[
                 executes = True
                 if arg and commands is not None:
                     commands.append(arg)
+                if not arg and runs is not None:
+                    runs.append(LINES)  # (the pattern space: the line read, as edited so far)
             i = end
             continue
         if cmd in "sy":
@@ -182,6 +217,7 @@ def sed_script_effects(script: str, commands: list[str] | None = None) -> tuple[
                 return None, executes
             delim = script[i]
             i += 1
+            pattern_start = i
             replacement_start = -1
             for part in range(2):
                 if part:
@@ -193,8 +229,12 @@ def sed_script_effects(script: str, commands: list[str] | None = None) -> tuple[
                 while i < n and script[i] in "gpiImMe0123456789":
                     if script[i] == "e":
                         executes = True
+                        replacement = script[replacement_start : i - 1]
                         if commands is not None:
-                            commands.append(script[replacement_start : i - 1].replace("\\" + delim, delim))
+                            commands.append(replacement.replace("\\" + delim, delim))
+                        if runs is not None:
+                            runs.append(_substituted_run(script[pattern_start : replacement_start - 1],
+                                                         replacement))
                     i += 1
                 if i < n and script[i] == "w":
                     j = script.find("\n", i)
@@ -204,6 +244,27 @@ def sed_script_effects(script: str, commands: list[str] | None = None) -> tuple[
             continue
         return None, executes  # a command this reader does not know
     return writes, executes
+
+
+# How a command a program runs is made of the text it reads (`sed_script_effects`,
+# `awk_input_runs`): the line as it is (its text is judged as a script), or a command made
+# of part of it and other text (it fails closed).
+LINES = "lines"
+MADE = "made"
+_WHOLE_LINE = frozenset({".*", "^.*", "^.*$", ".*$"})
+_BACKREFERENCE = LazyPattern(r"&|\\[0-9]")
+
+
+def _substituted_run(pattern: str, replacement: str) -> str | None:
+    """What `s/PATTERN/REPLACEMENT/e` runs of the line: nothing of it when the pattern takes
+    the whole line and the replacement spells the command (judged as code), the line itself
+    for `s/.*/&/e`, else a command made of the line and the replacement."""
+    if pattern in _WHOLE_LINE:
+        if replacement == "&":
+            return LINES
+        if _BACKREFERENCE().search(replacement) is None:
+            return None
+    return MADE
 
 
 def _sed_address(script: str, i: int) -> int:
@@ -336,6 +397,132 @@ def awk_program_effects(program: str) -> tuple[list[str] | None, bool]:
             in_print = False
         k += 1
     return (None if unknown_target else writes), executes
+
+
+_AWK_STRING = LazyPattern(r'"(?:[^"\\\n]|\\.)*"')
+_AWK_LITERAL = LazyPattern(r'(?:\s*"(?:[^"\\\n]|\\.)*")+\s*')  # (literals joined: `"rm c" "i"`)
+_AWK_RUNS = LazyPattern(r"\bsystem\s*\(|\|&?|\bgetline\b")
+_AWK_STATEMENT_END = LazyPattern(r"[;{}\n]|\)\s*$")
+# Programs that run what they read on stdin, or take operands from it: text printed into them
+# from awk's input makes commands (`print | "sh"`, `print | "xargs rm"`).
+_STDIN_COMMANDS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "busybox", "xargs", "parallel",
+                             "python", "python3", "perl", "ruby", "node", "php", "awk", "gawk", "mawk", "nawk",
+                             "env", "source", "eval", "tclsh", "lua"})
+
+
+def awk_input_runs(program: str) -> str | None:
+    """What the commands an awk program runs make of the text it reads: `LINES` when each is
+    the record as it is (`system($0)`, `print | "sh"` of `$0`), `MADE` when one is built of
+    anything else than a string literal (`system("rm " $2)`, `$0 | getline`, `print $1 | "xargs
+    rm"`, a command of unknown text), None when it runs only commands its text spells."""
+    masked = _AWK_STRING().sub(lambda m: '"' + "x" * (len(m.group(0)) - 2) + '"', program)
+    found: str | None = None
+    for m in _AWK_RUNS().finditer(masked):
+        if m.group(0).startswith("system"):
+            end = group_end(masked, m.end() - 1, "(", ")")
+            argument = program[m.end() : end - 1].strip()
+            kind = None if _AWK_LITERAL().fullmatch(argument) else LINES if argument == "$0" else MADE
+        elif m.group(0) == "getline":
+            continue  # (judged at its `|`; `getline < FILE` reads, `getline` alone reads input)
+        elif m.start() > 0 and masked[m.start() - 1] == "|" or masked.startswith("||", m.start()):
+            continue  # `||`: a condition
+        else:
+            kind = _awk_pipe(program, masked, m.start(), m.end())
+        if kind == MADE:
+            return MADE
+        found = found or kind
+    return found
+
+
+def _awk_pipe(program: str, masked: str, start: int, end: int) -> str | None:
+    """What `EXPR | getline` or `print … | CMD` (`|&`) runs of the text it reads."""
+    stop = _AWK_STATEMENT_END().search(masked, end)
+    right = program[end : stop.start() if stop is not None else len(program)].strip()
+    starts = [masked.rfind(c, 0, start) for c in ";{}\n("]
+    left = program[max(starts) + 1 : start].strip()
+    if right.startswith("getline"):
+        return None if _AWK_LITERAL().fullmatch(left) else MADE
+    if not _AWK_LITERAL().fullmatch(right):
+        return MADE  # a command of text the program makes
+    words = right.strip().strip('"').split()
+    if not words or words[0].rsplit("/", 1)[-1] not in _STDIN_COMMANDS:
+        return None  # (`print | "sort"`: its command is judged as code)
+    printed = left.split(None, 1)[1].strip() if len(left.split(None, 1)) > 1 else ""
+    if left.split(None, 1)[:1] in (["print"], ["printf"]) and printed in ("", "$0") and words[0] != "xargs":
+        return LINES
+    return MADE
+
+
+# perl's and ruby's switches that read their input line by line (`-n`, `-p`) and code that
+# runs a command (`system`, `exec`, backquotes, `qx`, a piped `open`, ruby's `%x`, `spawn`).
+_LINE_LOOP = LazyPattern(r"-[a-zA-Z0-9]*[np][a-zA-Z0-9]*")
+_RUNS_COMMAND_CODE = LazyPattern(r"\b(?:system|exec|qx|spawn|popen|readpipe)\b|`|%x|\bopen\b[^;]*\|")
+
+
+def line_loop_runs(args: Sequence[Arg]) -> bool:
+    """Does `perl -n`/`-p` (ruby's too) code run commands, which it may make of the lines it
+    reads (`perl -ne 'system $_' x.txt`)?"""
+    loops = False
+    for a in args:
+        t = a.text
+        if t == "--" or not t.startswith("-") or t.startswith("--"):
+            break
+        switches = t[1:]
+        for letter in switches:
+            if letter in "np":
+                loops = True
+            if letter in "eEiIMmdDxCF":
+                break  # (the rest is the switch's value; `-l` and `-0` take digits only)
+    return loops and any(_RUNS_COMMAND_CODE().search(a.text) is not None for a in args)
+
+
+WRITES = "writes"  # (`awk_program_effects`: a file named by text the program makes)
+_AWKS = frozenset({"awk", "gawk", "mawk", "nawk"})
+
+
+def input_runs(name: str, args: Sequence[Arg]) -> tuple[str | None, list[int]]:
+    """What a program that reads text runs or writes of it (`LINES`, `MADE`, `WRITES`, or
+    None), and the indexes of its input files (none: it reads stdin). awk and sed read their
+    program from the line (a program file is read as code instead: scripts `_program_files`);
+    perl's and ruby's `-n`/`-p` loops that run commands make them of their input."""
+    if name in _AWKS:
+        parsed = read_options(_AWK_MODEL, args, stop_at_operand=True)
+        if "pattern" in parsed.effects or not parsed.operands or any(a.text in ("-S", "--sandbox") for a in args):
+            return None, []
+        program = args[parsed.operands[0]].text
+        kind = awk_input_runs(program)
+        if kind is None and awk_program_effects(program)[0] is None:
+            kind = WRITES
+        inputs = [k for k in parsed.operands[1:] if "=" not in args[k].text or args[k].text.startswith(("/", "."))]
+        return kind, inputs
+    if name in ("sed", "gsed"):
+        parsed = read_options(_SED_MODEL, args)
+        scripts = [it.text for it in parsed.items if it.option in ("-e", "--expression")]
+        operands = parsed.operands
+        if "pattern" not in parsed.effects and operands:
+            scripts.append(args[operands[0]].text)
+            operands = operands[1:]
+        runs: list[str] = []
+        for script in scripts:
+            sed_script_effects(script, None, runs)
+        kind = MADE if MADE in runs else LINES if LINES in runs else None
+        return kind, operands
+    if not line_loop_runs(args):
+        return None, []
+    inputs: list[int] = []
+    k = 0
+    while k < len(args):
+        t = args[k].text
+        if t == "--":
+            inputs.extend(range(k + 1, len(args)))
+            break
+        if not t.startswith("-") or t == "-":
+            inputs.extend(range(k, len(args)))
+            break
+        k += 2 if t[-1:] in ("e", "E") and not t.startswith("--") else 1
+    if not any(t.text[-1:] in ("e", "E") and t.text.startswith("-") for t in args):
+        inputs = inputs[1:]  # (the first operand is the script file)
+    return MADE, inputs
 
 
 _FIND_ARG_TESTS = frozenset({

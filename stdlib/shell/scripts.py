@@ -68,6 +68,8 @@ from polydeukes.stdlib.shell.analysis import (
 )
 from polydeukes.stdlib.shell.disk import FILE_BYTES, PROGRAM_BYTES, SCRIPT_BYTES, Binary, Missing, Refused
 from polydeukes.stdlib.shell.expansion import Arg, Value, printed_file, printed_words
+from polydeukes.stdlib.shell.readers import LINES, MADE, WRITES, input_runs
+from polydeukes.stdlib.shell.tokenizer import W_GLOB
 from polydeukes.stdlib.shell.interpreters import (
     CONFIG_FILE,
     FAMILIES,
@@ -92,7 +94,7 @@ class FileScript:
 
     __slots__ = ("path", "runner", "shell", "text", "refused", "arguments", "child", "lines", "directory",
                  "paths", "parts", "tests", "node_bin", "rewritten", "pattern", "patterns", "sources",
-                 "fallback")
+                 "fallback", "made")
 
     def __init__(self, path: str, runner: str, shell: bool, child: bool,
                  arguments: Sequence[Arg] | None) -> None:
@@ -130,6 +132,9 @@ class FileScript:
         # An interpreter run by a path (`node_modules/.bin/node -e 1`): that file when it is a
         # shell script, else the program this reads (`_program`).
         self.fallback: FileScript | list[str] | None = None  # (a program: its env files, `--env-file`)
+        # The file is data a program makes commands or file names of (`awk '{system("rm "
+        # $2)}' f`, `_input_script`): what it does with them, for the message; it fails closed.
+        self.made: str | None = None
 
     @property
     def origin(self) -> str:
@@ -175,10 +180,16 @@ def located(view: View) -> FileScript | None:
         return _located(args[k], name, True, False, rest if rest else None)
     if name in CODE_FILE_PROGRAMS:
         return _command_files(view, view.inner + 1, name)
+    if name == "split":
+        return _split_filter(view, args[inner + 1 :])
+    if name == "parallel":
+        return _parallel_lines(view, args[inner + 1 :])
     if view.wrapper == "gdb" and inner >= len(args):
         at = next((k for k in range(len(args)) if basename(args[k].text) == "gdb"), None)
         return _command_files(view, at + 1, "gdb") if at is not None else None
     model = view.model
+    if name in _LINE_LOOPERS and (script := _input_script(view, args[inner + 1 :])) is not None:
+        return script  # `perl -ne 'system $_' x.txt`
     if model is not None and model.handler == "interpreter":
         if inner < len(args) and "/" in args[inner].text and not args[inner].opaque:
             # `node_modules/.bin/node` shadowing node in a package script, `./python3 x.py`:
@@ -271,6 +282,125 @@ def _command_files(view: View, k: int, name: str) -> FileScript | None:
         return None
     script = FileScript(files[0], name, False, True, ())
     script.paths = files
+    return script
+
+
+def _split_filter(view: View, args: Sequence[Arg]) -> FileScript | None:
+    """`split --filter=CMD FILE`: CMD is a shell line fed each piece of FILE on its stdin. A
+    shell that reads its script there (`--filter=sh`, `bash -s`) runs FILE, read as a script;
+    an interpreter that does (`--filter=python3`) runs it as code."""
+    command = None
+    k = 0
+    while k < len(args):
+        t = args[k].text
+        if t == "--filter" and k + 1 < len(args):
+            command, k = args[k + 1], k + 2
+            continue
+        if t.startswith("--filter="):
+            command = Arg(t.split("=", 1)[1], None, args[k].opaque, 1, args[k].word)
+        k += 1
+    if command is None:
+        return None
+    words = command.text.split()
+    if not words:
+        return None
+    runner = basename(words[0])
+    if command.opaque and ("$" in words[0] or "`" in words[0] or runner in SHELLS):
+        return None  # a command of unknown value, as `sh -c "$X"` (`gzip > $FILE` is split's own)
+    options = shell_options([Arg(w, None, False, 1, None) for w in words[1:]]) if runner in SHELLS else None
+    if runner in SHELLS and (options is None or "c" not in options[1] and options[0] == len(words) - 1):
+        shell = True
+    elif E.COMMANDS.get(runner) is not None and E.COMMANDS[runner].handler == "interpreter" and len(words) == 1:
+        shell = False
+    else:
+        return None  # (a filter that takes the pieces as data; its command line is walked)
+    found = view.effects
+    read = [it for it in (found.items if found is not None else ()) if it.role == E.READ and it.whole]
+    if not read or read[0].text == "-":
+        return _stdin_script(view, runner, shell, ())
+    return _located(view.args[read[0].index], runner, shell, True, ())
+
+
+# GNU parallel's options whose value is the next word (`-a FILE`: the input).
+_PARALLEL_VALUES = frozenset({
+    "-a", "--arg-file", "-j", "--jobs", "-P", "--max-procs", "-S", "--sshlogin", "--sshloginfile", "--slf",
+    "-d", "--delimiter", "-E", "--eof", "-I", "--replace", "-n", "--max-args", "-N", "-L", "--max-lines",
+    "--colsep", "-C", "--joblog", "--results", "--res", "--tmpdir", "--timeout", "--delay", "--retries",
+    "--tagstring", "--workdir", "--wd", "-s", "--max-chars", "--load", "--memfree", "--halt", "--env",
+    "--basefile", "--bf", "--return", "--transfer", "--transferfile", "--tf", "--block", "--header",
+})
+
+
+def _parallel_lines(view: View, args: Sequence[Arg]) -> FileScript | None:
+    """GNU parallel without a command runs each input line as one: its stdin (`parallel <
+    x.txt`), `-a FILE` or `:::: FILE`, read as a shell script. With a command the lines are
+    its arguments (judged as xargs's are); `::: WORDS` are commands on the line, read as such."""
+    files: list[Arg] = []
+    k = 0
+    sources = False
+    while k < len(args):
+        a = args[k]
+        t = a.text
+        if t == "::::":
+            sources = True
+        elif t == ":::":
+            return None
+        elif sources:
+            files.append(a)
+        elif t in ("-a", "--arg-file") and k + 1 < len(args):
+            files.append(args[k + 1])
+            k += 1
+        elif t.startswith("--arg-file="):
+            files.append(Arg(t.split("=", 1)[1], None, a.opaque, 1, a.word))
+        elif t in _PARALLEL_VALUES:
+            k += 1
+        elif not t.startswith("-") or a.opaque:
+            return None  # a command: the lines are its arguments
+        k += 1
+    if not files:
+        return _stdin_script(view, "parallel", True, ())
+    script = FileScript(files[0].text, "parallel", True, True, ())
+    if any(f.opaque for f in files):
+        script.refused = "its input file's name is not known"
+        return script
+    script.sources = [(f.pattern or f.text, f.pattern is not None) for f in files]
+    return script
+
+
+_LINE_LOOPERS = frozenset({"perl", "ruby"})
+# What a program does with text it reads that no judge reads (`FileScript.made`).
+_MADE = {MADE: "runs commands made", WRITES: "writes files named"}
+
+
+def _input_script(view: View, args: Sequence[Arg]) -> FileScript | None:
+    """The files an awk or sed program, or a perl or ruby `-n` loop, makes commands of
+    (`readers.input_runs`): a program that runs each line as it is (`awk '{system($0)}' f`,
+    `sed e f`, `awk '{print | "sh"}' f`) runs those files as a shell script; one that makes
+    commands or file names of other text and its input (`system("rm " $2)`, `s/x/ls/e`,
+    `print > $2`, `perl -ne 'system $_'`) fails closed, unless no input file is there. Input
+    from a pipe, a heredoc or a file of unknown name fails closed too."""
+    kind, inputs = input_runs(view.name, args)
+    if kind is None:
+        return None
+    shell = kind == LINES
+    if not inputs:
+        script = _stdin_script(view, view.name, shell, ())
+        if script is None:
+            script = FileScript("its input", view.name, shell, True, ())
+            script.text = ""  # a pipe, a heredoc, the terminal: text this layer does not follow
+            script.made = _MADE.get(kind, _MADE[MADE])
+        elif not shell:
+            script.made = _MADE[kind]
+        return script
+    first = args[inputs[0]]
+    script = FileScript(first.text, view.name, shell, True, ())
+    if not shell:
+        script.made = _MADE[kind]
+    if any(args[k].opaque or args[k].text in ("-", "/dev/stdin") for k in inputs):
+        script.text = ""  # (a file of unknown name, or stdin)
+        script.made = _MADE.get(kind, _MADE[MADE])
+        return script
+    script.sources = [(args[k].pattern or args[k].text, args[k].pattern is not None) for k in inputs]
     return script
 
 
@@ -375,6 +505,11 @@ def _located(a: Arg, runner: str, shell: bool, child: bool, arguments: Sequence[
         return script
     if a.pattern is not None and not a.opaque and not text.startswith(("<(", ">(")):
         script = FileScript(text, runner, shell, child, arguments)
+        if a.word is not None and not a.word.flags & W_GLOB:
+            # `for f in *.sh; do bash "$f"; done`: a value that is one match or another, each
+            # run in its turn: every match is read, together
+            script.sources = [(a.pattern, True)]
+            return script
         script.pattern = a.pattern  # `sh x.s?`, `./x.s?`, `source x.s?`: matched when read
         return script
     spelled = a.word.text if a.word is not None else text
@@ -411,6 +546,11 @@ def _substituted_files(view: View, words: Sequence[Arg], runner: str, child: boo
     return script
 
 
+# File passers whose words are not all files they read: the prefix of the word that names one
+# (None: no word does, the file comes on stdin).
+_COPIER_WORDS: dict[str, str | None] = {"tee": None, "dd": "if="}
+
+
 def passed_sources(command: str) -> list[tuple[str, bool]]:
     """The files a one-command text passes on (`head -n 3 x.sh`, `cat x.s?`, `cat < x.sh`,
     `grep . x.sh`): (spelled name or pattern, whether it is a pattern) each; [] for any other
@@ -429,10 +569,18 @@ def passed_sources(command: str) -> list[tuple[str, bool]]:
     if basename(cmd.words[0].text) not in FILE_PASSERS or cmd.words[0].opaque:
         return []
     out: list[tuple[str, bool]] = []
+    name = basename(cmd.words[0].text)
     for w in cmd.words[1:]:
         if w.text.startswith("-") or w.flags & (W_VAR | W_BRACE) or "$" in w.text or "`" in w.text:
             continue
-        out.append((w.text.replace("'", "").replace('"', ""), bool(w.flags & W_GLOB)))
+        text = w.text.replace("'", "").replace('"', "")
+        if name in _COPIER_WORDS:
+            # (`tee F` writes F; `dd if=F` reads F, its other words are settings)
+            prefix = _COPIER_WORDS[name]
+            if prefix is None or not text.startswith(prefix):
+                continue
+            text = text[len(prefix) :]
+        out.append((text, bool(w.flags & W_GLOB)))
     for r in cmd.redirects:
         if r.operator in ("<", "<>") and not r.target.opaque:
             out.append((r.target.text, False))
@@ -442,6 +590,7 @@ def passed_sources(command: str) -> list[tuple[str, bool]]:
 def _sources(walk: Walk, view: View, script: FileScript) -> FileScript | None:
     """The text of the files `script.sources` names, read together as one script."""
     texts: list[str] = []
+    parts: list[tuple[str, str]] = []
     limit = SCRIPT_BYTES if script.shell else PROGRAM_BYTES
     for spelled, pattern in script.sources or ():
         names = glob_matches(walk, view, spelled) if pattern else [spelled]
@@ -457,9 +606,14 @@ def _sources(walk: Walk, view: View, script: FileScript) -> FileScript | None:
                 script.path = name  # (the reason names the first file read)
             if content is not None:
                 texts.append(content)
+                parts.append((name, content))
     if not texts:
         return None
     script.text = "\n".join(texts)
+    if not script.runner:
+        script.runner, script.shell = shebang(texts[0])  # (`./"$f"`: what its `#!` line names)
+    if len(parts) > 1:
+        script.parts = parts  # (a reason names the file that mentions the entry)
     return script
 
 
@@ -951,6 +1105,9 @@ def _program_files(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript | 
     as code (a mention fails closed, as in the program written on the line)."""
     if view.name in OPTION_FILE_READERS:
         return _option_files(walk, view, args)
+    if not any(a.text.startswith(("-f", "--file")) for a in args):
+        script = _input_script(view, args)  # (`awk '{system($0)}' x.txt`)
+        return read(walk, view, script) if script is not None else None
     files: list[str] = []
     k = 0
     while k < len(args):
