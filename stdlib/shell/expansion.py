@@ -1600,6 +1600,37 @@ def pattern_reaches(
     return True  # the whole pattern matched a prefix: an ancestor of `target` or itself
 
 
+def pathspec_reaches(pattern: str, target: Sequence[str], *, fold: bool = False, inside: bool = True) -> bool:
+    """Can a git pathspec's pattern match `target` (segments below the pathspec's directory),
+    one of its ancestors, or (with `inside`) a path inside it? Git matches a pathspec with fnmatch without
+    FNM_PATHNAME: `*`, `?` and `[…]` also match `/` (`git rm '*.sh'` removes `ci/gate.sh`);
+    with `:(glob)` magic they do not, which matches less."""
+    segment = compile_segment(pattern, False, False)
+    if segment.anything:
+        return True
+    if not target:
+        return True  # the pathspec's own directory: it names something inside it
+    whole = "/".join(target)
+    if segment.literal is not None:
+        spec = segment.literal.casefold() if fold else segment.literal
+        path = whole.casefold() if fold else whole
+        return spec == path or path.startswith(spec + "/") or spec.startswith(path + "/")
+    nodes = segment.nodes
+    for k in range(1, len(target) + 1):  # the target or an ancestor (a directory holds it)
+        name = "/".join(target[:k])
+        if len(name) in _run(nodes, name, {0}, False, fold):
+            return True
+    if not inside:
+        return False
+    # Inside the target: the pattern's head takes `target/` and its tail may take any rest.
+    below = whole + "/"
+    for j in range(len(nodes) + 1):
+        ends = _run(nodes[:j], below, {0}, False, fold)
+        if len(below) in ends or (ends and j < len(nodes) and nodes[j][0] in (_N_STAR, _N_GROUP)):
+            return True
+    return False
+
+
 def resolve_pattern(segments: Sequence[Segment]) -> tuple[Segment, ...]:
     """Drop `.` segments and let `..` cancel the segment before it (any segment: a glob
     followed by `..` is its parent directory again)."""
