@@ -1292,6 +1292,9 @@ class _Set(msgspec.Struct, frozen=True, gc=False):
 
 
 _BASH_BRACKETS = (_brackmatch_52, _brackmatch_53)
+_BRACKET_SPAN = 128  # characters a bracket expression is read within (past them: may match anything)
+_BRACKETS_LIMIT = 16  # bracket expressions read in one path segment (past them: may match anything)
+_READINGS_DEPTH = 4  # brackets with several readings, one after another, in one segment
 
 
 @lru_cache(maxsize=256)
@@ -1301,22 +1304,29 @@ def _bracket_readings(text: str, i: int) -> tuple[tuple[_Set, int], ...] | None:
     the index where matching goes on after them. Bash 5.2 reads `[[=a=]]` as `[=a=]` matching
     `a`, or as a plain `[` followed by `[=a=]]`: two readings. () when no end is found."""
     start = i + 1
+    if text.find("]", start + 1) < 0:
+        return None  # no `]` that could close it: a plain `[` in every reading
+    # Bounded: the expression is read within a window; one that may reach past it is unknown.
+    window = text[: start + _BRACKET_SPAN]
+    cut = len(window) < len(text)
     by_end: dict[int, dict[bool, set[str]]] = {}
     for fold in (False, True):
         for probe in _PROBES:
             for brackmatch in _BASH_BRACKETS:
-                end = brackmatch(text, start, probe, fold)
+                end = brackmatch(window, start, probe, fold)
                 if end is not None:
                     by_end.setdefault(end, {False: set(), True: set()})[fold].add(probe)
     if not by_end:
         # Nothing matches: the expression still ends somewhere (a negated reading finds it).
         if text.startswith(("!", "^"), start):
             return ()
-        negated = text[:start] + "!" + text[start:]
+        negated = window[:start] + "!" + window[start:]
         ends = {brackmatch(negated, start, "\x01", False) for brackmatch in _BASH_BRACKETS}
         if None in ends or start in ends:
-            return None  # no end either: the `[` is a character (that `[` does not match)
+            return () if cut else None  # no end either: the `[` is a character (that `[` does not match)
         by_end = {end - 1: {False: set(), True: set()} for end in ends}
+    if cut and (start in by_end or max(by_end) > len(window) - 4):
+        return ()  # it may end past the window
     if set(by_end) == {start}:
         return None
     readings = []
@@ -1374,7 +1384,7 @@ def compile_segment(text: str, extglob: bool = True, globstar: bool = True) -> S
         return Segment(None, True, ())
     if not any(c in text for c in "*?[\\") and not ("(" in text and any(c in text for c in _EXTGLOB_PREFIX)):
         return Segment(text, False, ())
-    nodes, end = _compile_nodes(text, 0, extglob, top=True)
+    nodes, end = _compile_nodes(text, 0, extglob, top=True) if text.count("[") <= _BRACKETS_LIMIT else (None, 0)
     if nodes is None or _size(nodes) > PATTERN_LIMIT:
         return Segment(None, False, (), anything=True)
     if all(kind == _N_CHAR for kind, _ in nodes):
@@ -1440,7 +1450,7 @@ def _compile_nodes(text: str, i: int, extglob: bool, top: bool, depth: int = 0) 
             elif len(readings) == 1:
                 node, i = readings[0]
                 nodes.append((_N_SET, node))
-            elif not top or not readings:
+            elif not top or not readings or depth >= _READINGS_DEPTH:
                 return None, i  # readings bash may go on from differently here: may match anything
             else:
                 # Each reading goes on with the rest of the text from where it ends.
