@@ -109,7 +109,13 @@ _NAMES = st.sampled_from(["a", "b", "ab", "ba", ".a", ".b", "a.x", "b.y", "x", "
 _TREES = st.lists(st.lists(_NAMES, min_size=1, max_size=3).map("/".join), min_size=1, max_size=10)
 _PATTERN_PIECES = st.sampled_from(
     ["*", "?", "a", "b", ".", "x", "[ab]", "[!a]", "[^b]", "[.]", "[a-b]", "[[:alpha:]]", "\\*",
-     "@(a|b)", "?(a)", "*(a|b)", "+(a)", "!(a)", "@(.a|b)", "a*", "*.x"]
+     "@(a|b)", "?(a)", "*(a|b)", "+(a)", "!(a)", "@(.a|b)", "a*", "*.x",
+     # Bracket expressions with POSIX classes, collating symbols and equivalence classes, and
+     # the places where `]`, `-` and `!` are plain characters (r4: `c[[.i.]]` was read as a set
+     # of `[`, `.`, `i`).
+     "[[.a.]]", "[[=a=]]", "[[=b=]x]", "[[:lower:][.-.]]", "[]a]", "[!]]", "[a-]", "[[.a.]-b]",
+     "[![=a=]]", "[\\a]", "[[:ascii:]]", "[![:digit:]]", "[[:foo:]]", "[b-a]x", "[[.hyphen.]a]",
+     "[[.period.]]", "[!a-]", "[[:alpha:]-]"]
 )
 _SEGMENTS = st.lists(_PATTERN_PIECES, min_size=1, max_size=3).map("".join)
 _PATTERNS = st.one_of(
@@ -190,7 +196,9 @@ def test_glob_matching_agrees_with_bash(tmp_path_factory, files: list[str], patt
         wanted = {f.rstrip("/") for f in bash_found}
         compiled = compile_pattern(pattern, globstar="globstar" in options)
         ours = {path for path in paths if _matches(compiled, path, directories, options)}
-        if "!(" in pattern:
+        # Bash 5.3 reads `[=` and `[.` differently from this 5.2 (`[![=a=]]` matches nothing in
+        # 5.2): the analyzer takes both readings, a superset of either.
+        if "!(" in pattern or "[=" in pattern or "[." in pattern:
             assert wanted <= ours, (pattern, sorted(wanted), sorted(ours))
         else:
             assert ours == wanted, (pattern, sorted(wanted), sorted(ours))

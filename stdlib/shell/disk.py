@@ -311,6 +311,11 @@ class Disk:
         directory itself included)? Symbolic links are not followed."""
         return self._walk_tree(segments, lambda name, entry: accept(name))
 
+    def tree_has_path(self, segments: list[str], accept) -> bool | Refused:
+        """As `tree_has`, with each entry below the directory given as its path from it."""
+        cut = len("/" + "/".join(segments)) + 1
+        return self._walk_tree(segments, lambda name, entry: entry is not None and accept(entry.path[cut:]))
+
     def _walk_tree(self, segments: Sequence[str], visit) -> bool | Refused:
         """Every entry at or below the directory at `segments` (symbolic links not followed),
         a lookup spent per directory: `visit(name, entry)` (entry None for the top) returns

@@ -208,8 +208,8 @@ class _Deriver:
                 self.known(it.text, f"{name} {E.VERBS[it.role]} it; the result is not computed", view.cwd)
         deletes_starts = any(it.role == E.DELETE for it in found.items)
         for extra in found.extra:
-            if extra.kind in ("command", "list", "hooks") or extra.rule in ("into", "index-patch"):
-                continue  # judged on its own / what find prints / the judge's reading of `dest`
+            if extra.kind in ("command", "list", "hooks", E.STAGE) or extra.rule in ("into", "index-patch"):
+                continue  # judged on its own / what find prints / the judge's reading of `dest` / the index
             if extra.rule == "find-delete" and deletes_starts:
                 continue  # the start paths are recorded as deleted
             detected = True

@@ -1095,7 +1095,7 @@ def _default_values(piece: _Piece, scope: Scope | None) -> list[str] | None:
 _N_CHAR = 0  # a literal character
 _N_ONE = 1  # `?`
 _N_STAR = 2  # `*`
-_N_SET = 3  # `[…]`: (negated, frozenset of chars, ranges, class predicates)
+_N_SET = 3  # `[…]`: a `_Set`
 _N_GROUP = 4  # extglob: (kind, alternatives)
 
 _CLASSES: dict[str, Callable[[str], bool]] = {
@@ -1103,26 +1103,382 @@ _CLASSES: dict[str, Callable[[str], bool]] = {
     "lower": str.islower, "space": str.isspace, "punct": lambda c: c.isprintable() and not c.isalnum() and not c.isspace(),
     "print": str.isprintable, "graph": lambda c: c.isprintable() and not c.isspace(),
     "cntrl": lambda c: not c.isprintable(), "xdigit": lambda c: c in "0123456789abcdefABCDEF",
-    "blank": lambda c: c in " \t", "word": lambda c: c.isalnum() or c == "_",
+    "blank": lambda c: c in " \t", "word": lambda c: c.isalnum() or c == "_", "ascii": lambda c: c < "\x80",
 }
+
+# POSIX names of collating symbols bash knows (lib/glob/collsyms.h): `[[.hyphen.]]` is `-`.
+_COLLATING_NAMES: dict[str, str] = {
+    **{name: chr(code) for code, names in enumerate((
+        "NUL", "SOH", "STX", "ETX", "EOT", "ENQ", "ACK", "alert", "BS backspace", "HT tab", "LF newline",
+        "VT vertical-tab", "FF form-feed", "CR carriage-return", "SO", "SI", "DLE", "DC1", "DC2", "DC3",
+        "DC4", "NAK", "SYN", "ETB", "CAN", "EM", "SUB", "ESC", "IS4 FS", "IS3 GS", "IS2 RS", "IS1 US"))
+       for name in names.split()},
+    "space": " ", "exclamation-mark": "!", "quotation-mark": '"', "number-sign": "#", "dollar-sign": "$",
+    "percent-sign": "%", "ampersand": "&", "apostrophe": "'", "left-parenthesis": "(",
+    "right-parenthesis": ")", "asterisk": "*", "plus-sign": "+", "comma": ",", "hyphen": "-",
+    "hyphen-minus": "-", "minus": "-", "dash": "-", "period": ".", "full-stop": ".", "slash": "/",
+    "solidus": "/", "zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
+    "seven": "7", "eight": "8", "nine": "9", "colon": ":", "semicolon": ";", "less-than-sign": "<",
+    "equals-sign": "=", "greater-than-sign": ">", "question-mark": "?", "commercial-at": "@",
+    "left-square-bracket": "[", "backslash": "\\", "reverse-solidus": "\\", "right-square-bracket": "]",
+    "circumflex": "^", "circumflex-accent": "^", "underscore": "_", "grave-accent": "`", "left-brace": "{",
+    "left-curly-bracket": "{", "vertical-line": "|", "right-brace": "}", "right-curly-bracket": "}",
+    "tilde": "~", "DEL": "\x7f",
+}
+# The characters a bracket expression is tried with when it is compiled: every ASCII character,
+# and non-ASCII ones that fold or classify unusually (the Kelvin sign folds to `k`).
+_PROBES = tuple(chr(code) for code in range(1, 128)) + tuple("éÉçÿſıİ\u212a€中")
+
+
+def _collating_symbol(name: str) -> str | None:
+    """The character a `[.name.]` or (bash 5.3) `[=name=]` stands for; None when invalid."""
+    found = _COLLATING_NAMES.get(name)
+    return found if found is not None else name if len(name) == 1 else None
+
+
+def _fold(c: str, fold: bool) -> str:
+    if not fold:
+        return c
+    low = c.lower()
+    return low if len(low) == 1 else c
+
+
+def _class_holds(name: str, c: str) -> bool:
+    """`[:name:]`: bash 5.2/5.3 unquote the name; an unknown class matches nothing."""
+    test = _CLASSES.get(name.replace("\\", ""))
+    return test is not None and test(c)
+
+
+def _brackmatch_52(text: str, start: int, test: str, fold: bool) -> int | None:
+    """Bash 5.2's BRACKMATCH (lib/glob/sm_loop.c), line for line: `text[start]` is just past
+    the `[`. The index past the expression when `test` matches it, `start` when the `[` is a
+    plain character matching `test == "["`, None when `test` does not match."""
+    n = len(text)
+
+    def at(k: int) -> str:
+        return text[k] if k < n else "\0"
+
+    def literal() -> int | None:
+        return start if test == "[" else None
+
+    orig_test = test
+    test = _fold(test, fold)
+    p = start
+    negated = at(p) in "!^"
+    if negated:
+        p += 1
+    c = at(p)
+    p += 1
+    while True:
+        cstart = c
+        if c == "[" and at(p) == "=" and at(p + 2) == "=" and at(p + 3) == "]":
+            equivalent = _fold(at(p + 1), fold)
+            p += 4
+            if test == equivalent:
+                return _matched_52(text, p + 1, start, test, negated)
+            c = at(p)
+            p += 1
+            if c == "\0":
+                return literal()
+            c = _fold(c, fold)
+            continue  # (5.2 reads a `]` here as a member, not the end)
+        if c == "[" and at(p) == ":":
+            close = p + 1
+            while at(close) != "\0" and not (at(close) == ":" and at(close + 1) == "]"):
+                close += 1
+            holds = False
+            if at(close) != "\0":
+                holds = _class_holds(text[p + 1 : close], orig_test)
+                p = close + 2
+            if holds:
+                return _matched_52(text, p + 1, start, test, negated)
+            c = at(p)
+            p += 1
+            if c == "\0":
+                return literal()
+            if c == "]":
+                break
+            c = _fold(c, fold)
+            continue
+        if c == "[" and at(p) == ".":
+            symbol, p = _collsym_52(text, p, at)
+            # An invalid symbol cannot match (bash: one past the character tried).
+            cstart = symbol if symbol is not None else chr(ord(test) + 1)
+        if c == "\\":
+            if at(p) == "\0":
+                return None
+            cstart = at(p)
+            p += 1
+        cstart = cend = _fold(cstart, fold)
+        ranged = False
+        if c == "\0":
+            return literal()
+        c = _fold(at(p), fold)
+        p += 1
+        if c == "\0":
+            return literal()
+        if c == "-" and at(p) != "]":
+            cend = at(p)
+            p += 1
+            if cend == "\\":
+                cend = at(p)
+                p += 1
+            if cend == "\0":
+                return None
+            if cend == "[" and at(p) == ".":
+                symbol, p = _collsym_52(text, p, at)
+                cend = symbol if symbol is not None else chr(max(ord(test) - 1, 0))
+            cend = _fold(cend, fold)
+            c = at(p)
+            p += 1
+            if cstart > cend:  # an inverted range matches nothing; the rest still counts
+                if c == "]":
+                    break
+                c = _fold(c, fold)
+                continue
+            ranged = True
+        if (cstart <= test <= cend) if ranged else test == cstart:
+            return _matched_52(text, p, start, test, negated)
+        if c == "]":
+            break
+    return p if negated else None
+
+
+def _collsym_52(text: str, p: int, at: Callable[[int], str]) -> tuple[str | None, int]:
+    """5.2's PARSE_COLLSYM at the `.` of `[.`: the symbol (None when invalid) and the index
+    past `.]` (at the end of the text when there is none)."""
+    q = p + 1
+    k = q
+    while at(k) != "\0" and not (at(k) == "." and at(k + 1) == "]"):
+        k += 1
+    if at(k) == "\0":
+        return None, k
+    return _collating_symbol(text[q:k]), k + 2
+
+
+def _matched_52(text: str, p: int, start: int, test: str, negated: bool) -> int | None:
+    """5.2 skips the rest of a bracket expression that matched, its own way."""
+    n = len(text)
+
+    def at(k: int) -> str:
+        return text[k] if k < n else "\0"
+
+    p -= 1
+    c = at(p)
+    depth = 1
+    opener: int | None = None
+    while depth > 0:
+        if c == "\0":
+            return start if test == "[" else None
+        before = c
+        c = at(p)
+        p += 1
+        if c == "[" and at(p) in "=:." and at(p) != "\0":
+            depth += 1
+            opener = p
+            p += 1
+            c = at(p)
+            if c == "\0":
+                return start if test == "[" else None
+        elif c == "]" and depth > 1 and opener is not None and before == at(opener):
+            depth -= 1
+            opener = None
+        elif c == "]" and (opener is None or at(opener) != ".") and depth >= 1:
+            depth = 0
+        elif c == "\\":
+            if at(p) == "\0":
+                return None
+            p += 1
+    return None if negated else p
+
+
+def _subbracket_53(text: str, p: int) -> int | None:
+    """5.3's PARSE_SUBBRACKET at the `.`, `=` or `:` after a `[`: the index of the closing
+    `.]`/`=]`/`:]`; only a collating symbol may hold a `]`."""
+    kind = text[p]
+    n = len(text)
+    p += 1
+    while p < n and (kind == "." or text[p] != "]"):
+        if text[p] == kind and text.startswith("]", p + 1):
+            return p
+        p += 1
+    return None
+
+
+def _brackmatch_53(text: str, start: int, test: str, fold: bool) -> int | None:
+    """Bash 5.3's BRACKMATCH, same contract as `_brackmatch_52`. 5.3 reads `[=name=]` by
+    collating name and ends the expression at a `]` after a class; a range with an invalid
+    collating symbol as an end is taken to match anything (it is unspecified)."""
+    n = len(text)
+
+    def at(k: int) -> str:
+        return text[k] if k < n else "\0"
+
+    def literal() -> int | None:
+        return start if test == "[" else None
+
+    orig_test = test
+    test = _fold(test, fold)
+    p = start
+    negated = at(p) in "!^"
+    if negated:
+        p += 1
+    c = at(p)
+    p += 1
+    while True:
+        cstart: str | None = c
+        if c == "[" and at(p) in "=:" and (close := _subbracket_53(text, p)) is not None:
+            if at(p) == "=":
+                symbol = _collating_symbol(text[p + 1 : close])
+                hit = symbol is not None and test == _fold(symbol, fold)
+            else:
+                hit = _class_holds(text[p + 1 : close], orig_test)
+            p = close + 2
+            if hit:
+                return _matched_53(text, p + 1, start, test, negated)
+            c = at(p)
+            p += 1
+            if c == "\0":
+                return literal()
+            if c == "]":
+                break
+            c = _fold(c, fold)
+            continue
+        if c == "[" and at(p) == "." and (close := _subbracket_53(text, p)) is not None:
+            cstart = _collating_symbol(text[p + 1 : close])
+            p = close + 2
+        if c == "\\":
+            if at(p) == "\0":
+                return literal()
+            cstart = at(p)
+            p += 1
+        cstart = cend = _fold(cstart, fold) if cstart is not None else None
+        ranged = False
+        if c == "\0":
+            return literal()
+        c = _fold(at(p), fold)
+        p += 1
+        if c == "\0":
+            return literal()
+        if c == "-" and at(p) != "]":
+            cend = at(p)
+            p += 1
+            if cend == "\\":
+                cend = at(p)
+                p += 1
+            if cend == "\0":
+                return literal()
+            if cend == "[" and at(p) == "." and (close := _subbracket_53(text, p)) is not None:
+                cend = _collating_symbol(text[p + 1 : close])
+                p = close + 2
+            cend = _fold(cend, fold) if cend is not None else None
+            c = at(p)
+            p += 1
+            if cstart is not None and cend is not None and cstart > cend:
+                if c == "]":
+                    break
+                c = _fold(c, fold)
+                continue
+            ranged = True
+        if ranged:
+            if cstart is None or cend is None or cstart <= test <= cend:
+                return _matched_53(text, p, start, test, negated)
+        elif test == cstart:
+            return _matched_53(text, p, start, test, negated)
+        if c == "]":
+            break
+    return p if negated else None
+
+
+def _matched_53(text: str, p: int, start: int, test: str, negated: bool) -> int | None:
+    n = len(text)
+
+    def at(k: int) -> str:
+        return text[k] if k < n else "\0"
+
+    p -= 1
+    c = at(p)
+    while True:
+        if c == "\0":
+            return start if test == "[" else None
+        c = at(p)
+        p += 1
+        if c == "[" and at(p) in "=:." and at(p) != "\0":
+            close = _subbracket_53(text, p)
+            if close is not None:
+                p = close + 2
+        elif c == "]":
+            break
+        elif c == "\\":
+            if at(p) == "\0":
+                return start if test == "[" else None
+            p += 1
+    return None if negated else p
 
 
 class _Set(msgspec.Struct, frozen=True, gc=False):
-    negated: bool
+    """A bracket expression, as the ASCII characters it matches (`folded`: under nocaseglob).
+    A character outside ASCII matches when `plain` (only listed characters) says so, and
+    otherwise may (classes and ranges of other locales are not modelled: fail closed)."""
+
     chars: frozenset[str]
-    ranges: tuple[tuple[str, str], ...]
-    classes: tuple[str, ...]
+    folded: frozenset[str]
+    plain: bool
+    text: str  # the expression, `[` to `]`
 
     def has(self, c: str, fold: bool) -> bool:
-        found = self._has(c) or (fold and (self._has(c.lower()) or self._has(c.upper())))
-        return found != self.negated
+        if c < "\x80":
+            return c in (self.folded if fold else self.chars)
+        if not self.plain:
+            return True
+        return any(_brackmatch(self.text, 1, c, fold) is not None for _brackmatch in _BASH_BRACKETS)
 
-    def _has(self, c: str) -> bool:
-        if c in self.chars:
-            return True
-        if any(lo <= c <= hi for lo, hi in self.ranges):
-            return True
-        return any(_CLASSES[name](c) for name in self.classes)
+
+_BASH_BRACKETS = (_brackmatch_52, _brackmatch_53)
+_BRACKET_SPAN = 128  # characters a bracket expression is read within (past them: may match anything)
+_BRACKETS_LIMIT = 16  # bracket expressions read in one path segment (past them: may match anything)
+_READINGS_DEPTH = 4  # brackets with several readings, one after another, in one segment
+
+
+@lru_cache(maxsize=256)
+def _bracket_readings(text: str, i: int) -> tuple[tuple[_Set, int], ...] | None:
+    """How bash reads the `[` at `text[i]`, tried with every probe character in bash 5.2 and
+    5.3: None when the `[` is a plain character; else each set of characters that match with
+    the index where matching goes on after them. Bash 5.2 reads `[[=a=]]` as `[=a=]` matching
+    `a`, or as a plain `[` followed by `[=a=]]`: two readings. () when no end is found."""
+    start = i + 1
+    if text.find("]", start + 1) < 0:
+        return None  # no `]` that could close it: a plain `[` in every reading
+    # Bounded: the expression is read within a window; one that may reach past it is unknown.
+    window = text[: start + _BRACKET_SPAN]
+    cut = len(window) < len(text)
+    by_end: dict[int, dict[bool, set[str]]] = {}
+    for fold in (False, True):
+        for probe in _PROBES:
+            for brackmatch in _BASH_BRACKETS:
+                end = brackmatch(window, start, probe, fold)
+                if end is not None:
+                    by_end.setdefault(end, {False: set(), True: set()})[fold].add(probe)
+    if not by_end:
+        # Nothing matches: the expression still ends somewhere (a negated reading finds it).
+        if text.startswith(("!", "^"), start):
+            return ()
+        negated = window[:start] + "!" + window[start:]
+        ends = {brackmatch(negated, start, "\x01", False) for brackmatch in _BASH_BRACKETS}
+        if None in ends or start in ends:
+            return () if cut else None  # no end either: the `[` is a character (that `[` does not match)
+        by_end = {end - 1: {False: set(), True: set()} for end in ends}
+    if cut and (start in by_end or max(by_end) > len(window) - 4):
+        return ()  # it may end past the window
+    if set(by_end) == {start}:
+        return None
+    readings = []
+    for end, matched in sorted(by_end.items()):
+        body = text[start : end - 1]
+        plain = end == start or ("[" not in body and "-" not in body)
+        readings.append((_Set(frozenset(c for c in matched[False] if c < "\x80"),
+                              frozenset(c for c in matched[True] if c < "\x80"), plain, text[i:end]), end))
+    return tuple(readings)
 
 
 class Segment(msgspec.Struct, frozen=True, gc=False):
@@ -1171,7 +1527,7 @@ def compile_segment(text: str, extglob: bool = True, globstar: bool = True) -> S
         return Segment(None, True, ())
     if not any(c in text for c in "*?[\\") and not ("(" in text and any(c in text for c in _EXTGLOB_PREFIX)):
         return Segment(text, False, ())
-    nodes, end = _compile_nodes(text, 0, extglob, top=True)
+    nodes, end = _compile_nodes(text, 0, extglob, top=True) if text.count("[") <= _BRACKETS_LIMIT else (None, 0)
     if nodes is None or _size(nodes) > PATTERN_LIMIT:
         return Segment(None, False, (), anything=True)
     if all(kind == _N_CHAR for kind, _ in nodes):
@@ -1230,57 +1586,29 @@ def _compile_nodes(text: str, i: int, extglob: bool, top: bool, depth: int = 0) 
             nodes.append((_N_ONE, None))
             i += 1
         elif c == "[":
-            parsed = _bracket(text, i)
-            if parsed is None:
+            readings = _bracket_readings(text, i)
+            if readings is None:
                 nodes.append((_N_CHAR, "["))
                 i += 1
-            else:
-                node, i = parsed
+            elif len(readings) == 1:
+                node, i = readings[0]
                 nodes.append((_N_SET, node))
+            elif not top or not readings or depth >= _READINGS_DEPTH:
+                return None, i  # readings bash may go on from differently here: may match anything
+            else:
+                # Each reading goes on with the rest of the text from where it ends.
+                alternatives = []
+                for node, end in readings:
+                    rest, _ = _compile_nodes(text, end, extglob, top=True, depth=depth + 1)
+                    if rest is None:
+                        return None, end
+                    alternatives.append(((_N_SET, node), *rest))
+                nodes.append((_N_GROUP, ("@", tuple(alternatives))))
+                return nodes, n
         else:
             nodes.append((_N_CHAR, c))
             i += 1
     return nodes, i
-
-
-def _bracket(text: str, i: int) -> tuple[_Set, int] | None:
-    """Parse `[…]` at `text[i]`; None when there is no closing bracket (then `[` is a char)."""
-    n = len(text)
-    j = i + 1
-    negated = False
-    if j < n and text[j] in "!^":
-        negated = True
-        j += 1
-    chars: set[str] = set()
-    ranges: list[tuple[str, str]] = []
-    classes: list[str] = []
-    first = True
-    while j < n:
-        c = text[j]
-        if c == "]" and not first:
-            return _Set(negated, frozenset(chars), tuple(ranges), tuple(classes)), j + 1
-        first = False
-        if c == "[" and text.startswith("[:", j):
-            end = text.find(":]", j + 2)
-            if end > 0 and text[j + 2 : end] in _CLASSES:
-                classes.append(text[j + 2 : end])
-                j = end + 2
-                continue
-        if c == "\\" and j + 1 < n:
-            c = text[j + 1]
-            j += 1
-        if j + 2 < n and text[j + 1] == "-" and text[j + 2] != "]":
-            hi = text[j + 2]
-            step = 3
-            if hi == "\\" and j + 3 < n:
-                hi = text[j + 3]
-                step = 4
-            ranges.append((c, hi))
-            j += step
-            continue
-        chars.add(c)
-        j += 1
-    return None
 
 
 def segment_matches(segment: Segment, name: str, *, dotglob: bool = False, fold: bool = False) -> bool:
@@ -1423,6 +1751,37 @@ def pattern_reaches(
     if exact:
         return n in reachable
     return True  # the whole pattern matched a prefix: an ancestor of `target` or itself
+
+
+def pathspec_reaches(pattern: str, target: Sequence[str], *, fold: bool = False, inside: bool = True) -> bool:
+    """Can a git pathspec's pattern match `target` (segments below the pathspec's directory),
+    one of its ancestors, or (with `inside`) a path inside it? Git matches a pathspec with fnmatch without
+    FNM_PATHNAME: `*`, `?` and `[…]` also match `/` (`git rm '*.sh'` removes `ci/gate.sh`);
+    with `:(glob)` magic they do not, which matches less."""
+    segment = compile_segment(pattern, False, False)
+    if segment.anything:
+        return True
+    if not target:
+        return True  # the pathspec's own directory: it names something inside it
+    whole = "/".join(target)
+    if segment.literal is not None:
+        spec = segment.literal.casefold() if fold else segment.literal
+        path = whole.casefold() if fold else whole
+        return spec == path or path.startswith(spec + "/") or spec.startswith(path + "/")
+    nodes = segment.nodes
+    for k in range(1, len(target) + 1):  # the target or an ancestor (a directory holds it)
+        name = "/".join(target[:k])
+        if len(name) in _run(nodes, name, {0}, False, fold):
+            return True
+    if not inside:
+        return False
+    # Inside the target: the pattern's head takes `target/` and its tail may take any rest.
+    below = whole + "/"
+    for j in range(len(nodes) + 1):
+        ends = _run(nodes[:j], below, {0}, False, fold)
+        if len(below) in ends or (ends and j < len(nodes) and nodes[j][0] in (_N_STAR, _N_GROUP)):
+            return True
+    return False
 
 
 def resolve_pattern(segments: Sequence[Segment]) -> tuple[Segment, ...]:

@@ -141,11 +141,14 @@ def git(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
     shifted = [Item(it.index + offset, it.text, it.role, it.whole) for it in found.items]
     # Paths git writes are relative to `-C`, or to the work tree's top with `--work-tree`.
     pathspec_base = work_tree if work_tree is not None else base
+    # `--icase-pathspecs` folds case in every pathspec (`git --icase-pathspecs rm CI/GATE.SH`).
+    icase = any(a.text == "--icase-pathspecs" for a in args[:k])
     extra = [
-        Extra(e.kind, path=_join(pathspec_base if e.rule == "pathspec" else base, e.path)
+        Extra(e.kind, path=_join(pathspec_base if e.rule in _PATHSPEC_RULES else base, e.path)
               if e.path and not e.path.startswith("/") and e.rule != "whole-tree" and e.kind != "hooks" else e.path,
-              pattern=_join(pathspec_base, e.pattern) if e.pattern is not None and e.rule == "pathspec" else e.pattern,
-              tree=e.tree, rule=e.rule, source=e.source, argv=e.argv, names=e.names)
+              pattern=_join(pathspec_base, e.pattern) if e.pattern is not None and e.rule in _PATHSPEC_RULES else e.pattern,
+              tree=e.tree, rule="pathspec-icase" if icase and e.rule in _PATHSPEC_RULES else e.rule,
+              source=e.source, argv=e.argv, names=e.names)
         for e in found.extra
     ]
     return Effects(tuple(items) + tuple(shifted), tuple(extra), unproven or found.unproven)
@@ -418,9 +421,15 @@ def _whole_tree(rule_dir: str) -> Extra:
     return Extra(WRITE, path=rule_dir, tree=True, rule="whole-tree")
 
 
+# Rules of a pathspec's effect: a plain path (below it everything), a pattern git matches its
+# own way (judgment: `*`, `?` and `[…]` cross `/`), either under case folding.
+_PATHSPEC_RULES = frozenset({"pathspec", "pathspec-wildmatch", "pathspec-icase"})
+
+
 def _pathspecs(rest: Sequence[Arg], indexes: Sequence[int], kind: str, tree_dir: str) -> list[Extra]:
     """A pathspec names everything below it (`git checkout -- .` restores the whole directory),
-    and git matches its own globs (`'ci/*'`); `:/` and other magic reach from the top."""
+    and git matches its own globs (`'*.sh'` with a `*` that crosses `/`); `:/` and other
+    magic reach from the top."""
     extra: list[Extra] = []
     for k in indexes:
         a = rest[k]
@@ -428,7 +437,7 @@ def _pathspecs(rest: Sequence[Arg], indexes: Sequence[int], kind: str, tree_dir:
         if a.opaque or text.startswith(":"):
             extra.append(Extra(kind, path=tree_dir, tree=True, rule="whole-tree"))
         elif any(c in text for c in "*?["):
-            extra.append(Extra(kind, pattern=text, rule="pathspec"))
+            extra.append(Extra(kind, pattern=text, rule="pathspec-wildmatch"))
         else:
             extra.append(Extra(kind, path=text, tree=True, rule="pathspec"))
     return extra
@@ -544,6 +553,9 @@ def _git_rm(rest: Sequence[Arg], env: Env, tree_dir: str) -> Effects:
     # `--cached` keeps the file but stages its removal (the next commit deletes it)
     roles = {k: DATA if "dry-run" in parsed.effects else STAGE if cached else DELETE for k in parsed.operands}
     extra = [] if harmless else _pathspecs(rest, parsed.operands, DELETE, tree_dir)
+    if cached and "dry-run" not in parsed.effects:
+        # (a pattern git matches: `git rm --cached '*.sh'` stages the removal of ci/gate.sh)
+        extra = [e for e in _pathspecs(rest, parsed.operands, STAGE, tree_dir) if e.rule == "pathspec-wildmatch"]
     if not harmless and any(a.text.startswith("--pathspec-from-file") for a in rest):
         extra.append(Extra(DELETE, path=tree_dir, tree=True, rule="whole-tree"))
     return Effects(_roles(parsed, roles), tuple(extra), unknown_reason(parsed))

@@ -29,7 +29,7 @@ command's reach is unknown (fail-closed routing), or None; `kind` is one of `BRE
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import msgspec
 
@@ -55,6 +55,7 @@ from polydeukes.stdlib.shell.expansion import (
     escape_pattern,
     compile_segment,
     segment_matches,
+    pathspec_reaches,
     pattern_reaches,
     resolve_pattern,
     unknown_tail,
@@ -191,6 +192,9 @@ _CONTAINING = frozenset({E.DELETE, E.MOVE, E.CHMOD})
 # Roles of a path that write at most that one file (given a directory, they reach nothing below).
 _SINGLE_FILE_WRITES = E.HARMLESS | {E.WRITE, E.CREATE, E.LINK}
 
+
+# Values git reads as false for a boolean environment variable (git_env_bool).
+_GIT_FALSE = frozenset({"", "0", "false", "no", "off"})
 
 class ShellModResult(msgspec.Struct, frozen=True):
     broken: bool
@@ -451,6 +455,46 @@ class Protected:
         for index, target in enumerate(self.absolute):
             if any(pattern_reaches(compiled, target[k:], dotglob=dotglob, fold=fold)
                    for k in range(len(target) + 1)):
+                hits.append(index)
+        return hits
+
+    def pathspec_hits(self, pathspec: str, cwd: tuple[str, ...] | None, fold: bool,
+                      may_hold: Callable[[int, Callable[[str], bool]], bool]) -> list[int]:
+        """The entries a git pathspec (joined with git's directory) can match the way git
+        matches it (`pathspec_reaches`: `*`, `?` and `[…]` cross `/`). The literal directory
+        before the first wildcard anchors it. Where the pattern could match a path below an
+        entry, `may_hold(index, accept)` tells whether the entry holds one it `accept`s."""
+        if self.absolute is None:
+            return []
+        fold = fold or self.fold
+        cut = min((pathspec.find(c) for c in "*?[" if c in pathspec), default=len(pathspec))
+        head, slash, _ = pathspec[:cut].rpartition("/")
+        directory, rest = (head or "/", pathspec[len(head) + 1 :]) if slash else (".", pathspec)
+        anchor = None
+        if cwd is not None or directory.startswith(("/", "~")):
+            anchor = absolute_segments(comparable(directory, self.fold), cwd if cwd is not None else (), self.home)
+            if anchor is None:
+                return []
+            if fold:
+                anchor = [s.casefold() for s in anchor]
+        hits = []
+        for index, target in enumerate(self.absolute):
+            spelled = [s.casefold() for s in target] if fold else target
+            if anchor is None:
+                starts: Sequence[int] = range(len(target) + 1)  # an unknown directory: anywhere
+            elif spelled[: len(anchor)] == anchor:
+                starts = (len(anchor),)
+            elif anchor[: len(target)] == spelled:
+                hits.append(index)  # the pathspec lies inside the entry
+                continue
+            else:
+                continue
+            if any(pathspec_reaches(rest, target[k:], fold=fold, inside=False) for k in starts):
+                hits.append(index)
+                continue
+            below = [k for k in starts if pathspec_reaches(rest, target[k:], fold=fold)]
+            if below and may_hold(index, lambda path: any(
+                    pathspec_reaches(rest, [*target[k:], *path.split("/")], fold=fold, inside=False) for k in below)):
                 hits.append(index)
         return hits
 
@@ -1266,7 +1310,11 @@ class _Judge:
                 self.reached.update(hits)
                 self.found(BREAK_EFFECT, FIND_DELETE.format(p=entries[hits[0]]))
             return
-        if extra.pattern is not None:
+        shown = extra.pattern if extra.pattern is not None else extra.path
+        icase = extra.rule.startswith("pathspec") and self.icase_pathspecs(view)
+        if extra.rule in ("pathspec-wildmatch", "pathspec-icase") or icase:
+            hits = p.pathspec_hits(shown, cwd, icase or extra.rule == "pathspec-icase", self.may_hold)
+        elif extra.pattern is not None:
             hits = p.pattern_hits(extra.pattern, cwd, view.glob)
             if not hits and extra.rule == "into":
                 self.glob_into_links(view, extra.pattern, cwd)
@@ -1282,9 +1330,30 @@ class _Judge:
                     self.unknown_base(view, extra.path, None, cwd, "target")
         if hits:
             self.reached.update(hits)
-            shown = extra.pattern if extra.pattern is not None else extra.path
             self.found(BREAK_EFFECT, DERIVED.format(head=head, verb=E.VERBS.get(kind, "writes"), path=shown,
                                                     p=entries[hits[0]]))
+
+    def icase_pathspecs(self, view: View) -> bool:
+        """Does git run with GIT_ICASE_PATHSPECS set on the line (an unknown value counts)?"""
+        value = self.walk.environment(view, "GIT_ICASE_PATHSPECS")
+        if value is None:
+            return any(a.opaque and a.text.startswith("GIT_ICASE_PATHSPECS=") for a in view.args[: view.inner])
+        return value.strip().lower() not in _GIT_FALSE
+
+    def may_hold(self, index: int, accept: Callable[[str], bool]) -> bool:
+        """Can the protected entry hold a path (from it) that `accept`s? A file holds none, a
+        directory is walked (bounded: past the bound it may); anything else may."""
+        disk = self.walk.disk
+        if disk is None or self.p.root_segs is None:
+            return True
+        absolute = [*self.p.root_segs, *self.p.resolved[index]]
+        kind = disk.kind(absolute)
+        if kind == "file":
+            return False
+        if kind != "dir":
+            return True
+        found = disk.tree_has_path(absolute, accept)
+        return found if isinstance(found, bool) else True
 
     def _tree_dir_hits(self, path: str, cwd: tuple[str, ...] | None) -> list[int]:
         """Entries a whole-work-tree effect reaches: git works on the repository that holds

@@ -657,7 +657,7 @@ _TAR_OPTIONS = (
     "-X,--exclude-from=read --exclude=data --include=data -I,--use-compress-program=exec "
     "--to-command=exec:unproven --checkpoint-action=data --info-script,--new-volume-script,-F=exec:unproven "
     "--rsh-command=exec:unproven --remove-files:delete-sources -O,--to-stdout:stdout "
-    "--transform,--xform=data -g,--listed-incremental=write -N,--newer,--after-date=data "
+    "--transform,--xform=data -g,--listed-incremental=write:dest-tree -N,--newer,--after-date=data "
     "--newer-mtime=data --owner=data --group=data --mode=data --mtime=data -b,--blocking-factor=data "
     "-H,--format=data -V,--label=data -L,--tape-length=data -K,--starting-file=data "
     "--checkpoint=?data --exclude-vcs --exclude-vcs-ignores --exclude-caches --anchored "
@@ -673,7 +673,7 @@ _TAR_OPTIONS = (
     "--recursive-unlink -B,--read-full-records -i,--ignore-zeros --ignore-failed-read "
     "--no-recursion --recursion --null -n,--seek --skip-old-files --show-transformed-names "
     "--utc --full-time -R,--block-number --quoting-style=data --no-auto-compress -l "
-    "--check-links --force-local -M,--multi-volume -G,--incremental --ignore-case "
+    "--check-links --force-local -M,--multi-volume -G,--incremental:dest-tree --ignore-case "
     "--no-ignore-case --version --help --usage --show-defaults -?"
 )
 _TAR_MODEL = Model("data...", _TAR_OPTIONS)
@@ -711,7 +711,7 @@ def _tar(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
     transformed = False
     absolute = False
     unproven = None
-    for a in argv:
+    for k, a in enumerate(argv):
         t = a.text
         if t.startswith("--"):
             key = t.split("=", 1)[0]
@@ -729,12 +729,14 @@ def _tar(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
                 opt = _TAR_MODEL.options.get("-" + letter)
                 if opt is not None and opt.arg:
                     break
-        if t.startswith("--strip-components="):
+        key, eq, value = t.partition("=")
+        if len(key) >= 5 and "--strip-components".startswith(key):  # (`--strip 1`, `--str=1`)
+            if not eq and k + 1 < len(argv):
+                value = argv[k + 1].text if not argv[k + 1].opaque else ""
             try:
-                strip = int(t.split("=", 1)[1])
+                strip = int(value)
             except ValueError:
                 transformed = True
-        key = t.split("=", 1)[0]
         if len(key) > 3 and ("--transform".startswith(key) or "--xform".startswith(key)):
             transformed = True  # (tar takes any unambiguous abbreviation: `--trans=…`)
         elif name == "bsdtar" and t.startswith("-s") and not t.startswith("--"):
@@ -776,6 +778,17 @@ def _tar(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
         source = ("tar", archive if archive not in (None, "-") else None, strip, transformed, absolute)
         for directory in dirs[-1:] or ["."]:
             extra.append(Extra("extract", path=directory, tree=True, rule="archive-extract", source=source))
+            if "dest-tree" in parsed.effects:
+                # `-G`/`-g`: an incremental extraction deletes what a directory member's listing
+                # lacks, below any directory of the archive (`./` is the directory itself).
+                extra.append(Extra(DELETE, path=directory, tree=True, rule="dest-tree"))
+    if "delete-sources" in parsed.effects and mode in ("c", "r", "u") and any(
+            option_of(argv, it) in ("-T", "--files-from") and it.text != "-"
+            for it in parsed.items if it.role == READ):
+        # `--remove-files -T LIST` removes the files the list names, which are not read here
+        # (`-T -` takes them from stdin: the pipeline's lister is judged, "Listers").
+        for directory in dirs or ["."]:
+            extra.append(Extra(DELETE, path=directory, tree=True, rule="dest-tree"))
     if parsed.unknown:
         unproven = unproven or f"option {parsed.unknown[0]} is not in the model"
     return Effects(tuple(items), tuple(extra), unproven)
