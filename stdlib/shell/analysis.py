@@ -53,6 +53,7 @@ from polydeukes.stdlib.shell.expansion import (
     unworked_expansion,
     word_values,
 )
+from polydeukes.stdlib.shell.inputs import AFTER_SUBSHELL
 from polydeukes.stdlib.shell.paths import dot_resolve
 from polydeukes.stdlib.shell.tokenizer import (
     PLAIN_RUNS_FROM,
@@ -92,6 +93,7 @@ NESTING_TOO_DEEP = "nesting too deep"
 
 # Reserved words that open a command list: the command follows them (`then rm -rf x`).
 _RESERVED = frozenset({"!", "if", "then", "else", "elif", "do", "while", "until", "{", "time"})
+_NO_OPENING = (0, 0)  # no subshell opens the command (`inputs.subshell_opening`)
 _DECLARATIONS = frozenset({"export", "declare", "typeset", "local", "readonly"})
 _FUNCTION_DEFINITION = LazyPattern(r"[A-Za-z_][A-Za-z0-9_.:-]*\(\)")
 # Builtins and keywords: redefining one of these names changes what a later line means.
@@ -963,8 +965,12 @@ class Walk:
                 flowing = _flows_out(view, flowing)
                 if flowing is not None:
                     self.printed = flowing
-            if context.groups and cmd.words and cmd.words[-1].text.endswith(")") and "(" not in cmd.words[-1].text:
-                context.cwd = context.groups.pop()
+            if context.groups and cmd.words and (cmd.words[-1].text.endswith(")")
+                                                 or cmd.words[-1].text in AFTER_SUBSHELL):
+                from polydeukes.stdlib.shell import inputs  # (`x.sh))`, `x.sh ) )`: each restores)
+
+                for _ in range(min(inputs.subshell_closing(cmd.words)[1], len(context.groups))):
+                    context.cwd = context.groups.pop()
 
     def _tildes(self, text: str) -> bool:
         """Could a word of `text` start with a tilde prefix of the directory stack (`~+`, `~-`,
@@ -1146,9 +1152,14 @@ class Walk:
             view.args = args = self._tilde_prefixes(text, args)
         if context.links:
             view.args = args = self._through_links(args, context.cwd)
-        if self._group_inputs or context.groups or context.fds or words and words[0].text.startswith("(") \
+        opening = _NO_OPENING
+        if words and (words[0].text[:1] == "(" or words[0].text in _RESERVED):
+            from polydeukes.stdlib.shell import inputs  # `( bash x.sh )`, `! (bash x.sh)`
+
+            opening = inputs.subshell_opening(words)
+        if self._group_inputs or context.groups or context.fds or opening[1] \
                 or cmd.redirects and _opens_descriptors(cmd):
-            args = view.args = self._inputs(text, cmd, view, args)
+            args = view.args = self._inputs(text, cmd, view, args, opening)
         # `_unwrap`'s common case answered here: a first word that is no assignment, reserved
         # word, wrapper or `case` pattern is the command (a call less per command).
         first = args[0].text if args else "="
@@ -1289,8 +1300,7 @@ class Walk:
             view.piped_unread = view.piped_code
         # Subshell group: a `(` opening the command saves the directory, a `)` closing it
         # restores it after the command.
-        if words and words[0].text.startswith("(") and not words[0].text.startswith("((") \
-                and not (inner and _is_case_pattern(words[0])):  # `(x) cmd`: an arm, no group
+        for _ in range(opening[1]):
             context.groups.append(context.cwd)
         if model is not None and inner + 1 < len(args) and (model.handler in ("git", "tar") or "=exec" in model.option_text) \
                 and any(a.text[:1] == "-" or a.text[:5] == "ext::" or a.text == "config" for a in args[inner + 1 :]):
@@ -1556,10 +1566,12 @@ class Walk:
             out.extend(expanded)
         return out
 
-    def _inputs(self, text: str, cmd: SimpleCommand, view: View, args: list[Arg]) -> list[Arg]:
+    def _inputs(self, text: str, cmd: SimpleCommand, view: View, args: list[Arg],
+                opening: tuple[int, int]) -> list[Arg]:
         """Where the command's input comes from (inputs.py): its reading redirects by fd (their
         fd-number words dropped from `args`), a group's around it, `exec`'s earlier; and
-        `args` without the parentheses of a subshell glued to its words (`(bash x.sh)`)."""
+        `args` without the parentheses of a subshell around its words (`(bash x.sh)`, `( bash
+        x.sh )`; `opening` from `inputs.subshell_opening`)."""
         from polydeukes.stdlib.shell import inputs
 
         context = self.context
@@ -1573,11 +1585,10 @@ class Walk:
             view.opened_fds = dict(context.fds)
         words = cmd.words
         if words:
-            opens = words[0].text[:1] == "(" and words[0].text[:2] != "((" and not (
-                len(words) > 1 and _is_case_pattern(words[0]))
-            closes = (opens or bool(context.groups)) and words[-1].text.endswith(")")
-            if opens or closes:
-                args = inputs.ungrouped(args, opens, closes)
+            closes = (opening[1] or bool(context.groups)) and (words[-1].text.endswith(")")
+                                                               or words[-1].text in AFTER_SUBSHELL)
+            if opening[1] or closes:
+                args = inputs.ungrouped(args, opening, closes)
         return args
 
     def _env(self, cmd: SimpleCommand, piped: bool) -> E.Env:
