@@ -2901,9 +2901,12 @@ def _wrapper_options(args: Sequence[Arg], inner: int) -> tuple[dict[int, str], l
             if strings is not None and strings.operands and row is not None and row[2] >= 1 << 16:
                 _operand_lines(args, k + 1, inner, row, strings, roles, scripts)  # hyperfine's commands
                 break
-        elif wrapper == "env" and (text in ("-S", "--split-string") or text.startswith(("-S", "--split-string="))):
-            value = args[k + 1] if text in ("-S", "--split-string") and k + 1 < len(args) else None
-            script = value.text if value is not None else text.split("=", 1)[-1] if "=" in text else text[2:]
+        elif wrapper == "env" and (text.startswith("--split-string") or _env_split_at(text) > 0):
+            # (`-S` may end a bundle of options that take no value: `env -vS 'cmd'`, `-iS'cmd'`)
+            at = _env_split_at(text)
+            ends = text == "--split-string" or at == len(text) - 1
+            value = args[k + 1] if ends and k + 1 < len(args) else None
+            script = value.text if value is not None else text.split("=", 1)[-1] if at < 0 else text[at + 1 :]
             scripts.append(script + " " + " ".join(a.text for a in args[inner:]))
             roles[k] = E.CODE
             if value is not None:
@@ -2925,6 +2928,18 @@ def _wrapper_options(args: Sequence[Arg], inner: int) -> tuple[dict[int, str], l
         # `watch 'make && rm x'`, `watch ls ';' rm x`: watch hands its words, joined, to `sh -c`.
         scripts.append(" ".join(a.text for a in args[inner:]))
     return roles, scripts, wrapper
+
+
+def _env_split_at(text: str) -> int:
+    """The index of the `S` that takes env's `--split-string` value in a bundle of short
+    options (`-S`, `-vS`, `-iS'cmd'`), or -1 when none does (a letter before it takes a value
+    of its own: `-uS`)."""
+    if text[:1] != "-" or text[1:2] == "-":
+        return -1
+    for j in range(1, len(text)):
+        if text[j] in _WRAPPERS["env"][0]:
+            return j if text[j] == "S" else -1
+    return -1
 
 
 def _stdin_bodies(cmd: SimpleCommand) -> list[str]:
@@ -3194,7 +3209,7 @@ def shell_options(words: Sequence[Arg | Word]) -> tuple[int, str] | None:
             return None
         if t == "--" or t == "-":
             return k + 1, letters
-        if t in ("-o", "+o", "-O", "+O", "--rcfile", "--init-file"):
+        if t in ("--rcfile", "--init-file"):
             k += 2
             continue
         if t.startswith("--"):
@@ -3202,7 +3217,8 @@ def shell_options(words: Sequence[Arg | Word]) -> tuple[int, str] | None:
             continue
         if t[:1] in ("-", "+") and len(t) > 1:
             letters += t[1:]
-            k += 1
+            # each `o` / `O` of a bundle takes the next word (`-euo pipefail`, `-o errexit`)
+            k += 1 + t.count("o", 1) + t.count("O", 1)
             continue
         break
     return min(k, len(words)), letters

@@ -933,6 +933,46 @@ _COMMANDS = frozenset(_LIFECYCLES) | frozenset(_NPM_RUNS)
 _IGNORE_SCRIPTS = frozenset({"--ignore-scripts", "--ignore-scripts=true"})
 
 
+# Short options whose value is the rest of the word or the next word, and those whose value is
+# only the rest of the word (optional), of the programs whose option bundles `unbundled` splits.
+_MAKE_LETTERS = ("fCIoWE", "jlO")
+_SED_LETTERS = ("efl", "i")
+_AWK_LETTERS = ("fvFEeilW", "opdLD")  # (gawk's among them: `-E F`, `-i F`, `-o[F]` …)
+_PROGRAM_VALUE_OPTIONS = frozenset({"--file", "--expression", "--line-length", "--assign", "--field-separator",
+                                    "--exec", "--include", "--load"})
+_SEDS = frozenset({"sed", "gsed"})
+# Their options whose value is a file of program code (gawk: `-E` runs one, `-i` includes one).
+_SED_FILE_OPTIONS = frozenset({"-f", "--file"})
+_AWK_FILE_OPTIONS = frozenset({"-f", "--file", "-E", "--exec", "-i", "--include"})
+
+
+def unbundled(args: Sequence[Arg], letters: tuple[str, str], long_values: frozenset[str]) -> list[Arg]:
+    """`args` with each bundle of short options split into one word per option, as getopt
+    reads them (`make -sf m.mk` is `-s -f m.mk`, `sed -nfx.sed` is `-n -fx.sed`): the first
+    letter that takes a value (`letters`: required, optional) takes the rest of the word, or,
+    when it ends the word and its value is required, the next word (left whole)."""
+    required, optional = letters
+    out: list[Arg] = []
+    value_next = False
+    for k, a in enumerate(args):
+        t = a.text
+        if value_next or a.opaque or a.pattern is not None or t[:1] != "-" or t[:2] == "--" or len(t) < 3:
+            if t == "--" and not value_next:
+                out.extend(args[k:])  # (operands only after it)
+                break
+            out.append(a)
+            value_next = not value_next and not a.opaque and (
+                len(t) == 2 and t[1] in required or t in long_values)
+            continue
+        for j in range(1, len(t)):
+            if t[j] in required or t[j] in optional:
+                out.append(Arg("-" + t[j:], None, False, a.count, a.word))
+                value_next = j == len(t) - 1 and t[j] in required
+                break
+            out.append(Arg("-" + t[j], None, False, a.count, a.word))
+    return out
+
+
 def runner_script(walk: Walk, view: View) -> FileScript | None:
     """What `make` or `npm`/`yarn`/`pnpm` runs: the recipe lines of the makefile, or the
     package.json scripts a call names (with their `pre`/`post` scripts), as shell lines each
@@ -947,28 +987,37 @@ def runner_script(walk: Walk, view: View) -> FileScript | None:
 
 
 def _program_files(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript | None:
-    """`awk -f prog.awk`, `sed -f script.sed` (`--file=F`, `-fF`): the program files, read
-    as code (a mention fails closed, as in the program written on the line)."""
+    """`awk -f prog.awk`, `sed -f script.sed` (`--file=F`, `-fF`, in a bundle `-nf F`; gawk's
+    `-E F` and `-i F`): the program files, read as code (a mention fails closed, as in the
+    program written on the line)."""
     if view.name in OPTION_FILE_READERS:
         return _option_files(walk, view, args)
+    sed = view.name in _SEDS
+    options = _SED_FILE_OPTIONS if sed else _AWK_FILE_OPTIONS
     files: list[str] = []
+    args = unbundled(args, _SED_LETTERS if sed else _AWK_LETTERS, _PROGRAM_VALUE_OPTIONS)
     k = 0
     while k < len(args):
         t = args[k].text
-        if t in ("-f", "--file") and k + 1 < len(args):
+        option, value = t, None
+        if t in options and k + 1 < len(args):
             if args[k + 1].text.startswith("<(") \
                     and (made := _rewritten_script(args[k + 1].text, view.name, False, True)) is not None:
                 return made  # `awk -f <(rev p)`
             if args[k + 1].opaque:
                 return None
-            files.append(args[k + 1].text)
+            value = args[k + 1].text
             k += 1
-        elif t.startswith("--file="):
-            files.append(t.split("=", 1)[1])
-        elif t.startswith("-f") and len(t) > 2 and not args[k].opaque:
-            files.append(t[2:])
+        elif t.startswith("--") and "=" in t:
+            option, value = t.split("=", 1)
+        elif len(t) > 2 and not t.startswith("--") and not args[k].opaque:
+            option, value = t[:2], t[2:]
         elif t == "--":
             break
+        if value is not None and option in options:
+            files.append(value)
+            if option in ("-i", "--include") and not value.endswith(".awk"):
+                files.append(value + ".awk")  # (gawk tries NAME, then NAME.awk)
         k += 1
     return _code_files(walk, view, files)
     return script
@@ -1089,6 +1138,7 @@ def _makefile(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript | None:
     if flags is not None:
         environment_overrides = _make_flags(flags, include_dirs, evals, overrides)
     listed = _make_environment(walk, view, "MAKEFILES")
+    args = unbundled(args, _MAKE_LETTERS, _MAKE_VALUE_OPTIONS)  # (`make -sf m.mk`)
     k = 0
     while k < len(args):
         a = args[k]
