@@ -67,7 +67,7 @@ from polydeukes.stdlib.shell.analysis import (
     shell_options,
 )
 from polydeukes.stdlib.shell.disk import FILE_BYTES, PROGRAM_BYTES, SCRIPT_BYTES, Binary, Missing, Refused
-from polydeukes.stdlib.shell.expansion import Arg, Value, printed_file, printed_words
+from polydeukes.stdlib.shell.expansion import Arg, Value, compile_segment, printed_file, printed_words, segment_matches
 from polydeukes.stdlib.shell.interpreters import (
     CONFIG_FILE,
     FAMILIES,
@@ -92,7 +92,7 @@ class FileScript:
 
     __slots__ = ("path", "runner", "shell", "text", "refused", "arguments", "child", "lines", "directory",
                  "paths", "parts", "tests", "node_bin", "rewritten", "pattern", "patterns", "sources",
-                 "fallback")
+                 "fallback", "listings")
 
     def __init__(self, path: str, runner: str, shell: bool, child: bool,
                  arguments: Sequence[Arg] | None) -> None:
@@ -124,6 +124,9 @@ class FileScript:
         # `patterns`: those among a program's files (`python3 p.p?`).
         self.pattern: str | None = None
         self.patterns: list[str] | None = None
+        # The script is each file a lister can print (`bash "$(ls x.sh)"`, `source $(find . -name
+        # x.sh)`): its listings (listers.py), matched on disk when read (`_listed`).
+        self.listings: tuple | None = None
         # The script is the text of files a substitution passes on (`eval "$(head x.sh)"`,
         # `source <(tail x.sh)`): their spelled names or patterns, read together (`_sources`).
         self.sources: list[tuple[str, bool]] | None = None
@@ -155,7 +158,9 @@ def located(view: View) -> FileScript | None:
             if before is not None and "c" in before[1] and before[0] == at - inner - 1:
                 return _substituted_files(view, args[at : at + 1], name, True)
             if before is not None and before[0] == at - inner - 1 and "s" not in before[1]:
-                return _located(args[at], name, True, True, args[at + 1 :])  # (`/dev/fd/3`, spelled so)
+                # (`/dev/fd/3`, spelled so; `"$(ls x.sh)"`, each file the lister prints)
+                return _located(args[at], name, True, True, args[at + 1 :]) \
+                    or _listed_script(view, at, name, True, True, args[at + 1 :])
             return None
         k, letters = options
         if "c" in letters:
@@ -172,7 +177,8 @@ def located(view: View) -> FileScript | None:
         if k >= len(args):
             return None
         rest = args[k + 1 :]
-        return _located(args[k], name, True, False, rest if rest else None)
+        return _located(args[k], name, True, False, rest if rest else None) \
+            or _listed_script(view, k, name, True, False, rest if rest else None)
     if name in CODE_FILE_PROGRAMS:
         return _command_files(view, view.inner + 1, name)
     if view.wrapper == "gdb" and inner >= len(args):
@@ -288,6 +294,7 @@ def _program(view: View) -> FileScript | None:
     run = TestRun(runner) if runner is not None else None
     files: list[str] = []
     patterns: list[str] = []
+    listings: list = []
     for it in items:
         if run is not None:
             if it.option in CONFIG_FILE or it.option in OVERRIDE:
@@ -311,6 +318,8 @@ def _program(view: View) -> FileScript | None:
                 and it.option != PLUGIN and it.option != "-m":
             patterns.append(a.pattern)  # `python3 p.p?`: every match is read (`read`)
             continue
+        if a is not None and a.opaque and view.listed and it.option != "-m":
+            listings.extend(e for e in view.listed if it.index in e.source)  # `python3 "$(ls p.py)"`
         if a is not None and (a.opaque or a.pattern is not None) or it.text.startswith(("<(", ">(")):
             continue  # unknown, a pattern, or text that arrives at run time
         if it.option == TEST_PATH:
@@ -340,10 +349,12 @@ def _program(view: View) -> FileScript | None:
             if value is not None and not args[k].opaque:
                 files.append(value)
                 env_files.append(value)
-    if files or patterns or run is not None:
-        script = FileScript(files[0] if files else patterns[0] if patterns else "its test files", name, False, True, ())
+    if files or patterns or listings or run is not None:
+        script = FileScript(files[0] if files else patterns[0] if patterns else
+                            args[listings[0].source[0]].text if listings else "its test files", name, False, True, ())
         script.paths = files
         script.patterns = patterns or None
+        script.listings = tuple(listings) or None
         script.fallback = env_files or None  # (`_read_program`: their NODE_OPTIONS' preloads)
         script.tests = run
         return script
@@ -386,6 +397,19 @@ def _located(a: Arg, runner: str, shell: bool, child: bool, arguments: Sequence[
     if a.opaque or a.pattern is not None or text.startswith(("<(", ">(")) or text == "-":
         return None  # unknown, or text that arrives at run time
     return FileScript(text, runner, shell, child, arguments)
+
+
+def _listed_script(view: View, k: int, runner: str, shell: bool, child: bool,
+                   arguments: Sequence[Arg] | None) -> FileScript | None:
+    """A script operand `args[k]` of unknown value that a lister fills (`bash "$(ls x.sh)"`,
+    `source $(find . -name x.sh)`, `f=$(ls x.sh); bash "$f"`): every file it can print is
+    read as the script (`_listed`); None when no lister fills it."""
+    listings = tuple(e for e in view.listed if k in e.source)
+    if not listings:
+        return None
+    script = FileScript(view.args[k].text, runner, shell, child, arguments)
+    script.listings = listings
+    return script
 
 
 _SUBSTITUTION = LazyPattern(r"\$\(([^()]*)\)|`([^`]*)`")
@@ -442,6 +466,7 @@ def passed_sources(command: str) -> list[tuple[str, bool]]:
 def _sources(walk: Walk, view: View, script: FileScript) -> FileScript | None:
     """The text of the files `script.sources` names, read together as one script."""
     texts: list[str] = []
+    parts: list[tuple[str, str]] = []
     limit = SCRIPT_BYTES if script.shell else PROGRAM_BYTES
     for spelled, pattern in script.sources or ():
         names = glob_matches(walk, view, spelled) if pattern else [spelled]
@@ -457,9 +482,12 @@ def _sources(walk: Walk, view: View, script: FileScript) -> FileScript | None:
                 script.path = name  # (the reason names the first file read)
             if content is not None:
                 texts.append(content)
+                parts.append((name, content))
     if not texts:
         return None
     script.text = "\n".join(texts)
+    if len(parts) > 1:
+        script.parts = parts  # (the reason names the file that mentions the entry)
     return script
 
 
@@ -537,6 +565,18 @@ def read(walk: Walk, view: View, script: FileScript) -> FileScript | None:
         script.arguments = None  # xargs appends arguments at run time: `$1`… are unknown
     if script.text is not None or script.rewritten is not None or script.refused is not None:
         return script  # (its text is known without a file: `source <(echo …)`)
+    if script.listings is not None:
+        listed = _listed(walk, view, script.listings)
+        script.listings = None
+        if isinstance(listed, Refused):
+            script.refused = listed.reason
+            return script
+        if script.paths is None:
+            script.sources = [(path, False) for path in listed]  # a shell's: read together
+        else:
+            script.paths = script.paths + listed
+            if not script.paths and not script.patterns and script.tests is None:
+                return None
     if script.sources is not None:
         return _sources(walk, view, script)
     if script.pattern is not None or script.patterns:
@@ -656,13 +696,56 @@ def _globbed(walk: Walk, view: View, script: FileScript) -> FileScript | None:
 _GLOB_MATCHES = 64  # matches of a pattern naming a script that are read, at most
 
 
+def _listed(walk: Walk, view: View, listings: Sequence) -> list[str] | Refused:
+    """The files a lister's listings can name (listers.py: everything at or below each start
+    path or pattern match whose name passes its filters), spelled from where `view` runs.
+    A start that is a file is one; below a directory, each file whose name passes the
+    filters (find's `-name`). A directory listed without a filter (`ls d`, `git ls-files`:
+    any file there), a place of unknown value, or more than `_GLOB_MATCHES` files refuse."""
+    found: list[str] = []
+    for listing in listings:
+        starts = glob_matches(walk, view, listing.pattern) if listing.pattern is not None else [listing.path]
+        if isinstance(starts, Refused):
+            return starts
+        matchers = [(compile_segment(spec[2:] if spec.startswith("i:") else spec), spec.startswith("i:"))
+                    for spec in listing.names]
+
+        def accept(name: str, matchers=matchers) -> bool:
+            return all(segment_matches(m, name, dotglob=True, fold=fold) for m, fold in matchers)
+
+        for start in starts:
+            segments = walk.absolute(start, view.cwd)
+            if segments is None or walk.disk is None:
+                return Refused(f"the script is a file {listing.rule} prints below a directory of unknown place")
+            kind = walk.disk.kind(list(segments))
+            if kind == "link":
+                real = walk.disk.resolve(list(segments))
+                kind = real if isinstance(real, Refused) else walk.disk.kind(real)
+            if isinstance(kind, Refused):
+                return kind
+            if kind == "missing":
+                continue
+            if kind != "dir":
+                if accept(basename(start)):
+                    found.append(start)
+                continue
+            if not listing.names:
+                return Refused(f"the script is any file {listing.rule} prints below '{start}'")
+            files = walk.disk.files_below(list(segments), accept, _GLOB_MATCHES)
+            if isinstance(files, Refused):
+                return files
+            top = "/" + "/".join(segments)
+            found.extend(start.rstrip("/") + path[len(top) :] for path in files)
+        if len(found) > _GLOB_MATCHES:
+            return Refused(f"{listing.rule} prints more than {_GLOB_MATCHES} files")
+    return found
+
+
 def glob_matches(walk: Walk, view: View, pattern: str, base: tuple[str, ...] | None = None,
                  absolute: bool = False) -> list[str] | Refused:
     """The paths (spelled as the pattern is, relative or absolute) a pathname pattern matches
     on disk where `view` runs, sorted as bash sorts them; a directory of unknown place, `**`,
     more than `_GLOB_MATCHES` matches or a disk that cannot be asked fail closed."""
-    from polydeukes.stdlib.shell.expansion import compile_segment, segment_matches
-
     options = view.glob
     base = base if base is not None else view.cwd
     if walk.disk is None or base is None and not pattern.startswith("/"):
