@@ -1240,6 +1240,12 @@ class Walk:
             run = _command_variables(args[:inner] if name not in _DECLARATIONS and name not in MAKES else args)
             if run:
                 view.wrapper_scripts = (*view.wrapper_scripts, *run)
+        if view.wrapper == "gdb" and inner < len(args):
+            # `gdb -batch -x g.gdb --args prog`, `gdb -x g.gdb prog`: gdb runs its command files
+            # and `-ex` commands whether or not they start the program: walked as gdb without it.
+            at = next((k for k in range(inner) if basename(args[k].text) == "gdb"), None)
+            if at is not None:
+                view.wrapper_scripts = (*view.wrapper_scripts, _command_line("gdb", args[at + 1 : inner]))
         if name in NESTED_SHELLS and inner + 2 < len(args):
             # `bash --rcfile F`, `--init-file F`: an interactive bash sources F first (whether
             # it is interactive is not worked out: F is read as sourced).

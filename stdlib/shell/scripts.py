@@ -210,6 +210,18 @@ _GDB_VALUES = frozenset({"-ex", "--ex", "-eval-command", "--eval-command", "-iex
                          "--init-eval-command", "-p", "--pid", "-c", "--core", "-cd", "--cd", "-d", "--directory",
                          "-s", "--symbols", "-e", "--exec", "-se", "-tty", "--tty", "-data-directory",
                          "--data-directory", "-D", "-b", "-l", "-ix"})
+_GDB_COMMANDS = frozenset({"-ex", "--ex", "-eval-command", "--eval-command", "-iex", "--iex", "-init-eval-command",
+                           "--init-eval-command"})
+# gdb's `source [-s] [-v] FILE` (any prefix from `so`), in a command file or an `-ex` command.
+_GDB_SOURCE = LazyPattern(r"(?m)^[ \t]*so(?:u|ur|urc|urce)?(?:[ \t]+-[sv]+)*[ \t]+['\"]?([^'\"\s]+)")
+_GDB_SOURCED = 64  # files a gdb program sources, at most
+
+
+def gdb_sourced(text: str) -> list[str]:
+    """The files gdb commands in `text` source (`source g.gdb`, `so -v g.gdb`)."""
+    return [m.group(1) for m in _GDB_SOURCE().finditer(text)]
+
+
 _SQLITE_VALUES = frozenset({"-cmd", "--cmd", "-init", "--init", "-separator", "--separator", "-newline",
                             "--newline", "-nullvalue", "--nullvalue", "-mmap", "--mmap", "-vfs", "--vfs",
                             "-lookaside", "--lookaside", "-maxsize", "--maxsize", "-pagecache", "--pagecache",
@@ -225,10 +237,14 @@ def _command_files(view: View, k: int, name: str) -> FileScript | None:
     args = view.args
     files: list[str] = []
     operands = 0
+    patterns: list[str] = []
+    unknown: list[int] = []  # gdb's command files of unknown value (`-x "$F"`, `-x $(ls g.gdb)`)
     while k < len(args):
         a = args[k]
         t = a.text
         if a.opaque:
+            if name == "gdb" and t.partition("=")[0] in _GDB_FILES:
+                unknown.append(k)  # (`-x=$F`)
             k += 1
             continue
         if name == "java":
@@ -249,10 +265,23 @@ def _command_files(view: View, k: int, name: str) -> FileScript | None:
                 files.append(t)
         elif name == "gdb":
             option, _, attached = t.partition("=")
+            if option in (_GDB_FILES | _GDB_COMMANDS) and not attached and k + 1 < len(args) \
+                    and (args[k + 1].opaque or args[k + 1].pattern is not None):
+                if args[k + 1].opaque and (option in _GDB_FILES or gdb_sourced(args[k + 1].text)):
+                    unknown.append(k + 1)  # (which file is not known; a lister's: `_listed`)
+                elif args[k + 1].pattern is not None and option in _GDB_FILES:
+                    patterns.append(args[k + 1].pattern)  # `-x g.gd?`: every match is read
+                k += 2
+                continue
             if option in _GDB_FILES:
                 value = attached if attached else (args[k + 1].text if k + 1 < len(args) else "")
                 if value:
                     files.append(value)
+                k += 1 if attached else 2
+                continue
+            if option in _GDB_COMMANDS:
+                value = attached if attached else (args[k + 1].text if k + 1 < len(args) else "")
+                files.extend(gdb_sourced(value))  # `-ex 'source g.gdb'`
                 k += 1 if attached else 2
                 continue
             if option in _GDB_VALUES and not attached:
@@ -271,12 +300,20 @@ def _command_files(view: View, k: int, name: str) -> FileScript | None:
                 if operands > 1:
                     files.extend(m.group(1) for m in _SQLITE_READ().finditer(t))  # `sqlite3 DB '.read q.sql'`
         k += 1
-    if not files:
+    if not files and not patterns and not unknown:
         if name == "sqlite3" and operands < 2:
             return _stdin_script(view, name, False, ())  # `sqlite3 DB < q.sql`
         return None
-    script = FileScript(files[0], name, False, True, ())
+    script = FileScript(files[0] if files else patterns[0] if patterns else args[unknown[0]].text, name, False,
+                        True, ())
     script.paths = files
+    script.patterns = patterns or None
+    if unknown:
+        listings = tuple(e for e in view.listed if any(at in e.source for at in unknown))
+        if any(not any(at in e.source for e in listings) for at in unknown):
+            script.path = args[unknown[0]].text
+            script.refused = "its name is not known"
+        script.listings = listings or None
     return script
 
 
@@ -813,6 +850,14 @@ def _read_program(walk: Walk, view: View, script: FileScript) -> FileScript | No
         content = _text(walk, view, spelled, PROGRAM_BYTES)
         if spelled in env_files and isinstance(content, str):
             script.paths.extend(_node_option_loads(content))
+        if script.runner == "gdb" and isinstance(content, str) and "so" in content:
+            # (a command file that sources another: read too, each once)
+            for sourced in gdb_sourced(content):
+                if sourced not in script.paths:
+                    if len(script.paths) >= _GDB_SOURCED:
+                        script.path, script.refused = sourced, f"it sources more than {_GDB_SOURCED} files"
+                        return script
+                    script.paths.append(sourced)
         if content is None and script.tests is None:
             # (`python3 app`: a directory runs its __main__.py; `node app`: its `main`)
             entry = _directory_entry(walk, view, FileScript(spelled, script.runner, False, True, None))
