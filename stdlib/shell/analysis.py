@@ -1153,8 +1153,9 @@ class Walk:
         if context.links:
             view.args = args = self._through_links(args, context.cwd)
         opening = _NO_OPENING
-        if words and (words[0].text[:1] == "(" or words[0].text in _RESERVED):
-            from polydeukes.stdlib.shell import inputs  # `( bash x.sh )`, `! (bash x.sh)`
+        if words and (words[0].text[:1] == "(" or words[0].text in _RESERVED or words[0].text == "case"
+                      or words[0].text[-1:] == ")"):
+            from polydeukes.stdlib.shell import inputs  # `( bash x.sh )`, `! (bash x.sh)`, `x) (bash x.sh)`
 
             opening = inputs.subshell_opening(words)
         if self._group_inputs or context.groups or context.fds or opening[1] \

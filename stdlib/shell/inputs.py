@@ -164,24 +164,35 @@ def _substituted(a: Arg | Word) -> bool:
     return word is not None and bool(word.flags & W_SUBST)
 
 
+def _case_pattern(w: Arg | Word) -> bool:
+    """Is the word a `case` arm's pattern (`x)`, `(x)`, `*.sh)`)? (`f()` and `$(cmd)` are none.)"""
+    text = w.text
+    return text.endswith(")") and ("(" not in text or text[:1] == "(" and text[1:2] != "(") and not _substituted(w)
+
+
 def subshell_opening(words: Sequence[Arg] | Sequence[Word]) -> tuple[int, int]:
     """Where the subshell parentheses opening this command stand and how many open there: the
-    index past the reserved words before them and the count (0: none). A `(` is a word of its
-    own (`( bash x.sh )`, `( (bash) )`) or glued to the command's name (`(bash x.sh)`); `((`
-    glued opens arithmetic, and `(x) cmd` is a `case` arm."""
+    index past the reserved words, `time -p` or `case` arm pattern before them, and the count
+    (0: none). A `(` is a word of its own (`( bash x.sh )`, `( (bash) )`) or glued to the
+    command's name (`(bash x.sh)`); `((` glued opens arithmetic."""
     n = len(words)
     k = 0
-    while k < n and words[k].text in _BEFORE_SUBSHELL and not words[k].opaque:
+    if n > 3 and words[0].text == "case" and words[2].text == "in":
+        k = 3  # `case x in x) ( bash x.sh );; esac`: past the arm's pattern
+        while k < n and not _case_pattern(words[k]):
+            k += 1
+        k += 1
+    elif n > 1 and _case_pattern(words[0]) and not words[0].opaque:
+        k = 1  # a later arm (`x) ( bash x.sh )`, `(x) cmd`)
+    while k < n and not words[k].opaque and (words[k].text in _BEFORE_SUBSHELL
+                                             or words[k].text == "-p" and k and words[k - 1].text == "time"):
         k += 1
     at = k
     while k < n and words[k].text == "(" and not words[k].opaque:
         k += 1
     count = k - at
-    if k < n and not words[k].opaque:
-        text = words[k].text
-        if text[:1] == "(" and text[:2] != "((" and not (
-                k == 0 and n > 1 and text.endswith(")") and "(" not in text[1:] and not _substituted(words[k])):
-            count += 1
+    if k < n and not words[k].opaque and words[k].text[:1] == "(" and words[k].text[:2] != "((":
+        count += 1
     return at, count
 
 
