@@ -169,6 +169,9 @@ def located(view: View) -> FileScript | None:
         k += inner + 1
         if k < len(args) and not stdin_mode:
             return _located(args[k], name, True, True, args[k + 1 :])
+        if k == len(args) and not stdin_mode and view.listed_argv is not None:
+            # `ls x.sh | xargs bash`: the script is each file the lister prints (xargs appends it)
+            return _listed_script(view, k, name, True, True, None)
         return _stdin_script(view, name, True, args[k:])
     if name in SOURCING:
         k = inner + 1
@@ -386,9 +389,14 @@ def _program(view: View) -> FileScript | None:
             if value is not None and not args[k].opaque:
                 files.append(value)
                 env_files.append(value)
+    if view.listed_argv is not None and not any(it.role in (E.CODE, E.EXEC) for it in items):
+        # `ls p.py | xargs python3`: the script is each file the lister prints (xargs appends it)
+        listings.extend(e for e in view.listed if len(args) in e.source)
     if files or patterns or listings or run is not None:
         script = FileScript(files[0] if files else patterns[0] if patterns else
-                            args[listings[0].source[0]].text if listings else "its test files", name, False, True, ())
+                            (args[listings[0].source[0]].text if listings[0].source[0] < len(args)
+                             else f"what {listings[0].rule} prints") if listings else "its test files",
+                            name, False, True, ())
         script.paths = files
         script.patterns = patterns or None
         script.listings = tuple(listings) or None
@@ -444,7 +452,9 @@ def _listed_script(view: View, k: int, runner: str, shell: bool, child: bool,
     listings = tuple(e for e in view.listed if k in e.source)
     if not listings:
         return None
-    script = FileScript(view.args[k].text, runner, shell, child, arguments)
+    # (past the words: a path xargs appends)
+    script = FileScript(view.args[k].text if k < len(view.args) else f"what {listings[0].rule} prints",
+                        runner, shell, child, arguments)
     script.listings = listings
     return script
 
