@@ -3496,7 +3496,7 @@ def _data_rewriter(script: str) -> str | None:
 
 # Programs whose output is part of a file's text, or of their own words (`$(head -1 l)`,
 # `$(grep c l)`, `$(xargs -a l)`, `$(basename /x/ci)`): the value is the line's making.
-_FILE_PICKERS = frozenset({"head", "tail", "grep", "egrep", "fgrep", "rg", "cat", "tac", "xargs", "readlink",
+_FILE_PICKERS = frozenset({"head", "tail", "grep", "egrep", "fgrep", "rg", "cat", "tac", "xargs", "readlink", "realpath",
                            "basename", "dirname", "expr", "look", "shuf", "nl", "fmt", "strings"})
 
 
