@@ -94,6 +94,7 @@ NESTING_TOO_DEEP = "nesting too deep"
 # Reserved words that open a command list: the command follows them (`then rm -rf x`).
 _RESERVED = frozenset({"!", "if", "then", "else", "elif", "do", "while", "until", "{", "time"})
 _NO_OPENING = (0, 0)  # no subshell opens the command (`inputs.subshell_opening`)
+_SUBSHELL_HEADS = _RESERVED | {"case"}  # words a subshell may follow in one command (`! (bash)`)
 _DECLARATIONS = frozenset({"export", "declare", "typeset", "local", "readonly"})
 _FUNCTION_DEFINITION = LazyPattern(r"[A-Za-z_][A-Za-z0-9_.:-]*\(\)")
 # Builtins and keywords: redefining one of these names changes what a later line means.
@@ -1153,8 +1154,7 @@ class Walk:
         if context.links:
             view.args = args = self._through_links(args, context.cwd)
         opening = _NO_OPENING
-        if words and (words[0].text[:1] == "(" or words[0].text in _RESERVED or words[0].text == "case"
-                      or words[0].text[-1:] == ")"):
+        if words and ((head := words[0].text)[:1] == "(" or head[-1:] == ")" or head in _SUBSHELL_HEADS):
             from polydeukes.stdlib.shell import inputs  # `( bash x.sh )`, `! (bash x.sh)`, `x) (bash x.sh)`
 
             opening = inputs.subshell_opening(words)
@@ -1307,8 +1307,8 @@ class Walk:
             view.piped_unread = view.piped_code
         # Subshell group: a `(` opening the command saves the directory, a `)` closing it
         # restores it after the command.
-        for _ in range(opening[1]):
-            context.groups.append(context.cwd)
+        if opening[1]:
+            context.groups.extend([context.cwd] * opening[1])
         if model is not None and inner + 1 < len(args) and (model.handler in ("git", "tar") or "=exec" in model.option_text) \
                 and any(a.text[:1] == "-" or a.text[:5] == "ext::" or a.text == "config" for a in args[inner + 1 :]):
             view.runs_options = True  # (an option's value may be a command line: `_follow`)

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 
 from polydeukes.stdlib.shell.expansion import Arg
 from polydeukes.stdlib.shell.tokenizer import W_SUBST, PlainRun, Redirect, SimpleCommand, Word
+from polydeukes.vm.sre import LazyPattern
 
 _READING = ("<", "<>", "<&")
 _DIGITS = "0123456789"
@@ -196,6 +197,8 @@ def subshell_opening(words: Sequence[Arg] | Sequence[Word]) -> tuple[int, int]:
     return at, count
 
 
+# A word that opens an array assignment (`a=(1`, `a+=(x`, `local a=(1`).
+_ARRAY_OPENING = LazyPattern(r"[A-Za-z_][A-Za-z0-9_]*\+?=\(")
 # Reserved words that may follow a subshell's `)` in the same simple command as the tokenizer
 # splits it (`{ (bash x.sh) }`, `then (bash x.sh) fi`).
 AFTER_SUBSHELL = frozenset({"}", "fi", "done", "esac"})
@@ -204,7 +207,8 @@ AFTER_SUBSHELL = frozenset({"}", "fi", "done", "esac"})
 def subshell_closing(words: Sequence[Arg] | Sequence[Word]) -> tuple[int, int]:
     """Where the subshell parentheses closing this command end (the index before the reserved
     words after them) and how many close there: `)` words of their own and those glued to the
-    word before (`x.sh)`, `x.sh))`); none in a word holding a `(` (`$(x)`, `f()`)."""
+    word before (`x.sh)`, `x.sh))`, `(true)`); none in a word holding another `(` (`$(x)`,
+    `f()`), nor the `)` that closes an array the command opens (`a=(1 2)`)."""
     k = len(words)
     while k > 0 and words[k - 1].text in AFTER_SUBSHELL and not words[k - 1].opaque:
         k -= 1
@@ -214,8 +218,10 @@ def subshell_closing(words: Sequence[Arg] | Sequence[Word]) -> tuple[int, int]:
     count = end - k
     if k > 0 and not words[k - 1].opaque:
         text = words[k - 1].text
-        if text.endswith(")") and "(" not in text and not _substituted(words[k - 1]):
+        if text.endswith(")") and "(" not in text.lstrip("(") and not _substituted(words[k - 1]):
             count += len(text) - len(text.rstrip(")"))
+    if count and any(_ARRAY_OPENING().match(w.text) and ")" not in w.text for w in words[: k - 1]):
+        count -= 1  # (`(cd ci; a=(1 2); rm -f gate.sh)`: the array's, the subshell still open)
     return end, count
 
 

@@ -1094,7 +1094,8 @@ def unbundled(args: Sequence[Arg], letters: tuple[str, str], long_values: frozen
     value_next = False
     for k, a in enumerate(args):
         t = a.text
-        if value_next or a.opaque or a.pattern is not None or t[:1] != "-" or t[:2] == "--" or len(t) < 3:
+        if value_next or a.opaque or a.pattern is not None or t[:1] != "-" or t[:2] == "--" or len(t) < 3 \
+                or t[1] in required or t[1] in optional:  # (no bundle: `-j4`, `-fm.mk`, `x`)
             if t == "--" and not value_next:
                 out.extend(args[k:])  # (operands only after it)
                 break
