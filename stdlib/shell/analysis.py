@@ -54,6 +54,7 @@ from polydeukes.stdlib.shell.expansion import (
     unworked_expansion,
     word_values,
 )
+from polydeukes.stdlib.shell.inputs import AFTER_SUBSHELL
 from polydeukes.stdlib.shell.paths import dot_resolve
 from polydeukes.stdlib.shell.tokenizer import (
     PLAIN_RUNS_FROM,
@@ -93,6 +94,8 @@ NESTING_TOO_DEEP = "nesting too deep"
 
 # Reserved words that open a command list: the command follows them (`then rm -rf x`).
 _RESERVED = frozenset({"!", "if", "then", "else", "elif", "do", "while", "until", "{", "time"})
+_NO_OPENING = (0, 0)  # no subshell opens the command (`inputs.subshell_opening`)
+_SUBSHELL_HEADS = _RESERVED | {"case"}  # words a subshell may follow in one command (`! (bash)`)
 _DECLARATIONS = frozenset({"export", "declare", "typeset", "local", "readonly"})
 _FUNCTION_DEFINITION = LazyPattern(r"[A-Za-z_][A-Za-z0-9_.:-]*\(\)")
 # Builtins and keywords: redefining one of these names changes what a later line means.
@@ -968,8 +971,12 @@ class Walk:
                 flowing = _flows_out(view, flowing)
                 if flowing is not None:
                     self.printed = flowing
-            if context.groups and cmd.words and cmd.words[-1].text.endswith(")") and "(" not in cmd.words[-1].text:
-                context.cwd = context.groups.pop()
+            if context.groups and cmd.words and (cmd.words[-1].text.endswith(")")
+                                                 or cmd.words[-1].text in AFTER_SUBSHELL):
+                from polydeukes.stdlib.shell import inputs  # (`x.sh))`, `x.sh ) )`: each restores)
+
+                for _ in range(min(inputs.subshell_closing(cmd.words)[1], len(context.groups))):
+                    context.cwd = context.groups.pop()
 
     def _tildes(self, text: str) -> bool:
         """Could a word of `text` start with a tilde prefix of the directory stack (`~+`, `~-`,
@@ -1151,9 +1158,14 @@ class Walk:
             view.args = args = self._tilde_prefixes(text, args)
         if context.links:
             view.args = args = self._through_links(args, context.cwd)
-        if self._group_inputs or context.groups or context.fds or words and words[0].text.startswith("(") \
+        opening = _NO_OPENING
+        if words and ((head := words[0].text)[:1] == "(" or head[-1:] == ")" or head in _SUBSHELL_HEADS):
+            from polydeukes.stdlib.shell import inputs  # `( bash x.sh )`, `! (bash x.sh)`, `x) (bash x.sh)`
+
+            opening = inputs.subshell_opening(words)
+        if self._group_inputs or context.groups or context.fds or opening[1] \
                 or cmd.redirects and _opens_descriptors(cmd):
-            args = view.args = self._inputs(text, cmd, view, args)
+            args = view.args = self._inputs(text, cmd, view, args, opening)
         # `_unwrap`'s common case answered here: a first word that is no assignment, reserved
         # word, wrapper or `case` pattern is the command (a call less per command).
         first = args[0].text if args else "="
@@ -1234,6 +1246,12 @@ class Walk:
             run = _command_variables(args[:inner] if name not in _DECLARATIONS and name not in MAKES else args)
             if run:
                 view.wrapper_scripts = (*view.wrapper_scripts, *run)
+        if view.wrapper == "gdb" and inner < len(args):
+            # `gdb -batch -x g.gdb --args prog`, `gdb -x g.gdb prog`: gdb runs its command files
+            # and `-ex` commands whether or not they start the program: walked as gdb without it.
+            at = next((k for k in range(inner) if basename(args[k].text) == "gdb"), None)
+            if at is not None:
+                view.wrapper_scripts = (*view.wrapper_scripts, _command_line("gdb", args[at + 1 : inner]))
         if name in NESTED_SHELLS and inner + 2 < len(args):
             # `bash --rcfile F`, `--init-file F`: an interactive bash sources F first (whether
             # it is interactive is not worked out: F is read as sourced).
@@ -1294,9 +1312,8 @@ class Walk:
             view.piped_unread = view.piped_code
         # Subshell group: a `(` opening the command saves the directory, a `)` closing it
         # restores it after the command.
-        if words and words[0].text.startswith("(") and not words[0].text.startswith("((") \
-                and not (inner and _is_case_pattern(words[0])):  # `(x) cmd`: an arm, no group
-            context.groups.append(context.cwd)
+        if opening[1]:
+            context.groups.extend([context.cwd] * opening[1])
         if model is not None and inner + 1 < len(args) and (model.handler in ("git", "tar") or "=exec" in model.option_text) \
                 and any(a.text[:1] == "-" or a.text[:5] == "ext::" or a.text == "config" for a in args[inner + 1 :]):
             view.runs_options = True  # (an option's value may be a command line: `_follow`)
@@ -1561,10 +1578,12 @@ class Walk:
             out.extend(expanded)
         return out
 
-    def _inputs(self, text: str, cmd: SimpleCommand, view: View, args: list[Arg]) -> list[Arg]:
+    def _inputs(self, text: str, cmd: SimpleCommand, view: View, args: list[Arg],
+                opening: tuple[int, int]) -> list[Arg]:
         """Where the command's input comes from (inputs.py): its reading redirects by fd (their
         fd-number words dropped from `args`), a group's around it, `exec`'s earlier; and
-        `args` without the parentheses of a subshell glued to its words (`(bash x.sh)`)."""
+        `args` without the parentheses of a subshell around its words (`(bash x.sh)`, `( bash
+        x.sh )`; `opening` from `inputs.subshell_opening`)."""
         from polydeukes.stdlib.shell import inputs
 
         context = self.context
@@ -1578,11 +1597,10 @@ class Walk:
             view.opened_fds = dict(context.fds)
         words = cmd.words
         if words:
-            opens = words[0].text[:1] == "(" and words[0].text[:2] != "((" and not (
-                len(words) > 1 and _is_case_pattern(words[0]))
-            closes = (opens or bool(context.groups)) and words[-1].text.endswith(")")
-            if opens or closes:
-                args = inputs.ungrouped(args, opens, closes)
+            closes = (opening[1] or bool(context.groups)) and (words[-1].text.endswith(")")
+                                                               or words[-1].text in AFTER_SUBSHELL)
+            if opening[1] or closes:
+                args = inputs.ungrouped(args, opening, closes)
         return args
 
     def _env(self, cmd: SimpleCommand, piped: bool) -> E.Env:
@@ -2907,9 +2925,12 @@ def _wrapper_options(args: Sequence[Arg], inner: int) -> tuple[dict[int, str], l
             if strings is not None and strings.operands and row is not None and row[2] >= 1 << 16:
                 _operand_lines(args, k + 1, inner, row, strings, roles, scripts)  # hyperfine's commands
                 break
-        elif wrapper == "env" and (text in ("-S", "--split-string") or text.startswith(("-S", "--split-string="))):
-            value = args[k + 1] if text in ("-S", "--split-string") and k + 1 < len(args) else None
-            script = value.text if value is not None else text.split("=", 1)[-1] if "=" in text else text[2:]
+        elif wrapper == "env" and (text.startswith("--split-string") or _env_split_at(text) > 0):
+            # (`-S` may end a bundle of options that take no value: `env -vS 'cmd'`, `-iS'cmd'`)
+            at = _env_split_at(text)
+            ends = text == "--split-string" or at == len(text) - 1
+            value = args[k + 1] if ends and k + 1 < len(args) else None
+            script = value.text if value is not None else text.split("=", 1)[-1] if at < 0 else text[at + 1 :]
             scripts.append(script + " " + " ".join(a.text for a in args[inner:]))
             roles[k] = E.CODE
             if value is not None:
@@ -2931,6 +2952,18 @@ def _wrapper_options(args: Sequence[Arg], inner: int) -> tuple[dict[int, str], l
         # `watch 'make && rm x'`, `watch ls ';' rm x`: watch hands its words, joined, to `sh -c`.
         scripts.append(" ".join(a.text for a in args[inner:]))
     return roles, scripts, wrapper
+
+
+def _env_split_at(text: str) -> int:
+    """The index of the `S` that takes env's `--split-string` value in a bundle of short
+    options (`-S`, `-vS`, `-iS'cmd'`), or -1 when none does (a letter before it takes a value
+    of its own: `-uS`)."""
+    if text[:1] != "-" or text[1:2] == "-":
+        return -1
+    for j in range(1, len(text)):
+        if text[j] in _WRAPPERS["env"][0]:
+            return j if text[j] == "S" else -1
+    return -1
 
 
 def _stdin_bodies(cmd: SimpleCommand) -> list[str]:
@@ -3200,7 +3233,7 @@ def shell_options(words: Sequence[Arg | Word]) -> tuple[int, str] | None:
             return None
         if t == "--" or t == "-":
             return k + 1, letters
-        if t in ("-o", "+o", "-O", "+O", "--rcfile", "--init-file"):
+        if t in ("--rcfile", "--init-file"):
             k += 2
             continue
         if t.startswith("--"):
@@ -3208,7 +3241,8 @@ def shell_options(words: Sequence[Arg | Word]) -> tuple[int, str] | None:
             continue
         if t[:1] in ("-", "+") and len(t) > 1:
             letters += t[1:]
-            k += 1
+            # each `o` / `O` of a bundle takes the next word (`-euo pipefail`, `-o errexit`)
+            k += 1 + t.count("o", 1) + t.count("O", 1)
             continue
         break
     return min(k, len(words)), letters
@@ -3506,7 +3540,7 @@ def _data_rewriter(script: str) -> str | None:
 
 # Programs whose output is part of a file's text, or of their own words (`$(head -1 l)`,
 # `$(grep c l)`, `$(xargs -a l)`, `$(basename /x/ci)`): the value is the line's making.
-_FILE_PICKERS = frozenset({"head", "tail", "grep", "egrep", "fgrep", "rg", "cat", "tac", "xargs", "readlink",
+_FILE_PICKERS = frozenset({"head", "tail", "grep", "egrep", "fgrep", "rg", "cat", "tac", "xargs", "readlink", "realpath",
                            "basename", "dirname", "expr", "look", "shuf", "nl", "fmt", "strings"}) | FILE_COPIERS
 
 

@@ -339,6 +339,24 @@ class Disk:
                 continue
         return False
 
+    def files_below(self, segments: list[str], accept, limit: int) -> list[str] | Refused:
+        """The absolute paths of the entries below the directory at `segments` that are no
+        directory and whose name `accept`s (symbolic links not followed: a link is such an
+        entry); more than `limit` of them refuse."""
+        found: list[str] = []
+
+        def visit(name: str, entry) -> bool:
+            if entry is not None and not entry.is_dir(follow_symlinks=False) and accept(name):
+                found.append(entry.path)
+            return len(found) > limit
+
+        walked = self._walk_tree(segments, visit)
+        if isinstance(walked, Refused):
+            return walked
+        if walked:
+            return Refused(f"more than {limit} files below '/{'/'.join(segments)}' pass its filters")
+        return found
+
     def last_directory_present(self) -> bool:
         """Does the directory `resolve_below` walked last exist under the root? (Below a missing
         or outside one, no file has a second name to look at.)"""

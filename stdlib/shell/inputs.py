@@ -10,7 +10,8 @@ descriptors a command reads (`/dev/fd/3`), from the line's redirects:
 - a redirect on a group or a compound command around the command (`{ bash; } < x.sh`, `(bash;
   true) < x.sh`, `while …; do bash; done < x.sh`): `group_inputs`;
 - descriptors `exec 3<x.sh` opened earlier on the line (`Context.fds`): `exec_fds`;
-- the parentheses of a subshell glued to its first and last words (`(bash x.sh)`): `ungrouped`.
+- the parentheses of a subshell around its words, glued (`(bash x.sh)`) or words of their own
+  (`( bash x.sh )`), after reserved words too (`! ( bash x.sh )`): `ungrouped`.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from collections.abc import Sequence
 
 from polydeukes.stdlib.shell.expansion import Arg
 from polydeukes.stdlib.shell.tokenizer import W_SUBST, PlainRun, Redirect, SimpleCommand, Word
+from polydeukes.vm.sre import LazyPattern
 
 _READING = ("<", "<>", "<&")
 _DIGITS = "0123456789"
@@ -151,35 +153,133 @@ def group_inputs(commands: Sequence) -> dict[int, Redirect]:
     return out
 
 
-def ungrouped(args: list[Arg], opens: bool, closes: bool) -> list[Arg]:
-    """`args` without the subshell parentheses glued to the first word (`(bash`) and, when a
-    group is open, to the last (`x.sh)`); a word that was only a parenthesis is dropped."""
+# Reserved words after which bash starts a new command, so a subshell may open there although
+# the tokenizer keeps them in the same simple command (`! (bash x.sh)`, `time ( … )`, `if ( … )`,
+# `{ (bash x.sh) }`).
+_BEFORE_SUBSHELL = frozenset({"!", "time", "if", "then", "else", "elif", "do", "while", "until", "{"})
+
+
+def _substituted(a: Arg | Word) -> bool:
+    """Does the word hold a command substitution (whose `)` closes no group)?"""
+    word = a.word if type(a) is Arg else a
+    return word is not None and bool(word.flags & W_SUBST)
+
+
+def _case_pattern(w: Arg | Word) -> bool:
+    """Is the word a `case` arm's pattern (`x)`, `(x)`, `*.sh)`)? (`f()` and `$(cmd)` are none.)"""
+    text = w.text
+    return text.endswith(")") and ("(" not in text or text[:1] == "(" and text[1:2] != "(") and not _substituted(w)
+
+
+def subshell_opening(words: Sequence[Arg] | Sequence[Word]) -> tuple[int, int]:
+    """Where the subshell parentheses opening this command stand and how many open there: the
+    index past the reserved words, `time -p` or `case` arm pattern before them, and the count
+    (0: none). A `(` is a word of its own (`( bash x.sh )`, `( (bash) )`) or glued to the
+    command's name (`(bash x.sh)`); `((` glued opens arithmetic."""
+    n = len(words)
+    k = 0
+    if n > 3 and words[0].text == "case" and words[2].text == "in":
+        k = 3  # `case x in x) ( bash x.sh );; esac`: past the arm's pattern
+        while k < n and not _case_pattern(words[k]):
+            k += 1
+        k += 1
+    elif n > 1 and _case_pattern(words[0]) and not words[0].opaque:
+        k = 1  # a later arm (`x) ( bash x.sh )`, `(x) cmd`)
+    while k < n and not words[k].opaque and (words[k].text in _BEFORE_SUBSHELL
+                                             or words[k].text == "-p" and k and words[k - 1].text == "time"):
+        k += 1
+    at = k
+    while k < n and words[k].text == "(" and not words[k].opaque:
+        k += 1
+    count = k - at
+    if k < n and not words[k].opaque and words[k].text[:1] == "(" and words[k].text[:2] != "((":
+        count += 1
+    return at, count
+
+
+# A word that opens an array assignment (`a=(1`, `a+=(x`, `local a=(1`).
+_ARRAY_OPENING = LazyPattern(r"[A-Za-z_][A-Za-z0-9_]*\+?=\(")
+# Reserved words that may follow a subshell's `)` in the same simple command as the tokenizer
+# splits it (`{ (bash x.sh) }`, `then (bash x.sh) fi`).
+AFTER_SUBSHELL = frozenset({"}", "fi", "done", "esac"})
+
+
+def subshell_closing(words: Sequence[Arg] | Sequence[Word]) -> tuple[int, int]:
+    """Where the subshell parentheses closing this command end (the index before the reserved
+    words after them) and how many close there: `)` words of their own and those glued to the
+    word before (`x.sh)`, `x.sh))`, `(true)`); none in a word holding another `(` (`$(x)`,
+    `f()`), nor the `)` that closes an array the command opens (`a=(1 2)`)."""
+    k = len(words)
+    while k > 0 and words[k - 1].text in AFTER_SUBSHELL and not words[k - 1].opaque:
+        k -= 1
+    end = k
+    while k > 0 and words[k - 1].text == ")" and not words[k - 1].opaque:
+        k -= 1
+    count = end - k
+    if k > 0 and not words[k - 1].opaque:
+        text = words[k - 1].text
+        if text.endswith(")") and "(" not in text.lstrip("(") and not _substituted(words[k - 1]):
+            count += len(text) - len(text.rstrip(")"))
+    if count and any(_ARRAY_OPENING().match(w.text) and ")" not in w.text for w in words[: k - 1]):
+        count -= 1  # (`(cd ci; a=(1 2); rm -f gate.sh)`: the array's, the subshell still open)
+    return end, count
+
+
+def ungrouped(args: list[Arg], opening: tuple[int, int], closes: bool) -> list[Arg]:
+    """`args` without the subshell parentheses that open the command (`opening`, from
+    `subshell_opening`) and, when a group is open, those closing it at its end; a word that
+    was only parentheses is dropped, so the head is the command the subshell runs (`( bash
+    x.sh )` reads as `bash x.sh`)."""
     out = list(args)
-    if opens and out and out[0].pattern is None and not out[0].opaque and out[0].text != "(":
-        # (A `(` word of its own stays: the judge takes no such head for read-only, §8.7;
-        # `scripts.located` looks past it.)
-        a = out[0]
-        text = a.text.lstrip("(")
-        out[0] = Arg(text, None, False, a.count, a.word)
-    if closes and out:
-        a = out[-1]
-        if a.text.endswith(")") and "(" not in a.text and not a.opaque and not (a.word is not None
-                                                                             and a.word.flags & W_SUBST):
+    at, opens = opening
+    if opens:
+        k = at
+        while k < len(out) and out[k].text == "(" and not out[k].opaque:
+            k += 1
+        if k < len(out) and out[k].pattern is None and not out[k].opaque and out[k].text[:1] == "(" \
+                and out[k].text[:2] != "((":
+            a = out[k]
+            out[k] = Arg(a.text[1:], None, False, a.count, a.word)
+        del out[at:k]
+    if closes:
+        end, count = subshell_closing(out)
+        k = end
+        while k > 0 and out[k - 1].text == ")" and not out[k - 1].opaque:
+            k -= 1
+        if count > end - k:  # (some glued to the word before)
+            a = out[k - 1]
             text = a.text.rstrip(")")
             pattern = a.pattern.rstrip(")") if a.pattern is not None else None
-            out[-1:] = [Arg(text, pattern, False, a.count, a.word)] if text else []
+            k -= 1
+            if text:
+                out[k] = Arg(text, pattern, False, a.count, a.word)
+                k += 1
+        del out[k:end]
     return out
 
 
 def bare_words(words: tuple[Word, ...]) -> tuple[Word, ...]:
-    """A subshell's words without its parentheses (`(bash)` reads as `bash`)."""
+    """A subshell's words without its parentheses (`(bash)`, `( bash )` read as `bash`)."""
+    at, opens = subshell_opening(words)
     out = list(words)
-    first = out[0]
-    text = first.text.lstrip("(")
-    out[0:1] = [Word(text, first.opaque, first.start + len(first.text) - len(text), first.end, first.flags)] \
-        if text else []
-    if out and out[-1].text.endswith(")") and "(" not in out[-1].text and not out[-1].flags & W_SUBST:
-        last = out[-1]
+    if opens:
+        k = at
+        while k < len(out) and out[k].text == "(":
+            k += 1
+        if k < len(out) and out[k].text[:1] == "(" and out[k].text[:2] != "((":
+            first = out[k]
+            out[k] = Word(first.text[1:], first.opaque, first.start + 1, first.end, first.flags)
+        del out[at:k]
+    end, count = subshell_closing(out)
+    k = end
+    while k > 0 and out[k - 1].text == ")":
+        k -= 1
+    if count > end - k:  # (some glued to the word before)
+        last = out[k - 1]
         text = last.text.rstrip(")")
-        out[-1:] = [Word(text, last.opaque, last.start, last.start + len(text), last.flags)] if text else []
+        k -= 1
+        if text:
+            out[k] = Word(text, last.opaque, last.start, last.start + len(text), last.flags)
+            k += 1
+    del out[k:end]
     return tuple(out)

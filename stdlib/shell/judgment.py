@@ -1752,6 +1752,8 @@ class _Judge:
             self.found(BREAK_UNREADABLE, REWRITTEN.format(head=script.runner, stage=script.rewritten))
             return
         if script.refused is not None:
+            if view.listed:  # (`sh $(git ls-files)`: a listing that reaches an entry says so first)
+                self.listed(view, cwd)
             self.unknown_reach = True
             self.found(BREAK_UNREADABLE, UNREADABLE_SCRIPT.format(runner=script.runner, path=script.path,
                                                                   why=script.refused))

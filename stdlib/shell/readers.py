@@ -332,8 +332,8 @@ def _awk(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
         if a.text in _AWK_DEFAULT_FILES:
             extra.append(Extra(WRITE, path=_AWK_DEFAULT_FILES[a.text], rule="awk-output"))
     programs = [it.text for it in items if it.role == CODE]
-    if any(it.role == READ and args[it.index - 1].text in ("-f", "--file", "-E", "--exec")
-           for it in items if it.index > 0) or any(a.text.startswith(("--file=", "--exec=")) for a in args):
+    # (`-f F`, `-fF`, `-vx=1 -fF`, `--file=F`: option_of names the option in each spelling)
+    if any(it.role == READ and option_of(args, it) in ("-f", "--file", "-E", "--exec") for it in items):
         unproven = "the program comes from a file"
     sandbox = any(a.text in ("-S", "--sandbox") for a in args)
     for program in programs:

@@ -67,7 +67,7 @@ from polydeukes.stdlib.shell.analysis import (
     shell_options,
 )
 from polydeukes.stdlib.shell.disk import FILE_BYTES, PROGRAM_BYTES, SCRIPT_BYTES, Binary, Missing, Refused
-from polydeukes.stdlib.shell.expansion import Arg, Value, printed_file, printed_words
+from polydeukes.stdlib.shell.expansion import Arg, Value, compile_segment, printed_file, printed_words, segment_matches
 from polydeukes.stdlib.shell.readers import LINES, MADE, WRITES, input_runs
 from polydeukes.stdlib.shell.tokenizer import W_GLOB
 from polydeukes.stdlib.shell.interpreters import (
@@ -94,7 +94,7 @@ class FileScript:
 
     __slots__ = ("path", "runner", "shell", "text", "refused", "arguments", "child", "lines", "directory",
                  "paths", "parts", "tests", "node_bin", "rewritten", "pattern", "patterns", "sources",
-                 "fallback", "made")
+                 "fallback", "made", "listings")
 
     def __init__(self, path: str, runner: str, shell: bool, child: bool,
                  arguments: Sequence[Arg] | None) -> None:
@@ -126,6 +126,9 @@ class FileScript:
         # `patterns`: those among a program's files (`python3 p.p?`).
         self.pattern: str | None = None
         self.patterns: list[str] | None = None
+        # The script is each file a lister can print (`bash "$(ls x.sh)"`, `source $(find . -name
+        # x.sh)`): its listings (listers.py), matched on disk when read (`_listed`).
+        self.listings: tuple | None = None
         # The script is the text of files a substitution passes on (`eval "$(head x.sh)"`,
         # `source <(tail x.sh)`): their spelled names or patterns, read together (`_sources`).
         self.sources: list[tuple[str, bool]] | None = None
@@ -160,7 +163,9 @@ def located(view: View) -> FileScript | None:
             if before is not None and "c" in before[1] and before[0] == at - inner - 1:
                 return _substituted_files(view, args[at : at + 1], name, True)
             if before is not None and before[0] == at - inner - 1 and "s" not in before[1]:
-                return _located(args[at], name, True, True, args[at + 1 :])  # (`/dev/fd/3`, spelled so)
+                # (`/dev/fd/3`, spelled so; `"$(ls x.sh)"`, each file the lister prints)
+                return _located(args[at], name, True, True, args[at + 1 :]) \
+                    or _listed_script(view, at, name, True, True, args[at + 1 :])
             return None
         k, letters = options
         if "c" in letters:
@@ -169,6 +174,9 @@ def located(view: View) -> FileScript | None:
         k += inner + 1
         if k < len(args) and not stdin_mode:
             return _located(args[k], name, True, True, args[k + 1 :])
+        if k == len(args) and not stdin_mode and view.listed_argv is not None:
+            # `ls x.sh | xargs bash`: the script is each file the lister prints (xargs appends it)
+            return _listed_script(view, k, name, True, True, None)
         return _stdin_script(view, name, True, args[k:])
     if name in SOURCING:
         k = inner + 1
@@ -177,7 +185,8 @@ def located(view: View) -> FileScript | None:
         if k >= len(args):
             return None
         rest = args[k + 1 :]
-        return _located(args[k], name, True, False, rest if rest else None)
+        return _located(args[k], name, True, False, rest if rest else None) \
+            or _listed_script(view, k, name, True, False, rest if rest else None)
     if name in CODE_FILE_PROGRAMS:
         return _command_files(view, view.inner + 1, name)
     if name == "split":
@@ -215,6 +224,18 @@ _GDB_VALUES = frozenset({"-ex", "--ex", "-eval-command", "--eval-command", "-iex
                          "--init-eval-command", "-p", "--pid", "-c", "--core", "-cd", "--cd", "-d", "--directory",
                          "-s", "--symbols", "-e", "--exec", "-se", "-tty", "--tty", "-data-directory",
                          "--data-directory", "-D", "-b", "-l", "-ix"})
+_GDB_COMMANDS = frozenset({"-ex", "--ex", "-eval-command", "--eval-command", "-iex", "--iex", "-init-eval-command",
+                           "--init-eval-command"})
+# gdb's `source [-s] [-v] FILE` (any prefix from `so`), in a command file or an `-ex` command.
+_GDB_SOURCE = LazyPattern(r"(?m)^[ \t]*so(?:u|ur|urc|urce)?(?:[ \t]+-[sv]+)*[ \t]+['\"]?([^'\"\s]+)")
+_GDB_SOURCED = 64  # files a gdb program sources, at most
+
+
+def gdb_sourced(text: str) -> list[str]:
+    """The files gdb commands in `text` source (`source g.gdb`, `so -v g.gdb`)."""
+    return [m.group(1) for m in _GDB_SOURCE().finditer(text)]
+
+
 _SQLITE_VALUES = frozenset({"-cmd", "--cmd", "-init", "--init", "-separator", "--separator", "-newline",
                             "--newline", "-nullvalue", "--nullvalue", "-mmap", "--mmap", "-vfs", "--vfs",
                             "-lookaside", "--lookaside", "-maxsize", "--maxsize", "-pagecache", "--pagecache",
@@ -230,10 +251,14 @@ def _command_files(view: View, k: int, name: str) -> FileScript | None:
     args = view.args
     files: list[str] = []
     operands = 0
+    patterns: list[str] = []
+    unknown: list[int] = []  # gdb's command files of unknown value (`-x "$F"`, `-x $(ls g.gdb)`)
     while k < len(args):
         a = args[k]
         t = a.text
         if a.opaque:
+            if name == "gdb" and t.partition("=")[0] in _GDB_FILES:
+                unknown.append(k)  # (`-x=$F`)
             k += 1
             continue
         if name == "java":
@@ -254,10 +279,23 @@ def _command_files(view: View, k: int, name: str) -> FileScript | None:
                 files.append(t)
         elif name == "gdb":
             option, _, attached = t.partition("=")
+            if option in (_GDB_FILES | _GDB_COMMANDS) and not attached and k + 1 < len(args) \
+                    and (args[k + 1].opaque or args[k + 1].pattern is not None):
+                if args[k + 1].opaque and (option in _GDB_FILES or gdb_sourced(args[k + 1].text)):
+                    unknown.append(k + 1)  # (which file is not known; a lister's: `_listed`)
+                elif args[k + 1].pattern is not None and option in _GDB_FILES:
+                    patterns.append(args[k + 1].pattern)  # `-x g.gd?`: every match is read
+                k += 2
+                continue
             if option in _GDB_FILES:
                 value = attached if attached else (args[k + 1].text if k + 1 < len(args) else "")
                 if value:
                     files.append(value)
+                k += 1 if attached else 2
+                continue
+            if option in _GDB_COMMANDS:
+                value = attached if attached else (args[k + 1].text if k + 1 < len(args) else "")
+                files.extend(gdb_sourced(value))  # `-ex 'source g.gdb'`
                 k += 1 if attached else 2
                 continue
             if option in _GDB_VALUES and not attached:
@@ -276,12 +314,20 @@ def _command_files(view: View, k: int, name: str) -> FileScript | None:
                 if operands > 1:
                     files.extend(m.group(1) for m in _SQLITE_READ().finditer(t))  # `sqlite3 DB '.read q.sql'`
         k += 1
-    if not files:
+    if not files and not patterns and not unknown:
         if name == "sqlite3" and operands < 2:
             return _stdin_script(view, name, False, ())  # `sqlite3 DB < q.sql`
         return None
-    script = FileScript(files[0], name, False, True, ())
+    script = FileScript(files[0] if files else patterns[0] if patterns else args[unknown[0]].text, name, False,
+                        True, ())
     script.paths = files
+    script.patterns = patterns or None
+    if unknown:
+        listings = tuple(e for e in view.listed if any(at in e.source for at in unknown))
+        if any(not any(at in e.source for e in listings) for at in unknown):
+            script.path = args[unknown[0]].text
+            script.refused = "its name is not known"
+        script.listings = listings or None
     return script
 
 
@@ -418,6 +464,7 @@ def _program(view: View) -> FileScript | None:
     run = TestRun(runner) if runner is not None else None
     files: list[str] = []
     patterns: list[str] = []
+    listings: list = []
     for it in items:
         if run is not None:
             if it.option in CONFIG_FILE or it.option in OVERRIDE:
@@ -441,6 +488,8 @@ def _program(view: View) -> FileScript | None:
                 and it.option != PLUGIN and it.option != "-m":
             patterns.append(a.pattern)  # `python3 p.p?`: every match is read (`read`)
             continue
+        if a is not None and a.opaque and view.listed and it.option != "-m":
+            listings.extend(e for e in view.listed if it.index in e.source)  # `python3 "$(ls p.py)"`
         if a is not None and (a.opaque or a.pattern is not None) or it.text.startswith(("<(", ">(")):
             continue  # unknown, a pattern, or text that arrives at run time
         if it.option == TEST_PATH:
@@ -470,10 +519,17 @@ def _program(view: View) -> FileScript | None:
             if value is not None and not args[k].opaque:
                 files.append(value)
                 env_files.append(value)
-    if files or patterns or run is not None:
-        script = FileScript(files[0] if files else patterns[0] if patterns else "its test files", name, False, True, ())
+    if view.listed_argv is not None and not any(it.role in (E.CODE, E.EXEC) for it in items):
+        # `ls p.py | xargs python3`: the script is each file the lister prints (xargs appends it)
+        listings.extend(e for e in view.listed if len(args) in e.source)
+    if files or patterns or listings or run is not None:
+        script = FileScript(files[0] if files else patterns[0] if patterns else
+                            (args[listings[0].source[0]].text if listings[0].source[0] < len(args)
+                             else f"what {listings[0].rule} prints") if listings else "its test files",
+                            name, False, True, ())
         script.paths = files
         script.patterns = patterns or None
+        script.listings = tuple(listings) or None
         script.fallback = env_files or None  # (`_read_program`: their NODE_OPTIONS' preloads)
         script.tests = run
         return script
@@ -521,6 +577,21 @@ def _located(a: Arg, runner: str, shell: bool, child: bool, arguments: Sequence[
     if a.opaque or a.pattern is not None or text.startswith(("<(", ">(")) or text == "-":
         return None  # unknown, or text that arrives at run time
     return FileScript(text, runner, shell, child, arguments)
+
+
+def _listed_script(view: View, k: int, runner: str, shell: bool, child: bool,
+                   arguments: Sequence[Arg] | None) -> FileScript | None:
+    """A script operand `args[k]` of unknown value that a lister fills (`bash "$(ls x.sh)"`,
+    `source $(find . -name x.sh)`, `f=$(ls x.sh); bash "$f"`): every file it can print is
+    read as the script (`_listed`); None when no lister fills it."""
+    listings = tuple(e for e in view.listed if k in e.source)
+    if not listings:
+        return None
+    # (past the words: a path xargs appends)
+    script = FileScript(view.args[k].text if k < len(view.args) else f"what {listings[0].rule} prints",
+                        runner, shell, child, arguments)
+    script.listings = listings
+    return script
 
 
 _SUBSTITUTION = LazyPattern(r"\$\(([^()]*)\)|`([^`]*)`")
@@ -691,6 +762,18 @@ def read(walk: Walk, view: View, script: FileScript) -> FileScript | None:
         script.arguments = None  # xargs appends arguments at run time: `$1`… are unknown
     if script.text is not None or script.rewritten is not None or script.refused is not None:
         return script  # (its text is known without a file: `source <(echo …)`)
+    if script.listings is not None:
+        listed = _listed(walk, view, script.listings)
+        script.listings = None
+        if isinstance(listed, Refused):
+            script.refused = listed.reason
+            return script
+        if script.paths is None:
+            script.sources = [(path, False) for path in listed]  # a shell's: read together
+        else:
+            script.paths = script.paths + listed
+            if not script.paths and not script.patterns and script.tests is None:
+                return None
     if script.sources is not None:
         return _sources(walk, view, script)
     if script.pattern is not None or script.patterns:
@@ -810,13 +893,56 @@ def _globbed(walk: Walk, view: View, script: FileScript) -> FileScript | None:
 _GLOB_MATCHES = 64  # matches of a pattern naming a script that are read, at most
 
 
+def _listed(walk: Walk, view: View, listings: Sequence) -> list[str] | Refused:
+    """The files a lister's listings can name (listers.py: everything at or below each start
+    path or pattern match whose name passes its filters), spelled from where `view` runs.
+    A start that is a file is one; below a directory, each file whose name passes the
+    filters (find's `-name`). A directory listed without a filter (`ls d`, `git ls-files`:
+    any file there), a place of unknown value, or more than `_GLOB_MATCHES` files refuse."""
+    found: list[str] = []
+    for listing in listings:
+        starts = glob_matches(walk, view, listing.pattern) if listing.pattern is not None else [listing.path]
+        if isinstance(starts, Refused):
+            return starts
+        matchers = [(compile_segment(spec[2:] if spec.startswith("i:") else spec), spec.startswith("i:"))
+                    for spec in listing.names]
+
+        def accept(name: str, matchers=matchers) -> bool:
+            return all(segment_matches(m, name, dotglob=True, fold=fold) for m, fold in matchers)
+
+        for start in starts:
+            segments = walk.absolute(start, view.cwd)
+            if segments is None or walk.disk is None:
+                return Refused(f"the script is a file {listing.rule} prints below a directory of unknown place")
+            kind = walk.disk.kind(list(segments))
+            if kind == "link":
+                real = walk.disk.resolve(list(segments))
+                kind = real if isinstance(real, Refused) else walk.disk.kind(real)
+            if isinstance(kind, Refused):
+                return kind
+            if kind == "missing":
+                continue
+            if kind != "dir":
+                if accept(basename(start)):
+                    found.append(start)
+                continue
+            if not listing.names:
+                return Refused(f"the script is any file {listing.rule} prints below '{start}'")
+            files = walk.disk.files_below(list(segments), accept, _GLOB_MATCHES)
+            if isinstance(files, Refused):
+                return files
+            top = "/" + "/".join(segments)
+            found.extend(start.rstrip("/") + path[len(top) :] for path in files)
+        if len(found) > _GLOB_MATCHES:
+            return Refused(f"{listing.rule} prints more than {_GLOB_MATCHES} files")
+    return found
+
+
 def glob_matches(walk: Walk, view: View, pattern: str, base: tuple[str, ...] | None = None,
                  absolute: bool = False) -> list[str] | Refused:
     """The paths (spelled as the pattern is, relative or absolute) a pathname pattern matches
     on disk where `view` runs, sorted as bash sorts them; a directory of unknown place, `**`,
     more than `_GLOB_MATCHES` matches or a disk that cannot be asked fail closed."""
-    from polydeukes.stdlib.shell.expansion import compile_segment, segment_matches
-
     options = view.glob
     base = base if base is not None else view.cwd
     if walk.disk is None or base is None and not pattern.startswith("/"):
@@ -884,6 +1010,14 @@ def _read_program(walk: Walk, view: View, script: FileScript) -> FileScript | No
         content = _text(walk, view, spelled, PROGRAM_BYTES)
         if spelled in env_files and isinstance(content, str):
             script.paths.extend(_node_option_loads(content))
+        if script.runner == "gdb" and isinstance(content, str) and "so" in content:
+            # (a command file that sources another: read too, each once)
+            for sourced in gdb_sourced(content):
+                if sourced not in script.paths:
+                    if len(script.paths) >= _GDB_SOURCED:
+                        script.path, script.refused = sourced, f"it sources more than {_GDB_SOURCED} files"
+                        return script
+                    script.paths.append(sourced)
         if content is None and script.tests is None:
             # (`python3 app`: a directory runs its __main__.py; `node app`: its `main`)
             entry = _directory_entry(walk, view, FileScript(spelled, script.runner, False, True, None))
@@ -1087,6 +1221,47 @@ _COMMANDS = frozenset(_LIFECYCLES) | frozenset(_NPM_RUNS)
 _IGNORE_SCRIPTS = frozenset({"--ignore-scripts", "--ignore-scripts=true"})
 
 
+# Short options whose value is the rest of the word or the next word, and those whose value is
+# only the rest of the word (optional), of the programs whose option bundles `unbundled` splits.
+_MAKE_LETTERS = ("fCIoWE", "jlO")
+_SED_LETTERS = ("efl", "i")
+_AWK_LETTERS = ("fvFEeilW", "opdLD")  # (gawk's among them: `-E F`, `-i F`, `-o[F]` …)
+_PROGRAM_VALUE_OPTIONS = frozenset({"--file", "--expression", "--line-length", "--assign", "--field-separator",
+                                    "--exec", "--include", "--load"})
+_SEDS = frozenset({"sed", "gsed"})
+# Their options whose value is a file of program code (gawk: `-E` runs one, `-i` includes one).
+_SED_FILE_OPTIONS = frozenset({"-f", "--file"})
+_AWK_FILE_OPTIONS = frozenset({"-f", "--file", "-E", "--exec", "-i", "--include"})
+
+
+def unbundled(args: Sequence[Arg], letters: tuple[str, str], long_values: frozenset[str]) -> list[Arg]:
+    """`args` with each bundle of short options split into one word per option, as getopt
+    reads them (`make -sf m.mk` is `-s -f m.mk`, `sed -nfx.sed` is `-n -fx.sed`): the first
+    letter that takes a value (`letters`: required, optional) takes the rest of the word, or,
+    when it ends the word and its value is required, the next word (left whole)."""
+    required, optional = letters
+    out: list[Arg] = []
+    value_next = False
+    for k, a in enumerate(args):
+        t = a.text
+        if value_next or a.opaque or a.pattern is not None or t[:1] != "-" or t[:2] == "--" or len(t) < 3 \
+                or t[1] in required or t[1] in optional:  # (no bundle: `-j4`, `-fm.mk`, `x`)
+            if t == "--" and not value_next:
+                out.extend(args[k:])  # (operands only after it)
+                break
+            out.append(a)
+            value_next = not value_next and not a.opaque and (
+                len(t) == 2 and t[1] in required or t in long_values)
+            continue
+        for j in range(1, len(t)):
+            if t[j] in required or t[j] in optional:
+                out.append(Arg("-" + t[j:], None, False, a.count, a.word))
+                value_next = j == len(t) - 1 and t[j] in required
+                break
+            out.append(Arg("-" + t[j], None, False, a.count, a.word))
+    return out
+
+
 def runner_script(walk: Walk, view: View) -> FileScript | None:
     """What `make` or `npm`/`yarn`/`pnpm` runs: the recipe lines of the makefile, or the
     package.json scripts a call names (with their `pre`/`post` scripts), as shell lines each
@@ -1101,31 +1276,41 @@ def runner_script(walk: Walk, view: View) -> FileScript | None:
 
 
 def _program_files(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript | None:
-    """`awk -f prog.awk`, `sed -f script.sed` (`--file=F`, `-fF`): the program files, read
-    as code (a mention fails closed, as in the program written on the line)."""
+    """`awk -f prog.awk`, `sed -f script.sed` (`--file=F`, `-fF`, in a bundle `-nf F`; gawk's
+    `-E F` and `-i F`): the program files, read as code (a mention fails closed, as in the
+    program written on the line)."""
     if view.name in OPTION_FILE_READERS:
         return _option_files(walk, view, args)
-    if not any(a.text.startswith(("-f", "--file")) for a in args):
-        script = _input_script(view, args)  # (`awk '{system($0)}' x.txt`)
-        return read(walk, view, script) if script is not None else None
+    sed = view.name in _SEDS
+    options = _SED_FILE_OPTIONS if sed else _AWK_FILE_OPTIONS
     files: list[str] = []
+    whole = args
+    args = unbundled(args, _SED_LETTERS if sed else _AWK_LETTERS, _PROGRAM_VALUE_OPTIONS)
+    if not any(a.text[:2] in options or a.text.split("=", 1)[0] in options for a in args):
+        script = _input_script(view, whole)  # (`awk '{system($0)}' x.txt`)
+        return read(walk, view, script) if script is not None else None
     k = 0
     while k < len(args):
         t = args[k].text
-        if t in ("-f", "--file") and k + 1 < len(args):
+        option, value = t, None
+        if t in options and k + 1 < len(args):
             if args[k + 1].text.startswith("<(") \
                     and (made := _rewritten_script(args[k + 1].text, view.name, False, True)) is not None:
                 return made  # `awk -f <(rev p)`
             if args[k + 1].opaque:
                 return None
-            files.append(args[k + 1].text)
+            value = args[k + 1].text
             k += 1
-        elif t.startswith("--file="):
-            files.append(t.split("=", 1)[1])
-        elif t.startswith("-f") and len(t) > 2 and not args[k].opaque:
-            files.append(t[2:])
+        elif t.startswith("--") and "=" in t:
+            option, value = t.split("=", 1)
+        elif len(t) > 2 and not t.startswith("--") and not args[k].opaque:
+            option, value = t[:2], t[2:]
         elif t == "--":
             break
+        if value is not None and option in options:
+            files.append(value)
+            if option in ("-i", "--include") and not value.endswith(".awk"):
+                files.append(value + ".awk")  # (gawk tries NAME, then NAME.awk)
         k += 1
     return _code_files(walk, view, files)
     return script
@@ -1246,6 +1431,7 @@ def _makefile(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript | None:
     if flags is not None:
         environment_overrides = _make_flags(flags, include_dirs, evals, overrides)
     listed = _make_environment(walk, view, "MAKEFILES")
+    args = unbundled(args, _MAKE_LETTERS, _MAKE_VALUE_OPTIONS)  # (`make -sf m.mk`)
     k = 0
     while k < len(args):
         a = args[k]
