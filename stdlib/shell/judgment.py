@@ -47,6 +47,7 @@ from polydeukes.stdlib.shell.analysis import (
     basename,
     is_write_redirect,
 )
+from polydeukes.stdlib.shell.coded import decoded_variants, made_text
 from polydeukes.stdlib.shell.expansion import (
     ONE,
     Arg,
@@ -161,6 +162,10 @@ WRITTEN_PASSED = ("{head} passes {path} on to a stage that runs what it reads, a
                   "content this layer does not compute")
 OPTION_GLOB = "{head} pattern {word} can expand to {name}, which it takes as an option: what it then does cannot be judged"
 MADE = "{head} takes {word}, whose value {how}, which cannot be judged"
+MADE_IN_CODE = "{head} runs code that makes text from {how} and calls {call}, which cannot be judged"
+MADE_IN_SCRIPT = "{runner} runs {path}, whose code makes text from {how} and calls {call}, which cannot be judged"
+MADE_IN_MODULE = ("{head} runs code that imports {module}, whose code makes text from {how} and calls {call}, "
+                  "which cannot be judged")
 
 
 # Commands that cannot concern an entry are judged from their tokens, without a view
@@ -530,7 +535,11 @@ _CODE_LITERALS = 2000  # string literals read per program
 _JOIN_WINDOW = 6  # path-join arguments combined at most
 # A string literal read as a pathname pattern: no blank, a `*`, `?` or `[`, a bounded length.
 _CODE_PATTERN = LazyPattern(r"(?=[^\s]*[*?\[])[^\s]{1,256}")
-_CODE_GLOB = GlobOptions()  # the pattern rules of glob(3) and of Python's and Perl's globs: no dotglob
+_CODE_GLOB = GlobOptions()
+# A call that changes the case of a string (Python, JavaScript, Perl, Ruby, PHP, Lua).
+_CASE_CHANGE = LazyPattern(r"\b(?:lower|upper|casefold|swapcase|capitalize|title|lc|uc|lcfirst|ucfirst"
+                           r"|toLowerCase|toUpperCase|toLocaleLowerCase|toLocaleUpperCase|downcase|upcase"
+                           r"|strtolower|strtoupper)\b")  # the pattern rules of glob(3) and of Python's and Perl's globs: no dotglob
 
 
 def code_candidates(code: str) -> list[str]:
@@ -544,6 +553,11 @@ def code_candidates(code: str) -> list[str]:
     for m in list(_STRING_LITERAL().finditer(code))[:_CODE_LITERALS]:
         value = next(g for g in m.groups() if g is not None)
         out.append(value)
+        if "\\" in value:
+            # (`"\x63i/gate.sh"`, `"\143i"`: the escapes decoded, the value joined as such)
+            variants = decoded_variants(value)
+            out.extend(variants)
+            value = variants[0] if variants else value
         if end >= 0 and _CONCATENATION().fullmatch(code, end, m.start()):
             groups[-1][-1] += value
         elif end >= 0 and _ARGUMENT().fullmatch(code, end, m.start()):
@@ -557,6 +571,9 @@ def code_candidates(code: str) -> list[str]:
                 out.append("/".join(part.strip("/") for part in group[k : k + width]))
                 if width > 1:
                     out.append("".join(group[k : k + width]))
+    if _CASE_CHANGE().search(code):
+        # (`'CI/GATE.SH'.lower()`: the literals in either case)
+        out.extend([c.lower() for c in out[1:]] + [c.upper() for c in out[1:]])
     return out
 
 
@@ -575,6 +592,9 @@ class _Judge:
         self._targets_cwd: tuple[str, ...] | None = None
         self._linked_ids: dict[tuple[int, int], int] | None = None  # (`_hard_linked`)
         self._targets_judged: set[tuple[str, bool]] = set()
+        # A program's code that makes text of codes and can write (coded.made_text): the
+        # reason, judged after the command's other rules so that a mention names the entry.
+        self.made_in_code: str | None = None
 
     def found(self, kind: str, reason: str) -> None:
         if self.reason is None:
@@ -697,6 +717,8 @@ class _Judge:
                 self.rewritten_operands(view)
             if view.made_word is not None:
                 self.made_word(view)
+            if self.made_in_code is not None:
+                self.made_text()
             return  # reads or runs something unknown, and names no entry: nothing to judge
         found = view.effects if writer or mention else None
         if writer and not mention and found is not None:
@@ -722,6 +744,15 @@ class _Judge:
             self.rewritten_operands(view)
         if view.made_word is not None:
             self.made_word(view)
+        if self.made_in_code is not None:
+            self.made_text()
+
+    def made_text(self) -> None:
+        """A program that makes text of codes or encodings and calls what writes or runs
+        (`perl -e 'unlink chr(99).chr(105)."/gate.sh"'`): no mention test can read the name."""
+        self.unknown_reach = True
+        self.found(BREAK_UNREADABLE, self.made_in_code)
+        self.made_in_code = None
 
     def made_word(self, view: View) -> None:
         """A word whose value the line makes of text the walk does not work out (`x=$(rev f);
@@ -1636,6 +1667,12 @@ class _Judge:
                 codes = [loaded + "\n" + code for code in codes] or [loaded]
         else:
             search_path = _python_path(view, self.walk, cwd) if language == "python" else ()
+        if script is None and self.made_in_code is None:
+            for code in codes:
+                made = made_text(code)
+                if made is not None:
+                    self.made_in_code = MADE_IN_CODE.format(head=view.head, how=made[0], call=made[1])
+                    break
         for code in codes:
             for module, text, named in imports.local_modules(self.walk, language, code, base, cwd, search_path):
                 shown = _shown_path(module, cwd)
@@ -1643,6 +1680,11 @@ class _Judge:
                     self.unknown_reach = True
                     self.found(BREAK_UNREADABLE, UNREADABLE_MODULE.format(head=view.head, module=shown, why=text.reason))
                     return
+                if self.made_in_code is None:
+                    made = made_text(text)
+                    if made is not None:
+                        self.made_in_code = MADE_IN_MODULE.format(head=view.head, module=shown, how=made[0],
+                                                                  call=made[1])
                 index = self.code_index(text, cwd)
                 if index >= 0:
                     self.reached.add(index)
@@ -1677,6 +1719,11 @@ class _Judge:
                     index = self.code_index(text, script.directory)  # (pip's build backend runs there)
             if index >= 0:
                 break
+            if not script.shell and self.made_in_code is None:
+                made = made_text(text)
+                if made is not None:
+                    self.made_in_code = MADE_IN_SCRIPT.format(runner=script.runner, path=path, how=made[0],
+                                                              call=made[1])
         if index >= 0:
             self.reached.add(index)
             self.found(BREAK_CODE_MENTION, message.format(runner=script.runner, path=path,
