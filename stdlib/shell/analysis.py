@@ -54,6 +54,7 @@ from polydeukes.stdlib.shell.expansion import (
     word_values,
 )
 from polydeukes.stdlib.shell.paths import dot_resolve
+from polydeukes.stdlib.shell.viewers import VIEWERS
 from polydeukes.stdlib.shell.tokenizer import (
     PLAIN_RUNS_FROM,
     W_BRACE,
@@ -483,6 +484,7 @@ _NAMES_WITH_EFFECTS = (
     | PROGRAM_RUNNERS
     | CONTAINER_ENGINES
     | CODE_FILE_PROGRAMS
+    | VIEWERS  # (their `+cmd` and `-c` words are commands: viewers.py)
 )
 _plain_lines: re.Pattern[str] | None = None
 
@@ -1190,7 +1192,7 @@ class Walk:
             if context.links:
                 view.targets = [(r, self._through_links(targets, context.cwd)) for r, targets in view.targets]
         if flags & W_GLOB and view.cwd is not None and not context.glob.noglob and self.disk is not None:
-            view.option_glob = self._option_glob(args, view.cwd)
+            view.option_glob = self._option_glob(args, view.cwd, name in VIEWERS)
         if name in _WORKING_DIRECTORY_OPTIONS and inner + 1 < len(args) \
                 and (chdir := _unknown_chdir(args, inner, _WORKING_DIRECTORY_OPTIONS[name])) is not None:
             if name in _EXTRACTORS:
@@ -1934,11 +1936,13 @@ class Walk:
                          for t in texts if t) if known else None
         self.context.scope.assign_array(name, elements, " ".join(texts), append, keyed)
 
-    def _option_glob(self, args: Sequence[Arg], cwd: tuple[str, ...]) -> tuple[str, str] | None:
+    def _option_glob(self, args: Sequence[Arg], cwd: tuple[str, ...], viewer: bool = False) -> tuple[str, str] | None:
         """A glob argument whose first segment matches a name beginning with `-` in the
         directory it is read from (on disk, or written by the line), and that name: bash puts
         the name in the word's place and the command takes it as an option (`sort ?o c?/* x`
-        with a file `-o` writes its output to the last path; `cp -tc? f` with a file `-tci`)."""
+        with a file `-o` writes its output to the last path; `cp -tc? f` with a file `-tci`).
+        For a pager or editor (`viewer`), a name beginning with `+` too: `less *` with a file
+        `+!sh x.sh` runs it (viewers.py)."""
         names: list[str] | None = None
         glob = self.context.glob
         for a in args[1:]:
@@ -1948,9 +1952,10 @@ class Walk:
             if segment.literal is not None:
                 continue
             if names is None:
-                found = self.disk.names_in(cwd, _looks_like_option)
+                looks = _looks_like_viewer_option if viewer else _looks_like_option
+                found = self.disk.names_in(cwd, looks)
                 names = found if isinstance(found, list) else []
-                names.extend(path[-1] for path in self.written() if path[:-1] == cwd and path[-1][:1] == "-")
+                names.extend(path[-1] for path in self.written() if path[:-1] == cwd and looks(path[-1]))
                 if not names:
                     return None
             for name in names:
@@ -2595,7 +2600,7 @@ _STATEFUL = DIRECTORY_CHANGES | _DECLARATIONS | frozenset({
 _MODELLED_WRITERS = frozenset(
     name for name, model in E.COMMANDS.items() if not model.pure and model.handler != "interpreter"
 ) - NESTED_SHELLS - DIRECTORY_CHANGES - _RESERVED - _DECLARATIONS - BUILTINS - _WRAPPER_NAMES \
-    - _RUNS_SCRIPTS - _STATEFUL - frozenset({"tee", "sed"})
+    - _RUNS_SCRIPTS - _STATEFUL - frozenset({"tee", "sed"}) - VIEWERS
 # Names the fast path takes with their words as arguments: the writers above, and `cd`,
 # `pushd`, `popd`, whose directory it follows as `_update` would.
 _QUIET_WITH_ARGS = _MODELLED_WRITERS | DIRECTORY_CHANGES
@@ -3402,6 +3407,10 @@ def _function_definition(commands: Sequence, k: int, text: str, functions: dict[
 
 def _looks_like_option(name: str) -> bool:
     return name[:1] == "-"
+
+
+def _looks_like_viewer_option(name: str) -> bool:
+    return name[:1] in ("-", "+")
 
 
 # A file the line writes with content the walk does not compute (`stdout_content`).

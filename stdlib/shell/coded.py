@@ -56,7 +56,7 @@ CALLS: tuple[tuple[str, str], ...] = (
 _MAKER = LazyPattern("|".join(f"(?P<m{k}>{pattern})" for k, (_label, pattern) in enumerate(MAKERS)))
 _CALL = LazyPattern("|".join(f"(?P<c{k}>{pattern})" for k, (_label, pattern) in enumerate(CALLS)))
 # A string literal indexed or sliced (`'xci'[1:]`), found from the literal itself.
-_SLICED_LITERAL = LazyPattern(r"""(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")\s*\[""")
+_SLICED_LITERAL = LazyPattern(r"""(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")[ \t]*\[""")
 SLICED = "a sliced string literal"
 
 

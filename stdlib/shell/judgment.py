@@ -34,6 +34,7 @@ from collections.abc import Sequence
 import msgspec
 
 from polydeukes.stdlib.shell import effects as E
+from polydeukes.stdlib.shell import viewers
 from polydeukes.stdlib.shell.analysis import (
     BUILTINS,
     CONTAINER_ENGINES,
@@ -162,6 +163,10 @@ WRITTEN_PASSED = ("{head} passes {path} on to a stage that runs what it reads, a
                   "content this layer does not compute")
 OPTION_GLOB = "{head} pattern {word} can expand to {name}, which it takes as an option: what it then does cannot be judged"
 MADE = "{head} takes {word}, whose value {how}, which cannot be judged"
+VIEWER_COMMANDS = "{head} runs {what} as commands of its own, which cannot be judged"
+VIEWER_SETTING = "{head} runs with {what}, which gives less commands of its own that cannot be judged"
+VIEWER_OPERANDS = ("{head} takes operands this layer cannot read, and runs one that begins with + as a command "
+                   "of its own, which cannot be judged")
 MADE_IN_CODE = "{head} runs code that makes text from {how} and calls {call}, which cannot be judged"
 MADE_IN_SCRIPT = "{runner} runs {path}, whose code makes text from {how} and calls {call}, which cannot be judged"
 MADE_IN_MODULE = ("{head} runs code that imports {module}, whose code makes text from {how} and calls {call}, "
@@ -181,6 +186,7 @@ _HOME_WORD = LazyPattern(r"\$(?:HOME|\{HOME\})(/[^$`]*)?")
 # `opaque_mentions`' marker for a read redirect's target (`-1`: any other redirect target).
 _READ_TARGET = -2
 _NAMES_FROM_STDIN = frozenset({"read", "mapfile", "readarray"})
+_VIEWERS_AND_PAGER_USERS = viewers.VIEWERS | viewers.PAGER_USERS
 # Models whose program is code that may import the project's modules or run its scripts.
 _CODE_HANDLERS = frozenset({"interpreter", "awk", "sed"})
 
@@ -592,9 +598,10 @@ class _Judge:
         self._targets_cwd: tuple[str, ...] | None = None
         self._linked_ids: dict[tuple[int, int], int] | None = None  # (`_hard_linked`)
         self._targets_judged: set[tuple[str, bool]] = set()
-        # A program's code that makes text of codes and can write (coded.made_text): the
-        # reason, judged after the command's other rules so that a mention names the entry.
-        self.made_in_code: str | None = None
+        # A reason found early but judged after the command's other rules, so that a mention
+        # names the entry first: code that makes text of codes and can write (coded.made_text),
+        # a viewer's operands of unknown spelling.
+        self.judged_last: str | None = None
 
     def found(self, kind: str, reason: str) -> None:
         if self.reason is None:
@@ -704,6 +711,8 @@ class _Judge:
         if view.items_refused is not None and (model is None or not model.pure):
             self.unknown_reach = True
             self.found(BREAK_UNREADABLE, UNREADABLE_ITEMS.format(head=view.head, why=view.items_refused))
+        if name in _VIEWERS_AND_PAGER_USERS:
+            self.viewer(view)
         if name in CONTAINER_ENGINES and view.inner < len(view.args):
             from polydeukes.stdlib.shell import containers  # only a container engine loads it
 
@@ -717,8 +726,8 @@ class _Judge:
                 self.rewritten_operands(view)
             if view.made_word is not None:
                 self.made_word(view)
-            if self.made_in_code is not None:
-                self.made_text()
+            if self.judged_last is not None:
+                self.found_last()
             return  # reads or runs something unknown, and names no entry: nothing to judge
         found = view.effects if writer or mention else None
         if writer and not mention and found is not None:
@@ -744,15 +753,44 @@ class _Judge:
             self.rewritten_operands(view)
         if view.made_word is not None:
             self.made_word(view)
-        if self.made_in_code is not None:
-            self.made_text()
+        if self.judged_last is not None:
+            self.found_last()
 
-    def made_text(self) -> None:
+    def viewer(self, view: View) -> None:
+        """A pager or editor given commands of its own (viewers.py): `less +'!sh x.sh' f`,
+        `vim -c '!…'`, `vim -S cmds.vim`, a lesskey file, `LESS='+!…'` for less or a program
+        that pages with it, operands it takes from a lister through xargs."""
+        name = view.name
+        what = None
+        if name in viewers.VIEWERS:
+            args = view.args[view.inner + 1 :]
+            what = viewers.commands(name, [a.text for a in args], [a.opaque for a in args])
+            if what is None and (view.via_xargs or view.listed) and not any(a.text == "--" for a in args) \
+                    and not _found_names(view.listed):
+                self.judged_last = self.judged_last or VIEWER_OPERANDS.format(head=f"xargs {name}" if view.via_xargs else name)
+                return
+        if what is None and name in viewers.PAGER_USERS:
+            scope = self.walk.context.scope.values
+            assigned = any(a.text.startswith("LESS") for a in view.args[: view.inner])
+            values = {variable: self.walk.environment(view, variable)
+                      for variable in (viewers.PAGER_OPTIONS, *viewers.LESSKEY_VARIABLES)
+                      if assigned or variable in scope}
+            setting = viewers.pager_environment(values) if values else None
+            if setting is not None:
+                self.unknown_reach = True
+                self.found(BREAK_UNREADABLE, VIEWER_SETTING.format(head=name, what=setting))
+                return
+        if what is not None:
+            self.unknown_reach = True
+            self.found(BREAK_UNREADABLE, VIEWER_COMMANDS.format(head=name, what=what))
+
+    def found_last(self) -> None:
         """A program that makes text of codes or encodings and calls what writes or runs
-        (`perl -e 'unlink chr(99).chr(105)."/gate.sh"'`): no mention test can read the name."""
+        (`perl -e 'unlink chr(99).chr(105)."/gate.sh"'`): no mention test can read the name;
+        names of unknown spelling a viewer may take as commands (`| xargs less`)."""
         self.unknown_reach = True
-        self.found(BREAK_UNREADABLE, self.made_in_code)
-        self.made_in_code = None
+        self.found(BREAK_UNREADABLE, self.judged_last)
+        self.judged_last = None
 
     def made_word(self, view: View) -> None:
         """A word whose value the line makes of text the walk does not work out (`x=$(rev f);
@@ -1667,11 +1705,11 @@ class _Judge:
                 codes = [loaded + "\n" + code for code in codes] or [loaded]
         else:
             search_path = _python_path(view, self.walk, cwd) if language == "python" else ()
-        if script is None and self.made_in_code is None:
+        if script is None and self.judged_last is None:
             for code in codes:
                 made = made_text(code)
                 if made is not None:
-                    self.made_in_code = MADE_IN_CODE.format(head=view.head, how=made[0], call=made[1])
+                    self.judged_last = MADE_IN_CODE.format(head=view.head, how=made[0], call=made[1])
                     break
         for code in codes:
             for module, text, named in imports.local_modules(self.walk, language, code, base, cwd, search_path):
@@ -1680,10 +1718,10 @@ class _Judge:
                     self.unknown_reach = True
                     self.found(BREAK_UNREADABLE, UNREADABLE_MODULE.format(head=view.head, module=shown, why=text.reason))
                     return
-                if self.made_in_code is None:
+                if self.judged_last is None:
                     made = made_text(text)
                     if made is not None:
-                        self.made_in_code = MADE_IN_MODULE.format(head=view.head, module=shown, how=made[0],
+                        self.judged_last = MADE_IN_MODULE.format(head=view.head, module=shown, how=made[0],
                                                                   call=made[1])
                 index = self.code_index(text, cwd)
                 if index >= 0:
@@ -1719,15 +1757,37 @@ class _Judge:
                     index = self.code_index(text, script.directory)  # (pip's build backend runs there)
             if index >= 0:
                 break
-            if not script.shell and self.made_in_code is None:
+            if not script.shell and self.judged_last is None and _program_text(script.runner, path):
                 made = made_text(text)
                 if made is not None:
-                    self.made_in_code = MADE_IN_SCRIPT.format(runner=script.runner, path=path, how=made[0],
+                    self.judged_last = MADE_IN_SCRIPT.format(runner=script.runner, path=path, how=made[0],
                                                               call=made[1])
         if index >= 0:
             self.reached.add(index)
             self.found(BREAK_CODE_MENTION, message.format(runner=script.runner, path=path,
                                                           p=self.p.entries[index]))
+
+
+def _found_names(listed: tuple) -> bool:
+    """Are all the names a lister gives spelled below find's start paths, none beginning
+    with `+` (`find . -name '*.md' | xargs less` gets `./…`)?"""
+    # (a start of unknown value is listed as `/`: it may be spelled anyhow)
+    return bool(listed) and all(extra.rule == "find" and extra.path not in ("", "/") and extra.path[:1] != "+"
+                                for extra in listed)
+
+
+def _program_text(runner: str, path: str) -> bool:
+    """Is a file a runner reads a program in a language coded.made_text knows (not a
+    configuration file: `.cargo/config.toml`)?"""
+    from polydeukes.stdlib.shell import imports
+    from polydeukes.stdlib.shell.interpreters import FAMILIES, family_of
+
+    name = basename(runner)
+    return imports.family(runner) is not None or imports.file_family(path) is not None \
+        or family_of(name) in FAMILIES or name in _AWKS
+
+
+_AWKS = frozenset({"awk", "gawk", "mawk", "nawk"})
 
 
 def _only_reads(view: View) -> bool:
