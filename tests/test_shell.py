@@ -133,6 +133,7 @@ def test_a_blocked_command_blocks_in_every_carrier(tmp_path_factory, case: dict,
     root = home / "proj"
     root.mkdir(parents=True)
     command, files = carried
+    command = rebase(command, str(root), str(home))  # (a row may spell the project's absolute path)
     make_tree(root, {**tree, **rebase(files, str(root), str(home))})
     protected = rebase(case["protected"], str(root), str(home))
     result = judge_shell_mod(command, protected, root=str(root), home=str(home))
