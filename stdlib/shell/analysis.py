@@ -2450,7 +2450,7 @@ class Walk:
         from polydeukes.stdlib.shell import scripts  # only a command that runs a file loads it
 
         if view.name in PROGRAM_RUNNERS or view.name in PROGRAM_FILE_READERS:
-            view.file_script = script = scripts.runner_script(self, view)
+            view.file_script = script = self._in_glob_directory(view, scripts.runner_script)
         else:
             script = _wrapped_script(view) if view.wrapper or view.name in _SCHEDULERS else None
             script = script or scripts.located(view)
@@ -2473,12 +2473,40 @@ class Walk:
         if script is not None and script.shell and script.text is not None:
             view.follow = True
 
+    def _in_glob_directory(self, view: View, reader):
+        """`reader(self, view)`: the project file (a Makefile, package.json …) a tool runs,
+        read where it runs; below a `cd` pattern (`cd s?b && make`), read in the one directory
+        the pattern matches on disk that holds one; in several, or past the bounds, it fails
+        closed. Its lines are still walked where the command runs (of unknown place: their
+        relative names are matched below the pattern)."""
+        if view.cwd is not None or view.cwd_glob is None:
+            return reader(self, view)
+        from polydeukes.stdlib.shell.scripts import FileScript, glob_matches
+
+        base, pattern = view.cwd_glob
+        directories = glob_matches(self, view, pattern, base, absolute=True)
+        found = []
+        why = directories.reason if not isinstance(directories, list) else None
+        for directory in directories if why is None else ():
+            view.cwd = tuple(s for s in directory.split("/") if s)
+            try:
+                script = reader(self, view)
+            finally:
+                view.cwd = None
+            if script is not None:
+                found.append(script)
+        if why is None and len(found) <= 1:
+            return found[0] if found else None
+        script = FileScript(pattern, view.name, True, True, None)
+        script.refused = why or f"it runs in each of {len(found)} directories the pattern '{pattern}' matches"
+        return script
+
     def _project_files(self, view: View) -> None:
         """The project file a build tool or task runner runs (projectfiles.py), read into
         `view.file_script`; a justfile's recipes are walked after it."""
         from polydeukes.stdlib.shell import projectfiles  # only such a tool loads it
 
-        view.file_script = script = projectfiles.project_script(self, view)
+        view.file_script = script = self._in_glob_directory(view, projectfiles.project_script)
         if script is not None and script.shell and script.lines or view.wrapper_scripts:
             view.follow = True  # (dotnet's `<Exec>` lines: `wrapper_scripts`)
 

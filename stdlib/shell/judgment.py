@@ -602,6 +602,7 @@ class _Judge:
         # names the entry first: code that makes text of codes and can write (coded.made_text),
         # a viewer's operands of unknown spelling.
         self.judged_last: str | None = None
+        self.code_view: View | None = None  # the command whose code is read, where its directory is unknown
 
     def found(self, kind: str, reason: str) -> None:
         if self.reason is None:
@@ -668,6 +669,8 @@ class _Judge:
         cwd_spelled = p._last_cwd_spelled if cwd is p._last_cwd and cwd is not None else p.cwd_spelled(cwd)
         name = view.name
         model = view.model
+        if cwd is None:
+            self.code_view = view  # (`code_index`: relative names in its code)
         # A call of a name the line redefined proves nothing; a builtin or a modelled command
         # so redefined fails closed even without a mention.
         if view.redefined and (name in BUILTINS or model is not None or name in NESTED_SHELLS):
@@ -1637,7 +1640,33 @@ class _Judge:
         return -1
 
     def code_index(self, code: str, cwd: tuple[str, ...] | None) -> int:
-        """The first entry a program's text spells, string fragments joined (-1: none)."""
+        """The first entry a program's text spells, string fragments joined (-1: none). Where
+        the program runs in a directory of unknown place (`cd s?b && python3 -c …`, `cd "$D"
+        && …`), its relative names are read from each directory a `cd` pattern matches on
+        disk, or else as paths below any directory (`unknown_base`'s rule)."""
+        index = self._code_index(code, cwd)
+        if index >= 0 or cwd is not None or self.code_view is None:
+            return index
+        view = self.code_view
+        if view.cwd_glob is not None:
+            from polydeukes.stdlib.shell.scripts import glob_matches  # (only a directory pattern)
+
+            directories = glob_matches(self.walk, view, view.cwd_glob[1], view.cwd_glob[0], absolute=True)
+            if isinstance(directories, list):
+                for directory in directories:
+                    index = self._code_index(code, tuple(s for s in directory.split("/") if s))
+                    if index >= 0:
+                        return index
+                return -1
+        for candidate in code_candidates(code)[1:]:
+            for piece in path_candidates(candidate, True):
+                if piece[:1] not in ("/", "~", "$", "") and piece not in (".", ".."):
+                    hits = self._tail_hits("/" + piece)
+                    if hits:
+                        return hits[0]
+        return -1
+
+    def _code_index(self, code: str, cwd: tuple[str, ...] | None) -> int:
         p = self.p
         if "/proc/" in code or "/dev/fd/" in code:
             # (`shutil.rmtree("/proc/self/cwd/ci")`: a directory named through the process
