@@ -48,7 +48,7 @@ from polydeukes.stdlib.shell.analysis import (
     basename,
     is_write_redirect,
 )
-from polydeukes.stdlib.shell.coded import decoded_variants, made_text
+from polydeukes.stdlib.shell.coded import changes_case, decoded_variants, made_text
 from polydeukes.stdlib.shell.expansion import (
     ONE,
     Arg,
@@ -542,10 +542,7 @@ _JOIN_WINDOW = 6  # path-join arguments combined at most
 # A string literal read as a pathname pattern: no blank, a `*`, `?` or `[`, a bounded length.
 _CODE_PATTERN = LazyPattern(r"(?=[^\s]*[*?\[])[^\s]{1,256}")
 _CODE_GLOB = GlobOptions()
-# A call that changes the case of a string (Python, JavaScript, Perl, Ruby, PHP, Lua).
-_CASE_CHANGE = LazyPattern(r"\b(?:lower|upper|casefold|swapcase|capitalize|title|lc|uc|lcfirst|ucfirst"
-                           r"|toLowerCase|toUpperCase|toLocaleLowerCase|toLocaleUpperCase|downcase|upcase"
-                           r"|strtolower|strtoupper)\b")  # the pattern rules of glob(3) and of Python's and Perl's globs: no dotglob
+  # the pattern rules of glob(3) and of Python's and Perl's globs: no dotglob
 
 
 def code_candidates(code: str) -> list[str]:
@@ -577,7 +574,7 @@ def code_candidates(code: str) -> list[str]:
                 out.append("/".join(part.strip("/") for part in group[k : k + width]))
                 if width > 1:
                     out.append("".join(group[k : k + width]))
-    if _CASE_CHANGE().search(code):
+    if changes_case(code):
         # (`'CI/GATE.SH'.lower()`: the literals in either case)
         out.extend([c.lower() for c in out[1:]] + [c.upper() for c in out[1:]])
     return out
