@@ -1721,6 +1721,13 @@ class _Judge:
                 codes.extend(view.env.heredocs)  # `python3 - <<EOF`
             if language is None and codes:
                 language = imports.OTHER  # awk's `system("sh x.sh")`: the script files it names
+            if self.judged_last is None:
+                # (the program's own text; a module run by `-m` is read as an import, below)
+                for code in codes:
+                    made = made_text(code) if not code.endswith(" import __main__") else None
+                    if made is not None:
+                        self.judged_last = MADE_IN_CODE.format(head=view.head, how=made[0], call=made[1])
+                        break
         if language is None:
             return
         if language == "perl":
@@ -1731,12 +1738,6 @@ class _Judge:
                 codes = [loaded + "\n" + code for code in codes] or [loaded]
         else:
             search_path = _python_path(view, self.walk, cwd) if language == "python" else ()
-        if script is None and self.judged_last is None:
-            for code in codes:
-                made = made_text(code)
-                if made is not None:
-                    self.judged_last = MADE_IN_CODE.format(head=view.head, how=made[0], call=made[1])
-                    break
         for code in codes:
             for module, text, named in imports.local_modules(self.walk, language, code, base, cwd, search_path):
                 shown = _shown_path(module, cwd)
