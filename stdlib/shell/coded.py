@@ -41,7 +41,8 @@ MAKERS: tuple[tuple[str, tuple[str, ...], str], ...] = (
     ("a reversed string", ("::", ": :", "rev"), r"\[\s*:\s*:\s*-|\breversed\b|\breverse\b(?!\s*=)|\bstrrev\b"),
     ("URL escapes", ("unquote", "decodeURI", "unescape", "urldecode"),
      r"\bunquote\w*|\bdecodeURI\w*|\bunescape\b|\b(?:raw)?urldecode\b"),
-    ("a decompressed stream", ("ompress", "inflate", "gunzip"), r"\bdecompress\w*|\binflate\w*|\bgunzip\w*|\buncompress\w*"),
+    ("a decompressed stream", ("ompress", "inflate", "gunzip"),
+     r"\bdecompress\w*|\binflate\w*|\bgunzip\w*|\buncompress\w*"),
     ("named escapes", ("\\N{",), r"\\N\{"),
     ("a codec", ("codecs.",), r"\bcodecs\.(?:de|en)code\b"),
 )

@@ -541,8 +541,7 @@ _CODE_LITERALS = 2000  # string literals read per program
 _JOIN_WINDOW = 6  # path-join arguments combined at most
 # A string literal read as a pathname pattern: no blank, a `*`, `?` or `[`, a bounded length.
 _CODE_PATTERN = LazyPattern(r"(?=[^\s]*[*?\[])[^\s]{1,256}")
-_CODE_GLOB = GlobOptions()
-  # the pattern rules of glob(3) and of Python's and Perl's globs: no dotglob
+_CODE_GLOB = GlobOptions()  # the pattern rules of glob(3) and of Python's and Perl's globs: no dotglob
 
 
 def code_candidates(code: str) -> list[str]:
@@ -767,14 +766,21 @@ class _Judge:
             what = viewers.commands(name, [a.text for a in args], [a.opaque for a in args])
             if what is None and (view.via_xargs or view.listed) and not any(a.text == "--" for a in args) \
                     and not _found_names(view.listed):
-                self.judged_last = self.judged_last or VIEWER_OPERANDS.format(head=f"xargs {name}" if view.via_xargs else name)
+                head = f"xargs {name}" if view.via_xargs else name
+                self.judged_last = self.judged_last or VIEWER_OPERANDS.format(head=head)
                 return
         if what is None and name in viewers.PAGER_USERS:
+            # (plain loops: this runs for every git command, most with nothing named LESS…)
             scope = self.walk.context.scope.values
-            assigned = any(a.text.startswith("LESS") for a in view.args[: view.inner])
-            values = {variable: self.walk.environment(view, variable)
-                      for variable in (viewers.PAGER_OPTIONS, *viewers.LESSKEY_VARIABLES)
-                      if assigned or variable in scope}
+            assigned = False
+            for a in view.args[: view.inner]:
+                if a.text.startswith("LESS"):
+                    assigned = True
+                    break
+            values: dict[str, str | None] = {}
+            for variable in viewers.LESS_VARIABLES:
+                if assigned or variable in scope:
+                    values[variable] = self.walk.environment(view, variable)
             setting = viewers.pager_environment(values) if values else None
             if setting is not None:
                 self.unknown_reach = True

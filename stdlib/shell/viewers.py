@@ -43,6 +43,7 @@ _HARMLESS = {
 PAGER_OPTIONS = "LESS"
 LESSKEY_VARIABLES = ("LESSKEY", "LESSKEYIN", "LESSKEY_SRC", "LESSKEY_CONTENT", "LESSKEY_SYSTEM",
                      "LESSKEYIN_SYSTEM")
+LESS_VARIABLES = (PAGER_OPTIONS, *LESSKEY_VARIABLES)
 # Programs that run less as their pager with the environment they get.
 PAGER_USERS = frozenset({"less", "more", "man", "git", "journalctl", "systemctl", "bat", "delta", "gh"})
 
