@@ -132,7 +132,8 @@ def test_a_blocked_command_blocks_in_every_carrier(tmp_path_factory, case: dict,
     home = tmp_path_factory.mktemp("carrier") / "u"
     root = home / "proj"
     root.mkdir(parents=True)
-    command, files = rebase(carried[0], str(root), str(home)), carried[1]
+    command, files = carried
+    command = rebase(command, str(root), str(home))  # (a row may spell the project's absolute path)
     make_tree(root, {**tree, **rebase(files, str(root), str(home))})
     protected = rebase(case["protected"], str(root), str(home))
     result = judge_shell_mod(command, protected, root=str(root), home=str(home))

@@ -56,6 +56,7 @@ from polydeukes.stdlib.shell.expansion import (
 )
 from polydeukes.stdlib.shell.inputs import AFTER_SUBSHELL
 from polydeukes.stdlib.shell.paths import dot_resolve
+from polydeukes.stdlib.shell.viewers import VIEWERS
 from polydeukes.stdlib.shell.tokenizer import (
     PLAIN_RUNS_FROM,
     W_BRACE,
@@ -487,6 +488,7 @@ _NAMES_WITH_EFFECTS = (
     | PROGRAM_RUNNERS
     | CONTAINER_ENGINES
     | CODE_FILE_PROGRAMS
+    | VIEWERS  # (their `+cmd` and `-c` words are commands: viewers.py)
 )
 _plain_lines: re.Pattern[str] | None = None
 
@@ -1207,7 +1209,7 @@ class Walk:
             if context.links:
                 view.targets = [(r, self._through_links(targets, context.cwd)) for r, targets in view.targets]
         if flags & W_GLOB and view.cwd is not None and not context.glob.noglob and self.disk is not None:
-            view.option_glob = self._option_glob(args, view.cwd)
+            view.option_glob = self._option_glob(args, view.cwd, name in VIEWERS)
         if name in _WORKING_DIRECTORY_OPTIONS and inner + 1 < len(args) \
                 and (chdir := _unknown_chdir(args, inner, _WORKING_DIRECTORY_OPTIONS[name])) is not None:
             if name in _EXTRACTORS:
@@ -1958,11 +1960,13 @@ class Walk:
                          for t in texts if t) if known else None
         self.context.scope.assign_array(name, elements, " ".join(texts), append, keyed)
 
-    def _option_glob(self, args: Sequence[Arg], cwd: tuple[str, ...]) -> tuple[str, str] | None:
+    def _option_glob(self, args: Sequence[Arg], cwd: tuple[str, ...], viewer: bool = False) -> tuple[str, str] | None:
         """A glob argument whose first segment matches a name beginning with `-` in the
         directory it is read from (on disk, or written by the line), and that name: bash puts
         the name in the word's place and the command takes it as an option (`sort ?o c?/* x`
-        with a file `-o` writes its output to the last path; `cp -tc? f` with a file `-tci`)."""
+        with a file `-o` writes its output to the last path; `cp -tc? f` with a file `-tci`).
+        For a pager or editor (`viewer`), a name beginning with `+` too: `less *` with a file
+        `+!sh x.sh` runs it (viewers.py)."""
         names: list[str] | None = None
         glob = self.context.glob
         for a in args[1:]:
@@ -1972,9 +1976,10 @@ class Walk:
             if segment.literal is not None:
                 continue
             if names is None:
-                found = self.disk.names_in(cwd, _looks_like_option)
+                looks = _looks_like_viewer_option if viewer else _looks_like_option
+                found = self.disk.names_in(cwd, looks)
                 names = found if isinstance(found, list) else []
-                names.extend(path[-1] for path in self.written() if path[:-1] == cwd and path[-1][:1] == "-")
+                names.extend(path[-1] for path in self.written() if path[:-1] == cwd and looks(path[-1]))
                 if not names:
                     return None
             for name in names:
@@ -2474,7 +2479,7 @@ class Walk:
         from polydeukes.stdlib.shell import scripts  # only a command that runs a file loads it
 
         if view.name in PROGRAM_RUNNERS or view.name in PROGRAM_FILE_READERS:
-            view.file_script = script = scripts.runner_script(self, view)
+            view.file_script = script = self._in_glob_directory(view, scripts.runner_script)
         else:
             script = _wrapped_script(view) if view.wrapper or view.name in _SCHEDULERS else None
             script = script or scripts.located(view)
@@ -2497,12 +2502,40 @@ class Walk:
         if script is not None and script.shell and script.text is not None:
             view.follow = True
 
+    def _in_glob_directory(self, view: View, reader):
+        """`reader(self, view)`: the project file (a Makefile, package.json …) a tool runs,
+        read where it runs; below a `cd` pattern (`cd s?b && make`), read in the one directory
+        the pattern matches on disk that holds one; in several, or past the bounds, it fails
+        closed. Its lines are still walked where the command runs (of unknown place: their
+        relative names are matched below the pattern)."""
+        if view.cwd is not None or view.cwd_glob is None:
+            return reader(self, view)
+        from polydeukes.stdlib.shell.scripts import FileScript, glob_matches
+
+        base, pattern = view.cwd_glob
+        directories = glob_matches(self, view, pattern, base, absolute=True)
+        found = []
+        why = directories.reason if not isinstance(directories, list) else None
+        for directory in directories if why is None else ():
+            view.cwd = tuple(s for s in directory.split("/") if s)
+            try:
+                script = reader(self, view)
+            finally:
+                view.cwd = None
+            if script is not None:
+                found.append(script)
+        if why is None and len(found) <= 1:
+            return found[0] if found else None
+        script = FileScript(pattern, view.name, True, True, None)
+        script.refused = why or f"it runs in each of {len(found)} directories the pattern '{pattern}' matches"
+        return script
+
     def _project_files(self, view: View) -> None:
         """The project file a build tool or task runner runs (projectfiles.py), read into
         `view.file_script`; a justfile's recipes are walked after it."""
         from polydeukes.stdlib.shell import projectfiles  # only such a tool loads it
 
-        view.file_script = script = projectfiles.project_script(self, view)
+        view.file_script = script = self._in_glob_directory(view, projectfiles.project_script)
         if script is not None and script.shell and script.lines or view.wrapper_scripts:
             view.follow = True  # (dotnet's `<Exec>` lines: `wrapper_scripts`)
 
@@ -2630,7 +2663,7 @@ _STATEFUL = DIRECTORY_CHANGES | _DECLARATIONS | frozenset({
 _MODELLED_WRITERS = frozenset(
     name for name, model in E.COMMANDS.items() if not model.pure and model.handler != "interpreter"
 ) - NESTED_SHELLS - DIRECTORY_CHANGES - _RESERVED - _DECLARATIONS - BUILTINS - _WRAPPER_NAMES \
-    - _RUNS_SCRIPTS - _STATEFUL - frozenset({"tee", "sed"})
+    - _RUNS_SCRIPTS - _STATEFUL - frozenset({"tee", "sed"}) - VIEWERS
 # Names the fast path takes with their words as arguments: the writers above, and `cd`,
 # `pushd`, `popd`, whose directory it follows as `_update` would.
 _QUIET_WITH_ARGS = _MODELLED_WRITERS | DIRECTORY_CHANGES
@@ -3478,6 +3511,10 @@ def _function_definition(commands: Sequence, k: int, text: str, functions: dict[
 
 def _looks_like_option(name: str) -> bool:
     return name[:1] == "-"
+
+
+def _looks_like_viewer_option(name: str) -> bool:
+    return name[:1] in ("-", "+")
 
 
 # A file the line writes with content the walk does not compute (`stdout_content`).

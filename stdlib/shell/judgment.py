@@ -34,6 +34,7 @@ from collections.abc import Callable, Sequence
 import msgspec
 
 from polydeukes.stdlib.shell import effects as E
+from polydeukes.stdlib.shell import viewers
 from polydeukes.stdlib.shell.analysis import (
     BUILTINS,
     CONTAINER_ENGINES,
@@ -48,6 +49,7 @@ from polydeukes.stdlib.shell.analysis import (
     is_write_redirect,
     shell_options,
 )
+from polydeukes.stdlib.shell.coded import changes_case, decoded_variants, made_text
 from polydeukes.stdlib.shell.expansion import (
     ONE,
     Arg,
@@ -165,6 +167,14 @@ WRITTEN_PASSED = ("{head} passes {path} on to a stage that runs what it reads, a
                   "content this layer does not compute")
 OPTION_GLOB = "{head} pattern {word} can expand to {name}, which it takes as an option: what it then does cannot be judged"
 MADE = "{head} takes {word}, whose value {how}, which cannot be judged"
+VIEWER_COMMANDS = "{head} runs {what} as commands of its own, which cannot be judged"
+VIEWER_SETTING = "{head} runs with {what}, which gives less commands of its own that cannot be judged"
+VIEWER_OPERANDS = ("{head} takes operands this layer cannot read, and runs one that begins with + as a command "
+                   "of its own, which cannot be judged")
+MADE_IN_CODE = "{head} runs code that makes text from {how} and calls {call}, which cannot be judged"
+MADE_IN_SCRIPT = "{runner} runs {path}, whose code makes text from {how} and calls {call}, which cannot be judged"
+MADE_IN_MODULE = ("{head} runs code that imports {module}, whose code makes text from {how} and calls {call}, "
+                  "which cannot be judged")
 
 
 # Commands that cannot concern an entry are judged from their tokens, without a view
@@ -181,6 +191,7 @@ _HOME_WORD = LazyPattern(r"\$(?:HOME|\{HOME(?:\[[@*0]\]|:?[-=][^{}$`]*)?\})(/[^$
 # `opaque_mentions`' marker for a read redirect's target (`-1`: any other redirect target).
 _READ_TARGET = -2
 _NAMES_FROM_STDIN = frozenset({"read", "mapfile", "readarray"})
+_VIEWERS_AND_PAGER_USERS = viewers.VIEWERS | viewers.PAGER_USERS
 # Models whose program is code that may import the project's modules or run its scripts.
 _CODE_HANDLERS = frozenset({"interpreter", "awk", "sed"})
 
@@ -592,6 +603,11 @@ def code_candidates(code: str) -> list[str]:
     for m in list(_STRING_LITERAL().finditer(code))[:_CODE_LITERALS]:
         value = next(g for g in m.groups() if g is not None)
         out.append(value)
+        if "\\" in value:
+            # (`"\x63i/gate.sh"`, `"\143i"`: the escapes decoded, the value joined as such)
+            variants = decoded_variants(value)
+            out.extend(variants)
+            value = variants[0] if variants else value
         if end >= 0 and _CONCATENATION().fullmatch(code, end, m.start()):
             groups[-1][-1] += value
         elif end >= 0 and _ARGUMENT().fullmatch(code, end, m.start()):
@@ -605,6 +621,9 @@ def code_candidates(code: str) -> list[str]:
                 out.append("/".join(part.strip("/") for part in group[k : k + width]))
                 if width > 1:
                     out.append("".join(group[k : k + width]))
+    if changes_case(code):
+        # (`'CI/GATE.SH'.lower()`: the literals in either case)
+        out.extend([c.lower() for c in out[1:]] + [c.upper() for c in out[1:]])
     return out
 
 
@@ -623,6 +642,11 @@ class _Judge:
         self._targets_cwd: tuple[str, ...] | None = None
         self._linked_ids: dict[tuple[int, int], int] | None = None  # (`_hard_linked`)
         self._targets_judged: set[tuple[str, bool]] = set()
+        # A reason found early but judged after the command's other rules, so that a mention
+        # names the entry first: code that makes text of codes and can write (coded.made_text),
+        # a viewer's operands of unknown spelling.
+        self.judged_last: str | None = None
+        self.code_view: View | None = None  # the command whose code is read, where its directory is unknown
 
     def found(self, kind: str, reason: str) -> None:
         if self.reason is None:
@@ -689,6 +713,8 @@ class _Judge:
         cwd_spelled = p._last_cwd_spelled if cwd is p._last_cwd and cwd is not None else p.cwd_spelled(cwd)
         name = view.name
         model = view.model
+        if cwd is None:
+            self.code_view = view  # (`code_index`: relative names in its code)
         # A call of a name the line redefined proves nothing; a builtin or a modelled command
         # so redefined fails closed even without a mention.
         if view.redefined and (name in BUILTINS or model is not None or name in NESTED_SHELLS):
@@ -737,6 +763,8 @@ class _Judge:
         if view.items_refused is not None and (model is None or not model.pure):
             self.unknown_reach = True
             self.found(BREAK_UNREADABLE, UNREADABLE_ITEMS.format(head=view.head, why=view.items_refused))
+        if name in _VIEWERS_AND_PAGER_USERS:
+            self.viewer(view)
         if name in CONTAINER_ENGINES and view.inner < len(view.args):
             from polydeukes.stdlib.shell import containers  # only a container engine loads it
 
@@ -750,6 +778,8 @@ class _Judge:
                 self.rewritten_operands(view)
             if view.made_word is not None:
                 self.made_word(view)
+            if self.judged_last is not None:
+                self.found_last()
             return  # reads or runs something unknown, and names no entry: nothing to judge
         found = view.effects if writer or mention else None
         if writer and not mention and found is not None:
@@ -775,6 +805,51 @@ class _Judge:
             self.rewritten_operands(view)
         if view.made_word is not None:
             self.made_word(view)
+        if self.judged_last is not None:
+            self.found_last()
+
+    def viewer(self, view: View) -> None:
+        """A pager or editor given commands of its own (viewers.py): `less +'!sh x.sh' f`,
+        `vim -c '!…'`, `vim -S cmds.vim`, a lesskey file, `LESS='+!…'` for less or a program
+        that pages with it, operands it takes from a lister through xargs."""
+        name = view.name
+        what = None
+        if name in viewers.VIEWERS:
+            args = view.args[view.inner + 1 :]
+            what = viewers.commands(name, [a.text for a in args], [a.opaque for a in args])
+            if what is None and (view.via_xargs or view.listed) and not any(a.text == "--" for a in args) \
+                    and not _found_names(view.listed):
+                head = f"xargs {name}" if view.via_xargs else name
+                self.judged_last = self.judged_last or VIEWER_OPERANDS.format(head=head)
+                return
+        if what is None and name in viewers.PAGER_USERS:
+            # (plain loops: this runs for every git command, most with nothing named LESS…)
+            scope = self.walk.context.scope.values
+            assigned = False
+            for a in view.args[: view.inner]:
+                if a.text.startswith("LESS"):
+                    assigned = True
+                    break
+            values: dict[str, str | None] = {}
+            for variable in viewers.LESS_VARIABLES:
+                if assigned or variable in scope:
+                    values[variable] = self.walk.environment(view, variable)
+            setting = viewers.pager_environment(values) if values else None
+            if setting is not None:
+                self.unknown_reach = True
+                self.found(BREAK_UNREADABLE, VIEWER_SETTING.format(head=name, what=setting))
+                return
+        if what is not None:
+            self.unknown_reach = True
+            self.found(BREAK_UNREADABLE, VIEWER_COMMANDS.format(head=name, what=what))
+
+    def found_last(self) -> None:
+        """A program that makes text of codes or encodings and calls what writes or runs
+        (`perl -e 'unlink chr(99).chr(105)."/gate.sh"'`): no mention test can read the name;
+        names of unknown spelling a viewer may take as commands (`| xargs less`)."""
+        self.unknown_reach = True
+        self.found(BREAK_UNREADABLE, self.judged_last)
+        self.judged_last = None
 
     def made_word(self, view: View) -> None:
         """A word whose value the line makes of text the walk does not work out (`x=$(rev f);
@@ -1658,7 +1733,33 @@ class _Judge:
         return -1
 
     def code_index(self, code: str, cwd: tuple[str, ...] | None) -> int:
-        """The first entry a program's text spells, string fragments joined (-1: none)."""
+        """The first entry a program's text spells, string fragments joined (-1: none). Where
+        the program runs in a directory of unknown place (`cd s?b && python3 -c …`, `cd "$D"
+        && …`), its relative names are read from each directory a `cd` pattern matches on
+        disk, or else as paths below any directory (`unknown_base`'s rule)."""
+        index = self._code_index(code, cwd)
+        if index >= 0 or cwd is not None or self.code_view is None:
+            return index
+        view = self.code_view
+        if view.cwd_glob is not None:
+            from polydeukes.stdlib.shell.scripts import glob_matches  # (only a directory pattern)
+
+            directories = glob_matches(self.walk, view, view.cwd_glob[1], view.cwd_glob[0], absolute=True)
+            if isinstance(directories, list):
+                for directory in directories:
+                    index = self._code_index(code, tuple(s for s in directory.split("/") if s))
+                    if index >= 0:
+                        return index
+                return -1
+        for candidate in code_candidates(code)[1:]:
+            for piece in path_candidates(candidate, True):
+                if piece[:1] not in ("/", "~", "$", "") and piece not in (".", ".."):
+                    hits = self._tail_hits("/" + piece)
+                    if hits:
+                        return hits[0]
+        return -1
+
+    def _code_index(self, code: str, cwd: tuple[str, ...] | None) -> int:
         p = self.p
         if "/proc/" in code or "/dev/fd/" in code:
             # (`shutil.rmtree("/proc/self/cwd/ci")`: a directory named through the process
@@ -1718,6 +1819,13 @@ class _Judge:
                 codes.extend(view.env.heredocs)  # `python3 - <<EOF`
             if language is None and codes:
                 language = imports.OTHER  # awk's `system("sh x.sh")`: the script files it names
+            if self.judged_last is None:
+                # (the program's own text; a module run by `-m` is read as an import, below)
+                for code in codes:
+                    made = made_text(code) if not code.endswith(" import __main__") else None
+                    if made is not None:
+                        self.judged_last = MADE_IN_CODE.format(head=view.head, how=made[0], call=made[1])
+                        break
         if language is None:
             return
         if language == "perl":
@@ -1735,6 +1843,11 @@ class _Judge:
                     self.unknown_reach = True
                     self.found(BREAK_UNREADABLE, UNREADABLE_MODULE.format(head=view.head, module=shown, why=text.reason))
                     return
+                if self.judged_last is None:
+                    made = made_text(text)
+                    if made is not None:
+                        self.judged_last = MADE_IN_MODULE.format(head=view.head, module=shown, how=made[0],
+                                                                  call=made[1])
                 index = self.code_index(text, cwd)
                 if index >= 0:
                     self.reached.add(index)
@@ -1773,6 +1886,11 @@ class _Judge:
                     index = self.code_index(text, script.directory)  # (pip's build backend runs there)
             if index >= 0:
                 break
+            if not script.shell and self.judged_last is None and _program_text(script.runner, path):
+                made = made_text(text)
+                if made is not None:
+                    self.judged_last = MADE_IN_SCRIPT.format(runner=script.runner, path=path, how=made[0],
+                                                              call=made[1])
         if index >= 0:
             self.reached.add(index)
             self.found(BREAK_CODE_MENTION, message.format(runner=script.runner, path=path,
@@ -1797,6 +1915,28 @@ def _runs_listed(view: View, argv: Sequence[Arg], k: int, roles: dict[int, tuple
 
 
 _SCRIPT_SHELLS = NESTED_SHELLS - {"eval"}
+
+
+def _found_names(listed: tuple) -> bool:
+    """Are all the names a lister gives spelled below find's start paths, none beginning
+    with `+` (`find . -name '*.md' | xargs less` gets `./…`)?"""
+    # (a start of unknown value is listed as `/`: it may be spelled anyhow)
+    return bool(listed) and all(extra.rule == "find" and extra.path not in ("", "/") and extra.path[:1] != "+"
+                                for extra in listed)
+
+
+def _program_text(runner: str, path: str) -> bool:
+    """Is a file a runner reads a program in a language coded.made_text knows (not a
+    configuration file: `.cargo/config.toml`)?"""
+    from polydeukes.stdlib.shell import imports
+    from polydeukes.stdlib.shell.interpreters import FAMILIES, family_of
+
+    name = basename(runner)
+    return imports.family(runner) is not None or imports.file_family(path) is not None \
+        or family_of(name) in FAMILIES or name in _AWKS
+
+
+_AWKS = frozenset({"awk", "gawk", "mawk", "nawk"})
 
 
 def _only_reads(view: View) -> bool:

@@ -783,6 +783,11 @@ def read(walk: Walk, view: View, script: FileScript) -> FileScript | None:
     if view.cwd is None and view.cwd_glob is not None and script.paths is None and not script.path.startswith(
             ("/", "~", "$", "<(")):
         return _under_glob(walk, view, script)
+    if view.cwd is None and view.cwd_glob is None and script.runner and not script.shell and script.tests is None \
+            and any(path[:1] not in ("/", "~", "$", "<", "-", "") for path in script.paths or (script.path,)):
+        # `cd "$D" && python3 x.py`: a program of a directory of unknown place (round 7)
+        script.refused = "the directory it runs in is unknown"
+        return script
     if view.cwd is None and view.cwd_glob is not None and script.paths and script.tests is None:
         # `cd s?b && python3 x.py`: the program in every matching directory
         directories = glob_matches(walk, view, view.cwd_glob[1], view.cwd_glob[0], absolute=True)
