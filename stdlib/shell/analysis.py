@@ -449,9 +449,10 @@ def _unknown_chdir(args: Sequence[Arg], inner: int, options: tuple[str, ...]) ->
 _PROCESS_DIRECTORY = LazyPattern(
     r"(?:/proc/(?:self|thread-self)/(?:(?P<own>cwd)|(?P<root>root))|/proc/[^/]+/(?:cwd|root|fd/[^/]+)"
     r"|/proc/(?:self|thread-self)/fd/[^/]+|/dev/fd/[^/]+)(?=/|$)")
-# A word whose text the shell may evaluate again later: an assignment (`x=…`, `a[i]+=…`; group 1)
-# or an array element's name (`a[…]`, given to `printf -v`, `read`, `let`, `test -v`).
-_EVALUATED_LATER = LazyPattern(r"[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?(\+?=)|[A-Za-z_][A-Za-z0-9_]*\[")
+# A word whose text the shell may evaluate again later: an assignment (`x=…`, `x+=…`: its value)
+# or an array element's name (`a[…]`, given to `printf -v`, `read`, `let`, `test -v`, `declare`;
+# or assigned, `a[…]=…`: bash evaluates the subscript as arithmetic, running its `$(…)`).
+_EVALUATED_LATER = LazyPattern(r"[A-Za-z_][A-Za-z0-9_]*(?:\[|\+?=)")
 # A tilde prefix of the directory stack at the start of a word: `~+`, `~-`, `~N`, `~+N`, `~-N`
 # (then `/` or the word's end); bash expands it like `$PWD`, `$OLDPWD`, `${DIRSTACK[N]}`.
 _TILDE_PREFIX = LazyPattern(r"(?<![^\s;&|(<>=:])(~([+-]?)([0-9]*))(?=[/\s;&|)<>]|$)(?<!~)")
@@ -1067,9 +1068,11 @@ class Walk:
                 or self.context.node_bin is not None or self.context.path_dirs \
                 or (self._tilde_found if self._tilde_text is text else self._tildes(text)) \
                 or cmd.heredocs and _heredoc_runs(cmd) \
-                or name == "git" and any(w.text == "config" for w in words):
+                or name == "git" and any(w.text == "config" for w in words) \
+                or name in _ELEMENT_TESTS and _spells_substitution(text[first.start : words[-1].end]):
             # (a package script's name may be a local binary; `~+` is a path; an unquoted
-            # heredoc's `$(…)` runs; `git config` may set what git runs)
+            # heredoc's `$(…)` runs; `git config` may set what git runs; `test -v 'a[$(…)]'`
+            # runs the subscript's `$(…)`)
             return None, None
         args = None
         if flags & W_VAR:
@@ -1218,8 +1221,8 @@ class Walk:
             # later (`x='a[$(rm -rf ci)]'; : $((x))`, `: ${x@P}`, `PS4='$(…)'`, `printf -v
             # 'a[$(…)]'`): walked as the script it may become.
             later = [script for a in args if not a.opaque and ("$(" in a.text or "`" in a.text)
-                     and (m := _EVALUATED_LATER().match(a.text)) is not None
-                     for script in heredoc_substitutions(a.text[m.end():] if m.group(1) else a.text)]
+                     and _EVALUATED_LATER().match(a.text) is not None
+                     for script in heredoc_substitutions(a.text)]
             if later:
                 view.wrapper_scripts = (*view.wrapper_scripts, *later)
         if name == "parallel" and inner < len(args):
@@ -2599,6 +2602,13 @@ _MODELLED_WRITERS = frozenset(
 # Names the fast path takes with their words as arguments: the writers above, and `cd`,
 # `pushd`, `popd`, whose directory it follows as `_update` would.
 _QUIET_WITH_ARGS = _MODELLED_WRITERS | DIRECTORY_CHANGES
+# Quiet builtins that may index an array named in a quoted word (`test -v 'a[$(…)]'`, `[ -v …
+# ]`): bash evaluates the subscript, so a spelled substitution sends them down the full walk.
+_ELEMENT_TESTS = frozenset({"test", "["})
+
+
+def _spells_substitution(spelled: str) -> bool:
+    return "$(" in spelled or "`" in spelled
 
 
 def _root_segments(root: str) -> tuple[str, ...] | None:
@@ -3814,17 +3824,51 @@ def heredoc_substitutions(body: str) -> list[str]:
 
 def substitutions(raw: str) -> list[str]:
     """The scripts of the command and process substitutions in one word's raw spelling:
-    `$(…)`, backquotes, `<(…)`, `>(…)` (an arithmetic `$((…))` is no script)."""
+    `$(…)`, backquotes, `<(…)`, `>(…)` (an arithmetic `$((…))` is no script, but one inside it
+    is), also inside double quotes and parameter-expansion operators (`${x:-$(…)}`).
+
+    A single quote quotes only outside double quotes: `"'$(x)'"` runs x, and so does
+    `"${v:-'$(x)'}"` (within double quotes it is a plain character inside `${…}` too, as
+    bash reads it for `:-`; read so for every operator, which can only find more). `$'…'`
+    ends at an unescaped quote (`$'\\''$(x)'…'` runs x)."""
     out: list[str] = []
     i, n = 0, len(raw)
+    # What encloses the cursor, innermost last: `"` (double quotes), `{` (a `${…}` outside
+    # double quotes), `q` (a `${…}` within them).
+    within: list[str] = []
     while i < n:
         c = raw[i]
         if c == "\\":
             i += 2
             continue
+        quoted = within and within[-1] in _WITHIN_DOUBLE_QUOTES
         if c == "'":
-            j = raw.find("'", i + 1)
-            i = n if j < 0 else j + 1
+            if quoted:
+                i += 1
+            else:
+                j = raw.find("'", i + 1)
+                i = n if j < 0 else j + 1
+            continue
+        if c == '"':
+            if within and within[-1] == '"':
+                within.pop()
+            else:
+                within.append('"')
+            i += 1
+            continue
+        if c == "}" and within and within[-1] != '"':
+            within.pop()
+            i += 1
+            continue
+        if c == "$" and raw.startswith("{", i + 1):
+            within.append("q" if quoted else "{")
+            i += 2
+            continue
+        if c == "$" and raw.startswith("'", i + 1) and not quoted:
+            j = i + 2
+            while j < n and raw[j] != "'":
+                j += 2 if raw[j] == "\\" else 1
+            i = j + 1
             continue
         if c in "$<>" and raw.startswith("(", i + 1) and not raw.startswith("((", i + 1):
             end = group_end(raw, i + 1, "(", ")")
@@ -3832,13 +3876,17 @@ def substitutions(raw: str) -> list[str]:
             i = end
             continue
         if c == "`":
-            j = raw.find("`", i + 1)
-            j = n if j < 0 else j
+            j = i + 1
+            while j < n and raw[j] != "`":
+                j += 2 if raw[j] == "\\" else 1
             out.append(raw[i + 1 : j])
             i = j + 1
             continue
         i += 1
     return out
+
+
+_WITHIN_DOUBLE_QUOTES = frozenset('"q')
 
 
 def stdout_content(cmd: SimpleCommand) -> tuple[str, str | None]:
