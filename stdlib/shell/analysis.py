@@ -56,6 +56,8 @@ from polydeukes.stdlib.shell.expansion import (
 from polydeukes.stdlib.shell.paths import dot_resolve
 from polydeukes.stdlib.shell.tokenizer import (
     PLAIN_RUNS_FROM,
+    UNCLOSED_QUOTE,
+    UNCLOSED_SUBSTITUTION,
     W_BRACE,
     W_GLOB,
     W_SUBST,
@@ -89,6 +91,9 @@ CONTAINER_ENGINES = frozenset({"docker", "podman", "nerdctl", "docker-compose"})
 MAX_NESTING = 8
 MAX_DEPTH = 1024  # directory levels a followed `cd` may reach (PATH_MAX allows no more)
 NESTING_TOO_DEEP = "nesting too deep"
+# Past the bound, text that repeats what was walked: a script or function run again as it was
+# (`f() { f "$@"; }; f x`), or text bash cannot parse (an unclosed `<(<(…`: nothing runs).
+NESTING_REPEATED = "nesting too deep: a loop, or unclosed text"
 
 # Reserved words that open a command list: the command follows them (`then rm -rf x`).
 _RESERVED = frozenset({"!", "if", "then", "else", "elif", "do", "while", "until", "{", "time"})
@@ -760,6 +765,9 @@ class Walk:
         self._after_condition = False  # the command being walked follows `&&` or `||`
         self.printed: tuple | None = None  # what the last lister stage walked prints
         self.origin: str | None = None  # the script file being walked, for reasons (scripts.py)
+        # The scripts and functions being walked, outermost first, each with what it runs with
+        # (scripts.py); one seen again is a loop (`_runs_more`).
+        self.frames: list[tuple] = []
         self.file_scripts: dict = {}  # files read so far (`read_file`) and what was worked out of them
         self._group_inputs: dict = {}  # (`inputs.group_inputs`, by `id` of the command)
 
@@ -1099,11 +1107,21 @@ class Walk:
     def nested(self, source: str, depth: int, fully_read: bool) -> Iterator[Event]:
         """A script the line runs (nested shell, substitution, written script, alias)."""
         if depth >= MAX_NESTING:
-            yield UnreadSpan(source, NESTING_TOO_DEEP, 0)
+            yield UnreadSpan(source, NESTING_TOO_DEEP if self._runs_more(source) else NESTING_REPEATED, 0)
             return
         # (`tokenized`: a substitution's script was read already when the command's words were
         # checked for rewritten text, `_rewritten_word`)
         yield from self._script(source, tokenized(source), depth + 1, fully_read, self._moves)
+
+    def _runs_more(self, source: str) -> bool:
+        """May `source`, past the nesting bound, run what the walk has not read? Not when the
+        script or function it is in runs as an outer one did (the same text, arguments,
+        variables and directory: a loop), nor when bash cannot parse it from its start."""
+        frames = self.frames
+        if frames and frames[-1] in frames[:-1]:
+            return False
+        return not any(span.start == 0 and span.reason in (UNCLOSED_QUOTE, UNCLOSED_SUBSTITUTION)
+                       for span in tokenized(source).unread)
 
     # -- one command ------------------------------------------------------------------------
 
@@ -1370,6 +1388,10 @@ class Walk:
                     yield from self.nested(inner_text, depth, fully_read)
         if name in NESTED_SHELLS and not view.via_xargs:
             sources, _known = shell_script_sources(args[inner:], cmd)
+            called = command_mode_operands(args[inner:]) if sources and name != "eval" else None
+            if called is not None:
+                yield from self._command_mode(view, sources[0], called)
+                sources = sources[1:]
             for source in sources + list(view.piped_code):
                 yield from self.nested(source, depth, fully_read)
         elif name in _SCHEDULERS and _scheduled_file(args[inner:]) is None:
@@ -1439,6 +1461,25 @@ class Walk:
             from polydeukes.stdlib.shell import scripts  # loaded by `_file_script`
 
             yield from scripts.walk_script(self, view)
+
+    def _command_mode(self, view: View, code: str, operands: Sequence[Arg]) -> Iterator[Event]:
+        """`sh -c CODE NAME ARG…`: the code is walked with `$0` bound to NAME (the shell's name
+        without one) and `$1`…, `$@`, `$*` to the ARGs (`bash -c 'bash "$0"' x.sh` runs x.sh),
+        in a scope of its own: it runs in a child shell."""
+        from polydeukes.stdlib.shell.scripts import bind_positional
+
+        context = self.context
+        caller = context.scope
+        context.scope = scope = caller.copy()
+        bind_positional(scope.values, operands[1:])
+        if not operands:
+            scope.values["0"] = (Value(view.name),)
+        else:
+            scope.values["0"] = None if operands[0].opaque else (Value(operands[0].text, operands[0].pattern),)
+        try:
+            yield from self.nested(code, view.depth, view.fully_read)
+        finally:
+            context.scope = caller
 
     def _synthetic(self, parent: View, argv: tuple[Arg, ...], depth: int,
                    find_exec: E.Extra | None = None) -> Iterator[Event]:
@@ -2121,8 +2162,11 @@ class Walk:
                     return
                 values.append(Value(a.text, a.pattern))
             self.context.scope.assign(var, tuple(values) if values else None)
-        else:
-            self.context.scope.assign(var, None)  # `for x; do`: the positional parameters
+        else:  # `for x; do`: the positional parameters, as `"$@"` has them
+            scope = self.context.scope
+            scope.assign(var, scope.values.get("@"))
+            if "@" in scope.made:
+                scope.made[var] = scope.made["@"]
 
     def _loop_input(self, view: View, done: SimpleCommand) -> None:
         """`while read f; do …; done <<EOF` (or `<<<`, `< list.txt`): the loop's words come from
@@ -3177,6 +3221,15 @@ def shell_script_sources(words: Sequence[Arg | Word], cmd: SimpleCommand) -> tup
     if not stdin or len(stdin) != stdin_sources:
         return [], False
     return stdin, True
+
+
+def command_mode_operands(words: Sequence[Arg]) -> Sequence[Arg] | None:
+    """The operands after a shell's `-c` code (`sh -c CODE NAME ARG…`: NAME, then the ARGs),
+    None when the shell at `words[0]` runs no `-c` code."""
+    options = shell_options(words[1:])
+    if options is None or "c" not in options[1]:
+        return None
+    return words[1 + options[0] + 1 :]
 
 
 def shell_options(words: Sequence[Arg | Word]) -> tuple[int, str] | None:
