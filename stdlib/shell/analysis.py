@@ -743,6 +743,11 @@ class Walk:
     a file (`_print_values`): True (`$(cat ci/gate.sh)`) leaves it of unknown value, so the
     rule on a protected path inside an opaque token still reads its spelling."""
 
+    # The scripts and functions being walked, outermost first, each with what it runs with
+    # (scripts.py); one seen again is a loop (`_runs_more`). (A class default: a line that runs
+    # no script sets no attribute.)
+    frames: tuple[tuple, ...] = ()
+
     def __init__(self, text: str, *, root: str, home: str | None, disk: Disk | None = None,
                  wants_run: Callable[[str, Context], bool] | None = None,
                  spells: Callable[[str, Context], bool] | None = None,
@@ -765,9 +770,6 @@ class Walk:
         self._after_condition = False  # the command being walked follows `&&` or `||`
         self.printed: tuple | None = None  # what the last lister stage walked prints
         self.origin: str | None = None  # the script file being walked, for reasons (scripts.py)
-        # The scripts and functions being walked, outermost first, each with what it runs with
-        # (scripts.py); one seen again is a loop (`_runs_more`).
-        self.frames: list[tuple] = []
         self.file_scripts: dict = {}  # files read so far (`read_file`) and what was worked out of them
         self._group_inputs: dict = {}  # (`inputs.group_inputs`, by `id` of the command)
 

@@ -790,7 +790,8 @@ def walk_script(walk: Walk, view: View) -> Iterator[Event]:
             context.scope.made["*"] = f"joins the arguments {script.path} is called with"
     outer = walk.origin
     walk.origin = script.origin if outer is None else f"{script.origin}, in {outer}"
-    walk.frames.append((script.path, script.text, script.directory, context.cwd, dict(context.scope.values)))
+    frames = walk.frames
+    walk.frames = (*frames, (script.path, script.text, script.directory, context.cwd, dict(context.scope.values)))
     try:
         if script.directory is not False:
             context.cwd = script.directory  # (a child's: restored below)
@@ -805,7 +806,7 @@ def walk_script(walk: Walk, view: View) -> Iterator[Event]:
                 context.cwd, context.stack, context.oldpwd = start[0], list(start[1]), start[2]
     finally:
         walk.origin = outer
-        walk.frames.pop()
+        walk.frames = frames
         context.node_bin = node_bin
         if saved is not None:
             # A child process: what the script assigned, and where it went, stays there.
