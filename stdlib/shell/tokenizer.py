@@ -243,10 +243,14 @@ def _skip_group(s: str, i: int, open_ch: str, close_ch: str) -> int:
 def _parameter_flags(s: str, start: int, end: int) -> int:
     """The flags of a parameter expansion `s[start:end]`: a substitution in an operator's word
     or a subscript (`${x:-$(…)}`, `${x#`…`}`, `${a[$(…)]}`, `${x:-<(…)}`) runs when the
-    expansion does, so the word is walked for it like a plain `$(…)`."""
+    expansion does, so the word is walked for it like a plain `$(…)` (an extglob group,
+    `${x#@(a|b)}`, is none)."""
     if s.find("(", start, end) < 0 and s.find("`", start, end) < 0:
         return W_VAR
-    return W_VAR | W_SUBST
+    text = s[start:end]
+    if "`" in text or "$(" in text or "<(" in text or ">(" in text:
+        return W_VAR | W_SUBST
+    return W_VAR
 
 
 def ansi_c_escape(s: str, j: int) -> tuple[str | None, int]:
