@@ -142,6 +142,14 @@ def _skip_group(s: str, i: int, open_ch: str, close_ch: str) -> int:
     return -1
 
 
+def _expansion_flags(spelled: str) -> int:
+    """`${…}` holding a command or process substitution (an operator's word, a subscript) runs
+    it: the word carries W_SUBST too."""
+    if any(opener in spelled for opener in ("$(", "`", "<(", ">(")):
+        return W_VAR | W_SUBST
+    return W_VAR
+
+
 def ansi_c_escape(s: str, j: int) -> tuple[str | None, int]:
     """The bytes of the `$'…'` escape at `s[j] == '\\'` and the index past it; None when they
     are unknown (the escape then spans two characters)."""
@@ -552,7 +560,7 @@ class _Tokenizer:
                         return self.unclosed(i, UNCLOSED_SUBSTITUTION)
                     parts.append(s[i:end])
                     opaque = True
-                    flags |= W_SUBST if nxt == "(" else W_VAR
+                    flags |= W_SUBST if nxt == "(" else _expansion_flags(s[i:end])
                     i = end
                 else:
                     parts.append("$")
@@ -610,7 +618,7 @@ class _Tokenizer:
                 if end < 0:
                     return -(i + 1), W_SUBST
                 out.append(s[j:end])
-                flags |= W_SUBST if nxt == "(" else W_VAR
+                flags |= W_SUBST if nxt == "(" else _expansion_flags(s[j:end])
                 j = end
             elif c == "`":
                 end = s.find("`", j + 1)

@@ -59,6 +59,8 @@ from polydeukes.stdlib.shell.paths import dot_resolve
 from polydeukes.stdlib.shell.viewers import VIEWERS
 from polydeukes.stdlib.shell.tokenizer import (
     PLAIN_RUNS_FROM,
+    UNCLOSED_QUOTE,
+    UNCLOSED_SUBSTITUTION,
     W_BRACE,
     W_GLOB,
     W_SUBST,
@@ -92,6 +94,9 @@ CONTAINER_ENGINES = frozenset({"docker", "podman", "nerdctl", "docker-compose"})
 MAX_NESTING = 8
 MAX_DEPTH = 1024  # directory levels a followed `cd` may reach (PATH_MAX allows no more)
 NESTING_TOO_DEEP = "nesting too deep"
+# Past the bound, text that repeats what was walked: a script or function run again as it was
+# (`f() { f "$@"; }; f x`), or text bash cannot parse (an unclosed `<(<(…`: nothing runs).
+NESTING_REPEATED = "nesting too deep: a loop, or unclosed text"
 
 # Reserved words that open a command list: the command follows them (`then rm -rf x`).
 _RESERVED = frozenset({"!", "if", "then", "else", "elif", "do", "while", "until", "{", "time"})
@@ -454,9 +459,10 @@ def _unknown_chdir(args: Sequence[Arg], inner: int, options: tuple[str, ...]) ->
 _PROCESS_DIRECTORY = LazyPattern(
     r"(?:/proc/(?:self|thread-self)/(?:(?P<own>cwd)|(?P<root>root))|/proc/[^/]+/(?:cwd|root|fd/[^/]+)"
     r"|/proc/(?:self|thread-self)/fd/[^/]+|/dev/fd/[^/]+)(?=/|$)")
-# A word whose text the shell may evaluate again later: an assignment (`x=…`, `a[i]+=…`; group 1)
-# or an array element's name (`a[…]`, given to `printf -v`, `read`, `let`, `test -v`).
-_EVALUATED_LATER = LazyPattern(r"[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?(\+?=)|[A-Za-z_][A-Za-z0-9_]*\[")
+# A word whose text the shell may evaluate again later: an assignment (`x=…`, `x+=…`: its value)
+# or an array element's name (`a[…]`, given to `printf -v`, `read`, `let`, `test -v`, `declare`;
+# or assigned, `a[…]=…`: bash evaluates the subscript as arithmetic, running its `$(…)`).
+_EVALUATED_LATER = LazyPattern(r"[A-Za-z_][A-Za-z0-9_]*(?:\[|\+?=)")
 # A tilde prefix of the directory stack at the start of a word: `~+`, `~-`, `~N`, `~+N`, `~-N`
 # (then `/` or the word's end); bash expands it like `$PWD`, `$OLDPWD`, `${DIRSTACK[N]}`.
 _TILDE_PREFIX = LazyPattern(r"(?<![^\s;&|(<>=:])(~([+-]?)([0-9]*))(?=[/\s;&|)<>]|$)(?<!~)")
@@ -746,6 +752,11 @@ class Walk:
     `names_entry(token, cwd)`, given by the judge, is asked for each substitution that prints
     a file (`_print_values`): True (`$(cat ci/gate.sh)`) leaves it of unknown value, so the
     rule on a protected path inside an opaque token still reads its spelling."""
+
+    # The scripts and functions being walked, outermost first, each with what it runs with
+    # (scripts.py); one seen again is a loop (`_runs_more`). (A class default: a line that runs
+    # no script sets no attribute.)
+    frames: tuple[tuple, ...] = ()
 
     def __init__(self, text: str, *, root: str, home: str | None, disk: Disk | None = None,
                  wants_run: Callable[[str, Context], bool] | None = None,
@@ -1081,9 +1092,11 @@ class Walk:
                 or self.context.node_bin is not None or self.context.path_dirs \
                 or (self._tilde_found if self._tilde_text is text else self._tildes(text)) \
                 or cmd.heredocs and _heredoc_runs(cmd) \
-                or name == "git" and any(w.text == "config" for w in words):
+                or name == "git" and any(w.text == "config" for w in words) \
+                or name in _ELEMENT_TESTS and _spells_substitution(text[first.start : words[-1].end]):
             # (a package script's name may be a local binary; `~+` is a path; an unquoted
-            # heredoc's `$(…)` runs; `git config` may set what git runs)
+            # heredoc's `$(…)` runs; `git config` may set what git runs; `test -v 'a[$(…)]'`
+            # runs the subscript's `$(…)`)
             return None, None
         args = None
         if flags & W_VAR:
@@ -1110,11 +1123,21 @@ class Walk:
     def nested(self, source: str, depth: int, fully_read: bool) -> Iterator[Event]:
         """A script the line runs (nested shell, substitution, written script, alias)."""
         if depth >= MAX_NESTING:
-            yield UnreadSpan(source, NESTING_TOO_DEEP, 0)
+            yield UnreadSpan(source, NESTING_TOO_DEEP if self._runs_more(source) else NESTING_REPEATED, 0)
             return
         # (`tokenized`: a substitution's script was read already when the command's words were
         # checked for rewritten text, `_rewritten_word`)
         yield from self._script(source, tokenized(source), depth + 1, fully_read, self._moves)
+
+    def _runs_more(self, source: str) -> bool:
+        """May `source`, past the nesting bound, run what the walk has not read? Not when the
+        script or function it is in runs as an outer one did (the same text, arguments,
+        variables and directory: a loop), nor when bash cannot parse it from its start."""
+        frames = self.frames
+        if frames and frames[-1] in frames[:-1]:
+            return False
+        return not any(span.start == 0 and span.reason in (UNCLOSED_QUOTE, UNCLOSED_SUBSTITUTION)
+                       for span in tokenized(source).unread)
 
     # -- one command ------------------------------------------------------------------------
 
@@ -1237,8 +1260,8 @@ class Walk:
             # later (`x='a[$(rm -rf ci)]'; : $((x))`, `: ${x@P}`, `PS4='$(…)'`, `printf -v
             # 'a[$(…)]'`): walked as the script it may become.
             later = [script for a in args if not a.opaque and ("$(" in a.text or "`" in a.text)
-                     and (m := _EVALUATED_LATER().match(a.text)) is not None
-                     for script in heredoc_substitutions(a.text[m.end():] if m.group(1) else a.text)]
+                     and _EVALUATED_LATER().match(a.text) is not None
+                     for script in heredoc_substitutions(a.text)]
             if later:
                 view.wrapper_scripts = (*view.wrapper_scripts, *later)
         if name == "parallel" and inner < len(args):
@@ -1391,6 +1414,10 @@ class Walk:
                     yield from self.nested(inner_text, depth, fully_read)
         if name in NESTED_SHELLS and not view.via_xargs:
             sources, _known = shell_script_sources(args[inner:], cmd)
+            called = command_mode_operands(args[inner:]) if sources and name != "eval" else None
+            if called is not None:
+                yield from self._command_mode(view, sources[0], called)
+                sources = sources[1:]
             for source in sources + list(view.piped_code):
                 yield from self.nested(source, depth, fully_read)
         elif name in _SCHEDULERS and _scheduled_file(args[inner:]) is None:
@@ -1460,6 +1487,25 @@ class Walk:
             from polydeukes.stdlib.shell import scripts  # loaded by `_file_script`
 
             yield from scripts.walk_script(self, view)
+
+    def _command_mode(self, view: View, code: str, operands: Sequence[Arg]) -> Iterator[Event]:
+        """`sh -c CODE NAME ARG…`: the code is walked with `$0` bound to NAME (the shell's name
+        without one) and `$1`…, `$@`, `$*` to the ARGs (`bash -c 'bash "$0"' x.sh` runs x.sh),
+        in a scope of its own: it runs in a child shell."""
+        from polydeukes.stdlib.shell.scripts import bind_positional
+
+        context = self.context
+        caller = context.scope
+        context.scope = scope = caller.copy()
+        bind_positional(scope.values, operands[1:])
+        if not operands:
+            scope.values["0"] = (Value(view.name),)
+        else:
+            scope.values["0"] = None if operands[0].opaque else (Value(operands[0].text, operands[0].pattern),)
+        try:
+            yield from self.nested(code, view.depth, view.fully_read)
+        finally:
+            context.scope = caller
 
     def _synthetic(self, parent: View, argv: tuple[Arg, ...], depth: int,
                    find_exec: E.Extra | None = None) -> Iterator[Event]:
@@ -2152,8 +2198,11 @@ class Walk:
                     return
                 values.append(Value(a.text, a.pattern))
             self.context.scope.assign(var, tuple(values) if values else None)
-        else:
-            self.context.scope.assign(var, None)  # `for x; do`: the positional parameters
+        else:  # `for x; do`: the positional parameters, as `"$@"` has them
+            scope = self.context.scope
+            scope.assign(var, scope.values.get("@"))
+            if "@" in scope.made:
+                scope.made[var] = scope.made["@"]
 
     def _loop_input(self, view: View, done: SimpleCommand) -> None:
         """`while read f; do …; done <<EOF` (or `<<<`, `< list.txt`): the loop's words come from
@@ -2667,6 +2716,13 @@ _MODELLED_WRITERS = frozenset(
 # Names the fast path takes with their words as arguments: the writers above, and `cd`,
 # `pushd`, `popd`, whose directory it follows as `_update` would.
 _QUIET_WITH_ARGS = _MODELLED_WRITERS | DIRECTORY_CHANGES
+# Quiet builtins that may index an array named in a quoted word (`test -v 'a[$(…)]'`, `[ -v …
+# ]`): bash evaluates the subscript, so a spelled substitution sends them down the full walk.
+_ELEMENT_TESTS = frozenset({"test", "["})
+
+
+def _spells_substitution(spelled: str) -> bool:
+    return "$(" in spelled or "`" in spelled
 
 
 def _root_segments(root: str) -> tuple[str, ...] | None:
@@ -3250,6 +3306,15 @@ def shell_script_sources(words: Sequence[Arg | Word], cmd: SimpleCommand) -> tup
     if not stdin or len(stdin) != stdin_sources:
         return [], False
     return stdin, True
+
+
+def command_mode_operands(words: Sequence[Arg]) -> Sequence[Arg] | None:
+    """The operands after a shell's `-c` code (`sh -c CODE NAME ARG…`: NAME, then the ARGs),
+    None when the shell at `words[0]` runs no `-c` code."""
+    options = shell_options(words[1:])
+    if options is None or "c" not in options[1]:
+        return None
+    return words[1 + options[0] + 1 :]
 
 
 def shell_options(words: Sequence[Arg | Word]) -> tuple[int, str] | None:
@@ -3929,17 +3994,51 @@ def heredoc_substitutions(body: str) -> list[str]:
 
 def substitutions(raw: str) -> list[str]:
     """The scripts of the command and process substitutions in one word's raw spelling:
-    `$(…)`, backquotes, `<(…)`, `>(…)` (an arithmetic `$((…))` is no script)."""
+    `$(…)`, backquotes, `<(…)`, `>(…)` (an arithmetic `$((…))` is no script, but one inside it
+    is), also inside double quotes and parameter-expansion operators (`${x:-$(…)}`).
+
+    A single quote quotes only outside double quotes: `"'$(x)'"` runs x, and so does
+    `"${v:-'$(x)'}"` (within double quotes it is a plain character inside `${…}` too, as
+    bash reads it for `:-`; read so for every operator, which can only find more). `$'…'`
+    ends at an unescaped quote (`$'\\''$(x)'…'` runs x)."""
     out: list[str] = []
     i, n = 0, len(raw)
+    # What encloses the cursor, innermost last: `"` (double quotes), `{` (a `${…}` outside
+    # double quotes), `q` (a `${…}` within them).
+    within: list[str] = []
     while i < n:
         c = raw[i]
         if c == "\\":
             i += 2
             continue
+        quoted = within and within[-1] in _WITHIN_DOUBLE_QUOTES
         if c == "'":
-            j = raw.find("'", i + 1)
-            i = n if j < 0 else j + 1
+            if quoted:
+                i += 1
+            else:
+                j = raw.find("'", i + 1)
+                i = n if j < 0 else j + 1
+            continue
+        if c == '"':
+            if within and within[-1] == '"':
+                within.pop()
+            else:
+                within.append('"')
+            i += 1
+            continue
+        if c == "}" and within and within[-1] != '"':
+            within.pop()
+            i += 1
+            continue
+        if c == "$" and raw.startswith("{", i + 1):
+            within.append("q" if quoted else "{")
+            i += 2
+            continue
+        if c == "$" and raw.startswith("'", i + 1) and not quoted:
+            j = i + 2
+            while j < n and raw[j] != "'":
+                j += 2 if raw[j] == "\\" else 1
+            i = j + 1
             continue
         if c in "$<>" and raw.startswith("(", i + 1) and not raw.startswith("((", i + 1):
             end = group_end(raw, i + 1, "(", ")")
@@ -3947,13 +4046,17 @@ def substitutions(raw: str) -> list[str]:
             i = end
             continue
         if c == "`":
-            j = raw.find("`", i + 1)
-            j = n if j < 0 else j
+            j = i + 1
+            while j < n and raw[j] != "`":
+                j += 2 if raw[j] == "\\" else 1
             out.append(raw[i + 1 : j])
             i = j + 1
             continue
         i += 1
     return out
+
+
+_WITHIN_DOUBLE_QUOTES = frozenset('"q')
 
 
 def stdout_content(cmd: SimpleCommand) -> tuple[str, str | None]:

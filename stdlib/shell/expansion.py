@@ -396,7 +396,7 @@ def _read_double_quoted(raw: str, i: int, out: list[_Piece]) -> int:
     return i + 1
 
 
-_POSITIONAL = frozenset("123456789@*")
+_POSITIONAL = frozenset("0123456789@*")  # (`$0`: bound for a shell's `-c` code, analysis.py)
 
 
 # A substitution whose output is one file's text as it stands: `$(cat F)`, `$(< F)`, `` `cat F` ``
@@ -511,11 +511,11 @@ def _read_dollar(raw: str, i: int, out: list[_Piece], *, quoted: bool) -> int:
         out.append(_Piece(_VAR, m.group(), quoted, "$" + m.group()))
         return m.end()
     if nxt and nxt in _POSITIONAL:
-        # `$1`…`$9`, `$@`, `$*`: unknown, unless the walk binds them (a script file run with
-        # literal arguments, scripts.py)
+        # `$0`…`$9`, `$@`, `$*`: unknown, unless the walk binds them (a script file run with
+        # literal arguments, scripts.py; `sh -c CODE NAME ARG…`, analysis.py)
         out.append(_Piece(_VAR, nxt, quoted, raw[i : i + 2]))
         return i + 2
-    if nxt and nxt in "#?-$!0":
+    if nxt and nxt in "#?-$!":
         out.append(_Piece(_UNKNOWN, raw[i : i + 2]))
         return i + 2
     out.append(_Piece(_LIT if quoted else _ACTIVE, "$"))

@@ -39,7 +39,9 @@ from polydeukes.stdlib.shell.analysis import (
     BUILTINS,
     CONTAINER_ENGINES,
     DANGEROUS_ENVIRONMENT,
+    MAX_NESTING,
     NESTED_SHELLS,
+    NESTING_TOO_DEEP,
     Context,
     GlobOptions,
     QuietCommand,
@@ -153,6 +155,7 @@ SCRIPT_CODE = "{runner} runs {path}, whose code mentions protected path {p}"
 UNREADABLE_SCRIPT = "{runner} runs {path}, which cannot be read within bounds ({why})"
 MADE_OF_DATA = "{runner} {what} from the text of {path}, which cannot be judged"
 LISTED_RUN = "{name} runs the files {lister} lists, which cannot be judged"
+TOO_DEEP = "{text} runs more than {depth} levels deep (scripts, shells and substitutions that run one another), which cannot be judged"
 UNREADABLE_PASSED = ("{head} passes {path} on to a stage that runs what it reads, and it cannot be read "
                      "within bounds ({why})")
 IMPORTED = "{head} runs code that imports {module}, which mentions protected path {p}"
@@ -698,6 +701,13 @@ class _Judge:
 
     def unread(self, span: UnreadSpan) -> None:
         self.unknown_reach = True
+        if span.reason is NESTING_TOO_DEEP:
+            # What runs past the last level is not read, and its own mentions would not show
+            # what the scripts it runs in turn do (`bash s9.sh`): fail closed.
+            text = span.text.strip().partition("\n")[0]
+            self.found(BREAK_UNREADABLE, TOO_DEEP.format(text=text if len(text) <= 60 else text[:57] + "...",
+                                                         depth=MAX_NESTING))
+            return
         for candidate in unread_candidates(span):
             index = self.p.match(candidate, self.p.root_segs)
             if index >= 0:

@@ -1076,13 +1076,15 @@ def walk_script(walk: Walk, view: View) -> Iterator[Event]:
     caller = context.scope
     if script.child or script.arguments is not None:
         context.scope = caller.copy()
-        _bind(context.scope.values, script.arguments)
+        bind_positional(context.scope.values, script.arguments)
         if script.arguments is not None and len(script.arguments) > 1:
             # `"$*"` joins the arguments with IFS's first character, which the walk does not
             # follow (`IFS=; rm -rf "$*"` called with `c i`): made, not alternatives
             context.scope.made["*"] = f"joins the arguments {script.path} is called with"
     outer = walk.origin
     walk.origin = script.origin if outer is None else f"{script.origin}, in {outer}"
+    frames = walk.frames
+    walk.frames = (*frames, (script.path, script.text, script.directory, context.cwd, dict(context.scope.values)))
     try:
         if script.directory is not False:
             context.cwd = script.directory  # (a child's: restored below)
@@ -1097,6 +1099,7 @@ def walk_script(walk: Walk, view: View) -> Iterator[Event]:
                 context.cwd, context.stack, context.oldpwd = start[0], list(start[1]), start[2]
     finally:
         walk.origin = outer
+        walk.frames = frames
         context.node_bin = node_bin
         if saved is not None:
             # A child process: what the script assigned, and where it went, stays there.
@@ -1113,7 +1116,7 @@ def walk_script(walk: Walk, view: View) -> Iterator[Event]:
                     values.pop(key, None)
 
 
-def _bind(values: dict, arguments: Sequence[Arg] | None) -> None:
+def bind_positional(values: dict, arguments: Sequence[Arg] | None) -> None:
     """`$1`…`$9`, `$@`, `$*` as the arguments the script is called with: literal ones are
     their values (a glob keeps its pattern), one of unknown value makes its position and
     `$@`/`$*` unknown; positions past the last argument are empty, as in bash. None: lines

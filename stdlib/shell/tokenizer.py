@@ -240,6 +240,19 @@ def _skip_group(s: str, i: int, open_ch: str, close_ch: str) -> int:
     return -1
 
 
+def _parameter_flags(s: str, start: int, end: int) -> int:
+    """The flags of a parameter expansion `s[start:end]`: a substitution in an operator's word
+    or a subscript (`${x:-$(…)}`, `${x#`…`}`, `${a[$(…)]}`, `${x:-<(…)}`) runs when the
+    expansion does, so the word is walked for it like a plain `$(…)` (an extglob group,
+    `${x#@(a|b)}`, is none)."""
+    if s.find("(", start, end) < 0 and s.find("`", start, end) < 0:
+        return W_VAR
+    text = s[start:end]
+    if "`" in text or "$(" in text or "<(" in text or ">(" in text:
+        return W_VAR | W_SUBST
+    return W_VAR
+
+
 def ansi_c_escape(s: str, j: int) -> tuple[str | None, int]:
     """The bytes of the `$'…'` escape at `s[j] == '\\'` and the index past it; None when they
     are unknown (the escape then spans two characters)."""
@@ -713,7 +726,7 @@ class _Tokenizer:
                         return self.unclosed(i, UNCLOSED_SUBSTITUTION)
                     parts.append(s[i:end])
                     opaque = True
-                    flags |= W_SUBST if nxt == "(" else W_VAR
+                    flags |= W_SUBST if nxt == "(" else _parameter_flags(s, i, end)
                     i = end
                 else:
                     parts.append("$")
@@ -771,7 +784,7 @@ class _Tokenizer:
                 if end < 0:
                     return -(i + 1), W_SUBST
                 out.append(s[j:end])
-                flags |= W_SUBST if nxt == "(" else W_VAR
+                flags |= W_SUBST if nxt == "(" else _parameter_flags(s, j, end)
                 j = end
             elif c == "`":
                 end = s.find("`", j + 1)
