@@ -1487,7 +1487,11 @@ class _Judge:
                     self.found(BREAK_EFFECT, LISTED.format(name=name, lister=extra.rule, p=p.entries[hits[0]]))
                 return
         argv = argv if argv is not None else view.args
+        script = view.file_script
+        read = script.listings_read if script is not None else ()
         for extra in view.listed:
+            if extra in read:
+                continue  # (the files it lists were read as the scripts run: `scripts._listed`)
             for k in extra.source:
                 if _runs_listed(view, argv, k, roles):
                     # `ls *.sh | xargs bash`, `find . -name x.sh -exec sh {} \;`: every file

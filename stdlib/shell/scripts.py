@@ -94,7 +94,7 @@ class FileScript:
 
     __slots__ = ("path", "runner", "shell", "text", "refused", "arguments", "child", "lines", "directory",
                  "paths", "parts", "tests", "node_bin", "rewritten", "pattern", "patterns", "sources",
-                 "fallback", "made", "listings")
+                 "fallback", "made", "listings", "listings_read")
 
     def __init__(self, path: str, runner: str, shell: bool, child: bool,
                  arguments: Sequence[Arg] | None) -> None:
@@ -129,6 +129,7 @@ class FileScript:
         # The script is each file a lister can print (`bash "$(ls x.sh)"`, `source $(find . -name
         # x.sh)`): its listings (listers.py), matched on disk when read (`_listed`).
         self.listings: tuple | None = None
+        self.listings_read: tuple = ()  # (the listings whose files `read` took as the script)
         # The script is the text of files a substitution passes on (`eval "$(head x.sh)"`,
         # `source <(tail x.sh)`): their spelled names or patterns, read together (`_sources`).
         self.sources: list[tuple[str, bool]] | None = None
@@ -764,7 +765,7 @@ def read(walk: Walk, view: View, script: FileScript) -> FileScript | None:
         return script  # (its text is known without a file: `source <(echo …)`)
     if script.listings is not None:
         listed = _listed(walk, view, script.listings)
-        script.listings = None
+        script.listings_read, script.listings = script.listings, None
         if isinstance(listed, Refused):
             script.refused = listed.reason
             return script
