@@ -1346,7 +1346,8 @@ class Walk:
                 and inner + 1 < len(args):
             view.code_runs = True  # (its code may hand a string to a shell: `_follow`)
         if view.wrapper_scripts or name in _RUNS_SCRIPTS or cmd.flags & W_SUBST or view.piped_code \
-                or cmd.heredocs and _heredoc_runs(cmd) or view.runs_options or view.code_runs:
+                or cmd.heredocs and _heredoc_runs(cmd) or view.runs_options or view.code_runs \
+                or name in ("for", "select") and len(cmd.words) > 3 and cmd.words[2].text == "do":
             view.follow = True
         written_script = None
         if context.functions and inner < len(args) and not args[inner].opaque and args[inner].text in context.functions:
@@ -1408,6 +1409,11 @@ class Walk:
             if r.target.flags & W_SUBST:
                 for inner_text in substitutions(text[r.target.start : r.target.end]):
                     yield from self.nested(inner_text, depth, fully_read)
+        if loop and len(cmd.words) > 3 and cmd.words[2].text == "do":
+            # `for f do bash x.sh; done`: without `;`, `do` after `for NAME` still opens the
+            # body, whose first command the tokenizer left among the loop's words
+            words = cmd.words
+            yield from self.nested(text[words[3].start : words[-1].end], depth, fully_read)
         for h in cmd.heredocs:
             if not h.literal:  # (an unquoted body's substitutions run when the heredoc is read)
                 for inner_text in heredoc_substitutions(h.body):
