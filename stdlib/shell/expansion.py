@@ -465,8 +465,9 @@ def prints_unworked_directory(script: str) -> bool:
 
 
 _DIRECTORY_WORD = LazyPattern(
-    r"\b(?:pwd|PWD|OLDPWD|DIRSTACK|HOME|dirs|realpath|readlink|rev-parse|getcwd|cwd|abspath|"
-    r"resolve)\b|~")
+    r"\b(?:pwd|PWD|OLDPWD|DIRSTACK|HOME|dirs|realpath|readlink|show-toplevel|show-cdup|"
+    r"show-superproject-working-tree|getcwd|cwd|abspath|resolve)\b|~")  # (git's `--git-dir`, a
+# `.git` path, is judged by what follows it: `"$(git rev-parse --git-dir)/hooks/pre-commit"`)
 
 
 # The working directory printed: `pwd` (`-L`/`-P`, by its path), `realpath .`, `readlink -f .`,
