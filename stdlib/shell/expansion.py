@@ -294,7 +294,7 @@ _VAR = 2  # a parameter `$NAME` / `${NAME}`; `quoted` tells whether it was insid
 _UNKNOWN = 3  # anything else whose value is unknown (substitution, `$1`, `${x@Q}`, …)
 # `${NAME-WORD}`, `${NAME:-WORD}`, `${NAME=WORD}`, `${NAME:=WORD}`: NAME's value, or WORD's when
 # NAME is unset (or, with the colon, empty). `text` is NAME, `_OPERATOR`, the operator and WORD.
-# An unset NAME is unknown, so both may be the value (`Scope.defaulted`): `rm -rf "${x-ci}"`
+# An unset NAME is unknown, so both may be the value (`_default_options`): `rm -rf "${x-ci}"`
 # passed while only NAME's unknown value was read.
 _DEFAULT = 6
 
@@ -956,14 +956,19 @@ def _value_chunk(v: Value, quoted: bool) -> tuple[str, int, str]:
     return (v.text, _LIT, escape_pattern(v.text)) if quoted else (v.text, _SPLIT, v.text)
 
 
+def _default_parts(piece: _Piece) -> tuple[str, bool, str]:
+    """A `_DEFAULT` piece's name, whether its operator has the colon, and its word."""
+    name, operator = piece.text.split(_OPERATOR, 1)
+    colon = operator[0] == ":"
+    return name, colon, operator[2 if colon else 1 :]
+
+
 def _default_options(piece: _Piece, scope: Scope | None, literal: bool,
                      depth: int) -> list[tuple[list[tuple[str, int, str]], bool]] | None:
     """`${NAME:-WORD}` and kin (`_DEFAULT`): NAME's values, and WORD's where NAME may be unset
     (or empty, with the colon). An unset NAME's value is unknown: both are kept, so a writer
     is judged on WORD too (`rm -rf "${x:-$PWD}"`)."""
-    name, operator = piece.text.split(_OPERATOR, 1)
-    colon = operator[0] == ":"
-    word = operator[2 if colon else 1 :]
+    name, colon, word = _default_parts(piece)
     values = scope.value(name) if scope is not None else None
     quoted = piece.quoted or literal
     if depth >= 8:
@@ -1071,9 +1076,8 @@ def word_values(word: Word, raw: str, scope: Scope | None) -> tuple[Value, ...] 
 
 def _default_values(piece: _Piece, scope: Scope | None) -> list[str] | None:
     """The texts an assignment's `${NAME:-WORD}` may give (`word_values`), None when unknown."""
-    name, operator = piece.text.split(_OPERATOR, 1)
-    colon = operator[0] == ":"
-    word = word_values(None, operator[2 if colon else 1 :], scope)
+    name, colon, word_text = _default_parts(piece)
+    word = word_values(None, word_text, scope)
     values = scope.value(name) if scope is not None else None
     if values is None or scope.unset and name in scope.unset:
         return None if word is None else [w.text for w in word]
