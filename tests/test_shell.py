@@ -107,10 +107,15 @@ _CARRIED_ROWS = [p.values[0] for p in CASES if p.values[0]["want"]["verdict"] ==
                  and p.values[0]["root"] == ROOT and p.values[0]["home"] == HOME]
 
 
+_DOLLAR_ZERO = re.compile(r"^[^']*\$\{?0")  # a $0 before any single quote: the carrier's own $0
+
+
 def _carried(kind: str, command: str) -> tuple[str, dict] | None:
     import json
     import shlex
 
+    if _DOLLAR_ZERO.search(command):
+        return None  # (each carrier binds $0 its own way: `sh -c` makes it "sh", a script its path)
     if kind == "script":
         return "bash carrier.sh", {"carrier.sh": command + "\n"}
     if kind == "sh -c":
