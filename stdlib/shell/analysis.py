@@ -782,6 +782,8 @@ class Walk:
         self.origin: str | None = None  # the script file being walked, for reasons (scripts.py)
         self.file_scripts: dict = {}  # files read so far (`read_file`) and what was worked out of them
         self._group_inputs: dict = {}  # (`inputs.group_inputs`, by `id` of the command)
+        self._physical_of: tuple[str, ...] | None = None  # (`_physical`: the last directory asked,
+        self._physical_cwd: tuple[str, ...] | None = None  # and where it is on disk)
 
     @property
     def disk(self) -> Disk | None:
@@ -1141,6 +1143,17 @@ class Walk:
 
     # -- one command ------------------------------------------------------------------------
 
+    def _physical(self, cwd: tuple[str, ...]) -> tuple[str, ...]:
+        """The directory a command runs in: `cd l` with `l -> ci` on disk leaves the shell in
+        ci (bash keeps the spelled path only for `$PWD` and a later `cd ..`), so what the
+        command does to `*`, `.` or an archive's members lands in ci. Kept per directory tuple."""
+        if cwd is self._physical_of:
+            return self._physical_cwd
+        resolved = self.disk.resolve_below(cwd, [])
+        physical = tuple(resolved) if type(resolved) is list else cwd  # (a refusal: judged per target)
+        self._physical_of, self._physical_cwd = cwd, physical
+        return physical
+
     def _view(self, text: str, cmd: SimpleCommand, depth: int, fully_read: bool,
               feeds_executor: bool, piped: bool, upstream: Sequence[str] = (),
               flowing: tuple | None = None, args: list[Arg] | None = None) -> tuple[View, str | None]:
@@ -1163,6 +1176,8 @@ class Walk:
             view.moves_directory = True
         view.glob = context.glob
         view.cwd = context.cwd
+        if context.cwd is not None and context.cwd is not context.root and self.disk is not None:
+            view.cwd = self._physical(context.cwd)
         if context.cwd is None and context.cwd_glob is not None:
             view.cwd_glob = context.cwd_glob
         flags = cmd.flags
@@ -1245,10 +1260,15 @@ class Walk:
                 if chdir.pattern is not None and not chdir.opaque and view.cwd is not None:
                     view.cwd_glob = (view.cwd, chdir.pattern)
                 view.cwd = None
+        elif name in _WORKING_DIRECTORY_OPTIONS and inner + 1 < len(args) and view.cwd is not None \
+                and self.disk is not None:
+            view.args = args = self._physical_options(args, inner, _WORKING_DIRECTORY_OPTIONS[name], view.cwd)
         if wrapper_cd:
             # `env -C dir`, `sudo -D dir`, `uv --directory dir`: followed when the word is literal
             directory = _wrapper_directory(args, inner)
             view.cwd = None if directory is None else self.absolute(directory, context.cwd)
+            if view.cwd is not None and self.disk is not None:
+                view.cwd = self._physical(view.cwd)
         if inner:
             view.prefix_roles, view.wrapper_scripts, view.wrapper = _wrapper_options(args, inner)
             if name == "-" and view.wrapper in _PYTHON_FILE_RUNNERS:
@@ -2309,6 +2329,36 @@ class Walk:
             context.stack.append(current)
         context.oldpwd = current
         context.cwd = target
+
+    def _physical_options(self, args: list[Arg], inner: int, options: tuple[str, ...],
+                          cwd: tuple[str, ...]) -> list[Arg]:
+        """`args` with the literal directory of a working-directory option that goes through a
+        symbolic link on disk spelled as where it leads: `git -C l rm gate.sh`, `tar -C l -xf
+        x.tar`, `unzip x.zip -d l` with `l -> ci` work in ci (as `cd l` does: `_physical`)."""
+        out = args
+        for k in range(inner + 1, len(args)):
+            t = args[k].text
+            for option in options:
+                if t == option and k + 1 < len(args):
+                    at, prefix, value = k + 1, "", args[k + 1].text
+                elif t.startswith(option) and t != option and (
+                        option.startswith("--") and t[len(option)] == "=" or len(option) == 2):
+                    cut = len(option) + option.startswith("--")
+                    at, prefix, value = k, t[:cut], t[cut:]
+                else:
+                    continue
+                if args[at].opaque or args[at].pattern is not None or not value:
+                    continue
+                spelled = self.absolute(value, cwd)
+                if spelled is None:
+                    continue
+                resolved = self.disk.resolve(list(spelled))
+                if type(resolved) is list and resolved != list(spelled):
+                    if out is args:
+                        out = list(args)
+                    a = args[at]
+                    out[at] = Arg(prefix + "/" + "/".join(resolved), None, a.opaque, a.count, a.word)
+        return out
 
     def _through_links(self, args: list[Arg], cwd: tuple[str, ...] | None) -> list[Arg]:
         """`args` with a path that goes through a symbolic link the line made spelled as where

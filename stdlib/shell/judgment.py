@@ -1042,7 +1042,9 @@ class _Judge:
 
     def pattern_through_links(self, view: View, word: str, pattern: str, cwd: tuple[str, ...] | None) -> None:
         """A written glob below a literal directory that is a symbolic link on disk (`rm -rf
-        l/c?` after `ln -s . l` by an earlier call): matched again where the link leads."""
+        l/c?` after `ln -s . l` by an earlier call), or in a working directory reached through
+        one (`cd l; rm -f *`: the shell's directory is where the link leads): matched again
+        where the link leads."""
         disk = self.walk.disk
         if disk is None or cwd is None or pattern.startswith(("/", "~")):
             return
@@ -1052,8 +1054,6 @@ class _Judge:
             if any(c in part for c in "*?[\\") or part in ("", ".", ".."):
                 break
             literal.append(part)
-        if not literal:
-            return
         resolved = disk.resolve_below(cwd, literal)
         if resolved is None:
             return
@@ -1085,6 +1085,8 @@ class _Judge:
     def through_symlink(self, view: View | QuietCommand, text: str, cwd: tuple[str, ...] | None, follow_last: bool = True) -> None:
         """A write target that spells no entry may still reach one through a symbolic link
         in the project, or one the line made earlier (`ln -s . l; rm -rf l/ci`)."""
+        if text == "." or text.endswith("/."):
+            follow_last = True  # (`.` is the directory itself, where a link to it leads: `cd l; find . -delete`)
         links = self.walk.context.links
         if links and cwd is not None:
             self.through_line_links(view, text, cwd, links, follow_last)
@@ -1255,7 +1257,7 @@ class _Judge:
                 # `rm link` removes the link itself; anything else follows it.
                 follow_last = it.role not in (E.DELETE, E.MOVE) or it.text.endswith("/")
                 self.through_symlink(view, it.text, cwd, follow_last=follow_last)
-            elif it.role in E.WRITING and not a.opaque and a.pattern is not None and "/" in a.pattern:
+            elif it.role in E.WRITING and not a.opaque and a.pattern is not None:
                 self.pattern_through_links(view, a.text, a.pattern, cwd)
             if it.role in E.WRITING and not a.opaque and (cwd is None or it.text[:1] == "~"):
                 self.unknown_base(view, it.text, a.pattern if it.whole else None, cwd, "operand", role=it.role)

@@ -903,12 +903,21 @@ def _stems(reader: _Reader, names: set[str]) -> dict[str, list[tuple[str, str]]]
             for target in rule.targets:
                 if target in out:
                     prerequisites.setdefault(target, []).extend(rule.prerequisites)
-    pending = sorted(names)
-    seen: set[str] = set(pending)
+    # A pattern whose prerequisite is a pattern chains without end on the names it makes
+    # (`%.o: %.c` matches x.c.o, asks for x.c.c, ...): such a chain is cut at `deepest`
+    # steps, each name longer than the last, and the pattern's runs are then MARK, as past the
+    # name bound. (Walking the chain to the 1024-name bound took a quarter of a second for a
+    # six-line Makefile, past the working tree's time bound on a loaded machine.)
+    deepest = 2 * len(patterns) + 2
+    endless: set[str] = set()
+    pending = [(name, 0) for name in sorted(names)]
+    seen: set[str] = set(names)
     while pending and len(seen) < 1024:
-        name = pending.pop()
+        name, depth = pending.pop()
         base = name[: name.rfind(".")] if name.rfind(".") > name.rfind("/") else name
         for pattern in patterns:
+            if pattern in endless:
+                continue
             after = pattern.partition("%")[2]
             for candidate in dict.fromkeys((name, base + after, name + after)):
                 stem = _stem(pattern, candidate)
@@ -918,8 +927,13 @@ def _stems(reader: _Reader, names: set[str]) -> dict[str, list[tuple[str, str]]]
                 for prerequisite in prerequisites.get(pattern, ()):
                     made = _instance(prerequisite, candidate, stem)
                     if made not in seen:
+                        if depth >= deepest:
+                            endless.add(pattern)
+                            break
                         seen.add(made)
-                        pending.append(made)
+                        pending.append((made, depth + 1))
+    for pattern in endless:
+        del out[pattern]  # (`_automatics`: no names, so MARK)
     return out
 
 
