@@ -1045,9 +1045,25 @@ class _Judge:
         l/c?` after `ln -s . l` by an earlier call), or in a working directory reached through
         one (`cd l; rm -f *`: the shell's directory is where the link leads): matched again
         where the link leads."""
+        led = self.led_pattern(pattern, cwd)
+        if led is None:
+            return
+        if type(led) is not str:
+            self.unknown_reach = True
+            self.found(BREAK_UNREADABLE, UNFOLLOWED_LINKS.format(head=view.head, path=word, why=led.reason))
+            return
+        hits = self.p.pattern_hits(led, cwd, view.glob)
+        if hits:
+            self.reached.update(hits)
+            self.found(BREAK_EFFECT, THROUGH_SYMLINK.format(head=view.head, path=word, p=self.p.entries[hits[0]]))
+
+    def led_pattern(self, pattern: str, cwd: tuple[str, ...] | None):
+        """`pattern` (relative) with its literal directories spelled where the symbolic links on
+        their way lead, as an absolute pattern; None when no link is on the way (or nothing is
+        known), a `Refused` when the links cannot be followed."""
         disk = self.walk.disk
         if disk is None or cwd is None or pattern.startswith(("/", "~")):
-            return
+            return None
         parts = pattern.split("/")
         literal: list[str] = []
         for part in parts[:-1]:
@@ -1055,19 +1071,23 @@ class _Judge:
                 break
             literal.append(part)
         resolved = disk.resolve_below(cwd, literal)
-        if resolved is None:
-            return
-        from polydeukes.stdlib.shell.disk import Refused  # loaded by `walk.disk`
+        if resolved is None or type(resolved) is not list:
+            return resolved
+        return escape_pattern("/" + "/".join(resolved)) + "/" + "/".join(parts[len(literal):])
 
-        if isinstance(resolved, Refused):
-            self.unknown_reach = True
-            self.found(BREAK_UNREADABLE, UNFOLLOWED_LINKS.format(head=view.head, path=word, why=resolved.reason))
-            return
-        led = escape_pattern("/" + "/".join(resolved)) + "/" + "/".join(parts[len(literal):])
-        hits = self.p.pattern_hits(led, cwd, view.glob)
-        if hits:
-            self.reached.update(hits)
-            self.found(BREAK_EFFECT, THROUGH_SYMLINK.format(head=view.head, path=word, p=self.p.entries[hits[0]]))
+    def led_path(self, path: str, cwd: tuple[str, ...] | None) -> str | None:
+        """`path` spelled as where the symbolic links on its way lead (absolute), or None when
+        none is on the way (or it cannot be told: a refusal is judged where the path is written)."""
+        disk = self.walk.disk
+        if disk is None or cwd is None:
+            return None
+        absolute = absolute_segments(path, cwd, self.p.home)
+        if absolute is None:
+            return None
+        resolved = disk.resolve(list(absolute))
+        if type(resolved) is not list or resolved == absolute:
+            return None
+        return "/" + "/".join(resolved)
 
     def _hard_linked(self, disk) -> dict[tuple[int, int], int]:
         """(device, inode) -> entry index of the files with more than one name at or below
@@ -1513,8 +1533,12 @@ class _Judge:
         p = self.p
         if pattern is not None:
             hits = p.pattern_hits(pattern, cwd, glob)
+            if not hits and type(led := self.led_pattern(pattern, cwd)) is str:
+                hits = p.pattern_hits(led, cwd, glob)  # (`ls -d l/* | xargs rm` with `l -> ci`)
         else:
             hits = p.tree_hits(path, cwd)
+            if not hits and (led := self.led_path(path, cwd)) is not None:
+                path, hits = led, p.tree_hits(led, cwd)  # (`find l/ -name 'g*' | xargs rm`)
         if not hits or not names:
             return hits
         visited_from = None
