@@ -1884,6 +1884,8 @@ class Walk:
             self._directory(name, rest, view.cmd.connector)
         elif name == "ln":
             self._link(rest, view.cwd)
+        elif name == "git":
+            self._restored(rest, view.cwd)
         elif name in _DECLARATIONS:
             if name != "export" and any(a.text[:1] == "-" and "n" in a.text[1:] and not a.text.startswith("--")
                                         for a in rest):
@@ -2392,6 +2394,39 @@ class Walk:
                 break
         return out
 
+    def _restored(self, rest: Sequence[Arg], cwd: tuple[str, ...] | None) -> None:
+        """`git checkout [REV] -- PATH…`, `git restore [--source REV] PATH…`: each PATH gets the
+        content a revision or the index holds for it, which may be a symbolic link (a branch
+        that holds `l -> ci`, then `echo x > l/gate.sh`). What that content is, this reading
+        does not look up (git's objects are not read): PATH is recorded as a link the line made
+        to somewhere unknown, so a later write to or below it on the line fails closed (the next
+        call finds the link on disk and follows it)."""
+        k = 0
+        while k < len(rest) and rest[k].text.startswith("-"):
+            if rest[k].text == "-C" and k + 1 < len(rest) and cwd is not None:
+                # (`git -C sub checkout REV -- l`: sub/l; a directory of unknown value: unknown)
+                cwd = None if rest[k + 1].opaque or rest[k + 1].pattern is not None else self.absolute(rest[k + 1].text, cwd)
+            k += 2 if rest[k].text in _GIT_VALUED_GLOBALS else 1
+        if k >= len(rest) or rest[k].text not in ("checkout", "restore"):
+            return
+        words = rest[k + 1 :]
+        texts = [a.text for a in words]
+        if "--" in texts:
+            paths = words[texts.index("--") + 1 :]
+        else:
+            operands = [a for a in words if not a.text.startswith("-")]
+            # (`git checkout REV PATH…`: the first operand is the revision; one operand alone is
+            # a branch switch, judged as the work tree rewritten)
+            paths = operands[1:] if rest[k].text == "checkout" else operands
+            if rest[k].text == "restore":
+                valued = {w.text for j, w in enumerate(words[1:]) if words[j].text in ("-s", "--source")}
+                paths = [a for a in paths if a.text not in valued]
+        links = self.context.links
+        for a in paths:
+            place = None if a.opaque or a.pattern is not None or cwd is None else self.absolute(a.text, cwd)
+            if place is not None:
+                links[place] = None
+
     def _link(self, rest: Sequence[Arg], cwd: tuple[str, ...] | None) -> None:
         """`ln -s TARGET LINK` (`-sf`, `-t DIR`, one operand: a link named as the target in the
         working directory): the link the line makes, for the judge to write through
@@ -2758,8 +2793,11 @@ _FILE_RUNNERS = _SCRIPT_RUNNERS | PROGRAM_RUNNERS | PROGRAM_FILE_READERS | _SCHE
 # Commands that change the line's state (besides assignments and writes).
 _STATEFUL = DIRECTORY_CHANGES | _DECLARATIONS | frozenset({
     "unset", "read", "mapfile", "readarray", "printf", "for", "select", "set", "shopt", "hash",
-    "enable", "function", "ln", "shift",
+    "enable", "function", "ln", "shift", "git",
 })
+# git's options before the subcommand that take the next word as their value.
+_GIT_VALUED_GLOBALS = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace",
+                                 "--super-prefix", "--config-env", "--exec-path"})
 # Commands with a row that can write (so in `_NAMES_WITH_EFFECTS`) whose effects the model
 # decides from their argv and stdin, and that change nothing else: the fast path asks the model
 # whether a given call of theirs only reads (`_reads_only`). Not an interpreter (its code is

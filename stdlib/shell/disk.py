@@ -742,6 +742,32 @@ def patch_text_targets(text: str) -> list[str] | Refused:
     return found
 
 
+def patch_text_links(text: str) -> list[str]:
+    """Where the symbolic links a git diff creates lead, each joined to the link's directory
+    (`new file mode 120000` or `new mode 120000`, the link's text as the added line): a link
+    made into the tree is a way into what it leads to, as an archive's link member is."""
+    found: list[str] = []
+    header = ""  # the `diff --git` line's names
+    link = False  # the block being read makes a link
+    path = None  # its new side, once known
+    for line in text.splitlines():
+        if line.startswith("diff --git "):
+            header, link, path = line[len("diff --git "):], False, None
+        elif line.startswith(("new file mode 120000", "new mode 120000")):
+            link = True
+            new_side = header.rpartition(" b/")[2] if " b/" in header else header.rpartition(" ")[2]
+            path = new_side.strip('"') or None
+        elif link and line.startswith("+++ "):
+            new_side = line[4:].split("\t")[0].strip('"')
+            path = new_side[2:] if new_side.startswith("b/") else new_side  # (the `+++` line names the new side too)
+            path = path if path and path != "/dev/null" else None
+        elif link and path is not None and line.startswith("+") and not line.startswith("+++"):
+            directory = path.rpartition("/")[0]
+            found.append(line[1:] if line[1:2] == "/" or not directory else directory + "/" + line[1:])
+            link, path = False, None
+    return found
+
+
 def _diff_start(text: str) -> int:
     """Where the diff begins: a mail (`git am`, `format-patch`) carries headers before it."""
     for marker in ("\ndiff --git ", "\n--- "):

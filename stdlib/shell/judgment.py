@@ -1604,7 +1604,7 @@ class _Judge:
 
     def deferred(self, view: View, extra: E.Extra, cwd: tuple[str, ...] | None, head: str) -> None:
         """An archive's members or a patch's targets, read from disk or stdin, as writes."""
-        from polydeukes.stdlib.shell.disk import Missing, Refused, patch_text_targets
+        from polydeukes.stdlib.shell.disk import Missing, Refused, patch_text_links, patch_text_targets
 
         p = self.p
         where = view.unknown_directory
@@ -1649,20 +1649,26 @@ class _Judge:
             rule = "archive-extract"
         else:
             source = extra.source
+            text: str | Missing | Refused = Refused("it arrives on stdin")
             if source[0] == "text":
-                listed = patch_text_targets(source[1])
+                text = source[1]
             elif source[0] == "file" and disk is not None:
                 path = self.walk.absolute(source[1], cwd)
                 if path is None:
-                    listed = Refused("its path is not known")
+                    text = Refused("its path is not known")
                 elif path in self.walk.written():
-                    listed = Refused("this line writes it")
+                    text = Refused("this line writes it")
                 else:
-                    listed = disk.patch_targets("/" + "/".join(path))
-                    if isinstance(listed, Missing):
-                        listed = Refused(f"{source[1]} does not exist yet")
+                    text = disk.read_text("/" + "/".join(path))
+                    if isinstance(text, Missing):
+                        text = Refused(f"{source[1]} does not exist yet")
+            if isinstance(text, str):
+                # (the places its symbolic links lead count as written: `l -> ci`, then `l/gate.sh`)
+                listed = patch_text_targets(text)
+                if not isinstance(listed, Refused) and "120000" in text:
+                    listed = [*listed, *patch_text_links(text)]
             else:
-                listed = Refused("it arrives on stdin")
+                listed = text
             if isinstance(listed, Refused):
                 if where is not None and where.pattern is None:
                     return  # below a word of unknown value: unjudgeable, as such a word's writes are
