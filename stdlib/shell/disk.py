@@ -598,6 +598,10 @@ class Disk:
                         return Refused(f"'{path}' holds an oversized link member")
                     link = archive.read(info).decode("utf-8", errors="replace")
                 members.append(Member(info.filename, link))
+                if "\\" in info.filename:
+                    # Info-ZIP's unzip reads `\` as a directory separator in a name made on
+                    # another system (`ci\gate.sh` lands in ci/): both readings are members.
+                    members.append(Member(info.filename.replace("\\", "/"), link))
                 self._check_time()
         return members
 
