@@ -756,6 +756,24 @@ def shebang(text: str) -> tuple[str, bool]:
     return program, program in SHELLS
 
 
+def _with_interpreters(walk: Walk, view: View, script: FileScript, content: str) -> str | Refused:
+    """A script whose `#!` line names a script of the project (`#!./e.sh`: the kernel runs
+    e.sh, by its own `#!` line, with the script's path as an argument) runs that script too:
+    its text is read after the script's, and what runs both is what its own `#!` line names.
+    Linux follows four such levels; a fifth is refused as the kernel refuses it. A compiled
+    interpreter (`.venv/bin/python`) is a program: nothing more is read."""
+    for _ in range(4):
+        words = content[2:].split("\n", 1)[0].split() if content.startswith("#!") else []
+        if not words or words[0].startswith("/") and not words[0].startswith(walk.root.rstrip("/") + "/"):
+            return content  # (a system program: `/bin/sh`, `/usr/bin/env python3`)
+        interpreter = _text(walk, view, words[0], PROGRAM_BYTES)
+        if not isinstance(interpreter, str):
+            return content if interpreter is None else interpreter
+        script.runner, script.shell = shebang(interpreter)
+        content = interpreter + "\n" + content
+    return Refused(f"its #! line names a script that names another, more than four deep ({script.path})")
+
+
 def read(walk: Walk, view: View, script: FileScript) -> FileScript | None:
     """`script` with its text (or why it cannot be read), None when it runs nothing this
     layer judges (missing, a directory, a compiled program, an unknown path)."""
@@ -817,7 +835,8 @@ def read(walk: Walk, view: View, script: FileScript) -> FileScript | None:
         return None
     if not isinstance(content, Refused) and not script.runner:
         script.runner, script.shell = shebang(content)
-        if script.shell and len(content.encode("utf-8", "replace")) > SCRIPT_BYTES:
+        content = _with_interpreters(walk, view, script, content)
+        if not isinstance(content, Refused) and script.shell and len(content.encode("utf-8", "replace")) > SCRIPT_BYTES:
             path = walk.absolute(script.path, view.cwd) or ()
             content = Refused(f"'/{'/'.join(path)}' is larger than {SCRIPT_BYTES >> 20} MiB")
     if isinstance(content, Refused):
