@@ -3129,12 +3129,57 @@ def _wrapper_options(args: Sequence[Arg], inner: int) -> tuple[dict[int, str], l
         elif strings is not None and text.startswith("-"):
             k = _string_option(args, k, strings, roles, scripts)
         k += 1
+    if wrapper == "script":
+        _typescript(args, inner, roles)
     if strings is not None and strings.operands == "joined" and inner < len(args) \
             and not any(a.text in ("-x", "--exec") for a in args[:inner]) \
             and any(_SHELL_SYNTAX().search(a.text) for a in args[inner:]):
         # `watch 'make && rm x'`, `watch ls ';' rm x`: watch hands its words, joined, to `sh -c`.
         scripts.append(" ".join(a.text for a in args[inner:]))
     return roles, scripts, wrapper
+
+
+def _typescript(args: Sequence[Arg], inner: int, roles: dict[int, str]) -> None:
+    """`script [options] [FILE]`: FILE (the typescript, `typescript` when there is none) is
+    written, as are the files of `-O`/`-I`/`-B`/`-T` (`--log-out`, `--log-in`, `--log-io`,
+    `--log-timing`); `-c`'s value is the command (`_COMMAND_STRING_WRAPPERS`)."""
+    at = next((k for k in range(inner) if basename(args[k].text) == "script"), None)
+    if at is None:
+        return
+    short_args, long_args = _WRAPPERS["script"][0], _WRAPPERS["script"][1]
+    k = at + 1
+    while k < inner:
+        text = args[k].text
+        option = text.split("=", 1)[0]
+        if text == "--":
+            k += 1
+            break
+        if text.startswith("--"):
+            if option in _SCRIPT_LOGS and "=" not in text and k + 1 < inner:
+                roles.setdefault(k + 1, E.WRITE)
+            elif option in _SCRIPT_LOGS:
+                roles.setdefault(k, E.WRITE)
+            k += 2 if option in long_args and "=" not in text else 1
+            continue
+        if text.startswith("-") and len(text) > 1:
+            step = 1
+            for pos in range(1, len(text)):
+                if text[pos] in short_args:
+                    if "-" + text[pos] in _SCRIPT_LOGS:
+                        # (`-Olog`: attached; `-O log`: the next word)
+                        roles.setdefault(k if pos < len(text) - 1 else k + 1, E.WRITE)
+                    step = 2 if pos == len(text) - 1 else 1
+                    break
+            k += step
+            continue
+        break
+    while k < inner and k in roles:
+        k += 1  # (a `-c` value given its role already)
+    if k < inner:
+        roles.setdefault(k, E.WRITE)
+
+
+_SCRIPT_LOGS = frozenset({"-O", "--log-out", "-I", "--log-in", "-B", "--log-io", "-T", "--log-timing"})
 
 
 def _env_split_at(text: str) -> int:
