@@ -595,6 +595,7 @@ class View:
     made_input: str | None = None  # how a `read`'s input is made, when its names take made values
     loop_values: dict[str, tuple[Value, ...]] | None = None  # what `while read` gets from `done <<EOF`
     rewritten_by: str | None = None  # an earlier pipeline stage that rewrites the code this one runs
+    feeds_process: str | None = None  # `>(sh)` it writes into, whose command runs what it reads (`_feeds_process`)
     rewritten_operands: str | None = None  # the same for the operands it takes (`| xargs rm`)
     synthetic = False  # built by another command (find -exec)
     # Paths a lister gives this command (`find -exec … {}`, `lister | xargs cmd`, `$f` of a loop
@@ -1181,6 +1182,8 @@ class Walk:
         if context.cwd is None and context.cwd_glob is not None:
             view.cwd_glob = context.cwd_glob
         flags = cmd.flags
+        if flags & W_SUBST or cmd.redirects:
+            view.feeds_process = _feeds_process(text, cmd)
         if flags & W_SUBST:
             if self._print_values(text, cmd, view):
                 flags |= W_PRINTS
@@ -4005,6 +4008,24 @@ def _read_values(argv: Sequence[Arg], text: str) -> dict[str, tuple[Value, ...]]
             if value not in found[name]:
                 found[name].append(value)
     return {name: tuple(Value(v) for v in values) for name, values in found.items()}
+
+
+def _feeds_process(text: str, cmd: SimpleCommand) -> str | None:
+    """The first output process substitution among the command's words and redirect targets
+    whose command runs what it reads (`cat x.sh > >(sh)`, `tee >(bash)`, `exec 3> >(sh)` then
+    `>&3`): what the line writes into it is code nobody reads. None when there is none."""
+    raws = [raw for w in cmd.words if w.flags & W_SUBST and ">(" in (raw := text[w.start : w.end])]
+    raws.extend(r.target.text for r in cmd.redirects if ">(" in r.target.text)
+    for raw in raws:
+        at = raw.find(">(")
+        while at >= 0:
+            end = group_end(raw, at + 1, "(", ")")
+            inner = raw[at + 2 : end - 1 if raw[end - 1 : end] == ")" else end]
+            first = next((c for c in tokenized(inner).commands if type(c) is SimpleCommand), None)
+            if first is not None and _reads_stdin_as_program(first):
+                return raw[at:end]
+            at = raw.find(">(", end)
+    return None
 
 
 def _reads_stdin_as_program(cmd: SimpleCommand) -> bool:

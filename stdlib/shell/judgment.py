@@ -149,6 +149,7 @@ CODE = "{head} runs code that mentions protected path {p}"
 REDEFINED = "{name} is called after this line redefines it ({how})"
 REWRITTEN = "{head} runs what {stage} makes of the text on its way through the pipeline, which cannot be judged"
 WRITTEN_SCRIPT = "{head} runs {path}, which this line writes with content this layer does not compute"
+FEEDS_PROCESS = "{head} writes into {process}, which runs what it reads: code this layer does not read"
 UNREADABLE_ITEMS = "{head} takes operands from a file that cannot be read within bounds ({why})"
 SCRIPT_MENTION = "{runner} runs {path}, which mentions protected path {p}"
 SCRIPT_CODE = "{runner} runs {path}, whose code mentions protected path {p}"
@@ -733,6 +734,9 @@ class _Judge:
         if view.rewritten_by is not None:
             self.unknown_reach = True
             self.found(BREAK_UNREADABLE, REWRITTEN.format(head=view.head, stage=view.rewritten_by))
+        if view.feeds_process is not None:
+            self.unknown_reach = True
+            self.found(BREAK_UNREADABLE, FEEDS_PROCESS.format(head=view.head, process=view.feeds_process))
         if view.runs_written is not None:
             self.unknown_reach = True
             self.found(BREAK_UNREADABLE, WRITTEN_SCRIPT.format(head=view.head, path=view.runs_written))
