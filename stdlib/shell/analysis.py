@@ -390,7 +390,11 @@ _CHDIR_OPTIONS = frozenset({
 _MOVING_WRAPPERS = frozenset(name for name, _ in _CHDIR_OPTIONS)
 # Programs that run a shell script later, read now from stdin or from `-f FILE` (at(1)): the
 # script is judged as if a shell ran it (`sh <<EOF`, `sh < FILE`).
-_SCHEDULERS = frozenset({"at", "batch"})
+# Programs that run a job later: at's and batch's is a shell script, crontab's a table whose
+# lines are commands (`_job_text`).
+_SCHEDULERS = frozenset({"at", "batch", "crontab"})
+# What reads an `echo` piped into it as a shell script (`_script`).
+_ECHO_RUNNERS = NESTED_SHELLS | _SCHEDULERS
 # Wrappers (`_wrapper_options`' keys) that run a `.py` command, or one after `--script`, with python.
 _PYTHON_FILE_RUNNERS = frozenset({"uv run"})
 # Stages that execute what arrives on stdin (as commands or as operands of a command).
@@ -966,8 +970,9 @@ class Walk:
                                 if r.operator == "<<<" and not r.target.opaque)  # as `shell_script_sources`
             if feeds_executor and view.name == "echo" and not view.redefined and k + 1 < len(commands) \
                     and type(commands[k + 1]) is not PlainRun and commands[k + 1].words \
-                    and basename(commands[k + 1].words[0].text) in NESTED_SHELLS:
-                # `echo 'rm -rf c?' | sh`: what it prints is the script the shell runs
+                    and basename(commands[k + 1].words[0].text) in _ECHO_RUNNERS:
+                # `echo 'rm -rf c?' | sh`: what it prints is the script the shell runs (`| at
+                # now`: the job it runs later)
                 printed = _words_printed(" ".join(a.text for a in view.args[view.inner :]
                                                   if not a.opaque) if not any(
                     a.opaque for a in view.args[view.inner + 1 :]) else None)
@@ -1451,7 +1456,7 @@ class Walk:
                 yield from self.nested(source, depth, fully_read)
         elif name in _SCHEDULERS and _scheduled_file(args[inner:]) is None:
             for source in [*_stdin_bodies(cmd), *view.piped_code]:  # `at now <<EOF`: the job
-                yield from self.nested(source, depth, fully_read)
+                yield from self.nested(_job_text(name, source), depth, fully_read)
         elif name == "alias":
             for a in args[inner + 1 :]:
                 alias_name, eq, value = a.text.partition("=")
@@ -2628,6 +2633,8 @@ class Walk:
             script = script or scripts.located(view)
             if script is not None:
                 view.file_script = script = scripts.read(self, view, script)
+                if script is not None and script.text is not None and view.name == "crontab":
+                    script.text = _job_text("crontab", script.text)  # (its lines' commands)
             elif view.model is not None and view.model.handler == "interpreter":
                 # `python3 -m pip install -e .`: pip, as the `pip` command; `python3 -m sphinx`:
                 # sphinx-build (projectfiles.py)
@@ -3204,14 +3211,53 @@ def _stdin_bodies(cmd: SimpleCommand) -> list[str]:
     return bodies
 
 
+def _job_text(name: str, text: str) -> str:
+    """The shell script a scheduler's job text runs: at's is one; a crontab's lines are
+    `MIN HOUR DAY MONTH WEEKDAY COMMAND` (or `@reboot COMMAND`, `@daily` …), whose COMMAND runs
+    up to its first unescaped `%` (the rest is its stdin); comments and `NAME=value` lines set
+    nothing the walk needs."""
+    if name != "crontab":
+        return text
+    commands = []
+    for line in text.splitlines():
+        line = line.strip()
+        if not line or line.startswith("#") or _CRON_ASSIGNMENT().match(line):
+            continue
+        fields = line.split(None, 1 if line.startswith("@") else 5)
+        command = fields[-1] if len(fields) == (2 if line.startswith("@") else 6) else ""
+        percent = _CRON_PERCENT().search(command)
+        commands.append(command[: percent.start()] if percent else command)
+    return "\n".join(commands)
+
+
+_CRON_ASSIGNMENT = LazyPattern(r"[A-Za-z_][A-Za-z0-9_]*\s*=")
+_CRON_PERCENT = LazyPattern(r"(?<!\\)%")
+
+
 def _scheduled_file(words: Sequence[Arg] | Sequence[Word]) -> tuple[Arg | Word, str] | None:
-    """The script file of `at -f FILE …` / `batch -f FILE` (`words[0]` is the program): the
-    word that spells it and its text; None when the job is read from stdin."""
+    """The script file of `at -f FILE …` / `batch -f FILE` (`words[0]` is the program), or the
+    table of `crontab [-u USER] FILE`: the word that spells it and its text; None when the job
+    is read from stdin (`crontab -`, or no FILE). Options may follow the time (`at now -f FILE`:
+    glibc's getopt reads them wherever they stand)."""
+    if words and basename(words[0].text) == "crontab":
+        k = 1
+        while k < len(words):
+            text = words[k].text
+            if text in ("-u", "-c"):
+                k += 2
+                continue
+            if text != "-" and not text.startswith("-"):
+                return words[k], text
+            k += 1
+        return None
     k = 1
     while k < len(words):
         text = words[k].text
-        if text == "--" or not text.startswith("-"):
+        if text == "--":
             break
+        if not text.startswith("-"):
+            k += 1  # (a word of the time: `now`, `+`, `1`, `minute`)
+            continue
         if text in ("-q", "-t"):
             k += 2
             continue
