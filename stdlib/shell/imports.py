@@ -57,6 +57,8 @@ _PYTHON_DYNAMIC = LazyPattern(r"(?:__import__|import_module)\(\s*['\"]([A-Za-z_]
 _JS_IMPORT = LazyPattern(
     r"""(?:require|import)\s*\(\s*['"`](\.{1,2}/[^'"`\n]*)['"`]\s*\)|(?:from|import)\s*['"](\.{1,2}/[^'"\n]*)['"]""")
 _RUBY_IMPORT = LazyPattern(r"""(?:require_relative)\s*\(?\s*['"]([^'"\n]+)['"]|(?:require|load)\s*\(?\s*['"](\.{1,2}/[^'"\n]+|[^'"\n]+\.rb)['"]""")
+# `require 'lib'` of a bare name (no `./`, no `.rb`): a library on $LOAD_PATH.
+_RUBY_BARE = LazyPattern(r"""\brequire\s*\(?\s*['"]([A-Za-z0-9_][A-Za-z0-9_/.-]*)(?<!\.rb)['"]""")
 _PERL_IMPORT = LazyPattern(r"""(?:require|do)\s*\(?\s*['"]([^'"\n]+\.p[lm])['"]""")
 # `use Foo::Bar`, `no Foo`, `require Foo` (a bareword: a module on @INC), and the modules
 # `use parent`/`use base` load (their quoted or `qw` list).
@@ -155,6 +157,10 @@ def local_modules(walk, language: str, code: str, base: tuple[str, ...] | None,
                     return found
                 if main is not None:
                     imported.extend(p for p in (_join(folder, main + s) for s in _JS_SUFFIXES) if p)
+        elif language == "ruby" and search_path:
+            # (a bare `require 'evil'` is looked up on $LOAD_PATH: `-I DIR`, `RUBYLIB`)
+            imported.extend(d + tuple(f"{name}.rb".split("/")) for d in search_path
+                            for name in _RUBY_BARE().findall(text))
         elif language == "perl":
             _perl_search(text, base, cwd, inc, modules)
             imported.extend(d + tuple(m.split("::")[:-1]) + (m.split("::")[-1] + ".pm",)

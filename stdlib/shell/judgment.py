@@ -1884,6 +1884,12 @@ class _Judge:
             loaded, search_path = _perl_switches(view, self.walk, cwd)
             if loaded:
                 codes = [loaded + "\n" + code for code in codes] or [loaded]
+        elif language == "ruby":
+            # `-rLIB` requires LIB before the program, looked up on `-I DIR` and `RUBYLIB`
+            # (round 8: `ruby -I. -revil -e 1` loads ./evil.rb)
+            loaded, search_path = _ruby_switches(view, self.walk, cwd)
+            if loaded:
+                codes = [loaded + "\n" + code for code in codes] or [loaded]
         else:
             search_path = _python_path(view, self.walk, cwd) if language == "python" else ()
         for code in codes:
@@ -2068,6 +2074,38 @@ def _perl_switches(view: View, walk, cwd: tuple[str, ...] | None) -> tuple[str, 
         if path is not None:
             out.append(path)
     return "\n".join(loaded), tuple(out)
+
+
+def _ruby_switches(view: View, walk, cwd: tuple[str, ...] | None) -> tuple[str, tuple[tuple[str, ...], ...]]:
+    """What ruby's command line requires before the program (`-rLIB`, `-r LIB`), as `require`
+    lines, and the directories `-I DIR` (`-IDIR`) and `RUBYLIB` put on $LOAD_PATH."""
+    args = view.args
+    loaded: list[str] = []
+    directories: list[str] = []
+    k = view.inner + 1
+    while k < len(args):
+        a = args[k]
+        t = a.text
+        if a.opaque or t == "--" or not t.startswith("-") or t == "-":
+            break
+        if t[:2] in ("-r", "-I"):
+            value = t[2:]
+            if not value and k + 1 < len(args) and not args[k + 1].opaque:
+                k += 1
+                value = args[k].text
+            if value and t[1] == "I":
+                directories.append(value)
+            elif value:
+                loaded.append(f"require '{value}'")
+        elif t[:2] == "-e":
+            k += 1  # (the code, which the judge reads; switches may follow it)
+        k += 1
+    value = walk.environment(view, "RUBYLIB")
+    if value is not None:
+        directories.extend(value.split(":"))
+    out = tuple(path for directory in directories if directory
+                for path in [walk.absolute(directory, cwd)] if path is not None)
+    return "\n".join(loaded), out
 
 
 def _reads_only_from_stdin(view: View) -> bool:
