@@ -388,10 +388,9 @@ _CHDIR_OPTIONS = frozenset({
 })
 # The wrappers with such an option (`_moves_directory` unwraps only their lines).
 _MOVING_WRAPPERS = frozenset(name for name, _ in _CHDIR_OPTIONS)
-# Programs that run a shell script later, read now from stdin or from `-f FILE` (at(1)): the
-# script is judged as if a shell ran it (`sh <<EOF`, `sh < FILE`).
-# Programs that run a job later: at's and batch's is a shell script, crontab's a table whose
-# lines are commands (`_job_text`).
+# Programs that run a job later, read now from stdin, from `-f FILE` (at(1)) or a FILE operand
+# (crontab(1)): at's and batch's job is judged as if a shell ran it (`sh <<EOF`, `sh < FILE`),
+# a crontab's lines' commands the same way (`_job_text`).
 _SCHEDULERS = frozenset({"at", "batch", "crontab"})
 # What reads an `echo` piped into it as a shell script (`_script`).
 _ECHO_RUNNERS = NESTED_SHELLS | _SCHEDULERS
