@@ -586,7 +586,20 @@ def unread_candidates(span: UnreadSpan) -> list[str]:
 
 # String literals in program text, and the operators that join them: concatenation (`+`, `.`,
 # `..`, or nothing: Python's implicit concatenation) and argument lists (`,`: a path join).
-_STRING_LITERAL = LazyPattern(r"""'((?:[^'\\\n]|\\.)*)'|"((?:[^"\\\n]|\\.)*)"|`((?:[^`\\]|\\.)*)`""")
+_STRING_LITERAL = LazyPattern(
+    r"""'((?:[^'\\\n]|\\.)*)'|"((?:[^"\\\n]|\\.)*)"|`((?:[^`\\]|\\.)*)`"""
+    # Perl's quote-like operators (`q{…}`, `qq(…)`, `qw[…]`, `q/…/` …) and Ruby's (`%q{…}`,
+    # `%Q(…)`, `%w[…]`, `%(…)`), and Ruby's one-character literal (`?c`)
+    r"""|(?:\bq[qw]?|%[qQwW]?)\s*(?:\{([^{}\n]*)\}|\(([^()\n]*)\)|\[([^\[\]\n]*)\]|<([^<>\n]*)>)"""
+    r"""|\bq[qw]?\s*(?:/([^/\n]*)/|!([^!\n]*)!|\|([^|\n]*)\|)"""
+    r"""|(?<![\w?])\?([A-Za-z0-9_./-])(?![\w?])""")
+# A placeholder a format fills (`%s`, `{}`, `{0}`, `{name}`, `${x}`, `#{x}`) or an f-string's
+# expression that is itself a literal (`{"c"}`), inside a literal.
+_PLACEHOLDER = LazyPattern(r"""%[-#0 +]*\d*(?:\.\d+)?[sdrai]|[$#]?\{(?:'([^'{}]*)'|"([^"{}]*)"|[^{}'"]*)\}""")
+# `LITERAL.replace(LITERAL, LITERAL)` (Python, JavaScript's `.replace`/`.replaceAll`, Ruby's `.gsub`/`.sub`/`.tr`).
+_REPLACED = LazyPattern(r"""(['"])((?:(?!\1)[^\\\n])*)\1\s*\.\s*(?:replace(?:All)?|g?sub|tr)\s*\(\s*(['"])((?:(?!\3)[^\\\n])*)\3\s*,\s*(['"])((?:(?!\5)[^\\\n])*)\5\s*\)""")
+_GLOB_CHARACTER = LazyPattern(r"[*?\[]")
+_GAP = 64  # code between two literals still joined as one name's pieces (`p = 'c'; f(p + 'i/x')`)
 _CONCATENATION = LazyPattern(r"\s*(?:\+|\.\.?)?\s*")
 _ARGUMENT = LazyPattern(r"\s*,\s*")
 _CODE_LITERALS = 2000  # string literals read per program
@@ -604,6 +617,8 @@ def code_candidates(code: str) -> list[str]:
     out = [code]
     groups: list[list[str]] = []  # runs of arguments; each argument a concatenation
     end = -1
+    values: list[str] = []  # every literal, in order
+    near: list[bool] = []  # per literal after the first: is it within `_GAP` of the one before?
     for m in list(_STRING_LITERAL().finditer(code))[:_CODE_LITERALS]:
         value = next(g for g in m.groups() if g is not None)
         out.append(value)
@@ -618,7 +633,30 @@ def code_candidates(code: str) -> list[str]:
             groups[-1].append(value)
         else:
             groups.append([value])
+        if values:
+            near.append(m.start() - end <= _GAP)
+        values.append(value)
         end = m.end()
+    # Pieces a program may join through names, formats and calls the reading does not follow
+    # (round 8): neighbouring literals joined in order (`p = 'c'; os.remove(p + 'i/gate.sh')`),
+    # a literal's placeholders filled with a neighbour or left empty (`'%si/gate.sh' % 'c'`,
+    # `'{}i/gate.sh'.format('c')`, `f'{"c"}i/gate.sh'`), and a literal's `.replace` worked out.
+    joined: list[str] = []
+    for k in range(1, len(values)):
+        if near[k - 1]:
+            joined.append(values[k - 1] + values[k])
+            if k >= 2 and near[k - 2]:
+                joined.append(values[k - 2] + values[k - 1] + values[k])
+    # (not read as pathname patterns: `pack("c*") + "/gate.sh"` is no glob `c*/gate.sh`)
+    out.extend(j for j in joined if not _GLOB_CHARACTER().search(j))
+    for k, value in enumerate(values):
+        if ("%" in value or "{" in value) and _PLACEHOLDER().search(value):
+            fills = {""} | {values[j] for j in range(max(0, k - 3), min(len(values), k + 4)) if j != k}
+            for fill in fills:
+                out.append(_PLACEHOLDER().sub(lambda m: next((g for g in m.groups() if g is not None), fill), value))
+    if "replace" in code or "sub" in code or ".tr" in code:
+        for m in _REPLACED().finditer(code):
+            out.append(m.group(2).replace(m.group(4), m.group(6)) if m.group(4) else m.group(2))
     for group in groups:
         for k in range(len(group)):
             for width in range(1, min(_JOIN_WINDOW, len(group) - k) + 1):
