@@ -607,6 +607,7 @@ class View:
     # redirect reaches no writer.
     loop_reads_only = False
     loop_listing: tuple | None = None  # what a `for` loop's `$(…)` word list prints
+    replace_string: str = "{}"  # what `xargs -I R` replaces with each path (find's is `{}`)
     source = ""  # the script text the words index into
     # The descriptors its own redirects set (`inputs.input_fds`), the fd-0 redirect of a group
     # around it (`{ bash; } < x.sh`), and those `exec` opened earlier (`Context.fds`).
@@ -980,11 +981,13 @@ class Walk:
                 from polydeukes.stdlib.shell import scripts  # only such a pipeline loads it
 
                 upstream = upstream + scripts.passed_files(self, view)  # `cat list | xargs rm`
-            elif feeds_executor and flowing is not None and view.name in ("cat", "tac") and view.listed \
-                    and view.listed_argv is not None and len(view.listed_argv) == view.inner + 2:
+            elif feeds_executor and flowing is not None and view.name in listers.SELECTING and view.listed \
+                    and view.listed_argv is not None and view.name not in ("grep", "egrep", "fgrep", "tee") \
+                    and all(a.text[:1] == "-" or a.text.isdigit() for a in view.listed_argv[view.inner + 1 : -1]):
                 from polydeukes.stdlib.shell import scripts  # only such a pipeline loads it
 
-                # `ls x.sh | xargs cat | bash`: what it passes on is the listed files' text
+                # `ls x.sh | xargs cat | bash`: what it passes on is the listed files' text (of
+                # `xargs head -n 3`, part of it: the whole is read)
                 texts = scripts.listed_texts(self, view)
                 if texts is not None:
                     upstream = upstream + texts
@@ -1445,7 +1448,11 @@ class Walk:
             if not h.literal:  # (an unquoted body's substitutions run when the heredoc is read)
                 for inner_text in heredoc_substitutions(h.body):
                     yield from self.nested(inner_text, depth, fully_read)
-        if name in NESTED_SHELLS and not view.via_xargs:
+        if name in NESTED_SHELLS and view.listed and (code := _command_code(view.listed_argv or args, inner)) \
+                is not None and any(k >= code for extra in view.listed for k in extra.source):
+            # `ls x.sh | xargs sh -c 'bash "$0"'`: the listed paths are the code's parameters
+            yield from self._listed_command_mode(view, code, view.listed_argv or args, view.listed)
+        elif name in NESTED_SHELLS and not view.via_xargs:
             sources, _known = shell_script_sources(args[inner:], cmd)
             called = command_mode_operands(args[inner:]) if sources and name != "eval" else None
             if called is not None:
@@ -1540,22 +1547,21 @@ class Walk:
         finally:
             context.scope = caller
 
-    def _listed_command_mode(self, view: View, code: int, argv: Sequence[Arg], find_exec: E.Extra) -> Iterator[Event]:
-        """`sh -c CODE NAME ARG…` run by `find -exec` with `{}` among NAME and ARGs (the
-        indexes `find_exec.source` names): the code is walked as `_command_mode` walks it, each
-        parameter `{}` fills bound to find's listing (`context.listed`, read by
-        `_listed_variables`); a `{}` inside the code itself (find puts the path into the text)
-        stands for the same listing."""
+    def _listed_command_mode(self, view: View, code: int, argv: Sequence[Arg], listing: Sequence[E.Extra]) -> Iterator[Event]:
+        """`sh -c CODE NAME ARG…` with a lister's paths among NAME and ARGs (`find -exec … {}`,
+        what xargs appends, a loop's variable; the indexes the listing's `source` names): the
+        code is walked as `_command_mode` walks it, each parameter so filled bound to the
+        listing (`context.listed`, read by `_listed_variables`); a `{}` inside the code itself
+        (find and `xargs -I{}` put the path into the text) stands for the same listing."""
         context = self.context
-        filled = find_exec.source
+        listing = tuple(listing)
+        filled = {k for extra in listing for k in extra.source}
         text = argv[code].text
-        if code in filled:
-            word = argv[code].word
-            if word is None or word.opaque:
-                return
-            text = word.text.replace("{}", '"$_pdks_found"')
         listed_names = [str(k - code - 1) for k in filled if code < k <= code + 10]
-        if code in filled:
+        word = argv[code].word
+        marker = view.replace_string
+        if code in filled and word is not None and not word.opaque and marker and marker in word.text:
+            text = word.text.replace(marker, '"$_pdks_found"')
             listed_names.append("_pdks_found")
         if any(k > code + 1 for k in filled):
             listed_names.extend(("@", "*"))
@@ -1563,7 +1569,7 @@ class Walk:
                     for k, a in enumerate(argv[code + 1 :])]
         saved = dict(context.listed)
         for name in listed_names:
-            context.listed[name] = (find_exec,)
+            context.listed[name] = listing
         try:
             yield from self._command_mode(view, text, operands)
         finally:
@@ -1602,7 +1608,7 @@ class Walk:
         elif view.name in NESTED_SHELLS and find_exec is not None and (code := _command_code(argv, inner)) is not None:
             # `find … -exec bash -c 'bash "$0"' {} \;`: `$0`, `$1`… and `"$@"` of the code that
             # `{}` fills take every path find lists, as a loop's variable over a listing does
-            yield from self._listed_command_mode(view, code, argv, find_exec)
+            yield from self._listed_command_mode(view, code, argv, (find_exec,))
         elif view.name in NESTED_SHELLS:
             sources, _ = shell_script_sources(view.args[inner:], SimpleCommand((), (), (), ""))
             for source in sources:
@@ -1810,6 +1816,7 @@ class Walk:
             if view.stdin_listing is not None and view.inner < len(args):
                 # `lister | xargs cmd`: cmd gets the listed paths, appended or for `-I` words.
                 if replace is not None:
+                    view.replace_string = replace
                     view.listed = listers.within(view.stdin_listing, tuple(
                         k for k in range(view.inner + 1, len(args)) if replace in args[k].text))
                 else:
@@ -3930,9 +3937,16 @@ _ECHO_OPTIONS = frozenset({"-n", "-e", "-E", "-ne", "-en", "-nE", "-En"})
 
 
 def _into_xargs(commands: Sequence, k: int) -> bool:
-    """Does stage `k` pipe into `xargs` (`echo x.sh | xargs bash`)?"""
-    following = commands[k + 1] if k + 1 < len(commands) else None
-    return type(following) is SimpleCommand and bool(following.words) and following.words[0].text == "xargs"
+    """Does stage `k` pipe into `xargs` (`echo x.sh | xargs bash`), maybe through stages that
+    keep or drop whole lines (`| sort | xargs bash`, judged by `listers.selects`)?"""
+    for following in commands[k + 1 :]:
+        if type(following) is not SimpleCommand or not following.words:
+            return False
+        if following.words[0].text == "xargs":
+            return True
+        if following.connector != "|" or following.words[0].text not in listers.SELECTING:
+            return False
+    return False
 
 
 def _command_code(argv: Sequence[Arg], inner: int) -> int | None:

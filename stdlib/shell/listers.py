@@ -168,6 +168,9 @@ def within(extras: Sequence[E.Extra], source: tuple[int, ...]) -> tuple[E.Extra,
                  for e in extras)
 
 
+SELECTING = frozenset(_SELECTING)
+
+
 def printed_word(word: str, globbed: bool, rule: str) -> E.Extra:
     """A word `echo`/`printf` prints, as the file it names (`WORD_PRINTERS`); when the command
     had a pattern among its words (`printf '%s\\n' *.sh`), a word with glob characters is

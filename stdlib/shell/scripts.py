@@ -631,12 +631,13 @@ _COPIER_WORDS: dict[str, str | None] = {"tee": None, "dd": "if="}
 
 
 _LISTED_CAT = LazyPattern(r'\s*(?:cat|tac)\s+("?)(?:\$\(([^()]*)\)|`([^`]*)`)\1\s*')
-_XARGS_CAT = LazyPattern(r"\s*xargs\s+(?:-[0rt]\s+)*(?:cat|tac)\s*")
+_XARGS_CAT = LazyPattern(r"\s*xargs\s+(?:-[0rt]\s+)*(?:cat|tac|head|tail|sort|uniq|shuf)(?:\s+-[^\s<>|&;]*(?:\s+\d+)?)*\s*")
 
 
 def listed_text_source(command: str) -> str | None:
-    """The lister whose files' whole text `command` prints (`LISTER … | xargs cat`, `cat
-    $(LISTER …)`), or None for any other command. (Whether it lists is asked when read.)"""
+    """The lister whose files' text `command` prints (`LISTER … | xargs cat`, `xargs head -n
+    3`: the whole text, a superset; `cat $(LISTER …)`), or None for any other command.
+    (Whether it lists is asked when read.)"""
     head, bar, tail = command.rpartition("|")
     if bar and head.strip() and not head.endswith("|") and _XARGS_CAT().fullmatch(tail):
         return head
