@@ -998,14 +998,14 @@ class Walk:
             self._update(view)
             # (Only a stage whose output reaches an executor (`| xargs rm`, `| while read f`), or
             # the output of a substitution, can give a command its paths.)
-            if flowing is None and view.name in listers.WORD_PRINTERS and not view.redefined and (
-                    feeds_executor and _into_xargs(commands, k) or depth and cmd.flags & W_SUBST and not piped):
-                # `echo x.sh | xargs bash`, `$(echo $(ls x.sh))`: the words it prints name files
-                flowing = self._printed_listing(view, text)
-                if flowing is not None:
-                    self.printed = flowing
-            elif flowing is not None or view.name in listers.LISTERS and (depth or feeds_executor):
-                flowing = _flows_out(view, flowing)
+            if flowing is not None or (depth or feeds_executor) and (
+                    view.name in listers.LISTERS or view.name in listers.WORD_PRINTERS):
+                if flowing is not None or view.name in listers.LISTERS:
+                    flowing = _flows_out(view, flowing)
+                elif not view.redefined and (feeds_executor and _into_xargs(commands, k)
+                                             or depth and cmd.flags & W_SUBST and not piped):
+                    # `echo x.sh | xargs bash`, `$(echo $(ls x.sh))`: the words it prints name files
+                    flowing = self._printed_listing(view, text)
                 if flowing is not None:
                     self.printed = flowing
             if context.groups and cmd.words and (cmd.words[-1].text.endswith(")")
@@ -2754,7 +2754,10 @@ class Walk:
         Then a program that pages with less is judged with it (`_Judge.viewer`), not passed by
         the quiet path."""
         values = self.context.scope.values
-        return any(variable in values for variable in LESS_VARIABLES)
+        for variable in LESS_VARIABLES:  # (a plain loop: asked for every git command)
+            if variable in values:
+                return True
+        return False
 
     def _git_may_run(self) -> bool:
         """Could a git command here run a hook, an alias or a configured program (gitruns.py)?"""
