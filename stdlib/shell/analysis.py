@@ -3964,19 +3964,20 @@ def _command_code(argv: Sequence[Arg], inner: int) -> int | None:
 
 
 def _printf_text(words: Sequence[str]) -> str | None:
-    """What `printf FORMAT WORDS…` prints when FORMAT holds only plain text, `%s`, `%%`, `\\n`,
-    `\\t` and `\\\\` (`printf '%s\\n' x.sh y.sh`); None otherwise."""
-    if not words:
+    """What `printf FORMAT WORDS…` prints when FORMAT holds only plain text, `%s`, `%%`, `\\n`
+    and `\\t` (`printf '%s\\n' x.sh y.sh`); None otherwise."""
+    if not words or words[0].startswith("-"):
         return None
     form = words[0]
     if "\\" in form:
-        form = form.replace("\\\\", "\0").replace("\\n", "\n").replace("\\t", "\t")
+        form = form.replace("\\n", "\n").replace("\\t", "\t")
         if "\\" in form:
-            return None  # another escape
-        form = form.replace("\0", "\\")
-    if "\0" in words[0] or form.startswith("-"):
-        return None
-    return _printf_value([Arg(form, None, False, ONE, None)] + [Arg(w, None, False, ONE, None) for w in words[1:]])
+            return None  # another escape (`\\\\n` leaves one)
+    per_pass = form.replace("%%", "").count("%s")
+    passes = -(-(len(words) - 1) // per_pass) if per_pass else 1  # (the format is used again for the rest)
+    arguments = list(words[1:]) + [""] * (passes * per_pass - (len(words) - 1))
+    return _printf_value([Arg(form * max(passes, 1), None, False, ONE, None)]
+                         + [Arg(w, None, False, ONE, None) for w in arguments])
 
 
 def _printf_value(argv: Sequence[Arg]) -> str | None:
