@@ -2753,11 +2753,7 @@ class Walk:
         """Did the line give less's environment a value earlier (`export LESS='+!…'`, `LESSKEY=k`)?
         Then a program that pages with less is judged with it (`_Judge.viewer`), not passed by
         the quiet path."""
-        values = self.context.scope.values
-        for variable in LESS_VARIABLES:  # (a plain loop: asked for every git command)
-            if variable in values:
-                return True
-        return False
+        return not self.context.scope.values.keys().isdisjoint(LESS_VARIABLES)  # (one call: asked for every git command)
 
     def _git_may_run(self) -> bool:
         """Could a git command here run a hook, an alias or a configured program (gitruns.py)?"""
