@@ -56,7 +56,7 @@ from polydeukes.stdlib.shell.expansion import (
 )
 from polydeukes.stdlib.shell.inputs import AFTER_SUBSHELL
 from polydeukes.stdlib.shell.paths import dot_resolve
-from polydeukes.stdlib.shell.viewers import VIEWERS
+from polydeukes.stdlib.shell.viewers import LESS_VARIABLES, PAGER_USERS, VIEWERS
 from polydeukes.stdlib.shell.tokenizer import (
     PLAIN_RUNS_FROM,
     UNCLOSED_QUOTE,
@@ -403,7 +403,7 @@ _FD_REFERENCE = LazyPattern(r"-|\d+-?")
 # prints a file whose text the walk read (`_print_values`), so its words are expanded.
 W_PRINTS = 64
 _NAME = LazyPattern(r"[A-Za-z_][A-Za-z0-9_]*")
-_VARIABLE_REFERENCE = LazyPattern(r"\$\{?[#!]?([A-Za-z_][A-Za-z0-9_]*)")
+_VARIABLE_REFERENCE = LazyPattern(r"\$\{?[#!]?([A-Za-z_][A-Za-z0-9_]*|[0-9@*])")
 
 # Programs that run shell lines they read from a file: a makefile's recipes, package.json's
 # scripts (scripts.py).
@@ -611,6 +611,7 @@ class View:
     # redirect reaches no writer.
     loop_reads_only = False
     loop_listing: tuple | None = None  # what a `for` loop's `$(…)` word list prints
+    replace_string: str = "{}"  # what `xargs -I R` replaces with each path (find's is `{}`)
     source = ""  # the script text the words index into
     # The descriptors its own redirects set (`inputs.input_fds`), the fd-0 redirect of a group
     # around it (`{ bash; } < x.sh`), and those `exec` opened earlier (`Context.fds`).
@@ -897,7 +898,8 @@ class Walk:
                     and flowing is None and not self.wants_run(" ".join([w.text for w in cmd.words]), context) \
                     and not (cmd.words[0].text in _FLOWING_SOURCES and (
                         depth and cmd.words[0].text in listers.LISTERS
-                        or cmd.connector == "|" and _pipeline_feeds_executor(commands, k)[0])):
+                        or cmd.connector == "|" and _pipeline_feeds_executor(commands, k)[0])) \
+                    and not (cmd.connector == "|" and cmd.words[0].text in listers.WORD_PRINTERS and _into_xargs(commands, k)):
                 rewriter = rewriter or rewrites
                 continue  # a plain command that can only matter through a mention it lacks
             if not piped:
@@ -912,13 +914,15 @@ class Walk:
             # (A stage a listing flows into, or a lister whose paths may reach a writer — inside a
             # substitution, or piped on — needs its view: the listing travels on it.)
             if spells is not None and not context.redefined and not feeds_executor and not (piped and upstream) \
-                    and flowing is None and not (depth and cmd.words and cmd.words[0].text in listers.LISTERS):
+                    and flowing is None and not (depth and cmd.words and (cmd.words[0].text in listers.LISTERS or cmd.flags
+                                                                          & W_SUBST and cmd.words[0].text == "echo")):
                 spelled, args = self._quiet_text(text, cmd)
                 if spelled is not None and spells(spelled, context):
                     mentioned = True
                 elif spelled is not None and (cmd.words[0].text not in _MODELLED_WRITERS or _reads_only(
                         cmd.words[0].text, args, self._env(cmd, piped) if cmd.heredocs or cmd.redirects or piped
-                        else _NO_ENV)) and not (cmd.words[0].text == "git" and self._git_may_run()):
+                        else _NO_ENV)) and not (cmd.words[0].text == "git" and self._git_may_run()) \
+                        and not (cmd.words[0].text in PAGER_USERS and self._pager_set()):
                     # No view, no effects: a plain command that can only matter through a
                     # mention it lacks, or through a write redirect's target being a link.
                     for r in cmd.redirects:
@@ -967,28 +971,47 @@ class Walk:
                 upstream = upstream + [h.body for h in cmd.heredocs]
                 upstream.extend(r.target.text + "\n" for r in cmd.redirects
                                 if r.operator == "<<<" and not r.target.opaque)  # as `shell_script_sources`
-            if feeds_executor and view.name == "echo" and not view.redefined and k + 1 < len(commands) \
+            if feeds_executor and view.name in listers.WORD_PRINTERS and not view.redefined and k + 1 < len(commands) \
                     and type(commands[k + 1]) is not PlainRun and commands[k + 1].words \
                     and basename(commands[k + 1].words[0].text) in _ECHO_RUNNERS:
-                # `echo 'rm -rf c?' | sh`: what it prints is the script the shell runs (`| at
-                # now`: the job it runs later)
-                printed = _words_printed(" ".join(a.text for a in view.args[view.inner :]
-                                                  if not a.opaque) if not any(
-                    a.opaque for a in view.args[view.inner + 1 :]) else None)
+                # `echo 'rm -rf c?' | sh`, `printf '%s\n' 'rm …' | sh`: what it prints is the
+                # script the shell runs (`| at now`: the job it runs later)
+                printed = None if any(a.opaque for a in view.args[view.inner + 1 :]) else _words_printed(
+                    " ".join(a.text for a in view.args[view.inner :])) if view.name == "echo" else (
+                    _printf_text([a.text for a in view.args[view.inner + 1 :]]), False)
+                if printed is not None and printed[0] is None:
+                    printed = None
                 if printed is not None:
                     upstream = upstream + [printed[0]]
             if feeds_executor and not piped and view.name in FILE_PASSERS:
                 from polydeukes.stdlib.shell import scripts  # only such a pipeline loads it
 
                 upstream = upstream + scripts.passed_files(self, view)  # `cat list | xargs rm`
+            elif feeds_executor and flowing is not None and view.name in listers.SELECTING and view.listed \
+                    and view.listed_argv is not None and view.name not in ("grep", "egrep", "fgrep", "tee") \
+                    and all(a.text[:1] == "-" or a.text.isdigit() for a in view.listed_argv[view.inner + 1 : -1]):
+                from polydeukes.stdlib.shell import scripts  # only such a pipeline loads it
+
+                # `ls x.sh | xargs cat | bash`: what it passes on is the listed files' text (of
+                # `xargs head -n 3`, part of it: the whole is read)
+                texts = scripts.listed_texts(self, view)
+                if texts is not None:
+                    upstream = upstream + texts
+                    rewriter = None
             yield view
             if view.follow or written_script is not None:
                 yield from self._follow(text, view, written_script)
             self._update(view)
             # (Only a stage whose output reaches an executor (`| xargs rm`, `| while read f`), or
             # the output of a substitution, can give a command its paths.)
-            if flowing is not None or view.name in listers.LISTERS and (depth or feeds_executor):
-                flowing = _flows_out(view, flowing)
+            if flowing is not None or (depth or feeds_executor) and (
+                    view.name in listers.LISTERS or view.name in listers.WORD_PRINTERS):
+                if flowing is not None or view.name in listers.LISTERS:
+                    flowing = _flows_out(view, flowing)
+                elif not view.redefined and (feeds_executor and _into_xargs(commands, k)
+                                             or depth and cmd.flags & W_SUBST and not piped):
+                    # `echo x.sh | xargs bash`, `$(echo $(ls x.sh))`: the words it prints name files
+                    flowing = self._printed_listing(view, text)
                 if flowing is not None:
                     self.printed = flowing
             if context.groups and cmd.words and (cmd.words[-1].text.endswith(")")
@@ -1303,7 +1326,13 @@ class Walk:
             # and `-ex` commands whether or not they start the program: walked as gdb without it.
             at = next((k for k in range(inner) if basename(args[k].text) == "gdb"), None)
             if at is not None:
-                view.wrapper_scripts = (*view.wrapper_scripts, _command_line("gdb", args[at + 1 : inner]))
+                options = args[at + 1 : inner]
+                if any(a.opaque for a in options) and options[0].word is not None and options[-1].word is not None:
+                    # (`gdb -x $(ls g.gdb) prog`: as spelled, so the walk expands it again)
+                    line = "gdb " + text[options[0].word.start : options[-1].word.end]
+                else:
+                    line = _command_line("gdb", options)
+                view.wrapper_scripts = (*view.wrapper_scripts, line)
         if name in NESTED_SHELLS and inner + 2 < len(args):
             # `bash --rcfile F`, `--init-file F`: an interactive bash sources F first (whether
             # it is interactive is not worked out: F is read as sourced).
@@ -1355,8 +1384,8 @@ class Walk:
             self._xargs(view, xargs_at)
         if context.listed and flags & W_VAR:
             self._listed_variables(view, text)
-        if flags & W_SUBST and inner < len(args) and not (model is not None and model.pure):
-            self._substituted_listings(view, text)
+        if flags & W_SUBST and (inner < len(args) or view.wrapper == "gdb") and not (model is not None and model.pure):
+            self._substituted_listings(view, text)  # (`gdb -batch -x $(ls g.gdb)`: gdb's own words)
         if view.piped_code and not (name in NESTED_SHELLS or (model is not None and model.handler == "interpreter")
                                     or (xargs_at >= 0 and not view.via_xargs)):
             # `… | while read f; do …`, `… | source /dev/stdin`, `xargs` with operands it could
@@ -1445,7 +1474,11 @@ class Walk:
             if not h.literal:  # (an unquoted body's substitutions run when the heredoc is read)
                 for inner_text in heredoc_substitutions(h.body):
                     yield from self.nested(inner_text, depth, fully_read)
-        if name in NESTED_SHELLS and not view.via_xargs:
+        if name in NESTED_SHELLS and view.listed and (code := _command_code(view.listed_argv or args, inner)) \
+                is not None and any(k >= code for extra in view.listed for k in extra.source):
+            # `ls x.sh | xargs sh -c 'bash "$0"'`: the listed paths are the code's parameters
+            yield from self._listed_command_mode(view, code, view.listed_argv or args, view.listed)
+        elif name in NESTED_SHELLS and not view.via_xargs:
             sources, _known = shell_script_sources(args[inner:], cmd)
             called = command_mode_operands(args[inner:]) if sources and name != "eval" else None
             if called is not None:
@@ -1540,6 +1573,35 @@ class Walk:
         finally:
             context.scope = caller
 
+    def _listed_command_mode(self, view: View, code: int, argv: Sequence[Arg], listing: Sequence[E.Extra]) -> Iterator[Event]:
+        """`sh -c CODE NAME ARG…` with a lister's paths among NAME and ARGs (`find -exec … {}`,
+        what xargs appends, a loop's variable; the indexes the listing's `source` names): the
+        code is walked as `_command_mode` walks it, each parameter so filled bound to the
+        listing (`context.listed`, read by `_listed_variables`); a `{}` inside the code itself
+        (find and `xargs -I{}` put the path into the text) stands for the same listing."""
+        context = self.context
+        listing = tuple(listing)
+        filled = {k for extra in listing for k in extra.source}
+        text = argv[code].text
+        listed_names = [str(k - code - 1) for k in filled if code < k <= code + 10]
+        word = argv[code].word
+        marker = view.replace_string
+        if code in filled and word is not None and not word.opaque and marker and marker in word.text:
+            text = word.text.replace(marker, '"$_pdks_found"')
+            listed_names.append("_pdks_found")
+        if any(k > code + 1 for k in filled):
+            listed_names.extend(("@", "*"))
+        operands = [Arg("{}", None, True, a.count, a.word) if k + code + 1 in filled else a
+                    for k, a in enumerate(argv[code + 1 :])]
+        saved = dict(context.listed)
+        for name in listed_names:
+            context.listed[name] = listing
+        try:
+            yield from self._command_mode(view, text, operands)
+        finally:
+            context.listed.clear()
+            context.listed.update(saved)
+
     def _synthetic(self, parent: View, argv: tuple[Arg, ...], depth: int,
                    find_exec: E.Extra | None = None) -> Iterator[Event]:
         """A command another command runs with arguments it builds (`find … -exec cmd {} ;`)."""
@@ -1569,6 +1631,10 @@ class Walk:
             # command on every path, a script file it runs read as the line's own would be
             yield from self.nested(" ".join("'" + a.text.replace("'", "'\\''") + "'" for a in argv[inner:]),
                                    depth, parent.fully_read)
+        elif view.name in NESTED_SHELLS and find_exec is not None and (code := _command_code(argv, inner)) is not None:
+            # `find … -exec bash -c 'bash "$0"' {} \;`: `$0`, `$1`… and `"$@"` of the code that
+            # `{}` fills take every path find lists, as a loop's variable over a listing does
+            yield from self._listed_command_mode(view, code, argv, (find_exec,))
         elif view.name in NESTED_SHELLS:
             sources, _ = shell_script_sources(view.args[inner:], SimpleCommand((), (), (), ""))
             for source in sources:
@@ -1706,6 +1772,7 @@ class Walk:
         from_file: str | None = None
         delimiter: str | None = None
         replace: str | None = None
+        grouped = False
         k = xargs_at + 1
         while k < view.inner:
             t = args[k].text
@@ -1730,6 +1797,9 @@ class Walk:
                 replace = t[2:]
             elif t.startswith("-i") or t.startswith("--replace="):
                 replace = t.split("=", 1)[1] if "=" in t else (t[2:] or "{}")
+            elif t[:2] in ("-n", "-L", "-l") or t.startswith(("--max-args", "--max-lines")):
+                grouped = True  # (one command per group of operands: each may be the script)
+                k += t in ("-n", "-L", "--max-args", "--max-lines")
             k += 1
         if from_file is None:
             bodies = view.env.heredocs
@@ -1772,6 +1842,7 @@ class Walk:
             if view.stdin_listing is not None and view.inner < len(args):
                 # `lister | xargs cmd`: cmd gets the listed paths, appended or for `-I` words.
                 if replace is not None:
+                    view.replace_string = replace
                     view.listed = listers.within(view.stdin_listing, tuple(
                         k for k in range(view.inner + 1, len(args)) if replace in args[k].text))
                 else:
@@ -1781,6 +1852,13 @@ class Walk:
         items = _xargs_items(source, delimiter)
         if items is None:
             view.items_refused = "too many operands to read"
+            return
+        if grouped and replace is None and len(items) > 1 and view.inner + 1 == len(args):
+            # `xargs -n1 bash <<< "y.sh x.sh"`: each operand may be the script run: a listing
+            view.listed_argv = [*args, Arg("{}", None, False, ONE, args[-1].word)]
+            view.listed = listers.within(tuple(listers.printed_word(item, False, "xargs") for item in items),
+                                         (len(args),))
+            view.via_xargs = False
             return
         word = args[view.inner].word if view.inner < len(args) else args[-1].word
         extra = [Arg(item, None, False, ONE, word) for item in items]
@@ -1802,7 +1880,7 @@ class Walk:
         """Arguments a substitution fills with the paths a lister prints (`rm $(git
         ls-files)`, `sed -i … `find …``)."""
         found: list = []
-        for k in range(view.inner + 1, len(view.args)):
+        for k in range(view.inner + 1 if view.inner < len(view.args) else 1, len(view.args)):
             word = view.args[k].word
             raw = text[word.start : word.end]
             if not word.flags & W_SUBST or raw.startswith(("<(", ">(")):
@@ -1827,7 +1905,8 @@ class Walk:
         that takes it (its commands are walked and judged after that command, as any
         substitution's). It runs in a subshell: what it assigns or `cd`s stays there."""
         if depth + 1 >= MAX_NESTING or not any(
-                type(cmd) is SimpleCommand and cmd.words and basename(cmd.words[0].text) in listers.LISTERS
+                type(cmd) is SimpleCommand and cmd.words and (basename(cmd.words[0].text) in listers.LISTERS
+                                                              or cmd.flags & W_SUBST and cmd.words[0].text == "echo")
                 for cmd in tokenized(source).commands):
             return None
         walk = Walk(source, root=self.root, home=None, disk=self.disk)
@@ -1839,6 +1918,43 @@ class Walk:
         for _event in walk._script(source, tokenized(source), depth + 1, True):
             pass
         return walk.printed
+
+    def _printed_listing(self, view: View, text: str) -> tuple | None:
+        """The files `echo WORDS` or `printf FORMAT WORDS` (plain text, `%s`, `\\n`, `\\t`)
+        names when its output is taken as paths (by xargs, or by a substitution a command takes
+        as operands): each literal word, split as xargs splits it (a pattern is matched on disk
+        as the shell would), and each path a lister prints in a word that is one substitution
+        (`echo $(ls x.sh)`). None when a word is of other unknown value, or for another
+        format: the rules for text of unknown value apply."""
+        args = view.args[view.inner + 1 :]
+        rule = view.name
+        if rule == "printf":
+            printed = _printf_text([a.text for a in args]) if not any(a.opaque for a in args) else None
+            if printed is None:
+                return None
+            globbed = view.cmd.flags & W_GLOB
+            return tuple(listers.printed_word(item, globbed, rule) for item in _xargs_items(printed, None) or ())
+        while args and args[0].text in _ECHO_OPTIONS:
+            if "e" in args[0].text and any("\\" in a.text for a in args[1:]):
+                return None  # escapes this layer does not decode
+            args = args[1:]
+        out: list = []
+        for a in args:
+            if a.pattern is not None and not a.opaque:
+                out.append(E.Extra("list", path=a.text, pattern=a.pattern, rule=rule))
+                continue
+            if not a.opaque:
+                out.extend(listers.printed_word(item, False, rule) for item in _xargs_items(a.text, None) or ())
+                continue
+            raw = text[a.word.start : a.word.end] if a.word is not None else ""
+            inner = substitutions(raw)
+            if len(inner) != 1 or raw.strip('"') not in ("$(" + inner[0] + ")", "`" + inner[0] + "`"):
+                return None
+            printed = self._printed_by(inner[0], view.depth)
+            if not printed:
+                return None
+            out.extend(printed)
+        return tuple(out) or None
 
     def _listed_variables(self, view: View, text: str) -> None:
         """Arguments that expand a loop variable taking a lister's paths (`rm "$f"`)."""
@@ -2220,6 +2336,9 @@ class Walk:
         if self.context.listed:
             self.context.listed.pop(var, None)
         if len(rest) >= 2 and rest[1].text == "in":
+            if len(rest) == 3 and "@" in self.context.listed and source and rest[2].word is not None \
+                    and source[rest[2].word.start : rest[2].word.end] in ('"$@"', "$@", '"$*"', "$*"):
+                self.context.listed[var] = self.context.listed["@"]  # (as `for x; do` below)
             values = []
             for a in rest[2:]:
                 if a.word.flags & (W_VAR | W_SUBST) and source:
@@ -2238,6 +2357,8 @@ class Walk:
             scope.assign(var, scope.values.get("@"))
             if "@" in scope.made:
                 scope.made[var] = scope.made["@"]
+            if "@" in self.context.listed:  # (`find … -exec sh -c 'for f; do …' sh {} +`)
+                self.context.listed[var] = self.context.listed["@"]
 
     def _loop_input(self, view: View, done: SimpleCommand) -> None:
         """`while read f; do …; done <<EOF` (or `<<<`, `< list.txt`): the loop's words come from
@@ -2720,6 +2841,12 @@ class Walk:
             if kind != "missing":
                 return "/" + "/".join(path)
         return None
+
+    def _pager_set(self) -> bool:
+        """Did the line give less's environment a value earlier (`export LESS='+!…'`, `LESSKEY=k`)?
+        Then a program that pages with less is judged with it (`_Judge.viewer`), not passed by
+        the quiet path."""
+        return not self.context.scope.values.keys().isdisjoint(LESS_VARIABLES)  # (one call: asked for every git command)
 
     def _git_may_run(self) -> bool:
         """Could a git command here run a hook, an alias or a configured program (gitruns.py)?"""
@@ -3595,7 +3722,9 @@ def _rewrites_text(cmd: SimpleCommand, first: bool) -> str | None:
         return name if escapes else None
     if name == "printf":
         format_ = next((t for t in operands if not t.startswith("-")), "")
-        return name if "%" in format_ or "\\" in format_ else None
+        if not ("%" in format_ or "\\" in format_):
+            return None
+        return name if any(w.opaque for w in words[index + 1 :]) or _printf_text(operands) is None else None
     fed = cmd.heredocs or any(r.operator == "<<<" for r in cmd.redirects)
     return name if fed and not _passes_through(name, operands) else None
 
@@ -3981,6 +4110,50 @@ def _words_printed(command: str | None) -> tuple[str, bool] | None:
             return None  # escapes this layer does not decode
         argv = argv[1:]
     return " ".join(a.text for a in argv), globbed
+
+
+_ECHO_OPTIONS = frozenset({"-n", "-e", "-E", "-ne", "-en", "-nE", "-En"})
+
+
+def _into_xargs(commands: Sequence, k: int) -> bool:
+    """Does stage `k` pipe into `xargs` (`echo x.sh | xargs bash`), maybe through stages that
+    keep or drop whole lines (`| sort | xargs bash`, judged by `listers.selects`)?"""
+    for following in commands[k + 1 :]:
+        if type(following) is not SimpleCommand or not following.words:
+            return False
+        if following.words[0].text == "xargs":
+            return True
+        if following.connector != "|" or following.words[0].text not in listers.SELECTING:
+            return False
+    return False
+
+
+def _command_code(argv: Sequence[Arg], inner: int) -> int | None:
+    """The index of a shell's `-c` code in `argv` (`bash -c CODE`, `sh -ec CODE`), or None."""
+    for k in range(inner + 1, len(argv) - 1):
+        t = argv[k].text
+        if not t.startswith("-") or t.startswith("--"):
+            return None
+        if "c" in t[1:] and not argv[k + 1].opaque:
+            return k + 1
+    return None
+
+
+def _printf_text(words: Sequence[str]) -> str | None:
+    """What `printf FORMAT WORDS…` prints when FORMAT holds only plain text, `%s`, `%%`, `\\n`
+    and `\\t` (`printf '%s\\n' x.sh y.sh`); None otherwise."""
+    if not words or words[0].startswith("-"):
+        return None
+    form = words[0]
+    if "\\" in form:
+        form = form.replace("\\n", "\n").replace("\\t", "\t")
+        if "\\" in form:
+            return None  # another escape (`\\\\n` leaves one)
+    per_pass = form.replace("%%", "").count("%s")
+    passes = -(-(len(words) - 1) // per_pass) if per_pass else 1  # (the format is used again for the rest)
+    arguments = list(words[1:]) + [""] * (passes * per_pass - (len(words) - 1))
+    return _printf_value([Arg(form * max(passes, 1), None, False, ONE, None)]
+                         + [Arg(w, None, False, ONE, None) for w in arguments])
 
 
 def _printf_value(argv: Sequence[Arg]) -> str | None:

@@ -23,6 +23,9 @@ from polydeukes.stdlib.shell import effects as E
 
 # The commands `listing` may answer for (the walk asks only about these names).
 LISTERS = frozenset({"find", "git", "ls", "grep", "egrep", "fgrep", "rg", "ag", "fd", "fdfind", "tree", "du"})
+# Commands that print their own words (round r5): fed to xargs (`echo x.sh | xargs bash`) or
+# printing a lister's paths again (`bash $(echo $(ls x.sh))`), the words are a listing of files.
+WORD_PRINTERS = frozenset({"echo", "printf"})
 _GREPS = frozenset({"grep", "egrep", "fgrep", "rg", "ag"})
 _FILES_ONLY = frozenset({"--files-with-matches", "--files-without-match", "--files"})
 GLOB_CHARACTERS = frozenset("*?[")
@@ -163,3 +166,13 @@ def within(extras: Sequence[E.Extra], source: tuple[int, ...]) -> tuple[E.Extra,
     """The listing `extras` given as the arguments at `source` of a command."""
     return tuple(E.Extra("list", path=e.path, pattern=e.pattern, rule=e.rule, names=e.names, source=source)
                  for e in extras)
+
+
+SELECTING = frozenset(_SELECTING)
+
+
+def printed_word(word: str, globbed: bool, rule: str) -> E.Extra:
+    """A word `echo`/`printf` prints, as the file it names (`WORD_PRINTERS`); when the command
+    had a pattern among its words (`printf '%s\\n' *.sh`), a word with glob characters is
+    taken for it and matched on disk."""
+    return E.Extra("list", path=word, pattern=word if globbed and GLOB_CHARACTERS & set(word) else None, rule=rule)

@@ -94,7 +94,7 @@ class FileScript:
 
     __slots__ = ("path", "runner", "shell", "text", "refused", "arguments", "child", "lines", "directory",
                  "paths", "parts", "tests", "node_bin", "rewritten", "pattern", "patterns", "sources",
-                 "fallback", "made", "listings", "listings_read")
+                 "fallback", "made", "listings", "listings_read", "listed_text")
 
     def __init__(self, path: str, runner: str, shell: bool, child: bool,
                  arguments: Sequence[Arg] | None) -> None:
@@ -130,6 +130,9 @@ class FileScript:
         # x.sh)`): its listings (listers.py), matched on disk when read (`_listed`).
         self.listings: tuple | None = None
         self.listings_read: tuple = ()  # (the listings whose files `read` took as the script)
+        # The script is the text of the files a lister prints, passed on by `xargs cat` or `cat
+        # $(…)` (`source <(ls x.sh | xargs cat)`): the lister's command, walked when read.
+        self.listed_text: str | None = None
         # The script is the text of files a substitution passes on (`eval "$(head x.sh)"`,
         # `source <(tail x.sh)`): their spelled names or patterns, read together (`_sources`).
         self.sources: list[tuple[str, bool]] | None = None
@@ -556,6 +559,10 @@ def _located(a: Arg, runner: str, shell: bool, child: bool, arguments: Sequence[
         script = FileScript(text, runner, shell, child, arguments)
         script.text = printed_text[0]
         return script
+    if text.startswith("<(") and text.endswith(")") and (lister := listed_text_source(text[2:-1])) is not None:
+        script = FileScript(text, runner, shell, child, arguments)
+        script.listed_text = lister  # `source <(ls x.sh | xargs cat)`: the listed files' text
+        return script
     if text.startswith("<(") and text.endswith(")") and (sources := passed_sources(text[2:-1])):
         script = FileScript(text, runner, shell, child, arguments)
         script.sources = sources  # `source <(head x.sh)`, `bash <(cat x.s*)`
@@ -621,6 +628,54 @@ def _substituted_files(view: View, words: Sequence[Arg], runner: str, child: boo
 # File passers whose words are not all files they read: the prefix of the word that names one
 # (None: no word does, the file comes on stdin).
 _COPIER_WORDS: dict[str, str | None] = {"tee": None, "dd": "if="}
+
+
+_LISTED_CAT = LazyPattern(r'\s*(?:cat|tac)\s+("?)(?:\$\(([^()]*)\)|`([^`]*)`)\1\s*')
+_XARGS_CAT = LazyPattern(r"\s*xargs\s+(?:-[0rt]\s+)*(?:cat|tac|head|tail|sort|uniq|shuf)(?:\s+-[^\s<>|&;]*(?:\s+\d+)?)*\s*")
+
+
+def listed_text_source(command: str) -> str | None:
+    """The lister whose files' text `command` prints (`LISTER … | xargs cat`, `xargs head -n
+    3`: the whole text, a superset; `cat $(LISTER …)`), or None for any other command.
+    (Whether it lists is asked when read.)"""
+    head, bar, tail = command.rpartition("|")
+    if bar and head.strip() and not head.endswith("|") and _XARGS_CAT().fullmatch(tail):
+        return head
+    m = _LISTED_CAT().fullmatch(command)
+    if m is not None:
+        return m.group(2) if m.group(2) is not None else m.group(3)
+    return None
+
+
+def substituted_listing(walk: Walk, view: View, a: Arg) -> list[str] | Refused | None:
+    """The files a word that is one substitution of a lister names (`cat $(ls x.sh)`), found
+    on disk as `_listed` finds them; None for any other word."""
+    if a.word is None or not a.opaque:
+        return None
+    raw = view.source[a.word.start : a.word.end]
+    m = _LISTED_CAT().fullmatch("cat " + raw)
+    if m is None:
+        return None
+    printed = walk._printed_by(m.group(2) if m.group(2) is not None else m.group(3), view.depth)
+    if not printed:
+        return None
+    return _listed(walk, view, printed)
+
+
+def listed_texts(walk: Walk, view: View) -> list[str] | None:
+    """The text of every file the listing fed to `view` (`… | xargs cat`) names, read within
+    bounds; None when a file or the listing cannot be (the stage then keeps its rule)."""
+    names = _listed(walk, view, view.listed)
+    if isinstance(names, Refused):
+        return None
+    texts: list[str] = []
+    for name in names:
+        content = _text(walk, view, name)
+        if isinstance(content, Refused) or content is None and view.runs_written is not None:
+            return None
+        if content is not None:
+            texts.append(content)
+    return texts
 
 
 def passed_sources(command: str) -> list[tuple[str, bool]]:
@@ -781,6 +836,13 @@ def read(walk: Walk, view: View, script: FileScript) -> FileScript | None:
         script.arguments = None  # xargs appends arguments at run time: `$1`… are unknown
     if script.text is not None or script.rewritten is not None or script.refused is not None:
         return script  # (its text is known without a file: `source <(echo …)`)
+    if script.listed_text is not None:
+        printed = walk._printed_by(script.listed_text, view.depth)
+        if not printed:
+            script.refused = f"its text is that of files '{script.listed_text.strip()}' names, which are not worked out"
+            script.runner = script.runner or "the shell"
+            return script
+        script.listings = printed
     if script.listings is not None:
         listed = _listed(walk, view, script.listings)
         script.listings_read, script.listings = script.listings, None
@@ -1184,6 +1246,12 @@ def passed_files(walk: Walk, view: View) -> list[str]:
             else:
                 spelled.extend(matches)
             continue
+        if it.role == E.READ and a.opaque and (listed := substituted_listing(walk, view, a)) is not None:
+            if isinstance(listed, Refused):  # `cat $(ls x.sh) | sh`: every file the lister prints
+                view.passes_unreadable = (it.text, listed.reason)
+            else:
+                spelled.extend(listed)
+            continue
         if it.role != E.READ or a.opaque or a.pattern is not None or it.text == "-":
             continue
         spelled.append(it.text)
@@ -1312,6 +1380,7 @@ def _program_files(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript | 
     sed = view.name in _SEDS
     options = _SED_FILE_OPTIONS if sed else _AWK_FILE_OPTIONS
     files: list[str] = []
+    listings: list = []
     whole = args
     args = unbundled(args, _SED_LETTERS if sed else _AWK_LETTERS, _PROGRAM_VALUE_OPTIONS)
     if not any(a.text[:2] in options or a.text.split("=", 1)[0] in options for a in args):
@@ -1326,7 +1395,15 @@ def _program_files(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript | 
                     and (made := _rewritten_script(args[k + 1].text, view.name, False, True)) is not None:
                 return made  # `awk -f <(rev p)`
             if args[k + 1].opaque:
-                return None
+                # `awk -f $(ls p.awk)`: each file the lister prints (`_listed`); a name of
+                # other unknown value is not read, as a script's is not (`bash "$F"`)
+                at = next((j for j, a in enumerate(view.args) if a is args[k + 1]), -1)
+                found = tuple(e for e in view.listed if at in e.source)
+                if not found:
+                    return None
+                listings.extend(found)
+                k += 2
+                continue
             value = args[k + 1].text
             k += 1
         elif t.startswith("--") and "=" in t:
@@ -1340,6 +1417,11 @@ def _program_files(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript | 
             if option in ("-i", "--include") and not value.endswith(".awk"):
                 files.append(value + ".awk")  # (gawk tries NAME, then NAME.awk)
         k += 1
+    if listings:
+        script = FileScript(files[0] if files else f"what {listings[0].rule} prints", view.name, False, True, ())
+        script.paths = files
+        script.listings = tuple(listings)
+        return read(walk, view, script)
     return _code_files(walk, view, files)
     return script
 
@@ -1720,7 +1802,13 @@ def _no_makefile_here(walk: Walk, path: tuple[str, ...] | None) -> bool:
 
 
 def _read_file(walk: Walk, view: View, spelled: str) -> str | FileScript | None:
-    """`_text` for a runner's file, a refusal as a `FileScript` naming why it cannot be read."""
+    """`_text` for a runner's file, a refusal as a `FileScript` naming why it cannot be read.
+    A relative name under a directory of unknown place (`cd "$D" && make`) is refused: any
+    Makefile or package.json of the project could be the one run (round r5)."""
+    if view.cwd is None and view.cwd_glob is None and spelled[:1] not in ("/", "~") and walk.disk is not None:
+        refused = FileScript(spelled, view.name, True, True, None)
+        refused.refused = "the directory it runs in is unknown"
+        return refused
     content = _text(walk, view, spelled)
     if isinstance(content, Refused):
         refused = FileScript(spelled, view.name, True, True, None)
