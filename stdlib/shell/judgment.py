@@ -1827,7 +1827,7 @@ class _Judge:
             for it in found.items if found is not None else ():
                 if it.role == E.CODE:
                     codes.append(it.text)
-                elif it.role == E.EXEC and args[it.index - 1].text == "-m" and language == "python":
+                elif it.role == E.EXEC and it.option == "-m" and language == "python":
                     codes.append(f"import {it.text}\nfrom {it.text} import __main__")  # `python3 -m tool`
             if not codes and language is not None:
                 codes.extend(view.env.heredocs)  # `python3 - <<EOF`
