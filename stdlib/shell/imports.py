@@ -47,6 +47,9 @@ from polydeukes.vm.sre import LazyPattern
 MODULES = 64  # files read per program
 OTHER = "other"  # the language of a program that imports nothing (awk's, sed's)
 MODULE_BYTES = 4 * PROGRAM_BYTES  # bytes read per program, all modules together
+# The "text" of a module the line writes with content this layer does not compute: the judge
+# fails closed as for a script so written (judgment.WRITTEN_SCRIPT).
+WRITTEN = Refused("written on this line")
 
 _PYTHON_IMPORT = LazyPattern(
     r"(?:^|[;:\n])[ \t]*(?:from[ \t]+(?P<source>\.*[A-Za-z_][\w.]*|\.+)[ \t]+import[ \t]*"
@@ -139,6 +142,7 @@ def local_modules(walk, language: str, code: str, base: tuple[str, ...] | None,
     queue.extend((f"import sitecustomize\nimport usercustomize", b) for b in search_path if b in bases)
     manifests: set[tuple[str, ...]] = set()
     spent = 0
+    written = walk.written()
     while queue:
         text, directory = queue.pop(0)
         imported = _candidates(language, text, directory)
@@ -169,7 +173,15 @@ def local_modules(walk, language: str, code: str, base: tuple[str, ...] | None,
                 return found
             # (a directory known missing holds no module: no lookup, as `cd`-ing down a fresh
             # tree and running a program there would otherwise spend one per name)
-            content = MISSING if disk.missing_directory(path[:-1]) else walk.read_file(path, PROGRAM_BYTES)
+            if path in written:
+                # A module the line writes first (`echo … > x.py; python3 -c 'import x'`,
+                # `> sitecustomize.py; PYTHONPATH=. python3`): its content is the line's (round 5)
+                content = written[path]
+                if content is None:
+                    found.append((spelled, WRITTEN, path in named and path not in imported))
+                    return found
+            else:
+                content = MISSING if disk.missing_directory(path[:-1]) else walk.read_file(path, PROGRAM_BYTES)
             if isinstance(content, (Missing, Binary)):
                 continue  # not a module of the project (or a compiled one)
             found.append((spelled, content, path in named and path not in imported))

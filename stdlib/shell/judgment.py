@@ -1850,9 +1850,15 @@ class _Judge:
                 codes = [loaded + "\n" + code for code in codes] or [loaded]
         else:
             search_path = _python_path(view, self.walk, cwd) if language == "python" else ()
+            if search_path and not codes:
+                codes.append("")  # (`PYTHONPATH=. pytest`: its sitecustomize.py runs first all the same)
         for code in codes:
             for module, text, named in imports.local_modules(self.walk, language, code, base, cwd, search_path):
                 shown = _shown_path(module, cwd)
+                if text is imports.WRITTEN:
+                    self.unknown_reach = True
+                    self.found(BREAK_UNREADABLE, WRITTEN_SCRIPT.format(head=view.head, path=shown))
+                    return
                 if not isinstance(text, str):
                     self.unknown_reach = True
                     self.found(BREAK_UNREADABLE, UNREADABLE_MODULE.format(head=view.head, module=shown, why=text.reason))

@@ -308,10 +308,15 @@ def _written_named(walk: Walk, key: str, accept) -> list[tuple[str, ...]]:
 # (their entries in `Walk.file_scripts`, the walk's cache of files read)
 _WRITTEN_KEY = "testrunners.written"
 _WRITTEN_CONFIG_KEY = "testrunners.written-configuration"
+_WRITTEN_MODULES_KEY = "testrunners.written-modules"
 
 
 def _is_test_file(name: str) -> bool:
     return name.endswith(".py") and (name == _CONFTEST or name.startswith("test_") or name.endswith("_test.py"))
+
+
+def _is_module_file(name: str) -> bool:
+    return name.endswith(".py")
 
 
 def _spelled(path: tuple[str, ...], cwd: tuple[str, ...]) -> str:
@@ -360,7 +365,13 @@ def _unittest_files(walk: Walk, view: View, run: TestRun, add) -> Refused | None
     path = walk.absolute(start, cwd)
     if path is None:
         return None
-    collected = _collected(walk, path, **discovery_rule(settings.get("-p", "test*.py")))
+    rule = discovery_rule(settings.get("-p", "test*.py"))
+    # Files the line writes first (`echo … > test_x.py; python3 -m unittest`): read as the line
+    # wrote them (scripts._text), as pytest's (round 5)
+    for w in _written_named(walk, _WRITTEN_MODULES_KEY, _is_module_file):
+        if w[: len(path)] == path and len(w) > len(path) and rule["files"]().fullmatch("/".join(w[len(path) :])):
+            add(w)
+    collected = _collected(walk, path, **rule)
     if isinstance(collected, Refused):
         return collected
     if collected is not None and collected[0] == "dir":
