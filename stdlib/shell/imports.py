@@ -75,7 +75,8 @@ def family(program: str) -> str | None:
     program's code, awk's or sed's, imports nothing: `OTHER` reads only the script files its
     strings name)."""
     name = program.rsplit("/", 1)[-1]
-    if name.startswith(("python", "pypy", "ipython", "pytest", "py.test", "coverage", "pyinstrument", "mprof")):  # (test runners: scripts.py)
+    if name.startswith(("python", "pypy", "ipython", "pytest", "py.test", "coverage", "pyinstrument", "mprof",
+                            "nose2", "green")):  # (test runners: scripts.py)
         return "python"
     if name in ("node", "nodejs", "deno", "bun", "tsx", "ts-node", "jest", "vitest", "mocha", "_mocha"):
         return "js"

@@ -131,12 +131,16 @@ FAMILIES: dict[str, Family] = {
                     module_flag="-m", stdin=False, code_ends=True,
                     other_modes=frozenset({"plot", "list", "clean", "rm", "peak", "attach"})),
 }
+# nose2 and green discover as unittest does, in every directory (not only packages), their
+# options `-s`, `-t`, `-p` given without `discover` (round 5, from their documentation).
+NOSE2 = "nose2"
 # Test runners, as commands and as modules (`python3 -m pytest`), and the runner each is (a
 # row of testrunners.RUNNERS): scripts.py reads the files they import. An interpreter's own
 # test mode (`node --test`, `bun test`, `deno test`) is `test_runner`'s to tell.
-TEST_RUNNERS = {"pytest": "pytest", "py.test": "pytest", "pytest-3": "pytest",
+TEST_RUNNERS = {"pytest": "pytest", "py.test": "pytest", "pytest-3": "pytest", "nose2": NOSE2, "green": NOSE2,
+                "green3": NOSE2,
                 "jest": "jest", "vitest": "vitest", "mocha": "mocha", "_mocha": "mocha"}
-TEST_RUNNER_MODULES = {"pytest": "pytest", "unittest": "unittest"}
+TEST_RUNNER_MODULES = {"pytest": "pytest", "unittest": "unittest", "nose2": NOSE2, "green": NOSE2}
 _TEST_MODES = {"node": "node --test", "nodejs": "node --test", "bun": "bun test", "deno": "deno test"}
 
 
@@ -482,8 +486,8 @@ def runner_items(runner: str, args: Sequence[Arg], start: int) -> list[Item]:
     option the loading option: pytest's `-p` plugins, mocha's `--require`), its configuration
     file (option `--config`, pytest's `--config-file`, its `-o` overrides) and the settings
     testrunners.py reads (option: the setting's)."""
-    if runner == "unittest":
-        return _unittest_items(args, start)
+    if runner == "unittest" or runner == NOSE2:
+        return _unittest_items(args, start, runner == NOSE2)
     options = RUNNER_OPTIONS[runner]
     items: list[Item] = []
     n = len(args)
@@ -584,11 +588,13 @@ _DISCOVER_VALUES = {"-s": "-s", "--start-directory": "-s", "-p": "-p", "--patter
                     "-t": "-t", "--top-level-directory": "-t"}
 
 
-def _unittest_items(args: Sequence[Arg], start: int) -> list[Item]:
+def _unittest_items(args: Sequence[Arg], start: int, discovers: bool = False) -> list[Item]:
     """`python3 -m unittest`'s words from `start`: test names (modules, `a.b.Case.test`, or a
     file path), each `exec` with option `test`; or, after `discover` (or with no name),
     discovery's start directory, pattern and top-level directory as settings `-s`, `-p`,
-    `-t` (given as options or as the positional words in that order)."""
+    `-t` (given as options or as the positional words in that order). A runner that
+    `discovers` (nose2, green) takes those options without `discover`, and names as well; its
+    `--plugin NAME` is a module it imports (option `-p`)."""
     items: list[Item] = []
     n = len(args)
     k = start
@@ -600,8 +606,14 @@ def _unittest_items(args: Sequence[Arg], start: int) -> list[Item]:
     while k < n:
         a = args[k]
         t = a.text
+        if discovers and t in ("--plugin", "-c", "--config", "--log-capture-level") and k + 1 < n:
+            items.append(Item(k, t, DATA))
+            items.append(Item(k + 1, args[k + 1].text, EXEC if t == "--plugin" else DATA, True,
+                              PLUGIN if t == "--plugin" else ""))
+            k += 2
+            continue
         if a.opaque or not t.startswith("-"):
-            if discover:
+            if discover and not discovers:
                 # (a fourth word is an error to unittest: data here)
                 items.append(Item(k, t, DATA, True, ("-s", "-p", "-t")[positional] if positional < 3 else ""))
                 positional += 1
@@ -611,14 +623,14 @@ def _unittest_items(args: Sequence[Arg], start: int) -> list[Item]:
             continue
         option, eq, value = t.partition("=")
         items.append(Item(k, t, DATA))
-        setting = _DISCOVER_VALUES.get(option) if discover else None
+        setting = _DISCOVER_VALUES.get(option) if discover or discovers else None
         if setting is not None or option in _UNITTEST_VALUES:
             if eq:
                 items.append(Item(k, value, DATA, False, setting or option))
             elif k + 1 < n:
                 k += 1
                 items.append(Item(k, args[k].text, DATA, True, setting or option))
-        elif discover and len(t) > 2 and t[:2] in _DISCOVER_VALUES and t[1] != "-":
+        elif (discover or discovers) and len(t) > 2 and t[:2] in _DISCOVER_VALUES and t[1] != "-":
             items.append(Item(k, t[2:], DATA, False, t[:2]))  # `-stests`
         k += 1
     return items

@@ -45,7 +45,9 @@ import msgspec
 
 from polydeukes.stdlib.shell.analysis import View, Walk
 from polydeukes.stdlib.shell.disk import FILE_BYTES, Refused
-from polydeukes.stdlib.shell.interpreters import CONFIG_FILE, OVERRIDE, PLUGIN, TEST_PATH, TestRun, runner_items
+from polydeukes.stdlib.shell.interpreters import (
+    CONFIG_FILE, NOSE2, OVERRIDE, PLUGIN, TEST_PATH, TestRun, runner_items,
+)
 from polydeukes.vm.sre import LazyPattern
 
 _CONFTEST = "conftest.py"
@@ -68,7 +70,7 @@ def test_files(walk: Walk, view: View, run: TestRun) -> list[str] | Refused:
 
     if run.runner == "pytest":
         refused = _pytest_files(walk, view, run, add)
-    elif run.runner == "unittest":
+    elif run.runner == "unittest" or run.runner == NOSE2:
         refused = _unittest_files(walk, view, run, add)
     else:
         refused = _script_files(walk, view, run, RUNNERS[run.runner], add)
@@ -343,6 +345,11 @@ def _unittest_files(walk: Walk, view: View, run: TestRun, add) -> Refused | None
     discovery, and before it a directory without one was not entered either)."""
     cwd = view.cwd
     settings = dict(run.settings)
+    for plugin in run.plugins:  # (nose2's `--plugin NAME`: a module imported where it runs)
+        for spelled in (plugin.replace(".", "/") + ".py", plugin.replace(".", "/") + "/__init__.py"):
+            path = walk.absolute(spelled, cwd)
+            if path is not None:
+                add(path)
     # (discovery puts its top-level directory, by default the start directory, first on
     # `sys.path`; test names are imported from where it runs)
     top = (settings.get("-t") or settings.get("-s") or ".") if not run.paths else "."
@@ -360,12 +367,23 @@ def _unittest_files(walk: Walk, view: View, run: TestRun, add) -> Refused | None
                 stem = cwd + tuple(parts[:k])
                 add(stem + (_INIT,))
                 add(stem[:-1] + (stem[-1] + ".py",))
-        return None
-    start = settings.get("-s") or "."
-    path = walk.absolute(start, cwd)
+        if run.runner != NOSE2:
+            return None
+    # (green's and nose2's named directories are discovered too: `green tests`)
+    for start in [name if "/" in name else name.replace(".", "/") for name in run.paths] if run.paths else [
+            settings.get("-s") or "."]:
+        refused = _discovered(walk, view, run, settings, start, add)
+        if refused is not None:
+            return refused
+    return None
+
+
+def _discovered(walk: Walk, view: View, run: TestRun, settings: dict, start: str, add) -> Refused | None:
+    """unittest's discovery from the directory `start` (the `_unittest_files` docstring)."""
+    path = walk.absolute(start, view.cwd)
     if path is None:
         return None
-    rule = discovery_rule(settings.get("-p", "test*.py"))
+    rule = discovery_rule(settings.get("-p", "test*.py"), run.runner == NOSE2)
     # Files the line writes first (`echo … > test_x.py; python3 -m unittest`): read as the line
     # wrote them (scripts._text), as pytest's (round 5)
     for w in _written_named(walk, _WRITTEN_MODULES_KEY, _is_module_file):
@@ -381,7 +399,7 @@ def _unittest_files(walk: Walk, view: View, run: TestRun, add) -> Refused | None
     return None
 
 
-def discovery_rule(pattern: str | None) -> dict:
+def discovery_rule(pattern: str | None, everywhere: bool = False) -> dict:
     """`Disk.test_files`'s keywords for unittest's discovery with the file name `pattern`
     (None: of unknown value, every module): a module name matching it, in packages only."""
     if pattern is None:
@@ -390,7 +408,7 @@ def discovery_rule(pattern: str | None) -> dict:
         import fnmatch  # only a discovery needs it
 
         files = LazyPattern(r"(?:[^/]*/)*" + _MODULE_NAME + r"(?:" + fnmatch.translate(pattern) + r")")
-    return {"files": files, "skip": _NO_DIRECTORY, "packages": True}
+    return {"files": files, "skip": _NO_DIRECTORY, "packages": not everywhere}
 
 
 def _add_packages(directory: tuple[str, ...], cwd: tuple[str, ...], add) -> None:
