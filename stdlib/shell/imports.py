@@ -192,6 +192,63 @@ def local_modules(walk, language: str, code: str, base: tuple[str, ...] | None,
     return found
 
 
+# -- start-up files (round 5) -------------------------------------------------------------------
+
+# What Python's `site` module runs at start-up from each site-packages directory: the lines of
+# every `.pth` file that begin with `import` (`import os; os.remove(…)` is one such line), and
+# then the first `sitecustomize` and `usercustomize` modules on the path (`-S` leaves them all
+# out: reading them anyway only reads more).
+STARTUP_MODULES = ("sitecustomize.py", "usercustomize.py")
+_PTH_IMPORT = LazyPattern(r"(?m)^import[ \t].*$")
+
+
+def is_startup_file(path: tuple[str, ...]) -> bool:
+    """A file Python may run at start-up: a `.pth` file in a `site-packages` (or Debian's
+    `dist-packages`) directory, or a sitecustomize / usercustomize module anywhere."""
+    name = path[-1]
+    return name in STARTUP_MODULES or name.endswith(".pth") and len(path) > 1 and path[-2].endswith("-packages")
+
+
+def site_directories(walk, prefix: tuple[str, ...]) -> list[tuple[str, ...]] | Refused:
+    """The site-packages directories of the installation at `prefix` (a venv's directory, or
+    `PYTHONUSERBASE`): `lib/python3.N/site-packages`, one per version there."""
+    names = walk.disk.names_in(prefix + ("lib",), lambda name: name.startswith(("python", "pypy")))
+    if isinstance(names, Refused):
+        return names
+    return [prefix + ("lib", name, "site-packages") for name in sorted(names)]
+
+
+def startup_code(walk, directory: tuple[str, ...]) -> tuple[str, list[tuple[str, str | Refused]]]:
+    """The code Python runs at start-up from the site-packages `directory`: its `.pth` files'
+    `import` lines and an import of each start-up module there; and the `.pth` files read, each
+    (absolute path, its `import` lines), a `Refused` past the bounds or `WRITTEN` for one the
+    line writes with content this layer does not compute."""
+    from polydeukes.stdlib.shell.disk import FILE_BYTES
+
+    written = walk.written()
+    names = set(walk.disk.names_in(directory, lambda name: name.endswith(".pth") or name in STARTUP_MODULES) or ())
+    names.update(w[-1] for w in written if w[:-1] == directory and is_startup_file(w))
+    lines: list[str] = []
+    files: list[tuple[str, str | Refused]] = []
+    for name in sorted(names):
+        path = directory + (name,)
+        if name in STARTUP_MODULES:
+            lines.append("import " + name[:-3])  # (read by `local_modules`, written or not)
+            continue
+        text = written[path] if path in written else walk.read_file(path, FILE_BYTES)
+        if text is None:
+            text = WRITTEN if path in written else None
+        if isinstance(text, (Missing, Binary)) or text is None:
+            continue
+        if isinstance(text, str):
+            # (only the `import` lines run: the others are directories put on the path, the
+            # project's own for an editable install, which mention no file)
+            text = "\n".join(m.group(0) for m in _PTH_IMPORT().finditer(text))
+            lines.append(text)
+        files.append(("/" + "/".join(path), text))
+    return "\n".join(lines), files
+
+
 # Standard-library modules no other module imports (an unknown program's test suite, demos):
 # a project's `test/` directory does not shadow anything Python runs on its own.
 _NOT_IMPORTED = frozenset({"test", "idlelib", "turtledemo", "this", "antigravity", "__hello__", "__phello__"})
