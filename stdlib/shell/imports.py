@@ -174,7 +174,7 @@ def local_modules(walk, language: str, code: str, base: tuple[str, ...] | None,
                 return found
             # (a directory known missing holds no module: no lookup, as `cd`-ing down a fresh
             # tree and running a program there would otherwise spend one per name)
-            if path in written:
+            if path in written and path not in walk.context.removed:
                 # A module the line writes first (`echo … > x.py; python3 -c 'import x'`,
                 # `> sitecustomize.py; PYTHONPATH=. python3`): its content is the line's (round 5)
                 content = written[path]
@@ -209,6 +209,32 @@ def is_startup_file(path: tuple[str, ...]) -> bool:
     return name in STARTUP_MODULES or name.endswith(".pth") and len(path) > 1 and path[-2].endswith("-packages")
 
 
+def is_compiled(path: tuple[str, ...]) -> bool:
+    """A compiled module Python may import in place of a source file: a `.pyc` file, or any
+    file under a `__pycache__` directory."""
+    return path[-1].endswith(".pyc") or "__pycache__" in path
+
+
+def written_startup(walk) -> tuple[list[tuple[str, ...]], list[tuple[str, ...]]]:
+    """The compiled modules (`is_compiled`) and the start-up files (`is_startup_file`) the line
+    has written so far and not removed since. The line's written files only grow, in order:
+    each is looked at once per analysis, however many Python commands a long script holds."""
+    from itertools import islice
+
+    written = walk.written()
+    seen, compiled, startup = walk.file_scripts.get(_WRITTEN_KEY, (0, [], []))
+    if seen < len(written):
+        new = list(islice(written, seen, None))
+        compiled = compiled + [w for w in new if w and is_compiled(w)]
+        startup = startup + [w for w in new if w and is_startup_file(w)]
+        walk.file_scripts[_WRITTEN_KEY] = (len(written), compiled, startup)
+    removed = walk.context.removed
+    return [w for w in compiled if w not in removed], [w for w in startup if w not in removed]
+
+
+_WRITTEN_KEY = "imports.written"  # (its entry in `Walk.file_scripts`, the walk's cache of files read)
+
+
 def site_directories(walk, prefix: tuple[str, ...]) -> list[tuple[str, ...]] | Refused:
     """The site-packages directories of the installation at `prefix` (a venv's directory, or
     `PYTHONUSERBASE`): `lib/python3.N/site-packages`, one per version there."""
@@ -226,8 +252,9 @@ def startup_code(walk, directory: tuple[str, ...]) -> tuple[str, list[tuple[str,
     from polydeukes.stdlib.shell.disk import FILE_BYTES
 
     written = walk.written()
+    removed = walk.context.removed
     names = set(walk.disk.names_in(directory, lambda name: name.endswith(".pth") or name in STARTUP_MODULES) or ())
-    names.update(w[-1] for w in written if w[:-1] == directory and is_startup_file(w))
+    names.update(w[-1] for w in written if w[:-1] == directory and is_startup_file(w) and w not in removed)
     lines: list[str] = []
     files: list[tuple[str, str | Refused]] = []
     for name in sorted(names):
@@ -235,9 +262,10 @@ def startup_code(walk, directory: tuple[str, ...]) -> tuple[str, list[tuple[str,
         if name in STARTUP_MODULES:
             lines.append("import " + name[:-3])  # (read by `local_modules`, written or not)
             continue
-        text = written[path] if path in written else walk.read_file(path, FILE_BYTES)
+        fresh = path in written and path not in removed
+        text = written[path] if fresh else walk.read_file(path, FILE_BYTES)
         if text is None:
-            text = WRITTEN if path in written else None
+            text = WRITTEN if fresh else None
         if isinstance(text, (Missing, Binary)) or text is None:
             continue
         if isinstance(text, str):

@@ -1891,9 +1891,16 @@ class _Judge:
                     head=view.head, module=_shown_path("/" + "/".join(prefix), cwd), why=found.reason))
                 return True
             directories.extend(found)
-        written = walk.written()
-        if written:
-            directories.extend(w[:-1] for w in written if imports.is_startup_file(w) and w[:-1] not in directories)
+        compiled, startup = imports.written_startup(walk)
+        if compiled:
+            # `cp evil.pyc __pycache__/x.cpython-312.pyc; python3 -c 'import x'`: Python runs a
+            # compiled module in place of its source (an unchecked hash, or a header that
+            # matches the source's time and size), whose code this layer cannot read
+            self.unknown_reach = True
+            self.found(BREAK_UNREADABLE, WRITTEN_SCRIPT.format(
+                head=view.head, path=_shown_path("/" + "/".join(compiled[0]), cwd)))
+            return True
+        directories.extend(w[:-1] for w in startup)
         for directory in dict.fromkeys(directories):
             code, files = imports.startup_code(walk, directory)
             if self._modules(view, cwd, [(path, text, False) for path, text in files]):
