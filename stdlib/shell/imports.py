@@ -127,8 +127,11 @@ def local_modules(walk, language: str, code: str, base: tuple[str, ...] | None,
         inc: list[tuple[str, ...]] = list(search_path)
         modules: list[str] = []
         search_path = ()
-    # (a Python program's modules are under its directory: none in a missing one)
-    bases = [b for b in (base, *search_path) if not (language == "python" and disk.missing_directory(b))]
+    # (a Python program's modules are under its directory: none in a missing one, but for
+    # those the line writes there: `mkdir t; cd t; echo … > x.py; python3 -c 'import x'`)
+    written = walk.written()
+    bases = [b for b in (base, *search_path)
+             if not (language == "python" and disk.missing_directory(b) and not _written_in(written, b))]
     queue: list[tuple[str, tuple[str, ...]]] = [(code, b) for b in bases]
     if language == "python":
         # A project file named like a standard-library module (`string.py`, `json/`) shadows
@@ -143,7 +146,6 @@ def local_modules(walk, language: str, code: str, base: tuple[str, ...] | None,
     queue.extend((f"import sitecustomize\nimport usercustomize", b) for b in search_path if b in bases)
     manifests: set[tuple[str, ...]] = set()
     spent = 0
-    written = walk.written()
     while queue:
         text, directory = queue.pop(0)
         imported = _candidates(language, text, directory)
@@ -275,6 +277,11 @@ def startup_code(walk, directory: tuple[str, ...]) -> tuple[str, list[tuple[str,
             lines.append(text)
         files.append(("/" + "/".join(path), text))
     return "\n".join(lines), files
+
+
+def _written_in(written, directory: tuple[str, ...]) -> bool:
+    """Has the line written a file directly in `directory` (a directory found missing)?"""
+    return any(w[:-1] == directory for w in written)
 
 
 # Standard-library modules no other module imports (an unknown program's test suite, demos):
