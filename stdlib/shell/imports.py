@@ -30,6 +30,11 @@ read-only and within bounds, and scanned as code too, transitively:
 - Python with `PYTHONPATH=DIR` in front of the command (or through `env`): imports are looked
   up in those directories too, and their `sitecustomize.py` and `usercustomize.py`, which
   Python runs at start-up, are read.
+- Python's other start-up files (round 5, `startup_code`): the `import` lines of the `.pth`
+  files and the sitecustomize of a named venv's site-packages, of `PYTHONUSERBASE`'s, and of
+  any start-up file the line writes; read by judgment's `_startup` as modules.
+- A module the line writes first is read as written (`Walk.written`); one of content not
+  computed is `WRITTEN` (the judge fails closed); one the line removed is not the line's.
 
 A module found nowhere (the standard library, an installed package) is not this layer's;
 one that cannot be read within bounds is reported so (the judge fails closed). At most

@@ -26,7 +26,8 @@ which knows pytest and coverage as Python); plugins installed as packages are no
 docs/security.md lists them as unjudged channels.
 
 The other test runners (round 4) go through the same reading, each by its own rule:
-`python3 -m unittest` (`_unittest_files`: test names, or discovery in packages only), and the
+`python3 -m unittest` (`_unittest_files`: test names, or discovery in packages only; nose2 and
+green: discovery in every directory, round 5), and the
 JavaScript runners `jest`, `vitest`, `mocha`, `node --test`, `bun test`, `deno test`, whose
 rules are data (`RUNNERS`: the test file pattern, whether operands filter or name paths, the
 configuration files; `_script_files`). Their configuration files that are code are read as
