@@ -136,7 +136,7 @@ def local_modules(walk, language: str, code: str, base: tuple[str, ...] | None,
     # those the line writes there: `mkdir t; cd t; echo … > x.py; python3 -c 'import x'`)
     written = walk.written()
     bases = [b for b in (base, *search_path)
-             if not (language == "python" and disk.missing_directory(b) and not _written_in(written, b))]
+             if not (language == "python" and disk.missing_directory(b) and not _written_in(walk, b))]
     queue: list[tuple[str, tuple[str, ...]]] = [(code, b) for b in bases]
     if language == "python":
         # A project file named like a standard-library module (`string.py`, `json/`) shadows
@@ -222,21 +222,25 @@ def is_compiled(path: tuple[str, ...]) -> bool:
     return path[-1].endswith(".pyc") or "__pycache__" in path
 
 
-def written_startup(walk) -> tuple[list[tuple[str, ...]], list[tuple[str, ...]]]:
-    """The compiled modules (`is_compiled`) and the start-up files (`is_startup_file`) the line
-    has written so far and not removed since. The line's written files only grow, in order:
-    each is looked at once per analysis, however many Python commands a long script holds."""
+def written_python(walk) -> tuple[list[tuple[str, ...]], list[tuple[str, ...]], list[tuple[str, ...]]]:
+    """The compiled modules (`is_compiled`), the start-up files (`is_startup_file`) and the
+    Python source files the line has written so far (the first two: not removed since). The
+    line's written files only grow, in order: each is looked at once per analysis, however
+    many Python commands a long script holds."""
     from itertools import islice
 
     written = walk.written()
-    seen, compiled, startup = walk.file_scripts.get(_WRITTEN_KEY, (0, [], []))
+    seen, compiled, startup, sources = walk.file_scripts.get(_WRITTEN_KEY, (0, [], [], []))
     if seen < len(written):
-        new = list(islice(written, seen, None))
-        compiled = compiled + [w for w in new if w and is_compiled(w)]
-        startup = startup + [w for w in new if w and is_startup_file(w)]
-        walk.file_scripts[_WRITTEN_KEY] = (len(written), compiled, startup)
+        new = [w for w in islice(written, seen, None) if w]
+        compiled = compiled + [w for w in new if is_compiled(w)]
+        startup = startup + [w for w in new if is_startup_file(w)]
+        sources = sources + [w for w in new if w[-1].endswith(".py")]
+        walk.file_scripts[_WRITTEN_KEY] = (len(written), compiled, startup, sources)
     removed = walk.context.removed
-    return [w for w in compiled if w not in removed], [w for w in startup if w not in removed]
+    if removed:
+        compiled, startup = [w for w in compiled if w not in removed], [w for w in startup if w not in removed]
+    return compiled, startup, sources
 
 
 _WRITTEN_KEY = "imports.written"  # (its entry in `Walk.file_scripts`, the walk's cache of files read)
@@ -284,9 +288,9 @@ def startup_code(walk, directory: tuple[str, ...]) -> tuple[str, list[tuple[str,
     return "\n".join(lines), files
 
 
-def _written_in(written, directory: tuple[str, ...]) -> bool:
-    """Has the line written a file directly in `directory` (a directory found missing)?"""
-    return any(w[:-1] == directory for w in written)
+def _written_in(walk, directory: tuple[str, ...]) -> bool:
+    """Has the line written a Python file below `directory` (a directory found missing)?"""
+    return any(w[: len(directory)] == directory for w in written_python(walk)[2])
 
 
 # Standard-library modules no other module imports (an unknown program's test suite, demos):

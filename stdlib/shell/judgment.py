@@ -1891,7 +1891,7 @@ class _Judge:
                     head=view.head, module=_shown_path("/" + "/".join(prefix), cwd), why=found.reason))
                 return True
             directories.extend(found)
-        compiled, startup = imports.written_startup(walk)
+        compiled, startup, _ = imports.written_python(walk)
         if compiled:
             # `cp evil.pyc __pycache__/x.cpython-312.pyc; python3 -c 'import x'`: Python runs a
             # compiled module in place of its source (an unchecked hash, or a header that
