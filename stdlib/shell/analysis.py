@@ -649,11 +649,15 @@ class View:
         return self.name in NESTED_SHELLS
 
 
+_REMOVING = frozenset({E.DELETE, E.MOVE})  # (roles that leave nothing at the path)
+
+
 class Context:
     """The line's state as the walk goes (see the module docstring)."""
 
     __slots__ = ("cwd", "stack", "oldpwd", "scope", "glob", "redefined", "written", "writers", "groups", "listed",
-                 "node_bin", "links", "cwd_uncertain", "path_dirs", "cwd_glob", "functions", "root", "fds")
+                 "node_bin", "links", "cwd_uncertain", "path_dirs", "cwd_glob", "functions", "root", "fds",
+                 "removed")
 
     def __init__(self, root: tuple[str, ...] | None) -> None:
         self.root = root
@@ -664,6 +668,9 @@ class Context:
         self.glob = GlobOptions()
         self.redefined: dict[str, str] = {}
         self.written: dict[tuple[str, ...], str | None] = {}
+        # Among them, those the line last removed (`rm`, the source of `mv`): no content of
+        # its own there, nothing of the line for a program to import (imports.local_modules).
+        self.removed: set[tuple[str, ...]] = set()
         # Commands whose writes `written` has not taken in yet.
         self.writers: list[View | QuietCommand] = []
         self.groups: list[tuple[str, ...] | None] = []
@@ -2670,6 +2677,7 @@ class Walk:
 
     def _record_writes(self, view: View | QuietCommand) -> None:
         written = self.context.written
+        removed = self.context.removed
         for r, targets in view.targets:
             if not is_write_redirect(r):
                 continue
@@ -2678,6 +2686,7 @@ class Walk:
                 if path is None:
                     continue
                 content, refusal = stdout_content(view.cmd)
+                removed.discard(path)
                 if refusal is not None or r.operator not in (">", ">>", ">|", "1>", "1>>", "1>|"):
                     written[path] = None
                 elif r.operator.endswith(">>"):
@@ -2695,11 +2704,19 @@ class Walk:
                 path = self.absolute(it.text, view.cwd)
                 if path is not None:
                     written[path] = None
+                    if it.role in _REMOVING:
+                        removed.add(path)
+                    else:
+                        removed.discard(path)
         for extra in found.extra if found is not None else ():
             if extra.kind in E.WRITING and extra.path and extra.pattern is None and not extra.tree:
                 path = self.absolute(extra.path, view.cwd)
                 if path is not None:
                     written[path] = None
+                    if extra.kind in _REMOVING:
+                        removed.add(path)
+                    else:
+                        removed.discard(path)
 
     # -- scripts the line wrote -------------------------------------------------------------
 

@@ -488,6 +488,10 @@ COMMANDS: dict[str, Model] = {
     "Rscript": _INTERPRETER, "tclsh": _INTERPRETER, "pypy": _INTERPRETER, "pypy3": _INTERPRETER,
     "ipython": _INTERPRETER, "ipython3": _INTERPRETER, "coverage": _INTERPRETER, "coverage3": _INTERPRETER,
     "tsx": _INTERPRETER, "ts-node": _INTERPRETER, "ts-node-esm": _INTERPRETER,
+    # profilers that run a Python script, module or code (interpreters.MODULE_RUNNERS)
+    "pyinstrument": _INTERPRETER, "mprof": _INTERPRETER,
+    # unittest's discovery as commands (testrunners.py)
+    "nose2": _INTERPRETER, "green": _INTERPRETER, "green3": _INTERPRETER,
     # test runners import the files they are given or collect (testrunners.py): pytest's, with the
     # conftest.py files around them
     "pytest": _INTERPRETER, "py.test": _INTERPRETER, "pytest-3": _INTERPRETER,

@@ -30,6 +30,11 @@ read-only and within bounds, and scanned as code too, transitively:
 - Python with `PYTHONPATH=DIR` in front of the command (or through `env`): imports are looked
   up in those directories too, and their `sitecustomize.py` and `usercustomize.py`, which
   Python runs at start-up, are read.
+- Python's other start-up files (round 5, `startup_code`): the `import` lines of the `.pth`
+  files and the sitecustomize of a named venv's site-packages, of `PYTHONUSERBASE`'s, and of
+  any start-up file the line writes; read by judgment's `_startup` as modules.
+- A module the line writes first is read as written (`Walk.written`); one of content not
+  computed is `WRITTEN` (the judge fails closed); one the line removed is not the line's.
 
 A module found nowhere (the standard library, an installed package) is not this layer's;
 one that cannot be read within bounds is reported so (the judge fails closed). At most
@@ -47,6 +52,9 @@ from polydeukes.vm.sre import LazyPattern
 MODULES = 64  # files read per program
 OTHER = "other"  # the language of a program that imports nothing (awk's, sed's)
 MODULE_BYTES = 4 * PROGRAM_BYTES  # bytes read per program, all modules together
+# The "text" of a module the line writes with content this layer does not compute: the judge
+# fails closed as for a script so written (judgment.WRITTEN_SCRIPT).
+WRITTEN = Refused("written on this line")
 
 _PYTHON_IMPORT = LazyPattern(
     r"(?:^|[;:\n])[ \t]*(?:from[ \t]+(?P<source>\.*[A-Za-z_][\w.]*|\.+)[ \t]+import[ \t]*"
@@ -74,7 +82,8 @@ def family(program: str) -> str | None:
     program's code, awk's or sed's, imports nothing: `OTHER` reads only the script files its
     strings name)."""
     name = program.rsplit("/", 1)[-1]
-    if name.startswith(("python", "pypy", "ipython", "pytest", "py.test", "coverage")):  # (test runners: scripts.py)
+    if name.startswith(("python", "pypy", "ipython", "pytest", "py.test", "coverage", "pyinstrument", "mprof",
+                            "nose2", "green")):  # (test runners: scripts.py)
         return "python"
     if name in ("node", "nodejs", "deno", "bun", "tsx", "ts-node", "jest", "vitest", "mocha", "_mocha"):
         return "js"
@@ -125,8 +134,11 @@ def local_modules(walk, language: str, code: str, base: tuple[str, ...] | None,
         inc: list[tuple[str, ...]] = list(search_path)
         modules: list[str] = []
         search_path = ()
-    # (a Python program's modules are under its directory: none in a missing one)
-    bases = [b for b in (base, *search_path) if not (language == "python" and disk.missing_directory(b))]
+    # (a Python program's modules are under its directory: none in a missing one, but for
+    # those the line writes there: `mkdir t; cd t; echo … > x.py; python3 -c 'import x'`)
+    written = walk.written()
+    bases = [b for b in (base, *search_path)
+             if not (language == "python" and disk.missing_directory(b) and not _written_in(walk, b))]
     queue: list[tuple[str, tuple[str, ...]]] = [(code, b) for b in bases]
     if language == "python":
         # A project file named like a standard-library module (`string.py`, `json/`) shadows
@@ -175,7 +187,15 @@ def local_modules(walk, language: str, code: str, base: tuple[str, ...] | None,
                 return found
             # (a directory known missing holds no module: no lookup, as `cd`-ing down a fresh
             # tree and running a program there would otherwise spend one per name)
-            content = MISSING if disk.missing_directory(path[:-1]) else walk.read_file(path, PROGRAM_BYTES)
+            if path in written and path not in walk.context.removed:
+                # A module the line writes first (`echo … > x.py; python3 -c 'import x'`,
+                # `> sitecustomize.py; PYTHONPATH=. python3`): its content is the line's (round 5)
+                content = written[path]
+                if content is None:
+                    found.append((spelled, WRITTEN, path in named and path not in imported))
+                    return found
+            else:
+                content = MISSING if disk.missing_directory(path[:-1]) else walk.read_file(path, PROGRAM_BYTES)
             if isinstance(content, (Missing, Binary)):
                 continue  # not a module of the project (or a compiled one)
             found.append((spelled, content, path in named and path not in imported))
@@ -183,6 +203,100 @@ def local_modules(walk, language: str, code: str, base: tuple[str, ...] | None,
                 spent += len(content)
                 queue.append((content, path[:-1]))
     return found
+
+
+# -- start-up files (round 5) -------------------------------------------------------------------
+
+# What Python's `site` module runs at start-up from each site-packages directory: the lines of
+# every `.pth` file that begin with `import` (`import os; os.remove(…)` is one such line), and
+# then the first `sitecustomize` and `usercustomize` modules on the path (`-S` leaves them all
+# out: reading them anyway only reads more).
+STARTUP_MODULES = ("sitecustomize.py", "usercustomize.py")
+_PTH_IMPORT = LazyPattern(r"(?m)^import[ \t].*$")
+
+
+def is_startup_file(path: tuple[str, ...]) -> bool:
+    """A file Python may run at start-up: a `.pth` file in a `site-packages` (or Debian's
+    `dist-packages`) directory, or a sitecustomize / usercustomize module anywhere."""
+    name = path[-1]
+    return name in STARTUP_MODULES or name.endswith(".pth") and len(path) > 1 and path[-2].endswith("-packages")
+
+
+def is_compiled(path: tuple[str, ...]) -> bool:
+    """A compiled module Python may import in place of a source file: a `.pyc` file, or any
+    file under a `__pycache__` directory."""
+    return path[-1].endswith(".pyc") or "__pycache__" in path
+
+
+def written_python(walk) -> tuple[list[tuple[str, ...]], list[tuple[str, ...]], list[tuple[str, ...]]]:
+    """The compiled modules (`is_compiled`), the start-up files (`is_startup_file`) and the
+    Python source files the line has written so far (the first two: not removed since). The
+    line's written files only grow, in order: each is looked at once per analysis, however
+    many Python commands a long script holds."""
+    from itertools import islice
+
+    written = walk.written()
+    seen, compiled, startup, sources = walk.file_scripts.get(_WRITTEN_KEY, (0, [], [], []))
+    if seen < len(written):
+        new = [w for w in islice(written, seen, None) if w]
+        compiled = compiled + [w for w in new if is_compiled(w)]
+        startup = startup + [w for w in new if is_startup_file(w)]
+        sources = sources + [w for w in new if w[-1].endswith(".py")]
+        walk.file_scripts[_WRITTEN_KEY] = (len(written), compiled, startup, sources)
+    removed = walk.context.removed
+    if removed:
+        compiled, startup = [w for w in compiled if w not in removed], [w for w in startup if w not in removed]
+    return compiled, startup, sources
+
+
+_WRITTEN_KEY = "imports.written"  # (its entry in `Walk.file_scripts`, the walk's cache of files read)
+
+
+def site_directories(walk, prefix: tuple[str, ...]) -> list[tuple[str, ...]] | Refused:
+    """The site-packages directories of the installation at `prefix` (a venv's directory, or
+    `PYTHONUSERBASE`): `lib/python3.N/site-packages`, one per version there."""
+    names = walk.disk.names_in(prefix + ("lib",), lambda name: name.startswith(("python", "pypy")))
+    if isinstance(names, Refused):
+        return names
+    return [prefix + ("lib", name, "site-packages") for name in sorted(names)]
+
+
+def startup_code(walk, directory: tuple[str, ...]) -> tuple[str, list[tuple[str, str | Refused]]]:
+    """The code Python runs at start-up from the site-packages `directory`: its `.pth` files'
+    `import` lines and an import of each start-up module there; and the `.pth` files read, each
+    (absolute path, its `import` lines), a `Refused` past the bounds or `WRITTEN` for one the
+    line writes with content this layer does not compute."""
+    from polydeukes.stdlib.shell.disk import FILE_BYTES
+
+    written = walk.written()
+    removed = walk.context.removed
+    names = set(walk.disk.names_in(directory, lambda name: name.endswith(".pth") or name in STARTUP_MODULES) or ())
+    names.update(w[-1] for w in written if w[:-1] == directory and is_startup_file(w) and w not in removed)
+    lines: list[str] = []
+    files: list[tuple[str, str | Refused]] = []
+    for name in sorted(names):
+        path = directory + (name,)
+        if name in STARTUP_MODULES:
+            lines.append("import " + name[:-3])  # (read by `local_modules`, written or not)
+            continue
+        fresh = path in written and path not in removed
+        text = written[path] if fresh else walk.read_file(path, FILE_BYTES)
+        if text is None:
+            text = WRITTEN if fresh else None
+        if isinstance(text, (Missing, Binary)) or text is None:
+            continue
+        if isinstance(text, str):
+            # (only the `import` lines run: the others are directories put on the path, the
+            # project's own for an editable install, which mention no file)
+            text = "\n".join(m.group(0) for m in _PTH_IMPORT().finditer(text))
+            lines.append(text)
+        files.append(("/" + "/".join(path), text))
+    return "\n".join(lines), files
+
+
+def _written_in(walk, directory: tuple[str, ...]) -> bool:
+    """Has the line written a Python file below `directory` (a directory found missing)?"""
+    return any(w[: len(directory)] == directory for w in written_python(walk)[2])
 
 
 # Standard-library modules no other module imports (an unknown program's test suite, demos):

@@ -41,6 +41,9 @@ class Family(msgspec.Struct, frozen=True):
     other_modes: frozenset[str] = frozenset()  # first words that run no script operand
     module_flag: str = ""  # a flag that makes the script operand a module (`coverage run -m`)
     stdin: bool = True  # with no script operand the program is read from stdin
+    writes: frozenset[str] = frozenset()  # options whose value is a file written (`cProfile -o`)
+    commands: bool = False  # its code options run beside the script, not instead of it (`pdb -c`)
+    operand_module: bool = False  # its first operand is a module, not a file (`-m runpy mod`)
 
 
 _PYTHON = Family(code=frozenset({"-c"}), module=frozenset({"-m"}),
@@ -93,6 +96,29 @@ _IPYTHON = Family(code=frozenset({"-c"}), module=frozenset({"-m"}), code_ends=Tr
 _PERL = Family(code=frozenset({"-e", "-E"}), values=frozenset({"-I", "-M", "-m", "-x"}), in_place=True)
 _RUBY = Family(code=frozenset({"-e"}), loads=frozenset({"-r"}), values=frozenset({"-I", "-C", "-x"}), in_place=True)
 
+# Standard-library and tool modules that run a script, a module or code of their own command
+# line (`python3 -m cProfile x.py`, `-m pdb -c continue x.py`, `-m coverage run -m pytest`):
+# their words after `-m NAME` are read as that family's (round 5; before, x.py was no program).
+# pdb's `-c` commands are Python statements too (a command it does not know is run as one).
+_PROFILER = Family(values=frozenset({"-s"}), writes=frozenset({"-o"}), module_flag="-m", stdin=False, code_ends=True)
+_PYINSTRUMENT = Family(code=frozenset({"-c"}), values=frozenset({"-r", "--renderer", "-p", "--render-option",
+                                                                 "-i", "--interval", "--show", "--show-regex",
+                                                                 "--show-all", "--target-description",
+                                                                 "--load", "--from-path"}),
+                       writes=frozenset({"-o", "--outfile"}), module_flag="-m", stdin=False, code_ends=True)
+MODULE_RUNNERS: dict[str, Family] = {
+    "cProfile": _PROFILER, "profile": _PROFILER,
+    "trace": Family(values=frozenset({"-C", "--coverdir", "--ignore-module", "--ignore-dir"}),
+                    writes=frozenset({"-f", "--file"}), getopt=True, cluster_values="fC", module_flag="--module",
+                    stdin=False, code_ends=True),
+    "pdb": Family(code=frozenset({"-c", "--command"}), module_flag="-m", commands=True),
+    "runpy": Family(operand_module=True, stdin=False),
+    "pydoc": Family(values=frozenset({"-k", "-p", "-n"}), operand_module=True, stdin=False),
+    "coverage": _COVERAGE, "pyinstrument": _PYINSTRUMENT,
+    "memory_profiler": Family(values=frozenset({"--precision", "--backend", "--pdb-mmem"}), writes=frozenset({"-o"}),
+                              module_flag="-m", stdin=False, code_ends=True),
+}
+
 FAMILIES: dict[str, Family] = {
     "python": _PYTHON, "python2": _PYTHON, "python3": _PYTHON, "pypy": _PYTHON, "pypy3": _PYTHON,
     "ipython": _IPYTHON, "ipython3": _IPYTHON, "coverage": _COVERAGE, "coverage3": _COVERAGE,
@@ -100,13 +126,21 @@ FAMILIES: dict[str, Family] = {
     "deno": _DENO, "bun": _BUN,
     "perl": _PERL, "ruby": _RUBY, "php": Family(code=frozenset({"-r"})), "lua": Family(code=frozenset({"-e"})),
     "Rscript": Family(code=frozenset({"-e"})), "tclsh": Family(),
+    "pyinstrument": _PYINSTRUMENT,
+    "mprof": Family(values=frozenset({"--backend", "-T", "--interval"}), writes=frozenset({"-o", "--output"}), modes=frozenset({"run"}),
+                    module_flag="-m", stdin=False, code_ends=True,
+                    other_modes=frozenset({"plot", "list", "clean", "rm", "peak", "attach"})),
 }
+# nose2 and green discover as unittest does, in every directory (not only packages), their
+# options `-s`, `-t`, `-p` given without `discover` (round 5, from their documentation).
+NOSE2 = "nose2"
 # Test runners, as commands and as modules (`python3 -m pytest`), and the runner each is (a
 # row of testrunners.RUNNERS): scripts.py reads the files they import. An interpreter's own
 # test mode (`node --test`, `bun test`, `deno test`) is `test_runner`'s to tell.
-TEST_RUNNERS = {"pytest": "pytest", "py.test": "pytest", "pytest-3": "pytest",
+TEST_RUNNERS = {"pytest": "pytest", "py.test": "pytest", "pytest-3": "pytest", "nose2": NOSE2, "green": NOSE2,
+                "green3": NOSE2,
                 "jest": "jest", "vitest": "vitest", "mocha": "mocha", "_mocha": "mocha"}
-TEST_RUNNER_MODULES = {"pytest": "pytest", "unittest": "unittest"}
+TEST_RUNNER_MODULES = {"pytest": "pytest", "unittest": "unittest", "nose2": NOSE2, "green": NOSE2}
 _TEST_MODES = {"node": "node --test", "nodejs": "node --test", "bun": "bun test", "deno": "deno test"}
 
 
@@ -127,28 +161,33 @@ def interpreter(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effec
         items = [Item(0, args[0].text, DATA)] if start else []
         items.extend(runner_items(_TEST_MODES[family_name], args, start))
         return Effects(tuple(items), (), "a test runner runs code")
+    items, extra = _program_items(family, args, 0)
+    return Effects(tuple(items), tuple(extra), "an interpreter runs code")
+
+
+def _program_items(family: Family, args: Sequence[Arg], start: int) -> tuple[list[Item], list[Extra]]:
+    """The roles of `args[start:]`, the words of a program of `family` (or of a module runner
+    of `MODULE_RUNNERS`, whose words follow `python3 -m NAME`)."""
     items: list[Item] = []
     extra: list[Extra] = []
     n = len(args)
-    k = 0
-    if n and family.modes | family.other_modes and not args[0].opaque:
-        first = args[0].text
+    k = start
+    if k < n and family.modes | family.other_modes and not args[k].opaque:
+        first = args[k].text
         if first in family.other_modes:
-            return Effects(tuple(Item(j, a.text, UNKNOWN) for j, a in enumerate(args)), (), "an interpreter runs code")
+            return [Item(j, args[j].text, UNKNOWN) for j in range(start, n)], []
         if first in family.modes:
-            items.append(Item(0, first, DATA))
-            k = 1
-        elif first == family.eval_mode and family.eval_mode and n > 1:
-            items.append(Item(0, first, DATA))
-            items.append(Item(1, args[1].text, CODE))
-            k = 2
-            for j in range(k, n):
-                items.append(Item(j, args[j].text, UNKNOWN))
-            return Effects(tuple(items), (), "an interpreter runs code")
+            items.append(Item(k, first, DATA))
+            k += 1
+        elif first == family.eval_mode and family.eval_mode and k + 1 < n:
+            items.append(Item(k, first, DATA))
+            items.append(Item(k + 1, args[k + 1].text, CODE))
+            items.extend(Item(j, args[j].text, UNKNOWN) for j in range(k + 2, n))
+            return items, []
     in_place = False
     backup_suffixes: list[tuple[Arg, str]] = []  # `perl -i.bak`, `-i'old/*'`
     program_seen = False  # code, a module or the script: the words after it are its argv
-    as_module = False
+    as_module = family.operand_module
     guessed = 0  # words after an unknown option that may be its value or the script
     while k < n:
         a = args[k]
@@ -170,7 +209,7 @@ def interpreter(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effec
         if t == "--" and family is not _PERL and family is not _RUBY:
             items.append(Item(k, t, DATA))
             k += 1
-            if k < n and not any(it.role == CODE for it in items):
+            if k < n and (family.commands or not any(it.role == CODE for it in items)):
                 items.append(Item(k, args[k].text, EXEC, option="-m" if as_module else ""))
                 k += 1
                 program_seen = True
@@ -184,7 +223,7 @@ def interpreter(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effec
             continue
         if t == "-" or not t.startswith("-") or a.opaque:
             # The first operand is the script (`-`: stdin); the rest are its arguments.
-            if any(it.role == CODE for it in items):
+            if not family.commands and any(it.role == CODE for it in items):
                 items.append(Item(k, t, WRITE if in_place else UNKNOWN))
                 k += 1
                 continue
@@ -271,12 +310,19 @@ def interpreter(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effec
         for word, suffix in backup_suffixes:
             extra.extend(in_place_backups(word, suffix, items, args))
     module = next((it for it in items if it.option == "-m" and it.role == EXEC), None)
-    if module is not None and module.text in TEST_RUNNER_MODULES and not args[module.index].opaque:
+    if module is not None and module.text in MODULE_RUNNERS and not args[module.index].opaque:
+        # `python3 -m cProfile x.py`, `-m coverage run -m pytest`: a module that runs a script,
+        # a module or code of its own words (round 5)
+        items = [it for it in items if it.index <= module.index]
+        more, more_extra = _program_items(MODULE_RUNNERS[module.text], args, module.index + 1)
+        items.extend(more)
+        extra.extend(more_extra)
+    elif module is not None and module.text in TEST_RUNNER_MODULES and not args[module.index].opaque:
         # `python3 -m pytest tests/`, `coverage run -m pytest`, `python3 -m unittest`: the
         # runner's own words follow
         items = [it for it in items if it.index <= module.index]
         items.extend(runner_items(TEST_RUNNER_MODULES[module.text], args, module.index + 1))
-    elif module is not None and family is _PYTHON and not args[module.index].opaque:
+    elif module is not None and not args[module.index].opaque:
         # a standard-library module whose command line writes (pymodules.py)
         from polydeukes.stdlib.shell.pymodules import module_effects
 
@@ -285,7 +331,7 @@ def interpreter(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effec
             items = [it for it in items if it.index <= module.index]
             items.extend(known[0])
             extra.extend(known[1])
-    return Effects(tuple(items), tuple(extra), "an interpreter runs code")
+    return items, extra
 
 
 # Long options known to take no value (so that the word after them is the script).
@@ -324,6 +370,8 @@ def _value_role(family: Family, option: str) -> str | None:
         return EXEC
     if option in family.values:
         return DATA
+    if option in family.writes:
+        return WRITE
     return None
 
 
@@ -438,8 +486,8 @@ def runner_items(runner: str, args: Sequence[Arg], start: int) -> list[Item]:
     option the loading option: pytest's `-p` plugins, mocha's `--require`), its configuration
     file (option `--config`, pytest's `--config-file`, its `-o` overrides) and the settings
     testrunners.py reads (option: the setting's)."""
-    if runner == "unittest":
-        return _unittest_items(args, start)
+    if runner == "unittest" or runner == NOSE2:
+        return _unittest_items(args, start, runner == NOSE2)
     options = RUNNER_OPTIONS[runner]
     items: list[Item] = []
     n = len(args)
@@ -522,7 +570,8 @@ def test_runner(name: str, items: Sequence[Item]) -> str | None:
     if family in TEST_RUNNERS:
         return TEST_RUNNERS[family]
     for it in items:
-        if it.option == "-m" and it.role == EXEC:
+        # (the last module: `python3 -m cProfile -m pytest` runs pytest under the profiler)
+        if it.option == "-m" and it.role == EXEC and it.text not in MODULE_RUNNERS:
             return TEST_RUNNER_MODULES.get(it.text)
     if family in _TEST_MODES and items:
         # (`interpreter` parses the runner's words only in test mode: `bun test`, `deno test`
@@ -539,11 +588,13 @@ _DISCOVER_VALUES = {"-s": "-s", "--start-directory": "-s", "-p": "-p", "--patter
                     "-t": "-t", "--top-level-directory": "-t"}
 
 
-def _unittest_items(args: Sequence[Arg], start: int) -> list[Item]:
+def _unittest_items(args: Sequence[Arg], start: int, discovers: bool = False) -> list[Item]:
     """`python3 -m unittest`'s words from `start`: test names (modules, `a.b.Case.test`, or a
     file path), each `exec` with option `test`; or, after `discover` (or with no name),
     discovery's start directory, pattern and top-level directory as settings `-s`, `-p`,
-    `-t` (given as options or as the positional words in that order)."""
+    `-t` (given as options or as the positional words in that order). A runner that
+    `discovers` (nose2, green) takes those options without `discover`, and names as well; its
+    `--plugin NAME` is a module it imports (option `-p`)."""
     items: list[Item] = []
     n = len(args)
     k = start
@@ -555,8 +606,14 @@ def _unittest_items(args: Sequence[Arg], start: int) -> list[Item]:
     while k < n:
         a = args[k]
         t = a.text
+        if discovers and t in ("--plugin", "-c", "--config", "--log-capture-level") and k + 1 < n:
+            items.append(Item(k, t, DATA))
+            items.append(Item(k + 1, args[k + 1].text, EXEC if t == "--plugin" else DATA, True,
+                              PLUGIN if t == "--plugin" else ""))
+            k += 2
+            continue
         if a.opaque or not t.startswith("-"):
-            if discover:
+            if discover and not discovers:
                 # (a fourth word is an error to unittest: data here)
                 items.append(Item(k, t, DATA, True, ("-s", "-p", "-t")[positional] if positional < 3 else ""))
                 positional += 1
@@ -566,14 +623,14 @@ def _unittest_items(args: Sequence[Arg], start: int) -> list[Item]:
             continue
         option, eq, value = t.partition("=")
         items.append(Item(k, t, DATA))
-        setting = _DISCOVER_VALUES.get(option) if discover else None
+        setting = _DISCOVER_VALUES.get(option) if discover or discovers else None
         if setting is not None or option in _UNITTEST_VALUES:
             if eq:
                 items.append(Item(k, value, DATA, False, setting or option))
             elif k + 1 < n:
                 k += 1
                 items.append(Item(k, args[k].text, DATA, True, setting or option))
-        elif discover and len(t) > 2 and t[:2] in _DISCOVER_VALUES and t[1] != "-":
+        elif (discover or discovers) and len(t) > 2 and t[:2] in _DISCOVER_VALUES and t[1] != "-":
             items.append(Item(k, t[2:], DATA, False, t[:2]))  # `-stests`
         k += 1
     return items

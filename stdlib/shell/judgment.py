@@ -1901,7 +1901,7 @@ class _Judge:
             for it in found.items if found is not None else ():
                 if it.role == E.CODE:
                     codes.append(it.text)
-                elif it.role == E.EXEC and args[it.index - 1].text == "-m" and language == "python":
+                elif it.role == E.EXEC and it.option == "-m" and language == "python":
                     codes.append(f"import {it.text}\nfrom {it.text} import __main__")  # `python3 -m tool`
             if not codes and language is not None:
                 codes.extend(view.env.heredocs)  # `python3 - <<EOF`
@@ -1930,24 +1930,92 @@ class _Judge:
                 codes = [loaded + "\n" + code for code in codes] or [loaded]
         else:
             search_path = _python_path(view, self.walk, cwd) if language == "python" else ()
+            if search_path and not codes:
+                codes.append("")  # (`PYTHONPATH=. pytest`: its sitecustomize.py runs first all the same)
+        if language == "python" and self._startup(view, cwd):
+            return
         for code in codes:
-            for module, text, named in imports.local_modules(self.walk, language, code, base, cwd, search_path):
-                shown = _shown_path(module, cwd)
-                if not isinstance(text, str):
-                    self.unknown_reach = True
-                    self.found(BREAK_UNREADABLE, UNREADABLE_MODULE.format(head=view.head, module=shown, why=text.reason))
-                    return
-                if self.judged_last is None:
-                    made = made_text(text)
-                    if made is not None:
-                        self.judged_last = MADE_IN_MODULE.format(head=view.head, module=shown, how=made[0],
-                                                                  call=made[1])
-                index = self.code_index(text, cwd)
-                if index >= 0:
-                    self.reached.add(index)
-                    message = NAMED_SCRIPT if named else IMPORTED
-                    self.found(BREAK_CODE_MENTION, message.format(head=view.head, module=shown, p=self.p.entries[index]))
-                    return
+            if self._modules(view, cwd, imports.local_modules(self.walk, language, code, base, cwd, search_path)):
+                return
+
+    def _startup(self, view: View, cwd: tuple[str, ...] | None) -> bool:
+        """What Python runs at start-up before the program (imports.startup_code), from the
+        site-packages directories of a venv whose interpreter the command names
+        (`.venv/bin/python`), of `PYTHONUSERBASE`, and of any start-up file the line wrote
+        (`> .venv/lib/python3.12/site-packages/x.pth`): judged as imported modules. True when
+        the command is found breaking."""
+        from polydeukes.stdlib.shell import imports
+        from polydeukes.stdlib.shell.disk import Refused  # loaded by `walk.disk`
+
+        walk = self.walk
+        if walk.disk is None:
+            return False
+        prefixes: list[tuple[str, ...]] = []
+        program = view.args[view.inner].text if view.inner < len(view.args) else ""
+        if "/" in program and not view.args[view.inner].opaque:
+            path = walk.absolute(program, cwd)
+            if path is not None and len(path) > 2 and path[-2] == "bin" \
+                    and walk.disk.kind(list(path[:-2] + ("pyvenv.cfg",))) == "file":
+                prefixes.append(path[:-2])  # (a venv's interpreter or console script)
+        user_base = walk.environment(view, "PYTHONUSERBASE")
+        if user_base:
+            path = walk.absolute(user_base, cwd)
+            if path is not None:
+                prefixes.append(path)
+        directories: list[tuple[str, ...]] = []
+        for prefix in prefixes:
+            found = imports.site_directories(walk, prefix)
+            if isinstance(found, Refused):
+                self.unknown_reach = True
+                self.found(BREAK_UNREADABLE, UNREADABLE_MODULE.format(
+                    head=view.head, module=_shown_path("/" + "/".join(prefix), cwd), why=found.reason))
+                return True
+            directories.extend(found)
+        compiled, startup, _ = imports.written_python(walk)
+        if compiled:
+            # `cp evil.pyc __pycache__/x.cpython-312.pyc; python3 -c 'import x'`: Python runs a
+            # compiled module in place of its source (an unchecked hash, or a header that
+            # matches the source's time and size), whose code this layer cannot read
+            self.unknown_reach = True
+            self.found(BREAK_UNREADABLE, WRITTEN_SCRIPT.format(
+                head=view.head, path=_shown_path("/" + "/".join(compiled[0]), cwd)))
+            return True
+        directories.extend(w[:-1] for w in startup)
+        for directory in dict.fromkeys(directories):
+            code, files = imports.startup_code(walk, directory)
+            if self._modules(view, cwd, [(path, text, False) for path, text in files]):
+                return True
+            if code and self._modules(view, cwd, imports.local_modules(walk, "python", code, directory, cwd, ())):
+                return True
+        return False
+
+    def _modules(self, view: View, cwd: tuple[str, ...] | None, modules) -> bool:
+        """Judge the modules `imports.local_modules` found: one written on the line with content
+        unknown, unreadable, or whose code mentions an entry breaks (True)."""
+        from polydeukes.stdlib.shell import imports
+
+        for module, text, named in modules:
+            shown = _shown_path(module, cwd)
+            if text is imports.WRITTEN:
+                self.unknown_reach = True
+                self.found(BREAK_UNREADABLE, WRITTEN_SCRIPT.format(head=view.head, path=shown))
+                return True
+            if not isinstance(text, str):
+                self.unknown_reach = True
+                self.found(BREAK_UNREADABLE, UNREADABLE_MODULE.format(head=view.head, module=shown, why=text.reason))
+                return True
+            if self.judged_last is None:
+                made = made_text(text)
+                if made is not None:
+                    self.judged_last = MADE_IN_MODULE.format(head=view.head, module=shown, how=made[0],
+                                                              call=made[1])
+            index = self.code_index(text, cwd)
+            if index >= 0:
+                self.reached.add(index)
+                message = NAMED_SCRIPT if named else IMPORTED
+                self.found(BREAK_CODE_MENTION, message.format(head=view.head, module=shown, p=self.p.entries[index]))
+                return True
+        return False
 
     def file_script(self, view: View, cwd: tuple[str, ...] | None, cwd_spelled: bool) -> None:
         """A script file on disk the command runs (scripts.py): read within bounds, or the

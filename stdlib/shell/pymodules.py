@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from polydeukes.stdlib.shell.effects import CHDIR, DATA, READ, WRITE, Extra, Item
+from polydeukes.stdlib.shell.effects import CHDIR, CODE, DATA, READ, WRITE, Extra, Item
 from polydeukes.stdlib.shell.expansion import Arg
 
 
@@ -117,7 +117,35 @@ def _gzip(args: Sequence[Arg], start: int) -> tuple[list[Item], list[Extra]]:
     return items, extra
 
 
-MODULES = {"gzip": _gzip, "zipfile": _archive_module("zip", directory_required=True),
+def _timeit(args: Sequence[Arg], start: int) -> tuple[list[Item], list[Extra]]:
+    """`-m timeit [-s SETUP] [-n N] STATEMENT…`: the setup and every statement are Python code
+    it runs (`-s 'import x'` imports x.py; round 5). getopt's `-sSETUP`, `--setup=SETUP` too."""
+    items = []
+    k = start
+    while k < len(args):
+        t = args[k].text
+        if t == "--":
+            items.append(Item(k, t, DATA))
+            items.extend(Item(j, args[j].text, CODE) for j in range(k + 1, len(args)))
+            break
+        key, eq, value = t.partition("=")
+        if key in ("-s", "--setup", "-n", "--number", "-r", "--repeat", "-u", "--unit") and not eq:
+            items.append(Item(k, t, DATA))
+            if k + 1 < len(args):
+                items.append(Item(k + 1, args[k + 1].text, CODE if key in ("-s", "--setup") else DATA))
+            k += 2
+            continue
+        if t.startswith("--") and eq:
+            items.append(Item(k, value, CODE if key == "--setup" else DATA, False, key))
+        elif t.startswith("-s") and len(t) > 2:
+            items.append(Item(k, t[2:], CODE, False, "-s"))
+        else:
+            items.append(Item(k, t, DATA if t.startswith("-") else CODE))
+        k += 1
+    return items, []
+
+
+MODULES = {"timeit": _timeit, "gzip": _gzip, "zipfile": _archive_module("zip", directory_required=True),
            "tarfile": _archive_module("tar", directory_required=False),
            "json.tool": _json_tool, "venv": _venv, "pip": _pip}
 

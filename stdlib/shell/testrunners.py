@@ -26,7 +26,8 @@ which knows pytest and coverage as Python); plugins installed as packages are no
 docs/security.md lists them as unjudged channels.
 
 The other test runners (round 4) go through the same reading, each by its own rule:
-`python3 -m unittest` (`_unittest_files`: test names, or discovery in packages only), and the
+`python3 -m unittest` (`_unittest_files`: test names, or discovery in packages only; nose2 and
+green: discovery in every directory, round 5), and the
 JavaScript runners `jest`, `vitest`, `mocha`, `node --test`, `bun test`, `deno test`, whose
 rules are data (`RUNNERS`: the test file pattern, whether operands filter or name paths, the
 configuration files; `_script_files`). Their configuration files that are code are read as
@@ -45,7 +46,9 @@ import msgspec
 
 from polydeukes.stdlib.shell.analysis import View, Walk
 from polydeukes.stdlib.shell.disk import FILE_BYTES, Refused
-from polydeukes.stdlib.shell.interpreters import CONFIG_FILE, OVERRIDE, PLUGIN, TEST_PATH, TestRun, runner_items
+from polydeukes.stdlib.shell.interpreters import (
+    CONFIG_FILE, NOSE2, OVERRIDE, PLUGIN, TEST_PATH, TestRun, runner_items,
+)
 from polydeukes.vm.sre import LazyPattern
 
 _CONFTEST = "conftest.py"
@@ -68,7 +71,7 @@ def test_files(walk: Walk, view: View, run: TestRun) -> list[str] | Refused:
 
     if run.runner == "pytest":
         refused = _pytest_files(walk, view, run, add)
-    elif run.runner == "unittest":
+    elif run.runner == "unittest" or run.runner == NOSE2:
         refused = _unittest_files(walk, view, run, add)
     else:
         refused = _script_files(walk, view, run, RUNNERS[run.runner], add)
@@ -308,10 +311,15 @@ def _written_named(walk: Walk, key: str, accept) -> list[tuple[str, ...]]:
 # (their entries in `Walk.file_scripts`, the walk's cache of files read)
 _WRITTEN_KEY = "testrunners.written"
 _WRITTEN_CONFIG_KEY = "testrunners.written-configuration"
+_WRITTEN_MODULES_KEY = "testrunners.written-modules"
 
 
 def _is_test_file(name: str) -> bool:
     return name.endswith(".py") and (name == _CONFTEST or name.startswith("test_") or name.endswith("_test.py"))
+
+
+def _is_module_file(name: str) -> bool:
+    return name.endswith(".py")
 
 
 def _spelled(path: tuple[str, ...], cwd: tuple[str, ...]) -> str:
@@ -338,6 +346,11 @@ def _unittest_files(walk: Walk, view: View, run: TestRun, add) -> Refused | None
     discovery, and before it a directory without one was not entered either)."""
     cwd = view.cwd
     settings = dict(run.settings)
+    for plugin in run.plugins:  # (nose2's `--plugin NAME`: a module imported where it runs)
+        for spelled in (plugin.replace(".", "/") + ".py", plugin.replace(".", "/") + "/__init__.py"):
+            path = walk.absolute(spelled, cwd)
+            if path is not None:
+                add(path)
     # (discovery puts its top-level directory, by default the start directory, first on
     # `sys.path`; test names are imported from where it runs)
     top = (settings.get("-t") or settings.get("-s") or ".") if not run.paths else "."
@@ -355,12 +368,29 @@ def _unittest_files(walk: Walk, view: View, run: TestRun, add) -> Refused | None
                 stem = cwd + tuple(parts[:k])
                 add(stem + (_INIT,))
                 add(stem[:-1] + (stem[-1] + ".py",))
-        return None
-    start = settings.get("-s") or "."
-    path = walk.absolute(start, cwd)
+        if run.runner != NOSE2:
+            return None
+    # (green's and nose2's named directories are discovered too: `green tests`)
+    for start in [name if "/" in name else name.replace(".", "/") for name in run.paths] if run.paths else [
+            settings.get("-s") or "."]:
+        refused = _discovered(walk, view, run, settings, start, add)
+        if refused is not None:
+            return refused
+    return None
+
+
+def _discovered(walk: Walk, view: View, run: TestRun, settings: dict, start: str, add) -> Refused | None:
+    """unittest's discovery from the directory `start` (the `_unittest_files` docstring)."""
+    path = walk.absolute(start, view.cwd)
     if path is None:
         return None
-    collected = _collected(walk, path, **discovery_rule(settings.get("-p", "test*.py")))
+    rule = discovery_rule(settings.get("-p", "test*.py"), run.runner == NOSE2)
+    # Files the line writes first (`echo … > test_x.py; python3 -m unittest`): read as the line
+    # wrote them (scripts._text), as pytest's (round 5)
+    for w in _written_named(walk, _WRITTEN_MODULES_KEY, _is_module_file):
+        if w[: len(path)] == path and len(w) > len(path) and rule["files"]().fullmatch("/".join(w[len(path) :])):
+            add(w)
+    collected = _collected(walk, path, **rule)
     if isinstance(collected, Refused):
         return collected
     if collected is not None and collected[0] == "dir":
@@ -370,7 +400,7 @@ def _unittest_files(walk: Walk, view: View, run: TestRun, add) -> Refused | None
     return None
 
 
-def discovery_rule(pattern: str | None) -> dict:
+def discovery_rule(pattern: str | None, everywhere: bool = False) -> dict:
     """`Disk.test_files`'s keywords for unittest's discovery with the file name `pattern`
     (None: of unknown value, every module): a module name matching it, in packages only."""
     if pattern is None:
@@ -379,7 +409,7 @@ def discovery_rule(pattern: str | None) -> dict:
         import fnmatch  # only a discovery needs it
 
         files = LazyPattern(r"(?:[^/]*/)*" + _MODULE_NAME + r"(?:" + fnmatch.translate(pattern) + r")")
-    return {"files": files, "skip": _NO_DIRECTORY, "packages": True}
+    return {"files": files, "skip": _NO_DIRECTORY, "packages": not everywhere}
 
 
 def _add_packages(directory: tuple[str, ...], cwd: tuple[str, ...], add) -> None:
