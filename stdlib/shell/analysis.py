@@ -144,7 +144,9 @@ _COMMAND_VARIABLES = {
     # it); configure scripts, cmake and compiler crates read CC, CXX, LD … from the environment too
     **dict.fromkeys((
         "CC", "CXX", "CPP", "FC", "F77", "AS", "AR", "LD", "LEX", "YACC", "PC", "M2C", "CO", "GET",
-        "MAKEINFO", "TEX", "TEXI2DVI", "WEAVE", "CWEAVE", "TANGLE", "CTANGLE", "LINT", "RM"), "{}"),
+        "MAKEINFO", "TEX", "TEXI2DVI", "WEAVE", "CWEAVE", "TANGLE", "CTANGLE", "LINT", "RM",
+        # (cmake reads its compiler launchers from the environment too, 3.17)
+        "CMAKE_C_COMPILER_LAUNCHER", "CMAKE_CXX_COMPILER_LAUNCHER"), "{}"),
 }
 # The flags make's built-in rules put on those programs' command lines (`$(CC) $(CFLAGS) …`):
 # handed to make from the environment, their text is part of a recipe line the shell runs.
@@ -206,7 +208,8 @@ _WRAPPERS: dict[str, tuple[frozenset[str], frozenset[str], int, bool]] = {
                                                 "--log-timing", "--logging-format", "--output-limit"}), 1 << 16, False),
     # (since 2026-12-02, round 2) Package runners' one-word forms: the first operand is the
     # command (`npx -c 'cmd'` is a command string, `_WRAPPER_STRINGS`).
-    "npx": (frozenset("pcw"), frozenset({"--package", "--call", "--workspace"}), 0, False),
+    "npx": (frozenset("pcw"), frozenset({"--package", "--call", "--workspace", "--userconfig", "--globalconfig",
+                                         "--script-shell", "--shell", "--prefix", "--registry", "--cache"}), 0, False),
     "pnpx": (frozenset(), frozenset({"--package", "--allow-build"}), 0, False),
     "bunx": (frozenset("p"), frozenset({"--package"}), 0, False),
     "uvx": (frozenset("pw"), frozenset({"--from", "--with", "--with-editable", "--with-requirements", "--python",
@@ -276,7 +279,10 @@ _WRAPPERS: dict[str, tuple[frozenset[str], frozenset[str], int, bool]] = {
 }
 _WrapperRow = tuple[frozenset[str], frozenset[str], int, bool]
 _NO_VALUES: frozenset[str] = frozenset()
-_NPM_EXEC: _WrapperRow = (frozenset("pcw"), frozenset({"--package", "--call", "--workspace"}), 0, False)
+# (as npx's row: npm's options that take a value, `npm exec --userconfig rc -- x` runs x)
+_NPM_EXEC: _WrapperRow = (frozenset("pcw"), frozenset({"--package", "--call", "--workspace", "--userconfig",
+                                                       "--globalconfig", "--script-shell", "--shell", "--prefix",
+                                                       "--registry", "--cache"}), 0, False)
 _PERF_RUN_VALUES = "eoptCGcFmujkrIxM"
 _PERF_RUN_LONG = frozenset({"--event", "--output", "--pid", "--tid", "--cpu", "--cgroup", "--count", "--freq",
                             "--mmap-pages", "--uid", "--branch-filter", "--clockid", "--realtime", "--repeat",
@@ -1287,12 +1293,26 @@ class Walk:
                 run += _make_variables(args, context.scope.values)
             if run:
                 view.wrapper_scripts = (*view.wrapper_scripts, *run)
+        if name == "cmake" and any(a.text[:2] == "-D" for a in args):
+            # `cmake -DCMAKE_C_COMPILER=$PWD/e.sh`: the programs cmake runs as it configures
+            # (to test the compiler) and its build runs: walked as command lines
+            view.wrapper_scripts = (*view.wrapper_scripts, *_cmake_programs(args))
         if (name in _NPM_TOOLS or view.wrapper.partition(" ")[0] in _NPM_TOOLS) \
                 and any(a.text.startswith(_NPM_SHELL_OPTIONS) for a in args):
             # `npm run t --script-shell=./s.sh`, `npx --script-shell ./s.sh x`, `pnpm
             # --config.script-shell=…`: the shell npm runs scripts and `exec` commands with, as
             # npm_config_script_shell gives it (`_COMMAND_VARIABLES`)
             view.wrapper_scripts = (*view.wrapper_scripts, *_npm_shells(args))
+        if view.wrapper in _NPM_EXECS:
+            # `npx x`, `npm exec -- x` run x through the script shell the npmrc files name
+            from polydeukes.stdlib.shell import scripts  # only such a command loads it
+
+            for rc in scripts.npm_config_files(self, view, args[:inner], "."):
+                shell = scripts.npmrc_script_shell(self, view, rc)
+                if isinstance(shell, str):
+                    view.wrapper_scripts = (*view.wrapper_scripts, f"{shell} -c ''")
+                elif shell is not None:
+                    view.file_script = shell  # (cannot be read, or of unknown name: fails closed)
         if view.wrapper == "gdb" and inner < len(args):
             # `gdb -batch -x g.gdb --args prog`, `gdb -x g.gdb prog`: gdb runs its command files
             # and `-ex` commands whether or not they start the program: walked as gdb without it.
@@ -3351,6 +3371,27 @@ _CURL_HOMES = frozenset({"CURL_HOME", "XDG_CONFIG_HOME", "HOME"})
 _PRINTED_PROGRAM_READERS = NESTED_SHELLS | {"sqlite3"}
 # sqlite3's dot-commands that run a command line (a line of their own, the rest of it)
 _SQLITE_SHELL = LazyPattern(r"(?m)^[ \t]*\.(?:shell|system)[ \t]+(.+)$")
+# cmake's cache variables whose value is a program it or its build runs
+_CMAKE_PROGRAMS = LazyPattern(r"CMAKE_\w+_(?:COMPILER|COMPILER_LAUNCHER|LINKER_LAUNCHER)|CMAKE_(?:LINKER|AR|RANLIB"
+                              r"|MAKE_PROGRAM|OBJCOPY|OBJDUMP|STRIP|NM|ADDR2LINE|READELF|DLLTOOL)")
+
+
+def _cmake_programs(args: Sequence[Arg]) -> list[str]:
+    """The values of `-D VAR=PROG` (`-DVAR:FILEPATH=PROG`, or as two words) for the
+    `_CMAKE_PROGRAMS` variables; one of unknown value is not judged, as a command's is not."""
+    out: list[str] = []
+    for k, a in enumerate(args):
+        word = a if a.text[:2] == "-D" and len(a.text) > 2 else args[k + 1] if a.text == "-D" and k + 1 < len(args) \
+            else None
+        if word is None or word.opaque:
+            continue
+        name, equals, value = word.text.removeprefix("-D").partition("=")
+        if equals and value and _CMAKE_PROGRAMS().fullmatch(name.partition(":")[0]):
+            out.append(value)
+    return out
+
+
+_NPM_EXECS = frozenset({"npx", "npm exec", "npm x"})
 _NPM_TOOLS = frozenset({"npm", "npx", "pnpm", "pnpx", "yarn"})
 # npm's options (pnpm's `--config.NAME`) that name the program it runs scripts with
 _NPM_SHELL_OPTIONS = ("--script-shell", "--config.script-shell", "--shell", "--config.shell")

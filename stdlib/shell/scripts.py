@@ -2054,8 +2054,8 @@ def _scripts_of(walk: Walk, view: View, directory: str, words: Sequence[Arg], sc
         script.parts = parts
     if directory != ".":
         script.directory = walk.absolute(directory, view.cwd)  # the scripts run in the package's
-    for rc in _npm_config_files(walk, view, view.args[view.inner + 1 :], directory) if name in ("npm", "pnpm") else ():
-        shell = _npmrc_script_shell(walk, view, rc)
+    for rc in npm_config_files(walk, view, view.args[view.inner + 1 :], directory) if name in ("npm", "pnpm") else ():
+        shell = npmrc_script_shell(walk, view, rc)
         if isinstance(shell, FileScript):
             return shell
         if shell is not None:
@@ -2112,7 +2112,7 @@ def _npmrc_node_options(walk: Walk, view: View, directory: str) -> str | None:
     return m.group(1).strip("'\"")
 
 
-def _npm_config_files(walk: Walk, view: View, args: Sequence[Arg], directory: str) -> list[str]:
+def npm_config_files(walk: Walk, view: View, args: Sequence[Arg], directory: str) -> list[str]:
     """The npmrc files npm reads that the line names: the project's .npmrc (in the package's
     directory), and those `--userconfig F`, `--globalconfig F` (`=F`) or npm_config_userconfig,
     npm_config_globalconfig in its environment name; one of unknown name is `-`, which
@@ -2135,11 +2135,11 @@ def _npm_config_files(walk: Walk, view: View, args: Sequence[Arg], directory: st
 _NPM_CONFIG_OPTIONS = {"--userconfig": "npm_config_userconfig", "--globalconfig": "npm_config_globalconfig"}
 
 
-def _npmrc_script_shell(walk: Walk, view: View, spelled: str) -> str | FileScript | None:
+def npmrc_script_shell(walk: Walk, view: View, spelled: str) -> str | FileScript | None:
     """The `script-shell` an npmrc file sets for npm and pnpm scripts, quoted as a command
     word; a refusal when it cannot be read within bounds or its name is unknown (`\0`)."""
     if spelled == "\0":
-        refused = FileScript("npmrc", view.name, True, True, None)
+        refused = FileScript("npmrc", view.name if view.name in ("npm", "pnpm") else "npm", True, True, None)
         refused.refused = "its name is not known"
         return refused
     text = _read_file(walk, view, spelled)
