@@ -1289,30 +1289,12 @@ class Walk:
         if inner or name in _DECLARATIONS or name in MAKES:
             # (make's operands may set variables too: `make SHELL=./x.sh`)
             run = _command_variables(args[:inner] if name not in _DECLARATIONS and name not in MAKES else args)
-            if name in MAKES:
+            if name in MAKES and (inner or context.scope.values or any("=" in a.text for a in args)):
                 run += _make_variables(args, context.scope.values)
             if run:
                 view.wrapper_scripts = (*view.wrapper_scripts, *run)
-        if name == "cmake" and any(a.text[:2] == "-D" for a in args):
-            # `cmake -DCMAKE_C_COMPILER=$PWD/e.sh`: the programs cmake runs as it configures
-            # (to test the compiler) and its build runs: walked as command lines
-            view.wrapper_scripts = (*view.wrapper_scripts, *_cmake_programs(args))
-        if (name in _NPM_TOOLS or view.wrapper.partition(" ")[0] in _NPM_TOOLS) \
-                and any(a.text.startswith(_NPM_SHELL_OPTIONS) for a in args):
-            # `npm run t --script-shell=./s.sh`, `npx --script-shell ./s.sh x`, `pnpm
-            # --config.script-shell=…`: the shell npm runs scripts and `exec` commands with, as
-            # npm_config_script_shell gives it (`_COMMAND_VARIABLES`)
-            view.wrapper_scripts = (*view.wrapper_scripts, *_npm_shells(args))
-        if view.wrapper in _NPM_EXECS:
-            # `npx x`, `npm exec -- x` run x through the script shell the npmrc files name
-            from polydeukes.stdlib.shell import scripts  # only such a command loads it
-
-            for rc in scripts.npm_config_files(self, view, args[:inner], "."):
-                shell = scripts.npmrc_script_shell(self, view, rc)
-                if isinstance(shell, str):
-                    view.wrapper_scripts = (*view.wrapper_scripts, f"{shell} -c ''")
-                elif shell is not None:
-                    view.file_script = shell  # (cannot be read, or of unknown name: fails closed)
+        if name in _CONFIGURED_PROGRAMS or view.wrapper:
+            self._configured_programs(view, name, args, inner)
         if view.wrapper == "gdb" and inner < len(args):
             # `gdb -batch -x g.gdb --args prog`, `gdb -x g.gdb prog`: gdb runs its command files
             # and `-ex` commands whether or not they start the program: walked as gdb without it.
@@ -1392,7 +1374,7 @@ class Walk:
                 and inner + 1 < len(args):
             view.code_runs = True  # (its code may hand a string to a shell: `_follow`)
         if view.wrapper_scripts or name in _RUNS_SCRIPTS or cmd.flags & W_SUBST or view.piped_code \
-                or cmd.heredocs and _heredoc_runs(cmd) or view.runs_options or view.code_runs or name == "sqlite3" \
+                or cmd.heredocs and _heredoc_runs(cmd) or view.runs_options or view.code_runs \
                 or name in ("for", "select") and len(cmd.words) > 3 and cmd.words[2].text == "do":
             view.follow = True
         written_script = None
@@ -2583,6 +2565,33 @@ class Walk:
             return None
         return content
 
+    def _configured_programs(self, view: View, name: str, args: Sequence[Arg], inner: int) -> None:
+        """The programs a tool runs that its options or configuration files name (one set
+        lookup per command decides to look: `_CONFIGURED_PROGRAMS`, or a wrapper), walked as
+        command lines after it (`view.wrapper_scripts`)."""
+        if name == "cmake" and any(a.text[:2] == "-D" for a in args):
+            # `cmake -DCMAKE_C_COMPILER=$PWD/e.sh`: the programs cmake runs as it configures
+            # (to test the compiler) and its build runs
+            view.wrapper_scripts = (*view.wrapper_scripts, *_cmake_programs(args))
+        elif name == "sqlite3":
+            view.follow = True  # (its `.shell` lines: `_follow`)
+        if (name in _NPM_TOOLS or view.wrapper.partition(" ")[0] in _NPM_TOOLS) \
+                and any(a.text.startswith(_NPM_SHELL_OPTIONS) for a in args):
+            # `npm run t --script-shell=./s.sh`, `npx --script-shell ./s.sh x`, `pnpm
+            # --config.script-shell=…`: the shell npm runs scripts and `exec` commands with, as
+            # npm_config_script_shell gives it (`_COMMAND_VARIABLES`)
+            view.wrapper_scripts = (*view.wrapper_scripts, *_npm_shells(args))
+        if view.wrapper in _NPM_EXECS:
+            # `npx x`, `npm exec -- x` run x through the script shell the npmrc files name
+            from polydeukes.stdlib.shell import scripts  # only such a command loads it
+
+            for rc in scripts.npm_config_files(self, view, args[:inner], "."):
+                shell = scripts.npmrc_script_shell(self, view, rc)
+                if isinstance(shell, str):
+                    view.wrapper_scripts = (*view.wrapper_scripts, f"{shell} -c ''")
+                elif shell is not None:
+                    view.file_script = shell  # (cannot be read, or of unknown name: fails closed)
+
     def _file_script(self, view: View) -> None:
         """The script file on disk this command runs (`bash x.sh`, `./x.sh`, `python3 t.py`,
         a makefile's recipes, package.json's scripts), read into `view.file_script`
@@ -3391,6 +3400,7 @@ def _cmake_programs(args: Sequence[Arg]) -> list[str]:
     return out
 
 
+_CONFIGURED_PROGRAMS = frozenset({"cmake", "sqlite3", "npm", "npx", "pnpm", "pnpx", "yarn"})
 _NPM_EXECS = frozenset({"npx", "npm exec", "npm x"})
 _NPM_TOOLS = frozenset({"npm", "npx", "pnpm", "pnpx", "yarn"})
 # npm's options (pnpm's `--config.NAME`) that name the program it runs scripts with
