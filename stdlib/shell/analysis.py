@@ -1289,7 +1289,8 @@ class Walk:
         if inner or name in _DECLARATIONS or name in MAKES:
             # (make's operands may set variables too: `make SHELL=./x.sh`)
             run = _command_variables(args[:inner] if name not in _DECLARATIONS and name not in MAKES else args)
-            if name in MAKES and (inner or context.scope.values or any("=" in a.text for a in args)):
+            if name in MAKES and (inner or any("=" in a.text for a in args) or "MAKEFLAGS" in context.scope.values
+                                  or not _MAKE_RULE_FLAGS.isdisjoint(context.scope.values)):
                 run += _make_variables(args, context.scope.values)
             if run:
                 view.wrapper_scripts = (*view.wrapper_scripts, *run)
