@@ -140,7 +140,21 @@ _COMMAND_VARIABLES = {
     "BASH_ENV": "source {}", "ENV": "source {}",  # sourced by a non-interactive bash, an interactive sh
     "PYTHONSTARTUP": "python3 {}", "NODE_OPTIONS": "node {} -e 0", "PERL5OPT": "perl {} -e 0",
     "RUBYOPT": "ruby {} -e 0",
+    # make's built-in rules run these programs (`CC=./x.sh make x.o` with no makefile rule for
+    # it); configure scripts, cmake and compiler crates read CC, CXX, LD … from the environment too
+    **dict.fromkeys((
+        "CC", "CXX", "CPP", "FC", "F77", "AS", "AR", "LD", "LEX", "YACC", "PC", "M2C", "CO", "GET",
+        "MAKEINFO", "TEX", "TEXI2DVI", "WEAVE", "CWEAVE", "TANGLE", "CTANGLE", "LINT", "RM",
+        # (cmake reads its compiler launchers from the environment too, 3.17)
+        "CMAKE_C_COMPILER_LAUNCHER", "CMAKE_CXX_COMPILER_LAUNCHER"), "{}"),
 }
+# The flags make's built-in rules put on those programs' command lines (`$(CC) $(CFLAGS) …`):
+# handed to make from the environment, their text is part of a recipe line the shell runs.
+_MAKE_RULE_FLAGS = frozenset({
+    "CFLAGS", "CXXFLAGS", "CPPFLAGS", "FFLAGS", "LDFLAGS", "LDLIBS", "LOADLIBES", "ASFLAGS",
+    "ARFLAGS", "LFLAGS", "YFLAGS", "PFLAGS", "RFLAGS", "LINTFLAGS", "COFLAGS", "GFLAGS",
+    "TARGET_ARCH", "TARGET_MACH", "OUTPUT_OPTION",
+})
 
 # Wrappers run the rest of their words as a command. Per wrapper: short options that take a
 # separate argument, long options that take one (unless written `--opt=value`), how many
@@ -194,7 +208,8 @@ _WRAPPERS: dict[str, tuple[frozenset[str], frozenset[str], int, bool]] = {
                                                 "--log-timing", "--logging-format", "--output-limit"}), 1 << 16, False),
     # (since 2026-12-02, round 2) Package runners' one-word forms: the first operand is the
     # command (`npx -c 'cmd'` is a command string, `_WRAPPER_STRINGS`).
-    "npx": (frozenset("pcw"), frozenset({"--package", "--call", "--workspace"}), 0, False),
+    "npx": (frozenset("pcw"), frozenset({"--package", "--call", "--workspace", "--userconfig", "--globalconfig",
+                                         "--script-shell", "--shell", "--prefix", "--registry", "--cache"}), 0, False),
     "pnpx": (frozenset(), frozenset({"--package", "--allow-build"}), 0, False),
     "bunx": (frozenset("p"), frozenset({"--package"}), 0, False),
     "uvx": (frozenset("pw"), frozenset({"--from", "--with", "--with-editable", "--with-requirements", "--python",
@@ -264,7 +279,10 @@ _WRAPPERS: dict[str, tuple[frozenset[str], frozenset[str], int, bool]] = {
 }
 _WrapperRow = tuple[frozenset[str], frozenset[str], int, bool]
 _NO_VALUES: frozenset[str] = frozenset()
-_NPM_EXEC: _WrapperRow = (frozenset("pcw"), frozenset({"--package", "--call", "--workspace"}), 0, False)
+# (as npx's row: npm's options that take a value, `npm exec --userconfig rc -- x` runs x)
+_NPM_EXEC: _WrapperRow = (frozenset("pcw"), frozenset({"--package", "--call", "--workspace", "--userconfig",
+                                                       "--globalconfig", "--script-shell", "--shell", "--prefix",
+                                                       "--registry", "--cache"}), 0, False)
 _PERF_RUN_VALUES = "eoptCGcFmujkrIxM"
 _PERF_RUN_LONG = frozenset({"--event", "--output", "--pid", "--tid", "--cpu", "--cgroup", "--count", "--freq",
                             "--mmap-pages", "--uid", "--branch-filter", "--clockid", "--realtime", "--repeat",
@@ -392,8 +410,9 @@ _MOVING_WRAPPERS = frozenset(name for name, _ in _CHDIR_OPTIONS)
 # (crontab(1)): at's and batch's job is judged as if a shell ran it (`sh <<EOF`, `sh < FILE`),
 # a crontab's lines' commands the same way (`_job_text`).
 _SCHEDULERS = frozenset({"at", "batch", "crontab"})
-# What reads an `echo` piped into it as a shell script (`_script`).
-_ECHO_RUNNERS = NESTED_SHELLS | _SCHEDULERS
+# Programs `echo` or `printf` prints a program into (`echo 'rm -rf c?' | sh`, `| at now`,
+# `echo '.shell …' | sqlite3`).
+_ECHO_RUNNERS = NESTED_SHELLS | _SCHEDULERS | {"sqlite3"}
 # Wrappers (`_wrapper_options`' keys) that run a `.py` command, or one after `--script`, with python.
 _PYTHON_FILE_RUNNERS = frozenset({"uv run"})
 # Stages that execute what arrives on stdin (as commands or as operands of a command).
@@ -478,10 +497,11 @@ _VENV_BIN = (".venv", "bin")
 _TOOL_MODULES = {"pip": "pip", "pip3": "pip", "sphinx": "sphinx-build", "mkdocs": "mkdocs",
                  "pre_commit": "pre-commit"}
 # Programs whose own program may come from a file (`awk -f prog.awk`, `sed -f script.sed`).
-# (Also compilers' `@FILE`/`-wrapper`/`-B` and curl's `-K FILE`: scripts.OPTION_FILE_READERS.)
+# (Also compilers' `@FILE`/`-wrapper`/`-B`, curl's `-K FILE` and wget's `--config FILE`, and
+# their configuration files the environment names: scripts.OPTION_FILE_READERS.)
 PROGRAM_FILE_READERS = frozenset({"awk", "gawk", "mawk", "nawk", "sed", "gsed", "gcc", "cc", "g++", "c++", "clang",
                                   "clang++", "ld", "ld.bfd", "ld.gold", "ld.lld", "as", "cpp", "gfortran",
-                                  "objcopy", "javac", "curl"})
+                                  "objcopy", "javac", "curl", "wget"})
 # Programs that run code from files the line names and no row models (scripts.py `_command_files`):
 # java's single-file source launch, jshell, gdb's command files, sqlite3's `.read`/stdin.
 CODE_FILE_PROGRAMS = frozenset({"java", "jshell", "gdb", "sqlite3"})
@@ -929,7 +949,8 @@ class Walk:
                 elif spelled is not None and (cmd.words[0].text not in _MODELLED_WRITERS or _reads_only(
                         cmd.words[0].text, args, self._env(cmd, piped) if cmd.heredocs or cmd.redirects or piped
                         else _NO_ENV)) and not (cmd.words[0].text == "git" and self._git_may_run()) \
-                        and not (cmd.words[0].text in PAGER_USERS and self._pager_set()):
+                        and not (cmd.words[0].text in PAGER_USERS and self._pager_set()) \
+                        and not (cmd.words[0].text == "curl" and _CURL_HOMES.intersection(context.scope.values)):
                     # No view, no effects: a plain command that can only matter through a
                     # mention it lacks, or through a write redirect's target being a link.
                     for r in cmd.redirects:
@@ -982,7 +1003,7 @@ class Walk:
                     and type(commands[k + 1]) is not PlainRun and commands[k + 1].words \
                     and basename(commands[k + 1].words[0].text) in _ECHO_RUNNERS:
                 # `echo 'rm -rf c?' | sh`, `printf '%s\n' 'rm …' | sh`: what it prints is the
-                # script the shell runs (`| at now`: the job it runs later)
+                # script the shell runs (`| at now`: the job it runs later; `| sqlite3`: its program)
                 printed = None if any(a.opaque for a in view.args[view.inner + 1 :]) else _words_printed(
                     " ".join(a.text for a in view.args[view.inner :])) if view.name == "echo" else (
                     _printf_text([a.text for a in view.args[view.inner + 1 :]]), False)
@@ -1326,8 +1347,13 @@ class Walk:
         if inner or name in _DECLARATIONS or name in MAKES:
             # (make's operands may set variables too: `make SHELL=./x.sh`)
             run = _command_variables(args[:inner] if name not in _DECLARATIONS and name not in MAKES else args)
+            if name in MAKES and (inner or any("=" in a.text for a in args) or "MAKEFLAGS" in context.scope.values
+                                  or not _MAKE_RULE_FLAGS.isdisjoint(context.scope.values)):
+                run += _make_variables(args, context.scope.values)
             if run:
                 view.wrapper_scripts = (*view.wrapper_scripts, *run)
+        if name in _CONFIGURED_PROGRAMS or view.wrapper:
+            self._configured_programs(view, name, args, inner)
         if view.wrapper == "gdb" and inner < len(args):
             # `gdb -batch -x g.gdb --args prog`, `gdb -x g.gdb prog`: gdb runs its command files
             # and `-ex` commands whether or not they start the program: walked as gdb without it.
@@ -1398,6 +1424,10 @@ class Walk:
             # `… | while read f; do …`, `… | source /dev/stdin`, `xargs` with operands it could
             # not read: the bodies are mentions nothing proves read-only (fail closed).
             view.piped_unread = view.piped_code
+        if name == "sqlite3" and view.env.heredocs:
+            # sqlite3's stdin (a heredoc, herestring or pipe) is SQL and dot-commands it runs:
+            # a mention there fails closed (`.output ci/x`, `ATTACH 'ci/x'`), as in its operands
+            view.piped_unread = view.env.heredocs
         # Subshell group: a `(` opening the command saves the directory, a `)` closing it
         # restores it after the command.
         if opening[1]:
@@ -1509,6 +1539,16 @@ class Walk:
             for extra in found.extra if found is not None else ():
                 if extra.kind == "command":
                     yield from self._synthetic(view, extra.argv, depth, extra)
+        if name == "sqlite3":
+            # sqlite3's `.shell CMD` and `.system CMD`, in its stdin, `-cmd`, SQL operands and
+            # the files it reads (`-init`, `.read`, `< q.sql`): CMD is a command line it runs
+            script = view.file_script
+            texts = [*view.env.heredocs, *(a.text for a in args[inner + 1 :] if not a.opaque)]
+            if script is not None and script.text is not None:
+                texts.append(script.text)
+            for code in texts:
+                for m in _SQLITE_SHELL().finditer(code) if ".s" in code else ():
+                    yield from self.nested(m.group(1), depth, fully_read)
         if view.code_runs:
             # A program's code that hands a string to a shell (`os.system("rm -rf c?")`, awk's
             # `system("…")`): the string is walked as a command line (imports.shell_strings).
@@ -2757,6 +2797,33 @@ class Walk:
             return None
         return content
 
+    def _configured_programs(self, view: View, name: str, args: Sequence[Arg], inner: int) -> None:
+        """The programs a tool runs that its options or configuration files name (one set
+        lookup per command decides to look: `_CONFIGURED_PROGRAMS`, or a wrapper), walked as
+        command lines after it (`view.wrapper_scripts`)."""
+        if name == "cmake" and any(a.text[:2] == "-D" for a in args):
+            # `cmake -DCMAKE_C_COMPILER=$PWD/e.sh`: the programs cmake runs as it configures
+            # (to test the compiler) and its build runs
+            view.wrapper_scripts = (*view.wrapper_scripts, *_cmake_programs(args))
+        elif name == "sqlite3":
+            view.follow = True  # (its `.shell` lines: `_follow`)
+        if (name in _NPM_TOOLS or view.wrapper.partition(" ")[0] in _NPM_TOOLS) \
+                and any(a.text.startswith(_NPM_SHELL_OPTIONS) for a in args):
+            # `npm run t --script-shell=./s.sh`, `npx --script-shell ./s.sh x`, `pnpm
+            # --config.script-shell=…`: the shell npm runs scripts and `exec` commands with, as
+            # npm_config_script_shell gives it (`_COMMAND_VARIABLES`)
+            view.wrapper_scripts = (*view.wrapper_scripts, *_npm_shells(args))
+        if view.wrapper in _NPM_EXECS:
+            # `npx x`, `npm exec -- x` run x through the script shell the npmrc files name
+            from polydeukes.stdlib.shell import scripts  # only such a command loads it
+
+            for rc in scripts.npm_config_files(self, view, args[:inner], "."):
+                shell = scripts.npmrc_script_shell(self, view, rc)
+                if isinstance(shell, str):
+                    view.wrapper_scripts = (*view.wrapper_scripts, f"{shell} -c ''")
+                elif shell is not None:
+                    view.file_script = shell  # (cannot be read, or of unknown name: fails closed)
+
     def _file_script(self, view: View) -> None:
         """The script file on disk this command runs (`bash x.sh`, `./x.sh`, `python3 t.py`,
         a makefile's recipes, package.json's scripts), read into `view.file_script`
@@ -3600,6 +3667,89 @@ def _command_variables(args: Sequence[Arg]) -> list[str]:
     return out
 
 
+def _make_variables(args: Sequence[Arg], values: dict) -> list[str]:
+    """The text make may put in a recipe line from the variables a call hands it: any
+    `NAME=value` in front of make or among its operands (a built-in rule's `$(CC)`,
+    `$(CFLAGS)`, `$(COMPILE.c)` … or the makefile's own `$(NAME)` is replaced by it, and the
+    shell runs the line), and the built-in rules' flags the line assigned before make (their
+    programs are `_COMMAND_VARIABLES`). Each value is walked as a line (`make CC=./x.sh`:
+    `./x.sh`); a value of unknown value is not judged, as a command of unknown value is not."""
+    out: list[str] = []
+    texts = [a.text for a in args if not a.opaque]
+    flags = next((t[10:] for t in reversed(texts) if t.startswith("MAKEFLAGS=")), None)
+    if flags is None and values.get("MAKEFLAGS"):
+        flags = " ".join(v.text for v in values["MAKEFLAGS"])
+    given = len(texts)  # (`_command_variables` walks those of `_COMMAND_VARIABLES` among the words)
+    if flags:
+        texts += flags.split()  # (MAKEFLAGS carries variables too: `MAKEFLAGS='-- CC=./x.sh'`)
+    for k, text in enumerate(texts):
+        if "=" not in text or text[:1] == "-":
+            continue
+        name, _, value = text.partition("=")
+        name = name.rstrip(":+?!")
+        if value.strip() and name != "MAKEFLAGS" and _MAKE_NAME().fullmatch(name) \
+                and (k >= given or name not in _COMMAND_VARIABLES):
+            out.append(value)
+    for name in _MAKE_RULE_FLAGS.intersection(values):
+        known = values[name]
+        if known is not None and not any(a.text.startswith(name + "=") for a in args):
+            out.extend(v.text for v in known if v.text.strip())
+    return out
+
+
+_MAKE_NAME = LazyPattern(r"[^\s=:#$]+")
+
+
+# The variables that place the .curlrc curl reads (scripts._CONFIG_HOMES): assigned earlier on
+# the line, a `curl` that only reads still gets its view.
+_CURL_HOMES = frozenset({"CURL_HOME", "XDG_CONFIG_HOME", "HOME"})
+# sqlite3's dot-commands that run a command line (a line of their own, the rest of it)
+_SQLITE_SHELL = LazyPattern(r"(?m)^[ \t]*\.(?:shell|system)[ \t]+(.+)$")
+# cmake's cache variables whose value is a program it or its build runs
+_CMAKE_PROGRAMS = LazyPattern(r"CMAKE_\w+_(?:COMPILER|COMPILER_LAUNCHER|LINKER_LAUNCHER)|CMAKE_(?:LINKER|AR|RANLIB"
+                              r"|MAKE_PROGRAM|OBJCOPY|OBJDUMP|STRIP|NM|ADDR2LINE|READELF|DLLTOOL)")
+
+
+def _cmake_programs(args: Sequence[Arg]) -> list[str]:
+    """The values of `-D VAR=PROG` (`-DVAR:FILEPATH=PROG`, or as two words) for the
+    `_CMAKE_PROGRAMS` variables; one of unknown value is not judged, as a command's is not."""
+    out: list[str] = []
+    for k, a in enumerate(args):
+        word = a if a.text[:2] == "-D" and len(a.text) > 2 else args[k + 1] if a.text == "-D" and k + 1 < len(args) \
+            else None
+        if word is None or word.opaque:
+            continue
+        name, equals, value = word.text.removeprefix("-D").partition("=")
+        if equals and value and _CMAKE_PROGRAMS().fullmatch(name.partition(":")[0]):
+            out.append(value)
+    return out
+
+
+_CONFIGURED_PROGRAMS = frozenset({"cmake", "sqlite3", "npm", "npx", "pnpm", "pnpx", "yarn"})
+_NPM_EXECS = frozenset({"npx", "npm exec", "npm x"})
+_NPM_TOOLS = frozenset({"npm", "npx", "pnpm", "pnpx", "yarn"})
+# npm's options (pnpm's `--config.NAME`) that name the program it runs scripts with
+_NPM_SHELL_OPTIONS = ("--script-shell", "--config.script-shell", "--shell", "--config.shell")
+
+
+def _npm_shells(args: Sequence[Arg]) -> list[str]:
+    """The lines the shells `_NPM_SHELL_OPTIONS` name run (`--script-shell=./s.sh`, or the
+    value in the next word): `'./s.sh' -c ''`; a value of unknown value is not judged, as
+    npm_config_script_shell's is not."""
+    out: list[str] = []
+    for k, a in enumerate(args):
+        option, equals, value = a.text.partition("=")
+        if option not in _NPM_SHELL_OPTIONS:
+            continue
+        word = a if equals else args[k + 1] if k + 1 < len(args) else None
+        if word is None or word.opaque:
+            continue
+        value = value if equals else word.text
+        if value:
+            out.append("'" + value.replace("'", "'\\''") + "' -c ''")
+    return out
+
+
 def name_index(words: Sequence[Word]) -> int:
     """Index of the command-name word past `NAME=VALUE` prefixes (§8.1.7)."""
     k = 0
@@ -4297,8 +4447,8 @@ def _reads_stdin_as_program(cmd: SimpleCommand) -> bool:
     if not words or words[0].opaque:
         return False
     head = basename(words[0].text)
-    if head in _STDIN_EXECUTORS:
-        return True
+    if head in _STDIN_EXECUTORS or head == "sqlite3":
+        return True  # (sqlite3 with SQL operands reads no stdin: not worked out, read as its program)
     if head in _SCHEDULERS:
         return _scheduled_file(words) is None  # `… | at now`: the job is what it reads
     if head in NESTED_SHELLS and head != "eval":
@@ -4314,7 +4464,7 @@ def _reads_stdin_as_program(cmd: SimpleCommand) -> bool:
 
 # The first names of the stages `_reads_stdin_as_program` must read further (a versioned
 # interpreter name, `python3.12`, ends in a digit and is read further too).
-_MAY_RUN_STDIN = (_STDIN_EXECUTORS | NESTED_SHELLS | _RESERVED | _WRAPPER_NAMES | _SCHEDULERS | {"case"}
+_MAY_RUN_STDIN = (_STDIN_EXECUTORS | NESTED_SHELLS | _RESERVED | _WRAPPER_NAMES | _SCHEDULERS | {"case", "sqlite3"}
                   | frozenset(name for name, model in E.COMMANDS.items() if model.handler == "interpreter"))
 
 

@@ -176,6 +176,11 @@ def project_script(walk: Walk, view: View) -> FileScript | None:
     if directory is None:
         return None  # a source directory of unknown value
     names = tuple(directory + n for n in names)
+    if view.name == "cmake":
+        loaded = _cmake_loaded(walk, view, args, directory)
+        if isinstance(loaded, FileScript):
+            return loaded
+        names = (*loaded, *names)  # (read with CMakeLists.txt: the first found is not the only one)
     # `pdm run CMD …`, `hatch run CMD …`: a name that is no script of the project is a command
     # line, run as it is written.
     command = _quoted_line(args[args.index(words[0]) + 1 :]) if view.name in _RUNS_COMMANDS else None
@@ -187,7 +192,7 @@ def project_script(walk: Walk, view: View) -> FileScript | None:
         if isinstance(text, FileScript):
             return text
         found.append((name, text))
-        if view.name not in ALL_FILES:
+        if view.name not in ALL_FILES and (view.name != "cmake" or name.endswith("CMakeLists.txt")):
             break
     if found and view.name in _INCLUDES:
         refused = _included(walk, view, view.name, found)
@@ -323,6 +328,110 @@ def _cmake_script(walk: Walk, view: View, args) -> FileScript | None:
     if len(found) > 1:
         script.parts = found
     return script
+
+
+# cmake's cache variables whose value names CMake code it runs as it configures: a toolchain
+# file, files `project()` includes (`CMAKE_PROJECT_<NAME>_INCLUDE…` too), the top-level
+# dependency providers, the user rules override (`…_<LANG>` too); a `;` list names several.
+_CMAKE_CODE_VARIABLES = LazyPattern(
+    r"CMAKE_TOOLCHAIN_FILE|CMAKE_PROJECT_(?:\w+_)?INCLUDE(?:_BEFORE)?|CMAKE_PROJECT_TOP_LEVEL_INCLUDES"
+    r"|CMAKE_USER_MAKE_RULES_OVERRIDE(?:_\w+)?")
+_CMAKE_PRESETS = ("CMakePresets.json", "CMakeUserPresets.json")
+_PRESET_FILES = 16  # preset files read through `include`, per command
+
+
+def _cmake_loaded(walk: Walk, view: View, args, directory: str) -> list[str] | FileScript:
+    """The files of CMake code a configuring cmake runs besides CMakeLists.txt: `-C FILE` (the
+    initial cache script), `--toolchain FILE`, `-D VAR=FILE` of `_CMAKE_CODE_VARIABLES`
+    (`-DVAR:FILEPATH=FILE`), CMAKE_TOOLCHAIN_FILE from the environment (cmake 3.21), and with
+    `--preset`/`--workflow` what the presets files name (`_cmake_presets`). A name of unknown
+    value refuses; one with no file is not judged (cmake stops there)."""
+    files: list[str] = []
+    unknown = False
+    for k, a in enumerate(args):
+        t = a.text
+        value = None
+        if t in ("-C", "-D", "--toolchain") and k + 1 < len(args):
+            word = args[k + 1]
+            unknown |= word.opaque and (t != "-D" or _CMAKE_CODE_VARIABLES().match(word.text) is not None)
+            value = word.text if t != "-D" else None
+            t = "-D" + word.text if t == "-D" else t
+        elif t.startswith("--toolchain="):
+            value = t[12:]
+        elif t.startswith("-C") and len(t) > 2:
+            value = t[2:]
+        if t.startswith("-D") and "=" in t:
+            name, _, assigned = t[2:].partition("=")
+            if _CMAKE_CODE_VARIABLES().fullmatch(name.split(":", 1)[0]):
+                unknown |= a.opaque
+                files.extend(f for f in assigned.split(";") if f)
+        elif value is not None:
+            unknown |= a.opaque
+            files.append(value)
+    from polydeukes.stdlib.shell.scripts import _make_environment
+
+    environment = _make_environment(walk, view, "CMAKE_TOOLCHAIN_FILE")
+    if environment:
+        unknown |= "$" in environment
+        files.append(environment)
+    if any(a.text.startswith(("--preset", "--workflow")) for a in args):
+        presets = _cmake_presets(walk, view, directory)
+        if isinstance(presets, FileScript):
+            return presets
+        files.extend(presets)
+    if unknown:
+        return _refused("the CMake code it is given", "cmake", "its name is not known")
+    # (a relative name: `-C`'s from where cmake runs, a toolchain file's from the build tree,
+    # else the source tree; each place that holds one is read)
+    build = next((_as_prefix(args[k + 1].text) for k in range(len(args) - 1)
+                  if args[k].text == "-B" and not args[k + 1].opaque), "")
+    return list(dict.fromkeys(p for f in files for p in ((f,) if f.startswith("/") else (f, build + f, directory + f))))
+
+
+def _cmake_presets(walk: Walk, view: View, directory: str) -> list[str] | FileScript:
+    """CMakePresets.json and CMakeUserPresets.json (and the files their `include` lists name):
+    each read as CMake code (a mention fails closed), and the toolchain files and
+    `_CMAKE_CODE_VARIABLES` their configure presets name, whichever preset the call picks
+    (`${sourceDir}` is the source directory; another macro's value is unknown and refuses)."""
+    import json
+
+    out: list[str] = []
+    pending = list(_CMAKE_PRESETS)
+    seen: set[str] = set()
+    while pending and len(seen) < _PRESET_FILES:
+        spelled = pending.pop(0)
+        if spelled in seen:
+            continue
+        seen.add(spelled)
+        text = _read_file(walk, view, directory + spelled)
+        if isinstance(text, FileScript):
+            return text
+        if text is None:
+            continue
+        out.append(spelled)  # (its text: a `cmakeCommandArgs` … that mentions an entry fails closed)
+        try:
+            data = json.loads(text)
+        except ValueError:
+            return _refused(directory + spelled, "cmake", "it is not JSON this layer can read")
+        if not isinstance(data, dict):
+            continue
+        base = spelled.rpartition("/")[0]
+        pending.extend((base + "/" if base else "") + f for f in data.get("include") or () if isinstance(f, str))
+        for preset in data.get("configurePresets") or ():
+            if not isinstance(preset, dict):
+                continue
+            named = [preset.get("toolchainFile")]
+            for name, value in (preset.get("cacheVariables") or {}).items():
+                if _CMAKE_CODE_VARIABLES().fullmatch(name):
+                    named.append(value.get("value") if isinstance(value, dict) else value)
+            for value in named:
+                if not isinstance(value, str):
+                    continue
+                value = value.replace("${sourceDir}/", "").replace("${sourceDir}", ".")
+                if "$" in value:
+                    return _refused(directory + spelled, "cmake", f"it names CMake code of unknown name ({value})")
+                out.extend(f for f in value.split(";") if f)
+    return out
 
 
 def _as_prefix(spelled: str) -> str:

@@ -318,6 +318,9 @@ def _command_files(view: View, k: int, name: str) -> FileScript | None:
                 if operands > 1:
                     files.extend(m.group(1) for m in _SQLITE_READ().finditer(t))  # `sqlite3 DB '.read q.sql'`
         k += 1
+    if name == "sqlite3" and operands < 2:
+        # (`.read q.sql` in its heredoc, herestring or piped text)
+        files.extend(m.group(1) for body in view.env.heredocs for m in _SQLITE_READ().finditer(body))
     if not files and not patterns and not unknown:
         if name == "sqlite3" and operands < 2:
             return _stdin_script(view, name, False, ())  # `sqlite3 DB < q.sql`
@@ -1432,7 +1435,15 @@ def _program_files(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript | 
 # `-K FILE` (`output = "…"` writes).
 COMPILERS = frozenset({"gcc", "cc", "g++", "c++", "clang", "clang++", "ld", "ld.bfd", "ld.gold", "ld.lld",
                        "as", "cpp", "gfortran", "objcopy", "javac"})
-OPTION_FILE_READERS = COMPILERS | frozenset({"curl"})
+OPTION_FILE_READERS = COMPILERS | frozenset({"curl", "wget"})
+# The environment variables that place curl's and wget's configuration files, and the names
+# read there ("": the variable names the file): curl reads the first .curlrc of $CURL_HOME,
+# $XDG_CONFIG_HOME (7.73, also `curlrc`) and $HOME, wget $WGETRC (else $HOME/.wgetrc) and
+# $SYSTEM_WGETRC; every one the line sets is read.
+_CONFIG_HOMES = {
+    "curl": (("CURL_HOME", (".curlrc",)), ("XDG_CONFIG_HOME", (".curlrc", "curlrc")), ("HOME", (".curlrc",))),
+    "wget": (("WGETRC", ("",)), ("SYSTEM_WGETRC", ("",)), ("HOME", (".wgetrc",))),
+}
 _B_PROGRAMS = ("cc1", "cc1plus", "cc1obj", "f951", "as", "ld", "collect2", "lto-wrapper", "lto1", "cpp",
                "ld.bfd", "ld.gold", "ld.lld", "specs")
 _RESPONSE_FILE = LazyPattern(r"(?:^|\s)['\"]?@([^\s'\"]+)")
@@ -1474,13 +1485,13 @@ def _option_files(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript | N
                         files.extend(value + sep + name for name in _B_PROGRAMS
                                      for sep in (("",) if value.endswith("/") else ("", "/")))
                     value = None
-        elif t in ("-K", "--config") and k + 1 < len(args):
+        elif (t == "--config" or t == "-K" and view.name == "curl") and k + 1 < len(args):
             k += 1
             a = args[k]
             value = a.text
         elif t.startswith("--config="):
             value = t.split("=", 1)[1]
-        elif t.startswith("-K") and len(t) > 2:
+        elif t.startswith("-K") and len(t) > 2 and view.name == "curl":
             value = t[2:]
         if value is not None:
             if a.opaque:
@@ -1488,6 +1499,14 @@ def _option_files(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript | N
             else:
                 files.append(value)
         k += 1
+    for variable, names in () if compiler else _CONFIG_HOMES[view.name]:
+        # `CURL_HOME=. curl …` reads ./.curlrc, `WGETRC=w wget …` w: the configuration the
+        # environment the line gives it names (the session's own HOME's is not the line's)
+        value = _make_environment(walk, view, variable)
+        if value is not None and "$" in value:
+            unknown = f"{variable}={value}"
+        elif value:
+            files.extend(value.rstrip("/") + "/" + name if name else value for name in names)
     if unknown is not None or "-" in files or "/dev/stdin" in files:
         refused = FileScript(unknown or "-", view.name, True, True, None)
         refused.refused = "its name is not known" if unknown is not None else "it arrives on stdin"
@@ -2142,12 +2161,13 @@ def _scripts_of(walk: Walk, view: View, directory: str, words: Sequence[Arg], sc
         script.parts = parts
     if directory != ".":
         script.directory = walk.absolute(directory, view.cwd)  # the scripts run in the package's
-    shell = _npmrc_script_shell(walk, view, directory) if name in ("npm", "pnpm") else None
-    if isinstance(shell, FileScript):
-        return shell
-    if shell is not None:
-        # `.npmrc`'s `script-shell=./s.sh`: npm runs every script as `./s.sh -c SCRIPT`
-        lines = [*lines, f"{shell} -c ''"]
+    for rc in npm_config_files(walk, view, view.args[view.inner + 1 :], directory) if name in ("npm", "pnpm") else ():
+        shell = npmrc_script_shell(walk, view, rc)
+        if isinstance(shell, FileScript):
+            return shell
+        if shell is not None:
+            # `.npmrc`'s `script-shell=./s.sh`: npm runs every script as `./s.sh -c SCRIPT`
+            lines = [*lines, f"{shell} -c ''"]
     options = _npmrc_node_options(walk, view, directory) if name in ("npm", "pnpm", "yarn") else None
     if options is not None:
         # `.npmrc`'s `node-options=--require ./e.js` is NODE_OPTIONS of every script: each
@@ -2199,10 +2219,36 @@ def _npmrc_node_options(walk: Walk, view: View, directory: str) -> str | None:
     return m.group(1).strip("'\"")
 
 
-def _npmrc_script_shell(walk: Walk, view: View, directory: str) -> str | FileScript | None:
-    """The `script-shell` a project's .npmrc (in the package's directory) sets for npm and pnpm
-    scripts, quoted as a command word; a refusal when .npmrc cannot be read within bounds."""
-    spelled = ".npmrc" if directory == "." else directory.rstrip("/") + "/.npmrc"
+def npm_config_files(walk: Walk, view: View, args: Sequence[Arg], directory: str) -> list[str]:
+    """The npmrc files npm reads that the line names: the project's .npmrc (in the package's
+    directory), and those `--userconfig F`, `--globalconfig F` (`=F`) or npm_config_userconfig,
+    npm_config_globalconfig in its environment name; one of unknown name is `-`, which
+    refuses (`_read_file` on a name no file has is not judged, so it is spelled apart)."""
+    files = [".npmrc" if directory == "." else directory.rstrip("/") + "/.npmrc"]
+    for k, a in enumerate(args):
+        option, equals, value = a.text.partition("=")
+        if option in _NPM_CONFIG_OPTIONS:
+            word = a if equals else args[k + 1] if k + 1 < len(args) else None
+            if word is not None:
+                files.append("\0" if word.opaque else value if equals else word.text)
+    for variable in _NPM_CONFIG_OPTIONS.values():
+        for spelled in (variable, variable.upper()):
+            value = _make_environment(walk, view, spelled)
+            if value is not None:
+                files.append("\0" if "$" in value else value)
+    return files
+
+
+_NPM_CONFIG_OPTIONS = {"--userconfig": "npm_config_userconfig", "--globalconfig": "npm_config_globalconfig"}
+
+
+def npmrc_script_shell(walk: Walk, view: View, spelled: str) -> str | FileScript | None:
+    """The `script-shell` an npmrc file sets for npm and pnpm scripts, quoted as a command
+    word; a refusal when it cannot be read within bounds or its name is unknown (`\0`)."""
+    if spelled == "\0":
+        refused = FileScript("npmrc", view.name if view.name in ("npm", "pnpm") else "npm", True, True, None)
+        refused.refused = "its name is not known"
+        return refused
     text = _read_file(walk, view, spelled)
     if text is None or isinstance(text, FileScript):
         return text
