@@ -648,7 +648,8 @@ class Context:
     """The line's state as the walk goes (see the module docstring)."""
 
     __slots__ = ("cwd", "stack", "oldpwd", "scope", "glob", "redefined", "written", "writers", "groups", "listed",
-                 "node_bin", "links", "cwd_uncertain", "path_dirs", "cwd_glob", "functions", "root", "fds")
+                 "node_bin", "links", "cwd_uncertain", "path_dirs", "cwd_glob", "functions", "root", "fds",
+                 "trees_written")
 
     def __init__(self, root: tuple[str, ...] | None) -> None:
         self.root = root
@@ -679,6 +680,9 @@ class Context:
         self.functions: dict[str, str] = {}
         # File descriptors `exec 3<x.sh` opened: the file spelled (None: not a file read).
         self.fds: dict[str, str | None] = {}
+        # Directories the line writes members of unknown names into (an archive extracted, a
+        # patch applied there): a hook below one may be new (gitruns.py).
+        self.trees_written: set[tuple[str, ...]] = set()
 
 
     def directory_value(self, name: str) -> tuple[Value, ...] | None:
@@ -2476,6 +2480,11 @@ class Walk:
         model = view.model
         if model is None or model.pure:
             return
+        if view.name == "git":
+            from polydeukes.stdlib.shell import gitruns  # only a git command loads it
+
+            if gitruns.sets_config(view):
+                return  # (its setting is kept as such for the git commands after it)
         found = view.effects
         for it in found.items if found is not None else ():
             if it.role in E.WRITING and it.role != E.CHMOD:  # `chmod +x` keeps the content
@@ -2487,6 +2496,10 @@ class Walk:
                 path = self.absolute(extra.path, view.cwd)
                 if path is not None:
                     written[path] = None
+            elif extra.tree and extra.path and extra.pattern is None:
+                path = self.absolute(extra.path, view.cwd)
+                if path is not None:
+                    self.context.trees_written.add(path)
 
     # -- scripts the line wrote -------------------------------------------------------------
 
@@ -2631,7 +2644,11 @@ class Walk:
         """Could a git command here run a hook, an alias or a configured program (gitruns.py)?"""
         from polydeukes.stdlib.shell import gitruns  # only a git command loads it
 
-        return gitruns.may_run(self, self.context.cwd)
+        context = self.context
+        # (what the line wrote or set before it may be a hook or configuration git reads)
+        return bool(context.writers or context.written or context.trees_written or self.file_scripts.get(gitruns.SETTINGS)
+                    or self.file_scripts.get(gitruns.TEMPLATES)
+                    or gitruns.LINE_VARIABLES & context.scope.values.keys()) or gitruns.may_run(self, context.cwd)
 
     def _git_runs(self, view: View) -> None:
         """The hooks, alias and configured programs a `git` command runs (gitruns.py), read
