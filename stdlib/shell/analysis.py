@@ -649,7 +649,7 @@ class Context:
 
     __slots__ = ("cwd", "stack", "oldpwd", "scope", "glob", "redefined", "written", "writers", "groups", "listed",
                  "node_bin", "links", "cwd_uncertain", "path_dirs", "cwd_glob", "functions", "root", "fds",
-                 "trees_written")
+                 "trees_written", "deleted")
 
     def __init__(self, root: tuple[str, ...] | None) -> None:
         self.root = root
@@ -683,6 +683,8 @@ class Context:
         # Directories the line writes members of unknown names into (an archive extracted, a
         # patch applied there): a hook below one may be new (gitruns.py).
         self.trees_written: set[tuple[str, ...]] = set()
+        # Paths of `written` whose last write removed them (`rm .git/hooks/pre-commit`: no hook).
+        self.deleted: set[tuple[str, ...]] = set()
 
 
     def directory_value(self, name: str) -> tuple[Value, ...] | None:
@@ -2491,13 +2493,19 @@ class Walk:
                 path = self.absolute(it.text, view.cwd)
                 if path is not None:
                     written[path] = None
+                    if it.role == E.DELETE:
+                        self.context.deleted.add(path)
+                    elif self.context.deleted:
+                        self.context.deleted.discard(path)
         for extra in found.extra if found is not None else ():
             if extra.kind in E.WRITING and extra.path and extra.pattern is None and not extra.tree:
                 path = self.absolute(extra.path, view.cwd)
                 if path is not None:
                     written[path] = None
-            elif extra.tree and extra.path and extra.pattern is None:
-                path = self.absolute(extra.path, view.cwd)
+            elif extra.kind in _TREE_WRITES and (extra.tree or extra.pattern is not None):
+                # (a pattern's members land below the directory its fixed part names)
+                spelled = extra.path if extra.pattern is None else _fixed_directory(extra.pattern)
+                path = self.absolute(spelled or ".", view.cwd)
                 if path is not None:
                     self.context.trees_written.add(path)
 
@@ -2691,6 +2699,20 @@ class Walk:
 
 
 _NO_ENV = View.env
+_TREE_WRITES = E.WRITING | {"extract", "patch"}
+
+
+def _fixed_directory(pattern: str) -> str:
+    """The directory a pathname pattern's matches all lie below: its segments before the first
+    one with a glob character (`.git/hooks/*` -> `.git/hooks`)."""
+    fixed = []
+    for segment in pattern.split("/"):
+        if any(c in segment for c in "*?[\\"):
+            break
+        fixed.append(segment)
+    else:
+        fixed.pop()
+    return "/".join(fixed)
 _GROUP_ENDS = frozenset({"}", "done", "fi", "esac"})
 
 

@@ -204,7 +204,7 @@ def git_script(walk: Walk, view: View) -> FileScript | None:
                 text = _read(walk, path, SCRIPT_BYTES)
             if isinstance(text, FileScript):
                 return text
-            if text is not None:
+            if text:  # (an empty hook, or one the line removed, runs nothing)
                 lines.append(text)
                 sources.append(_shown(path, view.cwd))
     config = _shown(git_dir + ("config",), view.cwd) if git_dir is not None else "-c"
@@ -386,12 +386,15 @@ def _written_text(walk: Walk, written: dict, path: tuple[str, ...], top: tuple[s
     above it, below the work tree's top, that the line writes (`cp -r t .git/hooks`, `mv h2 h`)
     or extracts an archive into (`tar xf h.tar -C .git/hooks`) counts as a write of unknown
     content (outside the work tree, only the file's own directory does)."""
+    deleted = walk.context.deleted
     if path in written:
-        return written[path]
+        return "" if path in deleted else written[path]  # (removed last: nothing runs)
     trees = walk.context.trees_written
+    if path in trees:
+        return None
     stop = len(top) + 1 if path[: len(top)] == top else len(path) - 1
     for end in range(len(path) - 1, stop - 1, -1):
-        if path[:end] in written or path[:end] in trees:
+        if path[:end] in written and path[:end] not in deleted or path[:end] in trees:
             return None
     return _NOT_WRITTEN
 
