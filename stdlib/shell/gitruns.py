@@ -34,6 +34,7 @@ from __future__ import annotations
 from polydeukes.stdlib.shell.analysis import View, Walk
 from polydeukes.stdlib.shell.disk import SCRIPT_BYTES, Binary, Missing, Refused
 from polydeukes.stdlib.shell.git import _GIT_GLOBAL_MODEL, _GIT_READERS, _GIT_SUBCOMMANDS
+from polydeukes.stdlib.shell.judgment import GIT_HOOKS
 from polydeukes.stdlib.shell.scripts import FileScript
 from polydeukes.vm.sre import LazyPattern
 
@@ -152,6 +153,9 @@ def git_script(walk: Walk, view: View) -> FileScript | None:
     if k >= len(args) or args[k].opaque or directory is None or walk.disk is None:
         return None
     sub = args[k].text
+    if git_dir is None and (view.inner or "GIT_DIR" in walk.context.scope.values):
+        spelled = walk.environment(view, "GIT_DIR")  # (as `--git-dir`)
+        git_dir = walk.absolute(spelled, directory) if spelled else None
     found = _repository(walk, git_dir, directory)
     settings = walk.file_scripts.get(SETTINGS)
     if sub in ("init", "clone"):
@@ -188,7 +192,7 @@ def git_script(walk: Walk, view: View) -> FileScript | None:
     directories = [walk.absolute(spelled, top) for spelled in hooks_paths] if hooks_paths \
         else [git_dir + ("hooks",)] if git_dir else []
     directories += [template + ("hooks",) for template in templates or ()]
-    for hook in _HOOKS.get(sub, ()):
+    for hook in _HOOKS.get(sub, ()) if sub != "hook" else _hook_run(args[k + 1 :]):
         for hooks in directories:
             if hooks is None:
                 continue
@@ -270,7 +274,7 @@ _ALL_HOOKS = frozenset(hook for hooks in _HOOKS.values() for hook in hooks)
 SETTINGS = ("git settings of the line",)  # (a key of `walk.file_scripts`)
 _NOT_WRITTEN = object()
 CONFIG_VARIABLES = frozenset({"GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG"})
-LINE_VARIABLES = CONFIG_VARIABLES | {"GIT_TEMPLATE_DIR", "GIT_CONFIG_COUNT", "GIT_CONFIG_PARAMETERS"}  # (a git command after one is always read)
+LINE_VARIABLES = CONFIG_VARIABLES | {"GIT_TEMPLATE_DIR", "GIT_DIR", "GIT_CONFIG_COUNT", "GIT_CONFIG_PARAMETERS"}  # (a git command after one is always read)
 _CONFIG_TAKES_VALUE = frozenset({"-f", "--file", "--blob", "--type", "--default", "--comment", "--value", "--url"})
 _CONFIG_READS = frozenset({"--get", "--get-all", "--get-regexp", "--get-urlmatch", "--list", "-l", "--unset",
                            "--unset-all", "--remove-section", "--rename-section", "-e", "--edit", "get", "list",
@@ -442,6 +446,22 @@ def _line_config(walk: Walk, view: View, top: tuple[str, ...], git_dir: tuple[st
                 pending += [(walk.absolute(spelled, path[:-1]), True) for spelled in items]
     return None
 _SUBMODULE_PATH = LazyPattern(r"(?m)^[ \t]*path[ \t]*=[ \t]*(.+?)[ \t]*$")
+
+
+def _hook_run(arguments) -> tuple[str, ...]:
+    """The hook `git hook run [OPTIONS] NAME [-- ARGS]` runs (any name: a hook of another name
+    runs too); every hook git knows when the name is of unknown value."""
+    k = 0
+    while k < len(arguments) and arguments[k].text != "run":
+        k += 1
+    for a in arguments[k + 1 :]:
+        if a.opaque:
+            return tuple(GIT_HOOKS)
+        if not a.text.startswith("-"):
+            return (a.text,) if "/" not in a.text else ()
+        if a.text == "--":
+            break
+    return ()
 
 
 def _submodule_command(arguments) -> str | None:
