@@ -448,6 +448,9 @@ def _line_config(walk: Walk, view: View, top: tuple[str, ...], git_dir: tuple[st
 _SUBMODULE_PATH = LazyPattern(r"(?m)^[ \t]*path[ \t]*=[ \t]*(.+?)[ \t]*$")
 
 
+_EVERY_HOOK = tuple(sorted(GIT_HOOKS))
+
+
 def _hook_run(arguments) -> tuple[str, ...]:
     """The hook `git hook run [OPTIONS] NAME [-- ARGS]` runs (any name: a hook of another name
     runs too); every hook git knows when the name is of unknown value."""
@@ -456,7 +459,7 @@ def _hook_run(arguments) -> tuple[str, ...]:
         k += 1
     for a in arguments[k + 1 :]:
         if a.opaque:
-            return tuple(GIT_HOOKS)
+            return _EVERY_HOOK
         if not a.text.startswith("-"):
             return (a.text,) if "/" not in a.text else ()
         if a.text == "--":
