@@ -644,6 +644,9 @@ class View:
         return self.name in NESTED_SHELLS
 
 
+_NO_PATHS: frozenset = frozenset()
+
+
 class Context:
     """The line's state as the walk goes (see the module docstring)."""
 
@@ -682,9 +685,10 @@ class Context:
         self.fds: dict[str, str | None] = {}
         # Directories the line writes members of unknown names into (an archive extracted, a
         # patch applied there): a hook below one may be new (gitruns.py).
-        self.trees_written: set[tuple[str, ...]] = set()
+        # (both empty and shared until the line writes such a path: `_record_writes`)
+        self.trees_written: set[tuple[str, ...]] | frozenset = _NO_PATHS
         # Paths of `written` whose last write removed them (`rm .git/hooks/pre-commit`: no hook).
-        self.deleted: set[tuple[str, ...]] = set()
+        self.deleted: set[tuple[str, ...]] | frozenset = _NO_PATHS
 
 
     def directory_value(self, name: str) -> tuple[Value, ...] | None:
@@ -2482,21 +2486,24 @@ class Walk:
         model = view.model
         if model is None or model.pure:
             return
-        if view.name == "git":
-            from polydeukes.stdlib.shell import gitruns  # only a git command loads it
-
-            if gitruns.sets_config(view):
-                return  # (its setting is kept as such for the git commands after it)
         found = view.effects
         for it in found.items if found is not None else ():
             if it.role in E.WRITING and it.role != E.CHMOD:  # `chmod +x` keeps the content
+                if view.name == "git":
+                    from polydeukes.stdlib.shell import gitruns  # only a git command loads it
+
+                    if gitruns.sets_config(view):
+                        return  # (`git config -f F`: its setting is kept as such, gitruns.py)
                 path = self.absolute(it.text, view.cwd)
                 if path is not None:
                     written[path] = None
+                    context = self.context
                     if it.role == E.DELETE:
-                        self.context.deleted.add(path)
-                    elif self.context.deleted:
-                        self.context.deleted.discard(path)
+                        if context.deleted is _NO_PATHS:
+                            context.deleted = set()
+                        context.deleted.add(path)
+                    elif context.deleted:
+                        context.deleted.discard(path)
         for extra in found.extra if found is not None else ():
             if extra.kind in E.WRITING and extra.path and extra.pattern is None and not extra.tree:
                 path = self.absolute(extra.path, view.cwd)
@@ -2507,6 +2514,8 @@ class Walk:
                 spelled = extra.path if extra.pattern is None else _fixed_directory(extra.pattern)
                 path = self.absolute(spelled or ".", view.cwd)
                 if path is not None:
+                    if self.context.trees_written is _NO_PATHS:
+                        self.context.trees_written = set()
                     self.context.trees_written.add(path)
 
     # -- scripts the line wrote -------------------------------------------------------------
@@ -2653,10 +2662,12 @@ class Walk:
         from polydeukes.stdlib.shell import gitruns  # only a git command loads it
 
         context = self.context
-        # (what the line wrote or set before it may be a hook or configuration git reads)
-        return bool(context.writers or context.written or context.trees_written or self.file_scripts.get(gitruns.SETTINGS)
-                    or self.file_scripts.get(gitruns.TEMPLATES)
-                    or gitruns.LINE_VARIABLES & context.scope.values.keys()) or gitruns.may_run(self, context.cwd)
+        # (what the line set before it may name a hook or configuration git reads; what it
+        # wrote may be one, in a repository)
+        if self.file_scripts.get(gitruns.SETTINGS) or self.file_scripts.get(gitruns.TEMPLATES) \
+                or gitruns.LINE_VARIABLES & context.scope.values.keys():
+            return True
+        return gitruns.may_run(self, context.cwd, bool(context.writers or context.written or context.trees_written))
 
     def _git_runs(self, view: View) -> None:
         """The hooks, alias and configured programs a `git` command runs (gitruns.py), read

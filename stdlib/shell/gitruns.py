@@ -145,15 +145,16 @@ def git_script(walk: Walk, view: View) -> FileScript | None:
             else:
                 git_dir = place
         k += 1
-    if _ENVIRONMENT_SETTINGS & walk.context.scope.values.keys() \
-            or view.inner and any(a.text.startswith("GIT_CONFIG_") for a in view.args[: view.inner]):
-        _environment_settings(walk, view, overrides)
     if k < len(args) and args[k].text == "config" and not args[k].opaque:
         _record_setting(walk, args[k + 1 :])
     if k >= len(args) or args[k].opaque or directory is None or walk.disk is None:
         return None
     sub = args[k].text
-    if git_dir is None and (view.inner or "GIT_DIR" in walk.context.scope.values):
+    scope = walk.context.scope.values
+    if _ENVIRONMENT_SETTINGS & scope.keys() \
+            or view.inner and any(a.text.startswith("GIT_CONFIG_") for a in view.args[: view.inner]):
+        _environment_settings(walk, view, overrides)
+    if git_dir is None and (view.inner or "GIT_DIR" in scope):
         spelled = walk.environment(view, "GIT_DIR")  # (as `--git-dir`)
         git_dir = walk.absolute(spelled, directory) if spelled else None
     found = _repository(walk, git_dir, directory)
@@ -178,7 +179,7 @@ def git_script(walk: Walk, view: View) -> FileScript | None:
     origins = {name: "the line's git config" for name in settings or ()}  # (else `config`, or -c)
     context = walk.context
     written = walk.written() if context.writers or context.written or context.trees_written else None
-    if written is not None or overrides or settings or CONFIG_VARIABLES & context.scope.values.keys() \
+    if written is not None or overrides or settings or CONFIG_VARIABLES & scope.keys() \
             or view.inner and any(a.text.startswith("GIT_CONFIG") for a in view.args[: view.inner]):
         # Configuration the line writes or names (round 5, r5-git): merged, or failed closed.
         refused = _line_config(walk, view, top, git_dir, values, written, origins)
@@ -483,16 +484,18 @@ def _submodule_command(arguments) -> str | None:
     return " ".join(a.text for a in rest)
 
 
-def may_run(walk: Walk, cwd: tuple[str, ...] | None) -> bool:
+def may_run(walk: Walk, cwd: tuple[str, ...] | None, wrote: bool = False) -> bool:
     """Could a git command run in `cwd` run anything `git_script` reads: a hook file in the
-    hooks directory, an alias, a configured program (or a configuration that cannot be read)?
-    False lets the walk judge a reading git command from its words alone; once per repository
-    and walk."""
+    hooks directory, an alias, a configured program (or a configuration that cannot be read),
+    or, when the line `wrote` files before it, any of those it may have written? False lets
+    the walk judge a reading git command from its words alone; once per repository and walk."""
     if cwd is None or walk.disk is None:
         return False
     found = _repository(walk, None, cwd)
     if found is None:
         return False
+    if wrote:
+        return True
     top, git_dir = found
     key = ("git may run", git_dir)
     cache = walk.file_scripts
