@@ -26,7 +26,9 @@ The judge then reads the lines as it reads a shell script a command runs: a prot
 they mention fails closed (`git runs …, which mentions protected path …`), and their commands
 are judged one level deeper. The configuration a user keeps outside the project
 (`~/.gitconfig`, `/etc/gitconfig`) is not read (docs/security.md); `include.path` files of
-the repository's config are (round 5).
+the repository's config are (round 5). Hooks and configuration the line itself writes or sets
+before the git command are read as written, or fail closed (round 5, r5-git: "configuration
+and hooks the line itself writes" below).
 """
 
 from __future__ import annotations
