@@ -645,6 +645,14 @@ class View:
 
 
 _NO_PATHS: frozenset = frozenset()
+_NO_WRITERS: dict = {}  # (shared, never written: `Context.written_by` until its first entry)
+GIT_CONFIG = "git config"
+
+
+def _sets_git_config(view: View) -> bool:
+    from polydeukes.stdlib.shell import gitruns  # only a git command loads it
+
+    return gitruns.sets_config(view)
 
 
 class Context:
@@ -652,7 +660,7 @@ class Context:
 
     __slots__ = ("cwd", "stack", "oldpwd", "scope", "glob", "redefined", "written", "writers", "groups", "listed",
                  "node_bin", "links", "cwd_uncertain", "path_dirs", "cwd_glob", "functions", "root", "fds",
-                 "trees_written", "deleted")
+                 "trees_written", "written_by")
 
     def __init__(self, root: tuple[str, ...] | None) -> None:
         self.root = root
@@ -685,10 +693,11 @@ class Context:
         self.fds: dict[str, str | None] = {}
         # Directories the line writes members of unknown names into (an archive extracted, a
         # patch applied there): a hook below one may be new (gitruns.py).
-        # (both empty and shared until the line writes such a path: `_record_writes`)
+        # (empty and shared until the line writes such a path: `_record_writes`)
         self.trees_written: set[tuple[str, ...]] | frozenset = _NO_PATHS
-        # Paths of `written` whose last write removed them (`rm .git/hooks/pre-commit`: no hook).
-        self.deleted: set[tuple[str, ...]] | frozenset = _NO_PATHS
+        # Paths of `written` whose last write removed them (`rm .git/hooks/pre-commit`: no hook)
+        # or only set git configuration (`git config -f F k v`): E.DELETE or GIT_CONFIG.
+        self.written_by: dict[tuple[str, ...], str] = _NO_WRITERS
 
 
     def directory_value(self, name: str) -> tuple[Value, ...] | None:
@@ -2487,23 +2496,26 @@ class Walk:
         if model is None or model.pure:
             return
         found = view.effects
+        setting = None  # (is it a `git config -f F KEY VALUE`: asked on its first write)
         for it in found.items if found is not None else ():
             if it.role in E.WRITING and it.role != E.CHMOD:  # `chmod +x` keeps the content
-                if view.name == "git":
-                    from polydeukes.stdlib.shell import gitruns  # only a git command loads it
-
-                    if gitruns.sets_config(view):
-                        return  # (`git config -f F`: its setting is kept as such, gitruns.py)
+                if setting is None:
+                    setting = view.name == "git" and _sets_git_config(view)
                 path = self.absolute(it.text, view.cwd)
                 if path is not None:
-                    written[path] = None
                     context = self.context
-                    if it.role == E.DELETE:
-                        if context.deleted is _NO_PATHS:
-                            context.deleted = set()
-                        context.deleted.add(path)
-                    elif context.deleted:
-                        context.deleted.discard(path)
+                    by = context.written_by
+                    # How the path was last written, where git's reading cares (gitruns.py): a
+                    # removal, or only settings `git config` keeps as such.
+                    how = it.role if it.role == E.DELETE else GIT_CONFIG if setting and (
+                        path not in written or by.get(path) == GIT_CONFIG) else None
+                    written[path] = None
+                    if how is not None:
+                        if by is _NO_WRITERS:
+                            context.written_by = by = {}
+                        by[path] = how
+                    elif by:
+                        by.pop(path, None)
         for extra in found.extra if found is not None else ():
             if extra.kind in E.WRITING and extra.path and extra.pattern is None and not extra.tree:
                 path = self.absolute(extra.path, view.cwd)

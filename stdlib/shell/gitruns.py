@@ -33,7 +33,8 @@ and hooks the line itself writes" below).
 
 from __future__ import annotations
 
-from polydeukes.stdlib.shell.analysis import View, Walk
+from polydeukes.stdlib.shell import effects as E
+from polydeukes.stdlib.shell.analysis import GIT_CONFIG, View, Walk
 from polydeukes.stdlib.shell.disk import SCRIPT_BYTES, Binary, Missing, Refused
 from polydeukes.stdlib.shell.git import _GIT_GLOBAL_MODEL, _GIT_READERS, _GIT_SUBCOMMANDS
 from polydeukes.stdlib.shell.judgment import GIT_HOOKS
@@ -388,20 +389,26 @@ def _record_templates(walk: Walk, view: View, arguments, overrides: dict[str, li
                 kept.append(place)
 
 
-def _written_text(walk: Walk, written: dict, path: tuple[str, ...], top: tuple[str, ...]) -> str | None | object:
+def _written_text(walk: Walk, written: dict, path: tuple[str, ...], top: tuple[str, ...],
+                  configuration: bool = False) -> str | None | object:
     """What the line wrote at `path` (None: content not computed), or `_NOT_WRITTEN`. A directory
     above it, below the work tree's top, that the line writes (`cp -r t .git/hooks`, `mv h2 h`)
     or extracts an archive into (`tar xf h.tar -C .git/hooks`) counts as a write of unknown
-    content (outside the work tree, only the file's own directory does)."""
-    deleted = walk.context.deleted
+    content (outside the work tree, only the file's own directory does). A `configuration` file
+    only `git config` wrote is read as not written: its settings are the line's (`SETTINGS`);
+    a script so written is not (`git config -f x.sh 'a.$(…).b' v; sh x.sh` runs its header)."""
+    by = walk.context.written_by
     if path in written:
-        return "" if path in deleted else written[path]  # (removed last: nothing runs)
+        how = by.get(path)
+        if how == E.DELETE:
+            return ""  # (removed last: nothing runs)
+        return _NOT_WRITTEN if how == GIT_CONFIG and configuration else written[path]
     trees = walk.context.trees_written
     if path in trees:
         return None
     stop = len(top) + 1 if path[: len(top)] == top else len(path) - 1
     for end in range(len(path) - 1, stop - 1, -1):
-        if path[:end] in written and path[:end] not in deleted or path[:end] in trees:
+        if path[:end] in written and by.get(path[:end]) != E.DELETE or path[:end] in trees:
             return None
     return _NOT_WRITTEN
 
@@ -432,7 +439,7 @@ def _line_config(walk: Walk, view: View, top: tuple[str, ...], git_dir: tuple[st
         if path is None or path in seen:
             continue
         seen.add(path)
-        text = _written_text(walk, written, path, top) if written is not None else _NOT_WRITTEN
+        text = _written_text(walk, written, path, top, True) if written is not None else _NOT_WRITTEN
         if text is None:
             view.runs_written = "the programs of " + _shown(path, view.cwd)
             return True
