@@ -670,6 +670,15 @@ class View:
 
 
 _REMOVING = frozenset({E.DELETE, E.MOVE})  # (roles that leave nothing at the path)
+_NO_PATHS: frozenset = frozenset()
+_NO_WRITERS: dict = {}  # (shared, never written: `Context.written_by` until its first entry)
+GIT_CONFIG = "git config"
+
+
+def _sets_git_config(view: View) -> bool:
+    from polydeukes.stdlib.shell import gitruns  # only a git command loads it
+
+    return gitruns.sets_config(view)
 
 
 class Context:
@@ -677,7 +686,7 @@ class Context:
 
     __slots__ = ("cwd", "stack", "oldpwd", "scope", "glob", "redefined", "written", "writers", "groups", "listed",
                  "node_bin", "links", "cwd_uncertain", "path_dirs", "cwd_glob", "functions", "root", "fds",
-                 "removed")
+                 "removed", "trees_written", "written_by")
 
     def __init__(self, root: tuple[str, ...] | None) -> None:
         self.root = root
@@ -711,6 +720,13 @@ class Context:
         self.functions: dict[str, str] = {}
         # File descriptors `exec 3<x.sh` opened: the file spelled (None: not a file read).
         self.fds: dict[str, str | None] = {}
+        # Directories the line writes members of unknown names into (an archive extracted, a
+        # patch applied there): a hook below one may be new (gitruns.py).
+        # (empty and shared until the line writes such a path: `_record_writes`)
+        self.trees_written: set[tuple[str, ...]] | frozenset = _NO_PATHS
+        # Paths of `written` whose last write removed them (`rm .git/hooks/pre-commit`: no hook)
+        # or only set git configuration (`git config -f F k v`): E.DELETE or GIT_CONFIG.
+        self.written_by: dict[tuple[str, ...], str] = _NO_WRITERS
 
 
     def directory_value(self, name: str) -> tuple[Value, ...] | None:
@@ -2739,15 +2755,29 @@ class Walk:
         if model is None or model.pure:
             return
         found = view.effects
+        setting = None  # (is it a `git config -f F KEY VALUE`: asked on its first write)
         for it in found.items if found is not None else ():
             if it.role in E.WRITING and it.role != E.CHMOD:  # `chmod +x` keeps the content
+                if setting is None:
+                    setting = view.name == "git" and _sets_git_config(view)
                 path = self.absolute(it.text, view.cwd)
                 if path is not None:
+                    context = self.context
+                    by = context.written_by
+                    # Written only as settings `git config` keeps as such, where git's reading
+                    # cares (gitruns.py; a removal is `Context.removed`)
+                    how = GIT_CONFIG if setting and (path not in written or by.get(path) == GIT_CONFIG) else None
                     written[path] = None
                     if it.role in _REMOVING:
                         removed.add(path)
                     else:
                         removed.discard(path)
+                    if how is not None:
+                        if by is _NO_WRITERS:
+                            context.written_by = by = {}
+                        by[path] = how
+                    elif by:
+                        by.pop(path, None)
         for extra in found.extra if found is not None else ():
             if extra.kind in E.WRITING and extra.path and extra.pattern is None and not extra.tree:
                 path = self.absolute(extra.path, view.cwd)
@@ -2757,6 +2787,14 @@ class Walk:
                         removed.add(path)
                     else:
                         removed.discard(path)
+            elif extra.kind in _TREE_WRITES and (extra.tree or extra.pattern is not None):
+                # (a pattern's members land below the directory its fixed part names)
+                spelled = extra.path if extra.pattern is None else _fixed_directory(extra.pattern)
+                path = self.absolute(spelled or ".", view.cwd)
+                if path is not None:
+                    if self.context.trees_written is _NO_PATHS:
+                        self.context.trees_written = set()
+                    self.context.trees_written.add(path)
 
     # -- scripts the line wrote -------------------------------------------------------------
 
@@ -2936,7 +2974,13 @@ class Walk:
         """Could a git command here run a hook, an alias or a configured program (gitruns.py)?"""
         from polydeukes.stdlib.shell import gitruns  # only a git command loads it
 
-        return gitruns.may_run(self, self.context.cwd)
+        context = self.context
+        # (what the line set before it may name a hook or configuration git reads; what it
+        # wrote may be one, in a repository)
+        if self.file_scripts.get(gitruns.SETTINGS) or self.file_scripts.get(gitruns.TEMPLATES) \
+                or gitruns.LINE_VARIABLES & context.scope.values.keys():
+            return True
+        return gitruns.may_run(self, context.cwd, bool(context.writers or context.written or context.trees_written))
 
     def _git_runs(self, view: View) -> None:
         """The hooks, alias and configured programs a `git` command runs (gitruns.py), read
@@ -2979,6 +3023,20 @@ class Walk:
 
 
 _NO_ENV = View.env
+_TREE_WRITES = E.WRITING | {"extract", "patch"}
+
+
+def _fixed_directory(pattern: str) -> str:
+    """The directory a pathname pattern's matches all lie below: its segments before the first
+    one with a glob character (`.git/hooks/*` -> `.git/hooks`)."""
+    fixed = []
+    for segment in pattern.split("/"):
+        if any(c in segment for c in "*?[\\"):
+            break
+        fixed.append(segment)
+    else:
+        fixed.pop()
+    return "/".join(fixed)
 _GROUP_ENDS = frozenset({"}", "done", "fi", "esac"})
 
 

@@ -26,14 +26,18 @@ The judge then reads the lines as it reads a shell script a command runs: a prot
 they mention fails closed (`git runs …, which mentions protected path …`), and their commands
 are judged one level deeper. The configuration a user keeps outside the project
 (`~/.gitconfig`, `/etc/gitconfig`) is not read (docs/security.md); `include.path` files of
-the repository's config are (round 5).
+the repository's config are (round 5). Hooks and configuration the line itself writes or sets
+before the git command are read as written, or fail closed (round 5, r5-git: "configuration
+and hooks the line itself writes" below).
 """
 
 from __future__ import annotations
 
-from polydeukes.stdlib.shell.analysis import View, Walk
+from polydeukes.stdlib.shell import effects as E
+from polydeukes.stdlib.shell.analysis import GIT_CONFIG, View, Walk
 from polydeukes.stdlib.shell.disk import SCRIPT_BYTES, Binary, Missing, Refused
 from polydeukes.stdlib.shell.git import _GIT_GLOBAL_MODEL, _GIT_READERS, _GIT_SUBCOMMANDS
+from polydeukes.stdlib.shell.judgment import GIT_HOOKS
 from polydeukes.stdlib.shell.scripts import FileScript
 from polydeukes.vm.sre import LazyPattern
 
@@ -130,6 +134,11 @@ def git_script(walk: Walk, view: View) -> FileScript | None:
         if key == "-c" and not a.opaque:
             name, eq, setting = value.partition("=")
             overrides.setdefault(_normal_key(name), []).append(setting if eq else "true")
+        elif key == "--config-env" and not a.opaque:
+            name, _, variable = value.partition("=")
+            setting = walk.environment(view, variable)
+            if setting is not None:
+                overrides.setdefault(_normal_key(name), []).append(setting)
         if key == "-C" or key == "--git-dir":
             place = walk.absolute(value, directory) if not a.opaque else None
             if place is None:
@@ -139,10 +148,23 @@ def git_script(walk: Walk, view: View) -> FileScript | None:
             else:
                 git_dir = place
         k += 1
+    if k < len(args) and args[k].text == "config" and not args[k].opaque:
+        _record_setting(walk, args[k + 1 :])
     if k >= len(args) or args[k].opaque or directory is None or walk.disk is None:
         return None
     sub = args[k].text
+    scope = walk.context.scope.values
+    if _ENVIRONMENT_SETTINGS & scope.keys() \
+            or view.inner and any(a.text.startswith("GIT_CONFIG_") for a in view.args[: view.inner]):
+        _environment_settings(walk, view, overrides)
+    if git_dir is None and (view.inner or "GIT_DIR" in scope):
+        spelled = walk.environment(view, "GIT_DIR")  # (as `--git-dir`)
+        git_dir = walk.absolute(spelled, directory) if spelled else None
     found = _repository(walk, git_dir, directory)
+    settings = walk.file_scripts.get(SETTINGS)
+    if sub in ("init", "clone"):
+        _record_templates(walk, view, args[k + 1 :], overrides, settings, found, directory)
+    templates = walk.file_scripts.get(TEMPLATES)
     values: dict[str, list[str]] = {}
     if found is not None:
         top, git_dir = found
@@ -150,29 +172,49 @@ def git_script(walk: Walk, view: View) -> FileScript | None:
         if isinstance(read, FileScript):
             return read
         values.update(read)
-    elif not overrides:
+    elif not overrides and not settings and not templates:
         return None
     else:
         top, git_dir = directory, None
-    for name, settings in overrides.items():
-        values[name] = [*values.get(name, ()), *settings]
+    for more in (settings or {}, overrides):
+        for name, items in more.items():
+            values[name] = [*values.get(name, ()), *items]
+    origins = {name: "the line's git config" for name in settings or ()}  # (else `config`, or -c)
+    context = walk.context
+    written = walk.written() if context.writers or context.written or context.trees_written else None
+    if written is not None or overrides or settings or CONFIG_VARIABLES & scope.keys() \
+            or view.inner and any(a.text.startswith("GIT_CONFIG") for a in view.args[: view.inner]):
+        # Configuration the line writes or names (round 5, r5-git): merged, or failed closed.
+        refused = _line_config(walk, view, top, git_dir, values, written, origins)
+        if refused is not None:
+            return refused if isinstance(refused, FileScript) else None
     lines: list[str] = []
     sources: list[str] = []
-    hooks_path = values.get("core.hookspath")
-    hooks = walk.absolute(hooks_path[-1], top) if hooks_path else git_dir + ("hooks",) if git_dir else None
-    for hook in _HOOKS.get(sub, ()):
-        if hooks is None:
-            break
-        path = hooks + (hook,)
-        spelled = "/" + "/".join(path)
-        if walk.names_entry is not None and walk.names_entry(spelled, view.cwd):
-            continue  # a protected hook (the gate): the user's, not the agent's
-        text = _read(walk, path, SCRIPT_BYTES)
-        if isinstance(text, FileScript):
-            return text
-        if text is not None:
-            lines.append(text)
-            sources.append(_shown(path, view.cwd))
+    # Every hooks directory the configuration names (the line's `git config` and the files'
+    # order is not followed: each is read), else the git directory's own.
+    hooks_paths = values.get("core.hookspath")
+    directories = [walk.absolute(spelled, top) for spelled in hooks_paths] if hooks_paths \
+        else [git_dir + ("hooks",)] if git_dir else []
+    directories += [template + ("hooks",) for template in templates or ()]
+    for hook in _HOOKS.get(sub, ()) if sub != "hook" else _hook_run(args[k + 1 :]):
+        for hooks in directories:
+            if hooks is None:
+                continue
+            path = hooks + (hook,)
+            spelled = "/" + "/".join(path)
+            if walk.names_entry is not None and walk.names_entry(spelled, view.cwd):
+                continue  # a protected hook (the gate): the user's, not the agent's
+            text = _written_text(walk, written, path, top) if written is not None else _NOT_WRITTEN
+            if text is None:
+                view.runs_written = _shown(path, view.cwd)  # (the judge fails closed: WRITTEN_SCRIPT)
+                return None
+            if text is _NOT_WRITTEN:
+                text = _read(walk, path, SCRIPT_BYTES)
+            if isinstance(text, FileScript):
+                return text
+            if text:  # (an empty hook, or one the line removed, runs nothing)
+                lines.append(text)
+                sources.append(_shown(path, view.cwd))
     config = _shown(git_dir + ("config",), view.cwd) if git_dir is not None else "-c"
     alias = values.get("alias." + sub) if sub not in _BUILTINS else None
     arguments = args[k + 1 :]
@@ -203,7 +245,7 @@ def git_script(walk: Walk, view: View) -> FileScript | None:
                         if _program_value(key, value)]
             if programs:
                 configured.extend(programs)
-                configured_sources.append(f"{key} of {'-c' if key in overrides else config}")
+                configured_sources.append(f"{key} of {'-c' if key in overrides else origins.get(key, config)}")
     # The same programs of the same repository are walked once per walk: the `git ls-files`
     # of `PATHS` is a git command too, which would read them again without end.
     seen = ("git programs walked", top, tuple(configured))
@@ -221,7 +263,216 @@ def git_script(walk: Walk, view: View) -> FileScript | None:
 
 
 _ALL_HOOKS = frozenset(hook for hooks in _HOOKS.values() for hook in hooks)
+
+# -- configuration and hooks the line itself writes (round 5, r5-git) ----------------------------
+#
+# `cp e.sh .git/hooks/pre-commit; git commit`, `git config core.hooksPath h; … h/pre-commit`,
+# `echo 'fsmonitor = ./e.sh' >> .git/config; git status`: what git runs is written by the line
+# before git reads it, so the disk does not show it. A `git config` that sets a value (any
+# scope, `-f FILE` too) is kept for the walk as a setting every later git command of the line
+# reads, as a superset (which file it went to, and whether git reads that file, is not
+# followed). A hook, or a configuration file git reads (the repository's `config` and
+# `config.worktree`, the files `include.path` names, the home directory's, and those
+# `GIT_CONFIG_GLOBAL`, `GIT_CONFIG_SYSTEM` and `GIT_CONFIG` name), that the line writes is
+# read as written when the walk computes its content, and fails closed when it does not.
+SETTINGS = ("git settings of the line",)  # (a key of `walk.file_scripts`)
+_NOT_WRITTEN = object()
+CONFIG_VARIABLES = frozenset({"GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG"})
+LINE_VARIABLES = CONFIG_VARIABLES | {"GIT_TEMPLATE_DIR", "GIT_DIR", "GIT_CONFIG_COUNT", "GIT_CONFIG_PARAMETERS"}  # (a git command after one is always read)
+_CONFIG_TAKES_VALUE = frozenset({"-f", "--file", "--blob", "--type", "--default", "--comment", "--value", "--url"})
+_CONFIG_READS = frozenset({"--get", "--get-all", "--get-regexp", "--get-urlmatch", "--list", "-l", "--unset",
+                           "--unset-all", "--remove-section", "--rename-section", "-e", "--edit", "get", "list",
+                           "unset", "edit", "rename-section", "remove-section", "--get-color", "--get-colorbool"})
+
+
+_ENVIRONMENT_SETTINGS = frozenset({"GIT_CONFIG_COUNT", "GIT_CONFIG_PARAMETERS"})
+_COUNTED = 64  # GIT_CONFIG_KEY_<n> read at most
+
+
+def _environment_settings(walk: Walk, view: View, overrides: dict[str, list[str]]) -> None:
+    """The settings git takes from its environment as it takes `-c` (git-config(1)):
+    `GIT_CONFIG_COUNT` pairs of `GIT_CONFIG_KEY_<n>`/`GIT_CONFIG_VALUE_<n>`, and
+    `GIT_CONFIG_PARAMETERS` (`'key'='value' …`, the form git hands a child git), each where the
+    line gives it a known value."""
+    count = walk.environment(view, "GIT_CONFIG_COUNT")
+    if count is not None and count.strip().isdigit():
+        for n in range(min(int(count), _COUNTED)):
+            key = walk.environment(view, f"GIT_CONFIG_KEY_{n}")
+            if key is not None:
+                overrides.setdefault(_normal_key(key), []).append(walk.environment(view, f"GIT_CONFIG_VALUE_{n}") or "")
+    parameters = walk.environment(view, "GIT_CONFIG_PARAMETERS")
+    if parameters:
+        import shlex  # (git writes it shell-quoted: `'key'='value'` or `'key=value'`)
+
+        try:
+            words = shlex.split(parameters)
+        except ValueError:
+            words = [parameters]  # (git would refuse it; read as one setting, a superset)
+        for word in words:
+            name, eq, value = word.partition("=")
+            overrides.setdefault(_normal_key(name), []).append(value if eq else "true")
+
+
+def config_setting(arguments) -> tuple[str, str] | None:
+    """The (key, value) a `git config ARGUMENTS…` sets (`KEY VALUE`, `set KEY VALUE`, `--add`,
+    `--replace-all KEY VALUE [PATTERN]`, any scope or file), None for a command that reads,
+    unsets or edits, or whose key or value is of unknown value."""
+    operands = []
+    k = 0
+    while k < len(arguments):
+        a = arguments[k]
+        t = a.text
+        if t in _CONFIG_READS and not operands:
+            return None
+        if t in _CONFIG_TAKES_VALUE:
+            k += 2
+            continue
+        if t == "set" and not operands:
+            pass
+        elif a.opaque or not t.startswith("-"):
+            operands.append(a)
+        k += 1
+    if len(operands) < 2 or operands[0].opaque or operands[1].opaque:
+        return None
+    return _normal_key(operands[0].text), operands[1].text
+
+
+def sets_config(view: View) -> bool:
+    """Is `view` a `git config` that sets a value (kept by `_record_setting`, so the file it
+    writes is not taken as written with unknown content)?"""
+    args = view.args[view.inner + 1 :]
+    options = _GIT_GLOBAL_MODEL.options
+    k = 0
+    while k < len(args) and args[k].text.startswith("-"):
+        option = options.get(args[k].text)
+        k += 2 if option is not None and option.arg == 1 else 1
+    return k < len(args) and args[k].text == "config" and config_setting(args[k + 1 :]) is not None
+
+
+def _record_setting(walk: Walk, arguments) -> None:
+    setting = config_setting(arguments)
+    if setting is not None:
+        walk.file_scripts.setdefault(SETTINGS, {}).setdefault(setting[0], []).append(setting[1])
+
+
+# `git init --template=T` and `git clone --template=T` (or `init.templateDir`, `GIT_TEMPLATE_DIR`)
+# copy T/hooks into the new repository: clone runs its post-checkout at once, and any git
+# command after them may run the rest. Each template directory named on the line is kept for
+# the walk, and its hooks are read beside the repository's for every git command after it
+# (a superset: which repository a later command works in is not followed).
+TEMPLATES = ("git templates of the line",)  # (a key of `walk.file_scripts`)
+
+
+def _record_templates(walk: Walk, view: View, arguments, overrides: dict[str, list[str]],
+                      settings: dict[str, list[str]] | None, found, directory: tuple[str, ...]) -> None:
+    spelled: list[tuple[str, tuple[str, ...] | None]] = []  # (a directory, the one it is relative to)
+    for k, a in enumerate(arguments):
+        t = a.text
+        if t == "--template" and k + 1 < len(arguments):
+            spelled.append((arguments[k + 1].text, directory))
+        elif t.startswith("--template="):
+            spelled.append((t[len("--template="):], directory))
+    for name in ("GIT_TEMPLATE_DIR",):
+        value = walk.environment(view, name)
+        if value:
+            spelled.append((value, directory))
+    configured = [*overrides.get("init.templatedir", ()), *(settings or {}).get("init.templatedir", ())]
+    if found is not None:
+        read = _config(walk, found[1])
+        configured += read.get("init.templatedir", []) if isinstance(read, dict) else []
+    spelled += [(value, directory) for value in configured]
+    if spelled:
+        kept = walk.file_scripts.setdefault(TEMPLATES, [])
+        for value, base in spelled:
+            place = walk.absolute(value, base)
+            if place is not None and place not in kept:
+                kept.append(place)
+
+
+def _written_text(walk: Walk, written: dict, path: tuple[str, ...], top: tuple[str, ...],
+                  configuration: bool = False) -> str | None | object:
+    """What the line wrote at `path` (None: content not computed), or `_NOT_WRITTEN`. A directory
+    above it, below the work tree's top, that the line writes (`cp -r t .git/hooks`, `mv h2 h`)
+    or extracts an archive into (`tar xf h.tar -C .git/hooks`) counts as a write of unknown
+    content (outside the work tree, only the file's own directory does). A `configuration` file
+    only `git config` wrote is read as not written: its settings are the line's (`SETTINGS`);
+    a script so written is not (`git config -f x.sh 'a.$(…).b' v; sh x.sh` runs its header)."""
+    if path in written:
+        if path in walk.context.removed:
+            return ""  # (removed last, or moved away: nothing runs)
+        return _NOT_WRITTEN if walk.context.written_by.get(path) == GIT_CONFIG and configuration else written[path]
+    trees = walk.context.trees_written
+    if path in trees:
+        return None
+    stop = len(top) + 1 if path[: len(top)] == top else len(path) - 1
+    for end in range(len(path) - 1, stop - 1, -1):
+        if path[:end] in written and path[:end] not in walk.context.removed or path[:end] in trees:
+            return None
+    return _NOT_WRITTEN
+
+
+def _line_config(walk: Walk, view: View, top: tuple[str, ...], git_dir: tuple[str, ...] | None,
+                 values: dict[str, list[str]], written: dict | None, origins: dict[str, str]) -> FileScript | bool | None:
+    """Merges into `values` the configuration files git reads that the line writes (their
+    computed content), and those the line names (`-c include.path=F`, `GIT_CONFIG_GLOBAL=F`)
+    read from disk; True when one is written with content this layer does not compute
+    (`view.runs_written` then says which), a `FileScript` when one cannot be read."""
+    pending: list[tuple[tuple[str, ...] | None, bool]] = []  # (path, read from disk when not written)
+    if git_dir is not None:
+        pending += [(git_dir + ("config",), False), (git_dir + ("config.worktree",), False)]
+    home = walk.home_now()
+    if home is not None:
+        pending += [(home + (".gitconfig",), False), (home + (".config", "git", "config"), False)]
+    for name in CONFIG_VARIABLES:
+        spelled = walk.environment(view, name)
+        if spelled:
+            pending.append((walk.absolute(spelled, view.cwd), True))
+    base = git_dir if git_dir is not None else view.cwd
+    for name, items in list(values.items()):
+        if _INCLUDE_KEY().fullmatch(name):
+            pending += [(walk.absolute(spelled, base), True) for spelled in items]
+    seen: set[tuple[str, ...]] = set()
+    while pending and len(seen) < 16:
+        path, on_disk = pending.pop()
+        if path is None or path in seen:
+            continue
+        seen.add(path)
+        text = _written_text(walk, written, path, top, True) if written is not None else _NOT_WRITTEN
+        if text is None:
+            view.runs_written = "the programs of " + _shown(path, view.cwd)
+            return True
+        if text is _NOT_WRITTEN:
+            if not on_disk:
+                continue  # (read by `_config`, or the user's own, docs/security.md)
+            text = _read(walk, path, CONFIG_BYTES)
+            if isinstance(text, FileScript):
+                return text
+        for name, items in parse_config(text or "").items():
+            values[name] = [*values.get(name, ()), *items]  # (a new list: `_config`'s are kept)
+            origins[name] = _shown(path, view.cwd)
+            if _INCLUDE_KEY().fullmatch(name):
+                pending += [(walk.absolute(spelled, path[:-1]), True) for spelled in items]
+    return None
 _SUBMODULE_PATH = LazyPattern(r"(?m)^[ \t]*path[ \t]*=[ \t]*(.+?)[ \t]*$")
+
+
+_EVERY_HOOK = tuple(sorted(GIT_HOOKS))
+
+
+def _hook_run(arguments) -> tuple[str, ...]:
+    """The hook `git hook run [OPTIONS] NAME [-- ARGS]` runs (any name: a hook of another name
+    runs too); every hook git knows when the name is of unknown value."""
+    k = 0
+    while k < len(arguments) and arguments[k].text != "run":
+        k += 1
+    for a in arguments[k + 1 :]:
+        if a.opaque:
+            return _EVERY_HOOK
+        if not a.text.startswith("-"):
+            return (a.text,) if "/" not in a.text else ()
+        if a.text == "--":
+            break
+    return ()
 
 
 def _submodule_command(arguments) -> str | None:
@@ -240,16 +491,18 @@ def _submodule_command(arguments) -> str | None:
     return " ".join(a.text for a in rest)
 
 
-def may_run(walk: Walk, cwd: tuple[str, ...] | None) -> bool:
+def may_run(walk: Walk, cwd: tuple[str, ...] | None, wrote: bool = False) -> bool:
     """Could a git command run in `cwd` run anything `git_script` reads: a hook file in the
-    hooks directory, an alias, a configured program (or a configuration that cannot be read)?
-    False lets the walk judge a reading git command from its words alone; once per repository
-    and walk."""
+    hooks directory, an alias, a configured program (or a configuration that cannot be read),
+    or, when the line `wrote` files before it, any of those it may have written? False lets
+    the walk judge a reading git command from its words alone; once per repository and walk."""
     if cwd is None or walk.disk is None:
         return False
     found = _repository(walk, None, cwd)
     if found is None:
         return False
+    if wrote:
+        return True
     top, git_dir = found
     key = ("git may run", git_dir)
     cache = walk.file_scripts
