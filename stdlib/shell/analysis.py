@@ -2018,9 +2018,9 @@ class Walk:
         self.context.listed.pop(name, None)
         texts: list[str] = []
         known = True
-        if first.word.flags & W_SUBST:
+        if first.word.flags & W_SUBST and not file_prints(source[first.word.start : first.word.end]):
             known = False
-        elif first.word.flags & W_VAR:
+        elif first.word.flags & (W_VAR | W_SUBST):  # (`a=($(echo c?/*))`: what it prints, `_print_values`)
             raw = source[first.word.start : first.word.end].partition("=")[2]
             values = word_values(first.word, raw, self.context.scope)
             if values is None:
@@ -3919,13 +3919,16 @@ def _echo_operands(argv: list[Arg]) -> list[Arg] | None:
 
 def _expanded_words_printed(command: str, cmd: SimpleCommand) -> tuple[str, str | None] | None:
     """`_words_printed` of an `echo`/`printf` whose words hold globs or braces: each word
-    expanded, a glob kept as its pattern (what it matches is printed in its place). `printf`'s
-    format is applied to each argument on its own, so it may hold one `%s` only (and `\\n`)."""
+    expanded, a glob printing its matches in its place, or its own text when nothing matches
+    (which an unquoted use globs again: `$(echo c\\?/*)` prints `c?/*`), so the text is the
+    pattern. `printf`'s format is applied to each argument on its own when it holds one `%s`
+    (and `\\n`); with several, one pass takes the arguments, as without a glob."""
     argv: list[Arg] = []
     for w in cmd.words[1:]:
         argv.extend(expand_word(w, command[w.start : w.end], None))
     if any(a.opaque for a in argv):
         return None
+    globbed = any(a.pattern is not None for a in argv)
     if cmd.words[0].text == "printf":
         if not argv or argv[0].pattern is not None:
             return None
@@ -3934,28 +3937,17 @@ def _expanded_words_printed(command: str, cmd: SimpleCommand) -> tuple[str, str 
         if "\\" in form:
             return None
         if not conversion or "%" in before.replace("%%", "") + after.replace("%%", ""):
-            # several conversions: the arguments taken in one pass, as without a glob
             text = _printf_value(argv)
-            pattern = _printf_value([argv[0], *(Arg(a.pattern, None, False, ONE, a.word) if a.pattern is not None
-                                                else Arg(escape_pattern(a.text), None, False, ONE, a.word)
-                                                for a in argv[1:])])
-            if text is None or pattern is None:
-                return None
-            return text.rstrip("\n"), pattern.rstrip("\n") if any(a.pattern is not None for a in argv) else None
-        before, after = before.replace("%%", "%"), after.replace("%%", "%")
-        argv = argv[1:] or [Arg("", None, False, ONE, cmd.words[0])]
-        text = "".join(before + a.text + after for a in argv)
-        pattern = "".join(escape_pattern(before) + (a.pattern if a.pattern is not None else escape_pattern(a.text))
-                          + escape_pattern(after) for a in argv)
+        else:
+            before, after = before.replace("%%", "%"), after.replace("%%", "%")
+            text = "".join(before + a.text + after for a in argv[1:] or [Arg("", None, False, ONE, cmd.words[0])])
     else:
-        argv = _echo_operands(argv)
-        if argv is None:
-            return None
-        text = " ".join(a.text for a in argv)
-        pattern = " ".join(a.pattern if a.pattern is not None else escape_pattern(a.text) for a in argv)
-    if not any(a.pattern is not None for a in argv):
-        pattern = None  # braces only: the words are known
-    return text.rstrip("\n"), pattern.rstrip("\n") if pattern is not None else None
+        operands = _echo_operands(argv)
+        text = None if operands is None else " ".join(a.text for a in operands)
+    if text is None:
+        return None
+    text = text.rstrip("\n")
+    return text, text if globbed else None  # (braces only: the words are known)
 
 
 def _printf_value(argv: Sequence[Arg]) -> str | None:

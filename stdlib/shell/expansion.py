@@ -424,7 +424,10 @@ def file_prints(raw: str) -> list[tuple[str, str | None]]:
 
 # A substitution that prints its own words: `$(echo WORDS)`, `$(printf FORMAT ARGS)` (no
 # expansion, operator or redirect inside; the walk works out the text, `Walk._print_values`).
-_WORD_PRINT = LazyPattern(r"(?:\$\(|(`))[ \t]*+(?:echo|printf)[ \t]++[^$`()|&;<>\n\\]*+(?(1)`|\))")
+# A backslash quotes the next character (`$(echo c\?/*)`, read by the tokenizer; not before
+# `$`, a backquote or a backslash, which backquotes read otherwise). Echo's `-e` escapes and
+# printf's are refused where they are read (`_words_printed`).
+_WORD_PRINT = LazyPattern(r"(?:\$\(|(`))[ \t]*+(?:echo|printf)[ \t]++(?:[^$`()|&;<>\n\\]|\\[^$`()|&;<>\n\\])*+(?(1)`|\))")
 
 
 def printed_words(spelling: str) -> str | None:
