@@ -897,7 +897,7 @@ expand_word.cache_clear = _EXPANDED.clear  # type: ignore[attr-defined]
 _SPLIT = 4
 _LOOP_PATTERN = 5
 _SPLIT_PATTERN = 6  # a pattern of several printed words (`$(echo a c?)`), split at its unescaped blanks
-_PATTERN_BLANK = LazyPattern(r"(?<!\\)[ \t\n]")  # (a blank after an escaped backslash is taken as escaped)
+_PATTERN_BLANK = LazyPattern(r"(?<!\\)[ \t\n]")  # (a blank after a backslash is taken as escaped)
 
 
 def _expand_spelling(spelling: str, word: Word, scope: Scope | None) -> list[Arg]:

@@ -121,9 +121,11 @@ def _git_ls_files(view, found: E.Effects | None) -> tuple[E.Extra, ...] | None:
     return tuple(out) if out else (_start(base, None, False, "git ls-files"),)
 
 
-# compgen's actions that print names of files (`-f`, `-d`, `-A file`, `-A directory`), and its
-# options whose value is the next word (`-P`/`-S` put text around every name printed).
+# compgen's actions that print names of files (`-f`, `-d`, `-A file`, `-A directory`), the `-o`
+# options that add them, and its options whose value is the next word (`-P`/`-S` put text
+# around every name printed).
 _COMPGEN_FILE_ACTIONS = frozenset({"file", "directory"})
+_COMPGEN_FILE_OPTIONS = frozenset({"default", "dirnames", "bashdefault", "plusdirs"})
 _COMPGEN_VALUES = frozenset("AGWFCXPSo")
 
 
@@ -149,7 +151,7 @@ def _compgen(args) -> tuple[E.Extra, ...] | None:
                         return (_start("/", None, True, "compgen"),)
                     if letter == "G":
                         out.append(_start(value, value if GLOB_CHARACTERS & set(value) else None, False, "compgen"))
-                    elif letter == "A" and value in _COMPGEN_FILE_ACTIONS:
+                    elif letter == "A" and value in _COMPGEN_FILE_ACTIONS or letter == "o" and value in _COMPGEN_FILE_OPTIONS:
                         files = True
                     elif letter in "PS":
                         return (_start("/", None, True, "compgen"),)
