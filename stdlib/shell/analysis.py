@@ -147,6 +147,12 @@ _COMMAND_VARIABLES = {
         "MAKEINFO", "TEX", "TEXI2DVI", "WEAVE", "CWEAVE", "TANGLE", "CTANGLE", "LINT", "RM",
         # (cmake reads its compiler launchers from the environment too, 3.17)
         "CMAKE_C_COMPILER_LAUNCHER", "CMAKE_CXX_COMPILER_LAUNCHER"), "{}"),
+    # Files a program appends its log or trace to (`export PIP_LOG=f; pip install …`; git's
+    # traces, to an absolute path): a write of the file named.
+    **dict.fromkeys(("PIP_LOG", "PIP_LOG_FILE", "GIT_TRACE", "GIT_TRACE_PACKET", "GIT_TRACE_PERFORMANCE",
+                     "GIT_TRACE_SETUP", "GIT_TRACE_PACK_ACCESS", "GIT_TRACE_CURL", "GIT_TRACE_SHALLOW",
+                     "GIT_TRACE_REFS", "GIT_TRACE_FSMONITOR", "GIT_TRACE2", "GIT_TRACE2_EVENT", "GIT_TRACE2_PERF"),
+                    ": >> {}"),
 }
 # The flags make's built-in rules put on those programs' command lines (`$(CC) $(CFLAGS) …`):
 # handed to make from the environment, their text is part of a recipe line the shell runs.
@@ -512,7 +518,7 @@ _NAMES_WITH_EFFECTS = (
     E.names_with_effects() | NESTED_SHELLS | DIRECTORY_CHANGES | _RESERVED | _DECLARATIONS
     | (BUILTINS - {"echo", "true", "false", "test", "[", "type", "pwd", "wait", "kill", "exit", "return"})
     | _WRAPPER_NAMES
-    | frozenset({"for", "select", "case", "function", "trap", "parallel", "coproc"}) | PROJECT_TOOLS
+    | frozenset({"for", "select", "case", "function", "trap", "parallel", "coproc", "history"}) | PROJECT_TOOLS
     | _SCHEDULERS
     | PROGRAM_RUNNERS
     | CONTAINER_ENGINES
@@ -832,6 +838,9 @@ class Walk:
         self._group_inputs: dict = {}  # (`inputs.group_inputs`, by `id` of the command)
         self._physical_of: tuple[str, ...] | None = None  # (`_physical`: the last directory asked,
         self._physical_cwd: tuple[str, ...] | None = None  # and where it is on disk)
+        # A script walked names `cdable_vars` (`shopt -s`, `bash -O`, `BASHOPTS`): from then on
+        # `cd NAME` of no directory may go to $NAME (`_searched_directory`).
+        self.cdable_vars = False
 
     @property
     def disk(self) -> Disk | None:
@@ -879,6 +888,8 @@ class Walk:
     def _script(self, text: str, script: Script, depth: int, outer_fully_read: bool,
                 outer_moves: bool = False) -> Iterator[Event]:
         yield from script.unread
+        if "cdable_vars" in text:
+            self.cdable_vars = True
         fully_read = outer_fully_read and script.fully_read
         commands = script.commands
         feeds: list[bool] = []  # per stage of the pipeline that starts at `feeds_from`
@@ -1294,6 +1305,8 @@ class Walk:
         if inner == 0 and name.startswith("(") and not name.startswith("(("):
             name = basename(name.lstrip("("))  # `(cd sub && make)`: the group's first command
         view.name = name
+        if name == "history" and "HISTFILE" in context.scope.values:
+            view.args = args = self._with_history_file(args, inner)
         model = E.COMMANDS.get(name)
         if model is None and name[-1:].isdigit():
             model = E.model_for(name)  # a versioned interpreter
@@ -1539,6 +1552,9 @@ class Walk:
                 sources = sources[1:]
             for source in sources + list(view.piped_code):
                 yield from self.nested(source, depth, fully_read)
+            if "HISTFILE" in context.scope.values and name != "eval" and _interactive(args[inner + 1 :]):
+                # `bash -i` writes its history to $HISTFILE when it exits
+                yield from self.nested("history -a", depth, fully_read)
         elif name in _SCHEDULERS and _scheduled_file(args[inner:]) is None:
             for source in [*_stdin_bodies(cmd), *view.piped_code]:  # `at now <<EOF`: the job
                 yield from self.nested(_job_text(name, source), depth, fully_read)
@@ -1727,12 +1743,11 @@ class Walk:
                 if self.names_entry is not None and self.names_entry(spelling, self.context.cwd):
                     continue  # `$(cat ci/gate.sh)`: a protected path inside an opaque token (§8.5 (c))
                 if spelled is None:  # `$(echo a b)`, `$(printf '%s/%s' a b)`: its own words
-                    printed = _words_printed(printed_words(spelling))
+                    printed = _words_printed(printed_words(spelling), True)
                     if printed is not None:
-                        text, globbed = printed[0].rstrip("\n"), printed[1]
-                        # (a glob among the words prints whatever it matches: the text is then
-                        # a pattern, as a loop's value over a glob is)
-                        values[spelling] = (Value(text, text if globbed else None),)
+                        # (a glob among the words prints whatever it matches: the value is then
+                        # a pattern, as a loop's value over a glob is, split at its blanks)
+                        values[spelling] = (Value(printed[0].rstrip("\n"), printed[1]),)
                     continue
                 path = self.absolute(spelled, self.context.cwd)
                 if path is None or self.disk is None:
@@ -1960,13 +1975,22 @@ class Walk:
         paths (`done < <(git ls-files)`)."""
         for r in done.redirects:
             if r.operator == "<" and r.target.text.startswith("<(") and r.target.text.endswith(")"):
-                return self._printed_by(r.target.text[2:-1], depth)
+                return self._printed_by(r.target.text[2:-1], depth, True)
         return None
 
-    def _printed_by(self, source: str, depth: int) -> tuple | None:
+    def _printed_by(self, source: str, depth: int, printers: bool = False) -> tuple | None:
         """What a substitution's script prints when it lists paths, read ahead of the command
         that takes it (its commands are walked and judged after that command, as any
-        substitution's). It runs in a subshell: what it assigns or `cd`s stays there."""
+        substitution's). It runs in a subshell: what it assigns or `cd`s stays there.
+        `printers`: an `echo`/`printf` of globs prints their matches (`read x < <(echo c?/*)`;
+        a word or value it fills is the pattern, `_print_values`)."""
+        if printers and source[:1] in "ep" and (words := printed_words("$(" + source + ")")) is not None:
+            printed = _words_printed(words, True)
+            if printed is None or printed[1] is None:
+                return None
+            rule = words.split(None, 1)[0]
+            return tuple(E.Extra("list", path=part, pattern=part, rule=rule)
+                         for part in printed[1].split() if part)
         if depth + 1 >= MAX_NESTING or not any(
                 type(cmd) is SimpleCommand and cmd.words and (basename(cmd.words[0].text) in listers.LISTERS
                                                               or cmd.flags & W_SUBST and cmd.words[0].text == "echo")
@@ -2067,7 +2091,12 @@ class Walk:
             return
         rest = args[inner + 1 :]
         if name in DIRECTORY_CHANGES:
-            self._directory(name, rest, view.cmd.connector)
+            cdpath = None
+            if inner:  # `CDPATH=.. cd ci`
+                for a in args[:inner]:
+                    if a.text.startswith("CDPATH="):
+                        cdpath = a
+            self._directory(name, rest, view.cmd.connector, cdpath)
         elif name == "ln":
             self._link(rest, view.cwd)
         elif name == "git":
@@ -2197,9 +2226,9 @@ class Walk:
         self.context.listed.pop(name, None)
         texts: list[str] = []
         known = True
-        if first.word.flags & W_SUBST:
+        if first.word.flags & W_SUBST and not file_prints(source[first.word.start : first.word.end]):
             known = False
-        elif first.word.flags & W_VAR:
+        elif first.word.flags & (W_VAR | W_SUBST):  # (`a=($(echo c?/*))`: what it prints, `_print_values`)
             raw = source[first.word.start : first.word.end].partition("=")[2]
             values = word_values(first.word, raw, self.context.scope)
             if values is None:
@@ -2476,7 +2505,9 @@ class Walk:
         else:
             view.loop_values = values
 
-    def _directory(self, name: str, rest: Sequence[Arg], connector: str = "") -> None:
+    def _directory(self, name: str, rest: Sequence[Arg], connector: str = "", cdpath: Arg | None = None) -> None:
+        """`cd`, `pushd`, `popd`: where the rest of the line runs (`cdpath`: a `CDPATH=…` in
+        front of the command)."""
         context = self.context
         if self._after_condition:
             # `A && cd X`, `A || cd X`: the `cd` may not run. What follows it with `&&` runs only
@@ -2507,6 +2538,8 @@ class Walk:
             target = context.oldpwd
         else:
             target = self.absolute(operands[0].text, current)
+            if name != "popd" and (cdpath is not None or "CDPATH" in context.scope.values or self.cdable_vars):
+                target = self._searched_directory(operands[0].text, target, current, cdpath)
         if target is not None and len(target) > MAX_DEPTH:
             target = None  # deeper than any path the kernel resolves: `cd` would fail
         if target is not None and target != current and connector != "&&" and self._tree_known() \
@@ -2552,6 +2585,66 @@ class Walk:
                     a = args[at]
                     out[at] = Arg(prefix + "/" + "/".join(resolved), None, a.opaque, a.count, a.word)
         return out
+
+    def _with_history_file(self, args: list[Arg], inner: int) -> list[Arg]:
+        """`history -w` or `-a` without a file writes the history to `$HISTFILE`: the value
+        the line gave it is its operand, judged as `history -w FILE` is (one the line does not
+        set is the environment's: not seen, as any variable's)."""
+        rest = args[inner + 1 :]
+        if not rest or any(a.opaque or not a.text.startswith("-") for a in rest) \
+                or not any(not a.text.startswith("--") and ("w" in a.text or "a" in a.text) for a in rest):
+            return args  # (a file named, or no write)
+        values = self.context.scope.values["HISTFILE"]
+        word = args[-1].word
+        if values is None:
+            return [*args, Arg("$HISTFILE", None, True, ANY, word)]
+        return [*args, *(Arg(v.text, v.pattern, False, ONE if v.pattern is None else MANY, word) for v in values)]
+
+    def _searched_directory(self, text: str, target: tuple[str, ...] | None, current: tuple[str, ...] | None,
+                            cdpath: Arg | None) -> tuple[str, ...] | None:
+        """Where `cd TEXT` goes when the line sets `CDPATH` (`cdpath`, in front of the command,
+        or earlier on the line) or turns `cdable_vars` on: a relative TEXT not starting with
+        `.` is looked for in each CDPATH entry first (the first directory there wins), and
+        with `cdable_vars` a TEXT that is no directory is a variable whose value is the
+        directory. `target`: TEXT from the working directory. None (unknown) where a value,
+        or what is on disk, is not known. A CDPATH the line does not set is taken as unset
+        (the environment's is not seen)."""
+        if text.startswith(("/", "./", "../")) or text in (".", ".."):
+            return target
+        if cdpath is not None:
+            entries = None if cdpath.opaque or cdpath.pattern is not None else cdpath.text.partition("=")[2]
+        else:
+            values = self.context.scope.values.get("CDPATH", ())
+            entries = "" if values == () else None if values is None or len(values) != 1 or \
+                values[0].pattern is not None else values[0].text
+        if entries is None:
+            return None  # (`CDPATH=$X cd ci`: searched in unknown places)
+        for entry in entries.split(":") if entries else ():
+            found = self._directory_there(self.absolute((entry or ".") + "/" + text, current))
+            if found is None:
+                return None
+            if found:
+                return self.absolute((entry or ".") + "/" + text, current)
+        if self.cdable_vars and _NAME().fullmatch(text):
+            there = self._directory_there(target)
+            if there is None:
+                return None
+            if not there:  # `shopt -s cdable_vars; d=ci; cd d`: the value of d
+                values = self.context.scope.values.get(text)
+                if not values or len(values) != 1 or values[0].pattern is not None:
+                    return None  # (unset on the line: the environment's, unknown)
+                return self.absolute(values[0].text, current) if values[0].text else None
+        return target
+
+    def _directory_there(self, path: tuple[str, ...] | None) -> bool | None:
+        """Is there a directory (or a link) at `path`, on disk or made by the line? None when
+        that is not known."""
+        if path is None or not self._tree_known():
+            return None
+        if path in self.written():
+            return True
+        kind = self.disk.kind(list(path))
+        return kind in ("dir", "link") if isinstance(kind, str) else None
 
     def _through_links(self, args: list[Arg], cwd: tuple[str, ...] | None) -> list[Arg]:
         """`args` with a path that goes through a symbolic link the line made spelled as where
@@ -3713,7 +3806,7 @@ def _command_variables(args: Sequence[Arg]) -> list[str]:
                 ("_RUNNER", "_LINKER", "_CREDENTIAL_PROVIDER")) else None
         if form is None or not value.strip():
             continue
-        if form.startswith(("source", "python3")):
+        if form.startswith(("source", "python3", ":")):
             value = "'" + value.replace("'", "'\\''") + "'"  # a file name: one word
         line = form.replace("{}", value)  # (a command line, or options: as they are)
         if name == "PERL5OPT":
@@ -3845,6 +3938,12 @@ def shell_script_sources(words: Sequence[Arg | Word], cmd: SimpleCommand) -> tup
     if not stdin or len(stdin) != stdin_sources:
         return [], False
     return stdin, True
+
+
+def _interactive(words: Sequence[Arg]) -> bool:
+    """Do a shell's options make it interactive (`-i`, in a bundle too)?"""
+    options = shell_options(words)
+    return options is None or "i" in options[1]
 
 
 def command_mode_operands(words: Sequence[Arg]) -> Sequence[Arg] | None:
@@ -4312,29 +4411,78 @@ def _rewritten_word(text: str, cmd: SimpleCommand, known: dict) -> str | None:
     return None
 
 
-def _words_printed(command: str | None) -> tuple[str, bool] | None:
+def _words_printed(command: str | None, expanded: bool = False) -> tuple[str, str | None] | None:
     """What `echo WORDS` (`-n`; no `-e` with a backslash) or `printf FORMAT ARGS`
-    (`_printf_value`) prints, the words read as the tokenizer reads them, and whether a glob
-    among them (`c?`, taken as written) may print a match instead; None when unknown."""
+    (`_printf_value`) prints, the words read as the tokenizer reads them, and, when a glob
+    among them (`c?`, taken as written) may print its matches instead, the printed text as a
+    pattern (its blanks split it, as they split the unquoted output); None when unknown.
+    `expanded`: braces expand and the printed globs keep their own patterns (`$(echo {c,d}i)`,
+    `$(echo "a b"*)`: `_expanded_words_printed`), for a value the walk keeps."""
     if command is None:
         return None
     script = tokenize(command)
     if len(script.commands) != 1 or not script.fully_read:
         return None
     cmd = script.commands[0]
-    if type(cmd) is not SimpleCommand or cmd.redirects or cmd.heredocs or cmd.flags & ~W_GLOB:
+    if type(cmd) is not SimpleCommand or cmd.redirects or cmd.heredocs:
+        return None
+    if expanded and cmd.flags & (W_GLOB | W_BRACE) and not cmd.flags & ~(W_GLOB | W_BRACE):
+        return _expanded_words_printed(command, cmd)
+    if cmd.flags & ~W_GLOB:
         return None
     globbed = bool(cmd.flags & W_GLOB)
     argv = [Arg(w.text, None, w.opaque and not w.flags & W_GLOB, ONE, w) for w in cmd.words[1:]]
     if cmd.words[0].text == "printf":
         text = _printf_value(argv)
-        return None if text is None else (text, globbed)
+        return None if text is None else (text, text if globbed else None)
+    argv = _echo_operands(argv)
+    if argv is None:
+        return None
+    text = " ".join(a.text for a in argv)
+    return text, text if globbed else None
+
+
+def _echo_operands(argv: list[Arg]) -> list[Arg] | None:
+    """`echo`'s words past its options, None when `-e` has escapes to decode."""
     # (`-n` changes nothing here: a substitution drops the trailing newlines anyway)
     while argv and argv[0].text in ("-n", "-e", "-E", "-ne", "-en"):
         if "e" in argv[0].text[1:] and any("\\" in a.text for a in argv[1:]):
             return None  # escapes this layer does not decode
         argv = argv[1:]
-    return " ".join(a.text for a in argv), globbed
+    return argv
+
+
+def _expanded_words_printed(command: str, cmd: SimpleCommand) -> tuple[str, str | None] | None:
+    """`_words_printed` of an `echo`/`printf` whose words hold globs or braces: each word
+    expanded, a glob printing its matches in its place, or its own text when nothing matches
+    (which an unquoted use globs again: `$(echo c\\?/*)` prints `c?/*`), so the text is the
+    pattern. `printf`'s format is applied to each argument on its own when it holds one `%s`
+    (and `\\n`); with several, one pass takes the arguments, as without a glob."""
+    argv: list[Arg] = []
+    for w in cmd.words[1:]:
+        argv.extend(expand_word(w, command[w.start : w.end], None))
+    if any(a.opaque for a in argv):
+        return None
+    globbed = any(a.pattern is not None for a in argv)
+    if cmd.words[0].text == "printf":
+        if not argv or argv[0].pattern is not None:
+            return None
+        form = argv[0].text.replace("\\n", "\n")
+        before, conversion, after = form.partition("%s")
+        if "\\" in form:
+            return None
+        if not conversion or "%" in before.replace("%%", "") + after.replace("%%", ""):
+            text = _printf_value(argv)
+        else:
+            before, after = before.replace("%%", "%"), after.replace("%%", "%")
+            text = "".join(before + a.text + after for a in argv[1:] or [Arg("", None, False, ONE, cmd.words[0])])
+    else:
+        operands = _echo_operands(argv)
+        text = None if operands is None else " ".join(a.text for a in operands)
+    if text is None:
+        return None
+    text = text.rstrip("\n")
+    return text, text if globbed else None  # (braces only: the words are known)
 
 
 _ECHO_OPTIONS = frozenset({"-n", "-e", "-E", "-ne", "-en", "-nE", "-En"})

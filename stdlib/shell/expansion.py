@@ -424,7 +424,10 @@ def file_prints(raw: str) -> list[tuple[str, str | None]]:
 
 # A substitution that prints its own words: `$(echo WORDS)`, `$(printf FORMAT ARGS)` (no
 # expansion, operator or redirect inside; the walk works out the text, `Walk._print_values`).
-_WORD_PRINT = LazyPattern(r"(?:\$\(|(`))[ \t]*+(?:echo|printf)[ \t]++[^$`()|&;<>\n\\]*+(?(1)`|\))")
+# A backslash quotes the next character (`$(echo c\?/*)`, read by the tokenizer; not before
+# `$`, a backquote or a backslash, which backquotes read otherwise). Echo's `-e` escapes and
+# printf's are refused where they are read (`_words_printed`).
+_WORD_PRINT = LazyPattern(r"(?:\$\(|(`))[ \t]*+(?:echo|printf)[ \t]++(?:[^$`()|&;<>\n\\]|\\[^$`()|&;<>\n\\])*+(?(1)`|\))")
 
 
 def printed_words(spelling: str) -> str | None:
@@ -893,6 +896,8 @@ expand_word.cache_clear = _EXPANDED.clear  # type: ignore[attr-defined]
 # at blanks, its pattern characters active) and one value of a loop over a glob.
 _SPLIT = 4
 _LOOP_PATTERN = 5
+_SPLIT_PATTERN = 6  # a pattern of several printed words (`$(echo a c?)`), split at its unescaped blanks
+_PATTERN_BLANK = LazyPattern(r"(?<!\\)[ \t\n]")  # (a blank after a backslash is taken as escaped)
 
 
 def _expand_spelling(spelling: str, word: Word, scope: Scope | None) -> list[Arg]:
@@ -952,6 +957,8 @@ def _alternatives(pieces: Sequence[_Piece], scope: Scope | None, literal: bool,
 
 def _value_chunk(v: Value, quoted: bool) -> tuple[str, int, str]:
     if v.pattern is not None:
+        if not quoted and _PATTERN_BLANK().search(v.pattern):
+            return v.text, _SPLIT_PATTERN, v.pattern  # (printed words: `$(echo a c?)`)
         return v.text, _LOOP_PATTERN, v.pattern
     return (v.text, _LIT, escape_pattern(v.text)) if quoted else (v.text, _SPLIT, v.text)
 
@@ -999,7 +1006,11 @@ def _finish(chunks: list[tuple[str, int, str]], word: Word) -> list[Arg]:
     fields: list[list[tuple[str, int, str]]] = [[]]
     for chunk in chunks:
         text, kind, _ = chunk
-        if kind == _SPLIT and _IFS().search(text):
+        if kind == _SPLIT_PATTERN:
+            parts = _split_pattern_words(chunk[2])
+            fields[-1].append(parts[0])
+            fields.extend([part] for part in parts[1:])
+        elif kind == _SPLIT and _IFS().search(text):
             parts = _IFS().split(text)
             fields[-1].append((parts[0], _ACTIVE, parts[0]))
             for part in parts[1:]:
@@ -1029,6 +1040,21 @@ def _finish(chunks: list[tuple[str, int, str]], word: Word) -> list[Arg]:
     return out
 
 
+def _split_pattern_words(pattern: str) -> list[tuple[str, int, str]]:
+    """The chunks of the words a pattern of printed words splits into (`_SPLIT_PATTERN`): a
+    word with a glob is one match of it, any other its own (unescaped) text."""
+    out = []
+    for part in _PATTERN_BLANK().split(pattern):
+        if _has_active_glob(part):
+            out.append((part, _LOOP_PATTERN, part))
+        else:
+            out.append((_ESCAPE().sub(r"\1", part), _ACTIVE, part))
+    return out
+
+
+_ESCAPE = LazyPattern(r"\\(.)", re.DOTALL)
+
+
 def unknown_tail(text: str) -> str | None:
     """The literal text after the last expansion of unknown value in an opaque word's text,
     which keeps such expansions as spelled (`$V/gate.sh` -> `/gate.sh`, `${V}ate.sh` ->
@@ -1047,6 +1073,7 @@ def word_values(word: Word, raw: str, scope: Scope | None) -> tuple[Value, ...] 
     do not expand either; only variables are substituted."""
     pieces = _read_pieces(raw)
     values = [""]
+    patterns: list[str] | None = None  # the values as patterns, once a piece is one
     for piece in pieces:
         if piece.kind == _UNKNOWN:
             return None
@@ -1056,21 +1083,32 @@ def word_values(word: Word, raw: str, scope: Scope | None) -> tuple[Value, ...] 
             known = _default_values(piece, scope)
             if known is None or len(values) * len(known) > ALTERNATIVES_LIMIT:
                 return None
+            if patterns is not None:
+                patterns = [p + escape_pattern(k) for p in patterns for k in known]
             values = [v + k for v in values for k in known]
             continue
         if piece.kind == _VAR:
             known = scope.value(piece.text) if scope is not None else None
-            if known is None or any(v.pattern is not None for v in known):
+            if known is None or len(values) * len(known) > ALTERNATIVES_LIMIT:
                 return None
-            if len(values) * len(known) > ALTERNATIVES_LIMIT:
-                return None
+            if patterns is None and any(v.pattern is not None for v in known):
+                # `x=$(echo c?/*)`, `x=$f/gate.sh` in a loop over a glob: the value is a
+                # match of the pattern, kept as one (the assignment itself globs nothing)
+                patterns = [escape_pattern(v) for v in values]
+            if patterns is not None:
+                patterns = [p + (k.pattern if k.pattern is not None else escape_pattern(k.text))
+                            for p in patterns for k in known]
             values = [v + k.text for v in values for k in known]
             if piece.text[:1] in "$`":
                 continue  # a file's text (`$(cat F)`, bounded by `disk.PRINT_BYTES`), kept whole
         else:
+            if patterns is not None:
+                patterns = [p + escape_pattern(piece.text) for p in patterns]
             values = [v + piece.text for v in values]
         if any(len(v) > VALUE_LIMIT for v in values):
             return None  # `a=$a$a` doubling: past the limit the value is unknown
+    if patterns is not None:
+        return tuple(Value(v, p) for v, p in zip(values, patterns))
     return tuple(Value(v) for v in values)
 
 

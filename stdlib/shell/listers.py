@@ -22,7 +22,8 @@ from collections.abc import Sequence
 from polydeukes.stdlib.shell import effects as E
 
 # The commands `listing` may answer for (the walk asks only about these names).
-LISTERS = frozenset({"find", "git", "ls", "grep", "egrep", "fgrep", "rg", "ag", "fd", "fdfind", "tree", "du"})
+LISTERS = frozenset({"find", "git", "ls", "grep", "egrep", "fgrep", "rg", "ag", "fd", "fdfind", "tree", "du",
+                     "stat", "compgen"})
 # Commands that print their own words (round r5): fed to xargs (`echo x.sh | xargs bash`) or
 # printing a lister's paths again (`bash $(echo $(ls x.sh))`), the words are a listing of files.
 WORD_PRINTERS = frozenset({"echo", "printf"})
@@ -54,6 +55,8 @@ def listing(view) -> tuple[E.Extra, ...] | None:
     names: tuple[str, ...] = ()
     if name == "git":
         return _git_ls_files(view, found)
+    if name == "compgen":
+        return _compgen(args[inner + 1 :])
     if name in _GREPS:
         words = [a.text for a in args[inner + 1 :]]
         if not any(w in _FILES_ONLY or w[:1] == "-" and w[1:2] != "-" and ("l" in w or "L" in w) for w in words):
@@ -119,6 +122,60 @@ def _git_ls_files(view, found: E.Effects | None) -> tuple[E.Extra, ...] | None:
             out.append(_start(text if text.startswith("/") or base == "." else base.rstrip("/") + "/" + text,
                               None, False, "git ls-files"))
     return tuple(out) if out else (_start(base, None, False, "git ls-files"),)
+
+
+# compgen's actions that print names of files (`-f`, `-d`, `-A file`, `-A directory`), the `-o`
+# options that add them, and its options whose value is the next word (`-P`/`-S` put text
+# around every name printed).
+_COMPGEN_FILE_ACTIONS = frozenset({"file", "directory"})
+_COMPGEN_FILE_OPTIONS = frozenset({"default", "dirnames", "bashdefault", "plusdirs"})
+_COMPGEN_VALUES = frozenset("AGWFCXPSo")
+
+
+def _compgen(args) -> tuple[E.Extra, ...] | None:
+    """`compgen -G PATTERN` (the pattern's matches, quoted or not: compgen globs it) and the
+    file actions (`compgen -f WORD`: the names that begin with WORD); None when it prints no
+    names of files. A value of unknown text, `-P`/`-S`, may print any path."""
+    out: list[E.Extra] = []
+    files = False
+    k = 0
+    while k < len(args):
+        a = args[k]
+        text = a.text
+        if a.opaque:
+            return (_start("/", None, True, "compgen"),)
+        if text.startswith("-") and len(text) > 1:
+            for j, letter in enumerate(text[1:], 2):
+                if letter in "fd":
+                    files = True
+                elif letter in _COMPGEN_VALUES:
+                    value = text[j:] if j < len(text) else args[k + 1].text if k + 1 < len(args) else ""
+                    if k + 1 < len(args) and j >= len(text) and args[k + 1].opaque:
+                        return (_start("/", None, True, "compgen"),)
+                    if letter == "G":
+                        out.append(_start(value, value if GLOB_CHARACTERS & set(value) else None, False, "compgen"))
+                    elif letter == "A" and value in _COMPGEN_FILE_ACTIONS or letter == "o" and value in _COMPGEN_FILE_OPTIONS:
+                        files = True
+                    elif letter in "PS":
+                        return (_start("/", None, True, "compgen"),)
+                    if j >= len(text):
+                        k += 1
+                    break
+            k += 1
+            continue
+        if files:  # the word the names begin with
+            out.append(_start(text, _escaped(text) + "*", False, "compgen"))
+            files = False
+        k += 1
+    if files:
+        out.append(_start(".", None, False, "compgen"))
+    return tuple(out) or None
+
+
+def _escaped(text: str) -> str:
+    from polydeukes.stdlib.shell.expansion import escape_pattern  # (only compgen asks)
+
+    return escape_pattern(text)
 
 
 def _start(text: str, pattern: str | None, opaque: bool, rule: str, names: tuple[str, ...] = ()) -> E.Extra:
