@@ -939,6 +939,14 @@ class Walk:
                 continue
             spells = self.spells
             first = cmd.words[0].text if cmd.words else ""
+            if first.endswith("(){") and not cmd.words[0].opaque \
+                    and _FUNCTION_DEFINITION().fullmatch(first[:-1]) is not None:
+                # `f(){ x=c?; …; }`: to bash the name and the `{` are two words, and what
+                # follows is the body's first command (read as `f(){`'s arguments, `x=c?`
+                # was no assignment)
+                cmd = _opened_definition(cmd)
+                commands = [*commands[:k], cmd, *commands[k + 1 :]]
+                first = cmd.words[0].text
             if first.endswith("()") or first == "function":
                 _function_definition(commands, k, text, context.functions)
             piped = k > 0 and type(commands[k - 1]) is not PlainRun and commands[k - 1].connector == "|"
@@ -4180,6 +4188,14 @@ _READERS_OF_LINES = frozenset({"read"}) | _MAPFILES
 
 
 _NOT_FOUND_HANDLER = "command_not_found_handle"
+
+
+def _opened_definition(cmd: SimpleCommand) -> SimpleCommand:
+    """`cmd` with its first word `NAME(){` read as bash reads it: `NAME()`, then `{`."""
+    head = cmd.words[0]
+    words = (Word(head.text[:-1], False, head.start, head.end - 1, 0), Word("{", False, head.end - 1, head.end, 0),
+             *cmd.words[1:])
+    return SimpleCommand(words, cmd.redirects, cmd.heredocs, cmd.connector, cmd.flags)
 
 
 def _function_definition(commands: Sequence, k: int, text: str, functions: dict[str, str]) -> None:
