@@ -2171,15 +2171,18 @@ def _perl_switches(view: View, walk, cwd: tuple[str, ...] | None) -> tuple[str, 
                 break  # (the rest of the word is the switch's value)
             j += 1
         k += 1
-    value = walk.environment(view, "PERL5LIB")
+    return "\n".join(loaded), _search_path(walk, view, cwd, directories, "PERL5LIB")
+
+
+def _search_path(walk, view: View, cwd: tuple[str, ...] | None, directories: list[str],
+                 variable: str) -> tuple[tuple[str, ...], ...]:
+    """The directories an interpreter looks its libraries up in: those its options name, then
+    those of `variable` (`PERL5LIB`, `RUBYLIB`) as the line gives it, each from `cwd`."""
+    value = walk.environment(view, variable)
     if value is not None:
-        directories.extend(value.split(":"))
-    out: list[tuple[str, ...]] = []
-    for directory in directories:
-        path = walk.absolute(directory or ".", cwd) if directory else None
-        if path is not None:
-            out.append(path)
-    return "\n".join(loaded), tuple(out)
+        directories = [*directories, *value.split(":")]
+    return tuple(path for directory in directories if directory
+                 for path in [walk.absolute(directory, cwd)] if path is not None)
 
 
 def _ruby_switches(view: View, walk, cwd: tuple[str, ...] | None) -> tuple[str, tuple[tuple[str, ...], ...]]:
@@ -2206,12 +2209,7 @@ def _ruby_switches(view: View, walk, cwd: tuple[str, ...] | None) -> tuple[str, 
         elif t[:2] == "-e":
             k += 1  # (the code, which the judge reads; switches may follow it)
         k += 1
-    value = walk.environment(view, "RUBYLIB")
-    if value is not None:
-        directories.extend(value.split(":"))
-    out = tuple(path for directory in directories if directory
-                for path in [walk.absolute(directory, cwd)] if path is not None)
-    return "\n".join(loaded), out
+    return "\n".join(loaded), _search_path(walk, view, cwd, directories, "RUBYLIB")
 
 
 def _reads_only_from_stdin(view: View) -> bool:
