@@ -1305,7 +1305,7 @@ def test_project_tools_are_the_table_of_projectfiles() -> None:
 
     assert analysis.PROJECT_TOOLS == (frozenset(projectfiles.TOOLS) | projectfiles.PIP
                                       | frozenset(projectfiles.CONFIG_TOOLS) | {"pre-commit", "dotnet"}
-                                      | (frozenset(projectfiles._BUILDERS) - {"uvx"}))  # (uvx: a wrapper)
+                                      | frozenset(projectfiles._BUILDERS))
     assert set(analysis._TOOL_MODULES.values()) <= analysis.PROJECT_TOOLS
 
 

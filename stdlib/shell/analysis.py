@@ -502,7 +502,7 @@ _NODE_BIN_RUNNERS = frozenset({"npx", "bunx", "pnpx", "npm exec", "npm x", "pnpm
 _VENV_RUNNERS = frozenset({"uv run", "poetry run", "pipenv run"})
 _VENV_BIN = (".venv", "bin")
 # `uv run` options after which it installs nothing before the command.
-_UV_RUN_NO_SYNC = frozenset({"--no-sync", "--no-project", "--script", "--isolated"})
+_UV_RUN_NO_SYNC = frozenset({"--no-sync", "--no-project", "--script"})
 # Modules that `python3 -m MODULE` runs as the tool of that name (projectfiles.py).
 _TOOL_MODULES = {"pip": "pip", "pip3": "pip", "sphinx": "sphinx-build", "mkdocs": "mkdocs", "build": "pyproject-build",
                  "pre_commit": "pre-commit"}
@@ -3450,6 +3450,21 @@ def _moves_directory(cmd: SimpleCommand) -> bool:
     return _unwrap(words)[2]
 
 
+def _uv_run_with(args: Sequence[Arg]) -> list[tuple[str, Arg]]:
+    """The requirements `uv run --with X`/`--with-editable X` (`=X` too) installs: ("-e " for
+    an editable one, else "", X) each."""
+    out: list[tuple[str, Arg]] = []
+    for k, a in enumerate(args):
+        option, eq, value = a.text.partition("=")
+        if option in ("--with", "--with-editable"):
+            editable = "-e " if option == "--with-editable" else ""
+            if eq:
+                out.append((editable, Arg(value, None, a.opaque, a.count, a.word)))
+            elif k + 1 < len(args):
+                out.append((editable, args[k + 1]))
+    return out
+
+
 # Wrappers whose `-c`/`--command` string is a command line run by a shell.
 _COMMAND_STRING_WRAPPERS = frozenset({"flock", "su", "runuser", "sg", "script"})
 
@@ -3473,8 +3488,13 @@ def _wrapper_options(args: Sequence[Arg], inner: int) -> tuple[dict[int, str], l
             wrapper = f"{wrapper} {text}"  # `perf stat`, `tmux new-session`
             if wrapper in ("bundle exec", "bundle e"):
                 scripts.append("bundle check")  # (the Gemfile it evaluates first)
-            elif wrapper == "uv run" and not any(a.text in _UV_RUN_NO_SYNC for a in args[k + 1 : inner]):
-                scripts.append("uv sync")  # (it installs the project first: projectfiles.python_builder)
+            elif wrapper == "uv run":
+                # It installs the project first, and what `--with`/`--with-editable` name
+                # (projectfiles.python_builder reads the code that builds them).
+                if not any(a.text in _UV_RUN_NO_SYNC for a in args[k + 1 : inner]):
+                    scripts.append("uv sync")
+                scripts.extend(f"uv pip install {editable}{_command_line('', [value], quote_program=False)}"
+                               for editable, value in _uv_run_with(args[k + 1 : inner]))
             strings = _WRAPPER_STRINGS.get(wrapper)
             if strings is not None and (strings.operands or strings.argv_options) and program[2][text][2] >= 1 << 16:
                 _operand_lines(args, k + 1, inner, program[2][text], strings, roles, scripts)

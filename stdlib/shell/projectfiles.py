@@ -651,16 +651,16 @@ def _pip_project(walk: Walk, view: View, args) -> FileScript | None:
 # options after which it does not build the project it runs in (None: it builds only the
 # projects it is given). The projects it is given: its operands that pip would take for paths
 # (`_local_project`); of a subcommand in `_SOURCE_OPERANDS`, any operand (`uv build sub`).
-# `uv pip …` is pip's command line (`_pip_project`); `uv run CMD` syncs first (analysis.py
-# adds `uv sync`).
+# `uv pip …` is pip's command line (`_pip_project`); `uv run CMD` syncs first and `uvx --from
+# ./sub` builds ./sub (analysis.py walks `uv sync`, `uv tool run --from ./sub` beside them).
 _BUILDERS: dict[str, tuple[frozenset[str], dict[str, frozenset[str] | None]]] = {
     "uv": (frozenset({"--directory", "--project", "--cache-dir", "--config-file", "--color", "--python", "-p"}), {
         "sync": frozenset({"--no-install-project", "--no-install-workspace", "--only-dev", "--dry-run"}),
         "build": frozenset(), "add": frozenset({"--no-sync"}), "remove": frozenset({"--no-sync"}),
         "tool": None,
     }),
-    "uvx": (frozenset({"--from", "--with", "--with-editable", "--python", "-p"}), {"": None}),
-    "pipx": (frozenset({"--pip-args", "--python", "--suffix", "--index-url", "--preinstall"}), {sub: None for sub in ("install", "inject", "run", "install-all")}),
+    "pipx": (frozenset({"--pip-args", "--python", "--suffix", "--index-url", "--preinstall"}),
+             {sub: None for sub in ("install", "inject", "run", "install-all")}),
     "poetry": (frozenset({"-C", "--directory", "-P", "--project"}), {
         "install": frozenset({"--no-root", "--dry-run"}), "sync": frozenset({"--no-root", "--dry-run"}),
         "build": frozenset(), "add": frozenset({"--lock", "--dry-run"}),
@@ -671,7 +671,7 @@ _BUILDERS: dict[str, tuple[frozenset[str], dict[str, frozenset[str] | None]]] = 
         sub: frozenset() for sub in ("build", "run", "test", "shell", "env")}),
     "pyproject-build": (frozenset({"-o", "--outdir", "-C", "--config-setting"}), {"": frozenset()}),
 }
-_SOURCE_OPERANDS = frozenset({"uv build", "pyproject-build "})
+_SOURCE_OPERANDS = frozenset({("uv", "build"), ("pyproject-build", "")})
 # Options whose value is a project to build (`uvx --from ./sub x`, `pipx run --spec ./sub x`).
 _PROJECT_VALUES = frozenset({"--from", "--with", "--with-editable", "--spec"})
 
@@ -716,6 +716,7 @@ def python_builder(walk: Walk, view: View, args, name: str | None = None) -> Fil
     directories = ["."] if skips is not None and not any(a.text in skips for a in args[k:]) \
         and (subcommand in ("build", "") or _packaged(walk, view)) else []
     named: list[str] = []
+    source = (name, subcommand) in _SOURCE_OPERANDS
     while k < len(args):
         a = args[k]
         k += 1
@@ -729,9 +730,9 @@ def python_builder(walk: Walk, view: View, args, name: str | None = None) -> Fil
             if option in _PROJECT_VALUES and value:
                 named.append(_local_project(value, False))  # (`uvx --from ./sub x`, `pipx run --spec ./sub`)
             continue
-        named.append(a.text if f"{name} {subcommand}" in _SOURCE_OPERANDS else _local_project(a.text, False))
+        named.append(a.text if source else _local_project(a.text, False))
     named = [n for n in named if n is not None]
-    if named and f"{name} {subcommand}" in _SOURCE_OPERANDS:
+    if named and source:
         directories = named  # (`uv build sub`: the source directory, not the one it runs in)
     else:
         directories.extend(named)
@@ -750,7 +751,7 @@ _PIP_VALUES = frozenset({
     "--no-binary", "--only-binary", "--progress-bar", "--root-user-action", "--report", "--dest", "--wheel-dir",
     "--group", "--build", "--build-dir", "--resume-retries",
 })
-_PIP_VALUE_LETTERS = "rcetdifCwb"
+_PIP_VALUE_LETTERS = "rcetdifCw"
 # Options whose value names requirements files (read for the projects they name) or an
 # editable project (a directory, `-e sub`).
 _PIP_FILES = frozenset({"-r", "--requirement", "-c", "--constraint"})
@@ -809,7 +810,7 @@ def _pip_subcommand(args) -> int | None:
             return None
         if not a.text.startswith("-"):
             return k
-        k += 2 if a.text in _PIP_VALUES or a.text in ("--log", "--python") else 1
+        k += 2 if a.text in _PIP_VALUES else 1
     return None
 
 
@@ -922,7 +923,8 @@ def _projects_code(walk: Walk, view: View, directories: list[str]) -> FileScript
     """The code building `directories` runs (each project's setup.py, in-tree build
     backend, build hooks), as one program; a refusal of the first file that cannot be read."""
     if len(directories) > _LOCAL_PROJECTS:
-        return _refused(directories[_LOCAL_PROJECTS], view.name, f"it builds more than {_LOCAL_PROJECTS} local projects")
+        return _refused(directories[_LOCAL_PROJECTS], view.name,
+                        f"it builds more than {_LOCAL_PROJECTS} local projects")
     parts: list[tuple[str, str]] = []
     directory = None
     for spelled in directories:
