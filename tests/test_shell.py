@@ -1304,7 +1304,8 @@ def test_project_tools_are_the_table_of_projectfiles() -> None:
     from polydeukes.stdlib.shell import analysis, projectfiles
 
     assert analysis.PROJECT_TOOLS == (frozenset(projectfiles.TOOLS) | projectfiles.PIP
-                                      | frozenset(projectfiles.CONFIG_TOOLS) | {"pre-commit", "dotnet"})
+                                      | frozenset(projectfiles.CONFIG_TOOLS) | {"pre-commit", "dotnet"}
+                                      | frozenset(projectfiles._BUILDERS))
     assert set(analysis._TOOL_MODULES.values()) <= analysis.PROJECT_TOOLS
 
 

@@ -447,7 +447,9 @@ PROJECT_TOOLS = frozenset({"just", "task", "go-task", "rake", "invoke", "inv", "
                            "postcss", "stylelint", "commitlint", "lint-staged", "playwright", "cypress",
                            "karma", "grunt", "gulp", "tsup", "docusaurus", "gatsby", "storybook",
                            "start-storybook", "build-storybook", "bundle", "sphinx-build",
-                           "mkdocs", "pre-commit", "dotnet"})
+                           "mkdocs", "pre-commit", "dotnet",
+                           # (Python front ends that build local projects: projectfiles._BUILDERS)
+                           "uv", "pipx", "poetry", "pyproject-build"})
 # Options that make a command work in another directory (their value then is its `cd`).
 # Of those, the commands whose option only says where archive members or patched files land.
 _EXTRACTORS = frozenset({"tar", "unzip", "patch"})
@@ -499,8 +501,10 @@ _NODE_BIN_RUNNERS = frozenset({"npx", "bunx", "pnpx", "npm exec", "npm x", "pnpm
 # Python project runners that run a command from the project's virtual environment first.
 _VENV_RUNNERS = frozenset({"uv run", "poetry run", "pipenv run"})
 _VENV_BIN = (".venv", "bin")
+# `uv run` options after which it installs nothing before the command.
+_UV_RUN_NO_SYNC = frozenset({"--no-sync", "--no-project", "--script"})
 # Modules that `python3 -m MODULE` runs as the tool of that name (projectfiles.py).
-_TOOL_MODULES = {"pip": "pip", "pip3": "pip", "sphinx": "sphinx-build", "mkdocs": "mkdocs",
+_TOOL_MODULES = {"pip": "pip", "pip3": "pip", "sphinx": "sphinx-build", "mkdocs": "mkdocs", "build": "pyproject-build",
                  "pre_commit": "pre-commit"}
 # Programs whose own program may come from a file (`awk -f prog.awk`, `sed -f script.sed`).
 # (Also compilers' `@FILE`/`-wrapper`/`-B`, curl's `-K FILE` and wget's `--config FILE`, and
@@ -2990,6 +2994,7 @@ class Walk:
                     tool = _TOOL_MODULES[args[at + 1].text]
                     view.file_script = script = (
                         projectfiles._pip_project(self, view, args[at + 2 :]) if tool == "pip"
+                        else projectfiles.python_builder(self, view, args[at + 2 :], tool) if tool == "pyproject-build"
                         else projectfiles.pre_commit(self, view, args[at + 2 :]) if tool == "pre-commit"
                         else projectfiles._configuration(self, view, args[at + 2 :], tool))
         if script is not None and script.shell and script.text is not None:
@@ -3453,6 +3458,21 @@ def _moves_directory(cmd: SimpleCommand) -> bool:
     return _unwrap(words)[2]
 
 
+def _uv_run_with(args: Sequence[Arg]) -> list[tuple[str, Arg]]:
+    """The requirements `uv run --with X`/`--with-editable X` (`=X` too) installs: ("-e " for
+    an editable one, else "", X) each."""
+    out: list[tuple[str, Arg]] = []
+    for k, a in enumerate(args):
+        option, eq, value = a.text.partition("=")
+        if option in ("--with", "--with-editable"):
+            editable = "-e " if option == "--with-editable" else ""
+            if eq:
+                out.append((editable, Arg(value, None, a.opaque, a.count, a.word)))
+            elif k + 1 < len(args):
+                out.append((editable, args[k + 1]))
+    return out
+
+
 # Wrappers whose `-c`/`--command` string is a command line run by a shell.
 _COMMAND_STRING_WRAPPERS = frozenset({"flock", "su", "runuser", "sg", "script"})
 
@@ -3476,12 +3496,21 @@ def _wrapper_options(args: Sequence[Arg], inner: int) -> tuple[dict[int, str], l
             wrapper = f"{wrapper} {text}"  # `perf stat`, `tmux new-session`
             if wrapper in ("bundle exec", "bundle e"):
                 scripts.append("bundle check")  # (the Gemfile it evaluates first)
+            elif wrapper == "uv run":
+                # It installs the project first, and what `--with`/`--with-editable` name
+                # (projectfiles.python_builder reads the code that builds them).
+                if not any(a.text in _UV_RUN_NO_SYNC for a in args[k + 1 : inner]):
+                    scripts.append("uv sync")
+                scripts.extend(f"uv pip install {editable}{_command_line('', [value], quote_program=False)}"
+                               for editable, value in _uv_run_with(args[k + 1 : inner]))
             strings = _WRAPPER_STRINGS.get(wrapper)
             if strings is not None and (strings.operands or strings.argv_options) and program[2][text][2] >= 1 << 16:
                 _operand_lines(args, k + 1, inner, program[2][text], strings, roles, scripts)
                 break
         elif name in _WRAPPER_NAMES and not text.startswith("-"):
             wrapper = name
+            if name == "uvx":  # (it builds the projects its `--from`/`--with` name first)
+                scripts.append("uv tool run" + _command_line("", args[k + 1 : inner], quote_program=False))
             strings = _WRAPPER_STRINGS.get(wrapper)
             row = _WRAPPERS.get(name)
             if strings is not None and strings.operands and row is not None and row[2] >= 1 << 16:

@@ -2037,10 +2037,11 @@ class _Judge:
             return  # (data, judged after the program's code: `command`)
         # A script of several files or scripts (`node -r ./x.js y.js`, what pytest imports,
         # npm's life cycle scripts) names the one that mentions the entry.
-        message = SCRIPT_MENTION if script.shell else SCRIPT_CODE
         index = -1
-        for path, text in script.parts or ((script.path, script.text),):
-            if script.shell:
+        parts = [(path, text, script.shell) for path, text in script.parts or ((script.path, script.text),)]
+        for path, text, shell in parts + [(path, text, False) for path, text in script.code_parts]:
+            message = SCRIPT_MENTION if shell else SCRIPT_CODE
+            if shell:
                 index = self.p.first_in_text(text, False, cwd, cwd_spelled)
             else:
                 index = self.code_index(text, cwd)
@@ -2048,7 +2049,7 @@ class _Judge:
                     index = self.code_index(text, script.directory)  # (pip's build backend runs there)
             if index >= 0:
                 break
-            if not script.shell and self.judged_last is None and _program_text(script.runner, path):
+            if not shell and self.judged_last is None and _program_text(script.runner, path):
                 made = made_text(text)
                 if made is not None:
                     self.judged_last = MADE_IN_SCRIPT.format(runner=script.runner, path=path, how=made[0],

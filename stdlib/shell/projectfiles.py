@@ -38,6 +38,7 @@ import re
 
 from polydeukes.stdlib.shell.analysis import View, Walk
 from polydeukes.stdlib.shell.disk import Refused
+from polydeukes.stdlib.shell.expansion import Arg
 from polydeukes.stdlib.shell.scripts import FileScript, _read_file
 from polydeukes.vm.sre import LazyPattern
 
@@ -145,7 +146,7 @@ _NO_PROJECT = {"cmake": frozenset({"-E", "-P", "--version", "--help", "-h"}),
                "meson": frozenset({"--version", "-v", "--help", "-h"})}
 # pip's subcommands that build a local project (`pip install .`, `pip install -e .`): its setup.py
 PIP = frozenset({"pip", "pip3"})
-_PIP_BUILDS = frozenset({"install", "wheel", "download"})
+_PIP_BUILDS = frozenset({"install", "wheel", "download", "sync"})
 
 
 def project_script(walk: Walk, view: View) -> FileScript | None:
@@ -155,6 +156,40 @@ def project_script(walk: Walk, view: View) -> FileScript | None:
     words = [a for a in args if not a.text.startswith("-")]
     if view.name in PIP:
         return _pip_project(walk, view, args)
+    if view.name in _BUILDERS:
+        script = python_builder(walk, view, args)
+        if view.name not in TOOLS or script is not None and script.refused is not None:
+            return script
+        # `hatch run x`, `pdm install`: pyproject.toml's scripts as `TOOLS` says, and the code
+        # that builds the project beside them.
+        configured = _pdm_hooks(walk, view) if view.name == "pdm" and words and not words[0].opaque \
+            and words[0].text in _BUILDERS["pdm"][1] else _project_script_of(walk, view, args, words)
+        if script is None or configured is None or configured.refused is not None or configured.text is None:
+            return configured or script
+        configured.code_parts = script.parts or [(script.path, script.text)]
+        return configured
+    return _project_script_of(walk, view, args, words)
+
+
+# pdm's hook scripts, which its commands run around what they do (`post_install`, `pre_build`).
+_PDM_HOOK = LazyPattern(r"(?m)^[ \t]*[\"']?(?:pre|post)_[a-z]+[\"']?[ \t]*=")
+
+
+def _pdm_hooks(walk: Walk, view: View) -> FileScript | None:
+    """pyproject.toml, read as `TOOLS` reads it for `pdm run`, when it has hook scripts."""
+    text = _read_file(walk, view, "pyproject.toml")
+    if not isinstance(text, str):
+        return text
+    if _PDM_HOOK().search(text) is None:
+        return None
+    script = FileScript("pyproject.toml", view.name, True, True, None)
+    script.text = text
+    script.lines = []
+    return script
+
+
+def _project_script_of(walk: Walk, view: View, args, words) -> FileScript | None:
+    """What a `TOOLS` program runs from the project (see the table)."""
     if view.name == "go":
         return _go(walk, view, args)
     if view.name in CONFIG_TOOLS:
@@ -595,30 +630,332 @@ def _quoted_line(words) -> str | None:
 
 
 def _pip_project(walk: Walk, view: View, args) -> FileScript | None:
-    """`pip install .`, `pip install -e ./lib`, `pip wheel .`: the local project's setup.py."""
-    if not args or args[0].opaque or args[0].text not in _PIP_BUILDS:
+    """`pip install .`, `pip install -e lib`, `pip install -r requirements.txt`, `pip wheel
+    sub/`: the code pip runs to build each local project it is given (`_local_projects`),
+    as one program (`_projects_code`)."""
+    at = _pip_subcommand(args)
+    if at is None or args[at].text not in _PIP_BUILDS:
         return None
-    for a in args[1:]:
-        t = a.text
-        if a.opaque or not (t == "." or t.startswith(("./", "../", "/")) or t == ".."):
+    rest = args[at + 1 :]
+    if args[at].text == "sync":  # (`uv pip sync requirements.txt`: its operands are requirements files)
+        rest = [word for a in rest if not a.text.startswith("-") for word in (Arg("-r", None, False, 1, None), a)]
+    directories = _local_projects(walk, view, rest)
+    if isinstance(directories, FileScript):
+        return directories
+    return _projects_code(walk, view, directories)
+
+
+# Python front ends that build and install local projects with their build backends (issue 11,
+# round 5: `uv pip install ./sub`, `uv sync`, `poetry install`, `pipx install ./sub`, `python
+# -m build`): per program, its general options that take a value, and per subcommand, the
+# options after which it does not build the project it runs in (None: it builds only the
+# projects it is given). The projects it is given: its operands that pip would take for paths
+# (`_local_project`); of a subcommand in `_SOURCE_OPERANDS`, any operand (`uv build sub`).
+# `uv pip …` is pip's command line (`_pip_project`); `uv run CMD` syncs first and `uvx --from
+# ./sub` builds ./sub (analysis.py walks `uv sync`, `uv tool run --from ./sub` beside them).
+_BUILDERS: dict[str, tuple[frozenset[str], dict[str, frozenset[str] | None]]] = {
+    "uv": (frozenset({"--directory", "--project", "--cache-dir", "--config-file", "--color", "--python", "-p"}), {
+        "sync": frozenset({"--no-install-project", "--no-install-workspace", "--only-dev", "--dry-run"}),
+        "build": frozenset(), "add": frozenset({"--no-sync"}), "remove": frozenset({"--no-sync"}),
+        "tool": None,
+    }),
+    "pipx": (frozenset({"--pip-args", "--python", "--suffix", "--index-url", "--preinstall"}),
+             {sub: None for sub in ("install", "inject", "run", "install-all")}),
+    "poetry": (frozenset({"-C", "--directory", "-P", "--project"}), {
+        "install": frozenset({"--no-root", "--dry-run"}), "sync": frozenset({"--no-root", "--dry-run"}),
+        "build": frozenset(), "add": frozenset({"--lock", "--dry-run"}),
+    }),
+    "pdm": (frozenset({"-p", "--project", "-c", "--config"}), {
+        sub: frozenset({"--no-self", "--dry-run"}) for sub in ("install", "sync", "add", "update", "build")}),
+    "hatch": (frozenset({"-e", "--env", "-p", "--project", "--data-dir", "--cache-dir", "--config"}), {
+        sub: frozenset() for sub in ("build", "run", "test", "shell", "env")}),
+    "pyproject-build": (frozenset({"-o", "--outdir", "-C", "--config-setting"}), {"": frozenset()}),
+}
+_SOURCE_OPERANDS = frozenset({("uv", "build"), ("pyproject-build", "")})
+# Options whose value is a project to build (`uvx --from ./sub x`, `pipx run --spec ./sub x`).
+_PROJECT_VALUES = frozenset({"--from", "--with", "--with-editable", "--spec"})
+
+
+# A project that these front ends install as a package when they sync its environment (`uv
+# sync`, `pdm install`, `poetry install`, `hatch run`): one whose pyproject.toml has a
+# `[build-system]` table, says so (uv's `package = true`, pdm's `distribution = true`), or is
+# poetry's (its package mode is the default). Their `build` subcommands build it anyway.
+_PACKAGED = LazyPattern(r"(?m)^[ \t]*(?:\[build-system\]|\[tool\.poetry\]|(?:package|distribution)[ \t]*=[ \t]*true)")
+
+
+def _packaged(walk: Walk, view: View) -> bool:
+    toml = _read_file(walk, view, "pyproject.toml")
+    if toml is None:
+        return False  # (none: they stop)
+    return not isinstance(toml, str) or _PACKAGED().search(toml) is not None  # (unreadable: read on)
+
+
+def python_builder(walk: Walk, view: View, args, name: str | None = None) -> FileScript | None:
+    """The code a `_BUILDERS` front end (`view.name`, or `name` for `python3 -m build`) runs to
+    build the projects it installs, as one program (`_projects_code`); None when it builds
+    none."""
+    name = name or view.name
+    options, subcommands = _BUILDERS[name]
+    k = 0
+    while k < len(args) and args[k].text.startswith("-") and "" not in subcommands:
+        if args[k].opaque:
+            return None
+        k += 2 if args[k].text in options else 1
+    if "" in subcommands:
+        subcommand = ""
+    elif k >= len(args) or args[k].opaque:
+        return None
+    else:
+        subcommand = args[k].text
+        k += 1
+    if name == "uv" and subcommand == "pip":
+        return _pip_project(walk, view, args[k:])
+    if subcommand not in subcommands:
+        return None
+    skips = subcommands[subcommand]
+    directories = ["."] if skips is not None and not any(a.text in skips for a in args[k:]) \
+        and (subcommand in ("build", "") or _packaged(walk, view)) else []
+    named: list[str] = []
+    source = (name, subcommand) in _SOURCE_OPERANDS
+    while k < len(args):
+        a = args[k]
+        k += 1
+        if a.opaque:
             continue
-        spelled = t.rstrip("/") + "/setup.py"
+        if a.text.startswith("-"):
+            option, eq, value = a.text.partition("=")
+            if not eq and option in options | _PROJECT_VALUES and k < len(args):
+                value = "" if args[k].opaque else args[k].text
+                k += 1
+            if option in _PROJECT_VALUES and value:
+                named.append(_local_project(value, False))  # (`uvx --from ./sub x`, `pipx run --spec ./sub`)
+            continue
+        named.append(a.text if source else _local_project(a.text, False))
+    named = [n for n in named if n is not None]
+    if named and source:
+        directories = named  # (`uv build sub`: the source directory, not the one it runs in)
+    else:
+        directories.extend(named)
+    return _projects_code(walk, view, list(dict.fromkeys(directories)))
+
+
+# pip's options whose value is the next word (or, short, the rest of the word: `-rFILE`), of
+# its general options and those of install, download and wheel; an option not listed takes
+# none (a value in the same word, `--target=x`, is its own).
+_PIP_VALUES = frozenset({
+    "--log", "--log-file", "--proxy", "--retries", "--timeout", "--exists-action", "--trusted-host", "--cert",
+    "--client-cert", "--cache-dir", "--python", "--use-feature", "--use-deprecated", "--keyring-provider",
+    "--requirement", "--constraint", "--editable", "--target", "--platform", "--python-version",
+    "--implementation", "--abi", "--root", "--prefix", "--src", "--upgrade-strategy", "--config-settings",
+    "--global-option", "--build-option", "--install-option", "--index-url", "--extra-index-url", "--find-links",
+    "--no-binary", "--only-binary", "--progress-bar", "--root-user-action", "--report", "--dest", "--wheel-dir",
+    "--group", "--build", "--build-dir", "--resume-retries",
+})
+_PIP_VALUE_LETTERS = "rcetdifCw"
+# Options whose value names requirements files (read for the projects they name) or an
+# editable project (a directory, `-e sub`).
+_PIP_FILES = frozenset({"-r", "--requirement", "-c", "--constraint"})
+_PIP_EDITABLE = frozenset({"-e", "--editable"})
+# Requirements files read for one command, nested ones (`-r other.txt`) among them.
+_REQUIREMENT_FILES = 64
+# Local projects one command builds, read beyond that: it fails closed.
+_LOCAL_PROJECTS = 64
+
+
+def _pip_options(args):
+    """pip's words as (option or None, value): `-r F`, `-rF`, `--requirement=F`, a bundle
+    `-qr F` give ("-r" or "--requirement", F); an operand gives (None, it); an option without
+    a value (option, None). Words after `--` are operands."""
+    k = 0
+    while k < len(args):
+        a = args[k]
+        t = a.text
+        k += 1
+        if t == "--":
+            for rest in args[k:]:
+                yield None, rest
+            return
+        if a.opaque or not t.startswith("-") or t == "-":
+            yield None, a
+        elif t.startswith("--"):
+            option, eq, value = t.partition("=")
+            if eq:
+                yield option, Arg(value, None, a.opaque, a.count, a.word)
+            elif option in _PIP_VALUES and k < len(args):
+                yield option, args[k]
+                k += 1
+            else:
+                yield option, None
+        else:
+            for j in range(1, len(t)):
+                letter = t[j]
+                if letter not in _PIP_VALUE_LETTERS:
+                    yield "-" + letter, None
+                    continue
+                if j + 1 < len(t):
+                    yield "-" + letter, Arg(t[j + 1 :].removeprefix("="), None, False, a.count, a.word)
+                elif k < len(args):
+                    yield "-" + letter, args[k]
+                    k += 1
+                break
+
+
+def _pip_subcommand(args) -> int | None:
+    """Where pip's subcommand is among `args` (after its general options: `pip -q
+    --no-cache-dir install .`), or None (none, or of unknown value)."""
+    k = 0
+    while k < len(args):
+        a = args[k]
+        if a.opaque:
+            return None
+        if not a.text.startswith("-"):
+            return k
+        k += 2 if a.text in _PIP_VALUES else 1
+    return None
+
+
+def _local_projects(walk: Walk, view: View, args) -> list[str] | FileScript:
+    """The local projects a pip command builds, spelled as directories: the operands pip
+    takes for paths (a `/` in them, or a leading `.`: `sub/`, `./sub[x]`, `.[dev]`; a
+    `file:` URL; `name @ file:…`), every `-e`/`--editable` value that is no VCS or remote
+    URL (pip reads `-e sub` as the directory sub), and those the requirements files of `-r`
+    and `-c` name (read within bounds, `-r` within them followed; one that cannot be read
+    fails closed)."""
+    out: list[str] = []
+    files: list[str] = []
+    for option, value in _pip_options(args):
+        if value is None or value.opaque:
+            continue  # (an operand of unknown value: a name, mostly; not followed)
+        if option is None or option in _PIP_EDITABLE:
+            local = _local_project(value.text, option is not None)
+            if local is not None:
+                out.append(local)
+        elif option in _PIP_FILES and "://" not in value.text:
+            files.append(value.text)
+    seen: set[str] = set()
+    k = 0
+    while k < len(files):
+        spelled = files[k]
+        k += 1
+        if spelled in seen:
+            continue
+        seen.add(spelled)
+        if len(seen) > _REQUIREMENT_FILES:
+            return _refused(spelled, view.name, f"it reads more than {_REQUIREMENT_FILES} requirements files")
         text = _read_file(walk, view, spelled)
         if isinstance(text, FileScript):
             return text
-        backend = _build_backend(walk, view, t.rstrip("/"))
+        if text is None:
+            continue  # (not there: pip stops)
+        base = spelled.rpartition("/")[0]
+        for line in _requirement_lines(text):
+            named_files: list[str] = []
+            named_projects: list[str] = []
+            if line.startswith("-"):
+                for option, value in _pip_options([Arg(w, None, False, 1, None) for w in line.split()]):
+                    if value is not None and option in _PIP_FILES and "://" not in value.text:
+                        # (a nested file is named from the file that names it)
+                        named_files.append(value.text if value.text.startswith("/") or not base
+                                           else base + "/" + value.text)
+                    elif value is not None and option in _PIP_EDITABLE:
+                        named_projects.append(_local_project(value.text, True))
+            else:
+                named_projects.append(_local_project(line.split(" -", 1)[0].strip(), False))
+            named_projects = [p for p in named_projects if p is not None]
+            if "${" in line and (named_files or named_projects):
+                # (pip puts in the environment's `${NAME}`: a path of unknown value here)
+                return _refused(spelled, view.name, "a file or project it names holds an environment variable")
+            files.extend(named_files)
+            out.extend(named_projects)
+    return list(dict.fromkeys(out))
+
+
+_COMMENT = LazyPattern(r"(?:^|\s)#.*")
+_DIRECT_REFERENCE = LazyPattern(r"[A-Za-z0-9][\w.-]*\s*(?:\[[^\]]*\])?\s*@\s*(\S+)")
+_EXTRAS = LazyPattern(r"\[[^\]]*\]$")
+
+
+def _requirement_lines(text: str) -> list[str]:
+    """The lines of a requirements file as pip reads them: a line ending in `\\` joined with
+    the next, comments dropped, blank lines skipped."""
+    out: list[str] = []
+    for line in text.replace("\\\n", "").split("\n"):
+        line = _COMMENT().sub("", line).strip()
+        if line:
+            out.append(line)
+    return out
+
+
+def _local_project(spec: str, editable: bool) -> str | None:
+    """The directory a requirement names (spelled as written, without extras, markers or a
+    fragment), or None: a project name, a remote or VCS URL. pip takes a requirement for a
+    path when it holds a `/` or begins with `.`, and an editable one always."""
+    spec = spec.split(";", 1)[0].strip()
+    reference = _DIRECT_REFERENCE().fullmatch(spec)
+    if reference is not None:
+        spec = reference.group(1)  # `name @ file:///…`
+        if not spec.startswith("file:"):
+            return None
+    if spec.startswith("file:"):
+        from urllib.parse import unquote
+
+        spec = unquote(spec[5:].split("#", 1)[0])
+        if spec.startswith("//"):
+            spec = "/" + spec[2:].partition("/")[2]  # (`file://localhost/x`, `file:///x`)
+        editable = True
+    elif "://" in spec or re.match(r"[a-z]+\+", spec):
+        return None  # (a remote archive, a VCS checkout: not the project's files)
+    spec = _EXTRAS().sub("", spec.split("#", 1)[0] if editable else spec)
+    if not spec or not (editable or "/" in spec or spec.startswith(".")):
+        return None
+    return spec.rstrip("/") or "/"
+
+
+# Files a build backend runs besides setup.py and an in-tree backend: hatchling's build hook
+# (`hatch_build.py`, or the `path` its `[tool.hatch…hooks.custom]` names), pdm-backend's
+# `pdm_build.py`, poetry-core's build script (`[tool.poetry.build] script`, once `build`): the
+# `.py` files pyproject.toml names are read too.
+_BUILD_HOOKS = ("hatch_build.py", "pdm_build.py")
+_NAMED_PYTHON = LazyPattern(r"""=[ \t]*["']([^"'\s]+\.py)["']""")
+
+
+def _projects_code(walk: Walk, view: View, directories: list[str]) -> FileScript | None:
+    """The code building `directories` runs (each project's setup.py, in-tree build
+    backend, build hooks), as one program; a refusal of the first file that cannot be read."""
+    if len(directories) > _LOCAL_PROJECTS:
+        return _refused(directories[_LOCAL_PROJECTS], view.name,
+                        f"it builds more than {_LOCAL_PROJECTS} local projects")
+    parts: list[tuple[str, str]] = []
+    directory = None
+    for spelled in directories:
+        prefix = spelled if spelled.endswith("/") else spelled + "/"
+        names = [prefix + "setup.py"]
+        backend = _build_backend(walk, view, prefix.rstrip("/") or "/")
         if isinstance(backend, FileScript):
             return backend
-        if text is not None or backend:
-            parts = ([(spelled, text)] if text is not None else []) + backend
-            script = FileScript(parts[0][0], view.name, False, True, None)
-            script.text = "\n".join(part for _, part in parts)
-            if len(parts) > 1:
-                script.parts = parts
-            if backend:
-                script.directory = walk.absolute(t, view.cwd)  # (the backend runs in the project)
-            return script
-    return None
+        toml = _read_file(walk, view, prefix + "pyproject.toml")
+        if isinstance(toml, FileScript):
+            return toml
+        if toml is not None:
+            names.extend(prefix + n for n in _BUILD_HOOKS)
+            names.extend(prefix + m.group(1).removeprefix("./") for m in _NAMED_PYTHON().finditer(toml)
+                         if not m.group(1).startswith("/") and ".." not in m.group(1))
+        found = _read_linked(walk, view, list(dict.fromkeys(names)), lambda name, text: ())
+        if isinstance(found, FileScript):
+            return found
+        if (found or backend) and directory is None:
+            directory = walk.absolute(spelled, view.cwd)  # (pip runs them in the project)
+        parts.extend(found)
+        parts.extend(backend)
+    if not parts:
+        return None
+    script = FileScript(parts[0][0], view.name, False, True, None)
+    script.text = "\n".join(part for _, part in parts)
+    if len(parts) > 1:
+        script.parts = parts
+    if directory is not None:
+        script.directory = directory
+    return script
 
 
 _BACKEND_PATH = LazyPattern(r"(?m)^[ \t]*backend-path[ \t]*=[ \t]*\[([^\]]*)\]")

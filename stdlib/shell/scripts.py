@@ -94,7 +94,8 @@ class FileScript:
 
     __slots__ = ("path", "runner", "shell", "text", "refused", "arguments", "child", "lines", "directory",
                  "paths", "parts", "tests", "node_bin", "rewritten", "pattern", "patterns", "sources",
-                 "fallback", "made", "listings", "listings_read", "listed_text")
+                 "fallback", "made", "listings", "listings_read", "listed_text",
+                 "code_parts")
 
     def __init__(self, path: str, runner: str, shell: bool, child: bool,
                  arguments: Sequence[Arg] | None) -> None:
@@ -133,6 +134,9 @@ class FileScript:
         # The script is the text of the files a lister prints, passed on by `xargs cat` or `cat
         # $(…)` (`source <(ls x.sh | xargs cat)`): the lister's command, walked when read.
         self.listed_text: str | None = None
+        # Program files a tool of shell lines also runs, read as code ((path, text) each: the
+        # build hooks `hatch run` builds the project with, beside pyproject.toml's scripts).
+        self.code_parts: list[tuple[str, str]] = []
         # The script is the text of files a substitution passes on (`eval "$(head x.sh)"`,
         # `source <(tail x.sh)`): their spelled names or patterns, read together (`_sources`).
         self.sources: list[tuple[str, bool]] | None = None
@@ -1928,15 +1932,24 @@ def _package_scripts(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript 
         selected, with_root = [], True
         if not _declares_workspaces(walk, view, directory):
             selected = None
-    if selected is None:
+    # The packages an install or a rebuild builds besides the root: those under node_modules
+    # (`npm rebuild [NAME…]`), local directories (`npm install ./sub`, `"file:sub"`).
+    built = _built_packages(walk, view, directory, words) if lifecycle is not None else []
+    if isinstance(built, FileScript):
+        return built
+    if selected is None and not built:
         return _scripts_of(walk, view, directory, words, script_name, lifecycle)
-    if lifecycle is not None:
-        with_root = True  # (whether the root's life cycle scripts run too differs: read them)
-    places = _workspaces(walk, view, directory, selected)
-    if isinstance(places, FileScript):
-        return places
-    if with_root and directory not in places:
-        places = [directory, *places]
+    if selected is None:
+        places = [directory]
+    else:
+        if lifecycle is not None:
+            with_root = True  # (whether the root's life cycle scripts run too differs: read them)
+        places = _workspaces(walk, view, directory, selected)
+        if isinstance(places, FileScript):
+            return places
+        if with_root and directory not in places:
+            places = [directory, *places]
+    places = [*places, *(place for place in built if place not in places)]
     found: list[FileScript] = []
     for place in places:
         script = _scripts_of(walk, view, place, words, script_name, lifecycle, binary=False)
@@ -1960,6 +1973,92 @@ def _package_scripts(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript 
         merged.parts.extend(f.parts or [(f.path, f.text)])
     merged.text = "\n".join(merged.lines)
     return merged
+
+
+# npm, pnpm and yarn build (run the install scripts, or `node-gyp rebuild` for a binding.gyp,
+# of) each package a rebuild names (every one when none) under node_modules, nested ones
+# included, and each local directory an install adds: its operands that name one (`./sub`,
+# `sub/`, `file:sub`) and package.json's `file:`/`link:` dependencies. Read at most
+# `_INSTALLED_PACKAGES` packages; past that the command fails closed. (An install leaves the
+# packages already under node_modules as they are; their registry packages' scripts come
+# from the network, not from files here.)
+_REBUILDS = frozenset({"rebuild", "rb"})
+_INSTALLED_PACKAGES = 512
+_DEPENDENCIES = ("dependencies", "devDependencies", "optionalDependencies", "peerDependencies")
+_LOCAL_SPEC = LazyPattern(r"(?:file|link|portal):(.+)|(\.{1,2}(?:/.*)?|/.+|~/.+|[^@/][^/]*/.*)")
+
+
+def _built_packages(walk: Walk, view: View, directory: str, words: Sequence[Arg]) -> list[str] | FileScript:
+    """The packages besides the root that an install or rebuild runs the install scripts of,
+    spelled from where the command runs (see `_REBUILDS`)."""
+    import json  # only an install or rebuild needs it
+
+    base = "" if directory == "." else directory.rstrip("/") + "/"
+    command, operands = (words[0].text, words[1:]) if words else ("install", [])
+    if command in _REBUILDS:
+        names = None if not operands or any(a.opaque for a in operands) else {
+            a.text.rsplit("@", 1)[0] if a.text.rfind("@") > 0 else a.text for a in operands}
+        return _installed(walk, view, base, names)
+    found: list[str] = []
+    specs = [a.text for a in operands if not a.opaque]
+    text = _text(walk, view, base + "package.json", FILE_BYTES)
+    if isinstance(text, str) and (":" in text or "/" in text):
+        try:
+            manifest = json.loads(text)
+        except ValueError:
+            manifest = None
+        for key in _DEPENDENCIES if isinstance(manifest, dict) else ():
+            table = manifest.get(key)
+            if isinstance(table, dict):
+                specs.extend(v for v in table.values() if isinstance(v, str) and v.startswith(("file:", "link:",
+                                                                                              "portal:")))
+    for spec in specs:
+        m = _LOCAL_SPEC().fullmatch(spec.split("#", 1)[0])
+        if m is None or spec.startswith("@") and m.group(1) is None:
+            continue  # (a name, a scope's package, a URL)
+        place = (m.group(1) or m.group(2)).rstrip("/") or "/"
+        if "://" in place or place.endswith((".tgz", ".tar.gz", ".tar")):
+            continue
+        place = place.removeprefix("//") if m.group(1) else place
+        found.append(place if place.startswith(("/", "~")) or not base else base + place)
+    return [place for place in dict.fromkeys(found)  # (one that cannot be read is read, to refuse)
+            if _text(walk, view, place.rstrip("/") + "/package.json", FILE_BYTES) is not None]
+
+
+def _installed(walk: Walk, view: View, base: str, names: set[str] | None) -> list[str] | FileScript:
+    """The packages under `base`node_modules (`@scope/name` ones and nested node_modules
+    included) whose name is among `names` (every one when None), spelled from where the
+    command runs; a refusal past `_INSTALLED_PACKAGES` or when the place is of unknown value."""
+    shown = f"the packages under {base}node_modules"
+    root = walk.absolute(base or ".", view.cwd)
+    if root is None or walk.disk is None:
+        refused = FileScript(shown, view.name, True, True, None)
+        refused.refused = "the directory it runs in is of unknown value"
+        return refused
+    found: list[str] = []
+    packages = 0
+    queue: list[tuple[str, ...]] = [("node_modules",)]
+    while queue:
+        place = queue.pop(0)
+        entries = walk.disk.links_in([*root, *place], lambda n: not n.startswith("."), directories=True)
+        why = entries.reason if isinstance(entries, Refused) else None
+        for entry in sorted(entries) if why is None else ():
+            if entry.startswith("@") and place[-1] == "node_modules":
+                queue.append((*place, entry))  # (a scope: its packages are in it)
+                continue
+            packages += 1
+            package = (*place, entry)
+            name = entry if place[-1] == "node_modules" else place[-1] + "/" + entry
+            if names is None or name in names:
+                found.append(base + "/".join(package))
+            queue.append((*package, "node_modules"))
+        if why is None and packages > _INSTALLED_PACKAGES:
+            why = f"more than {_INSTALLED_PACKAGES} packages under node_modules"
+        if why is not None:
+            refused = FileScript(shown, view.name, True, True, None)
+            refused.refused = why
+            return refused
+    return found
 
 
 def _selectors(manager: str, value: str) -> list[str]:
