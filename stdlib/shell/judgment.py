@@ -932,6 +932,8 @@ class _Judge:
         inner = view.inner
         tokens = p.tokens
         by_find = _judged_by_find(view) if view.listed else ()
+        if name in _PACKAGE_MANAGERS:
+            by_find = (*by_find, *_script_names(view))  # (`npm ci`, `npm run ci`: names, no paths)
         for k, a in enumerate(view.args):
             if k == inner and "/" not in a.text or by_find and k in by_find:
                 continue  # a command name without a slash is looked up in PATH, not a path
@@ -2265,6 +2267,28 @@ def proven_read(view: View, found: E.Effects | None, mentioned: Sequence[int],
         if not _harmless(roles.get(k, ()), k, view):
             return False
     return True
+
+
+# Package managers whose first operand is a subcommand (`npm ci`, `yarn install`) and whose
+# `run NAME` names a script of package.json (walked where it is defined: scripts.py).
+_PACKAGE_MANAGERS = frozenset({"npm", "yarn", "pnpm", "bun"})
+_RUN_SUBCOMMANDS = frozenset({"run", "run-script", "rum", "urn"})
+
+
+def _script_names(view: View) -> tuple[int, ...]:
+    """The words of a package manager's call that name a subcommand or a script, not a path:
+    the word right after the program's name, and the one right after `run` (bare words: one
+    with a `/` stays a path; after an option, whose value it may be, nothing is skipped)."""
+    args = view.args
+    found: list[int] = []
+    for k in range(view.inner + 1, min(view.inner + 3, len(args))):
+        a = args[k]
+        if a.opaque or "/" in a.text or a.text.startswith("-"):
+            break
+        found.append(k)
+        if a.text not in _RUN_SUBCOMMANDS:
+            break
+    return tuple(found)
 
 
 def _judged_by_find(view: View) -> tuple[int, ...]:
