@@ -1276,9 +1276,8 @@ class Walk:
         if context.cwd is None and context.cwd_glob is not None:
             view.cwd_glob = context.cwd_glob
         flags = cmd.flags
-        if flags & W_SUBST or cmd.redirects:
+        if flags & W_SUBST:  # (a process substitution, as a word or a redirect's target, sets it)
             view.feeds_process = _feeds_process(text, cmd)
-        if flags & W_SUBST:
             if self._print_values(text, cmd, view):
                 flags |= W_PRINTS
             view.rewritten_word = _rewritten_word(text, cmd, context.scope.values)
@@ -2099,6 +2098,11 @@ class Walk:
             from polydeukes.stdlib.shell import inputs  # `exec 3<x.sh`: open for the rest of the line
 
             inputs.exec_fds(context.fds, view.inputs)
+        if name == "git":
+            # (not in `_STATEFUL`: a git command that only reads keeps the fast path, which
+            # makes no view; one that restores paths writes, so it is viewed and comes here)
+            self._restored(args[inner + 1 :], view.cwd)
+            return
         if name not in _STATEFUL:
             return
         rest = args[inner + 1 :]
@@ -2111,8 +2115,6 @@ class Walk:
             self._directory(name, rest, view.cmd.connector, cdpath)
         elif name == "ln":
             self._link(rest, view.cwd)
-        elif name == "git":
-            self._restored(rest, view.cwd)
         elif name in _DECLARATIONS:
             if name != "export" and any(a.text[:1] == "-" and "n" in a.text[1:] and not a.text.startswith("--")
                                         for a in rest):
@@ -3177,7 +3179,7 @@ _FILE_RUNNERS = _SCRIPT_RUNNERS | PROGRAM_RUNNERS | PROGRAM_FILE_READERS | _SCHE
 # Commands that change the line's state (besides assignments and writes).
 _STATEFUL = DIRECTORY_CHANGES | _DECLARATIONS | frozenset({
     "unset", "read", "mapfile", "readarray", "printf", "for", "select", "set", "shopt", "hash",
-    "enable", "function", "ln", "shift", "git",
+    "enable", "function", "ln", "shift",
 })
 # git's options before the subcommand that take the next word as their value.
 _GIT_VALUED_GLOBALS = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace",
