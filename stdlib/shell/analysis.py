@@ -1244,7 +1244,8 @@ class Walk:
         command does to `*`, `.` or an archive's members lands in ci. Kept per directory tuple."""
         if cwd is self._physical_of:
             return self._physical_cwd
-        resolved = self.disk.resolve_below(cwd, [])
+        disk = self.disk
+        resolved = disk.resolve_below(cwd, []) if disk is not None else None
         physical = tuple(resolved) if type(resolved) is list else cwd  # (a refusal: judged per target)
         self._physical_of, self._physical_cwd = cwd, physical
         return physical
@@ -1270,9 +1271,9 @@ class Walk:
         if self._moves:
             view.moves_directory = True
         view.glob = context.glob
-        view.cwd = context.cwd
-        if context.cwd is not None and context.cwd is not context.root and self.disk is not None:
-            view.cwd = self._physical(context.cwd)
+        cwd = view.cwd = context.cwd
+        if cwd is not None and cwd is not context.root:
+            view.cwd = self._physical_cwd if cwd is self._physical_of else self._physical(cwd)
         if context.cwd is None and context.cwd_glob is not None:
             view.cwd_glob = context.cwd_glob
         flags = cmd.flags
@@ -1359,6 +1360,7 @@ class Walk:
                     view.cwd_glob = (view.cwd, chdir.pattern)
                 view.cwd = None
         elif name in _WORKING_DIRECTORY_OPTIONS and inner + 1 < len(args) and view.cwd is not None \
+                and any(a.text.startswith(_WORKING_DIRECTORY_OPTIONS[name]) for a in args[inner + 1 :]) \
                 and self.disk is not None:
             view.args = args = self._physical_options(args, inner, _WORKING_DIRECTORY_OPTIONS[name], view.cwd)
         if wrapper_cd:
