@@ -33,7 +33,6 @@ and hooks the line itself writes" below).
 
 from __future__ import annotations
 
-from polydeukes.stdlib.shell import effects as E
 from polydeukes.stdlib.shell.analysis import GIT_CONFIG, View, Walk
 from polydeukes.stdlib.shell.disk import SCRIPT_BYTES, Binary, Missing, Refused
 from polydeukes.stdlib.shell.git import _GIT_GLOBAL_MODEL, _GIT_READERS, _GIT_SUBCOMMANDS

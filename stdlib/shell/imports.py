@@ -150,7 +150,7 @@ def local_modules(walk, language: str, code: str, base: tuple[str, ...] | None,
                 return found
             if shadows:
                 queue.append(("import " + ", ".join(shadows), b))
-    queue.extend((f"import sitecustomize\nimport usercustomize", b) for b in search_path if b in bases)
+    queue.extend(("import sitecustomize\nimport usercustomize", b) for b in search_path if b in bases)
     manifests: set[tuple[str, ...]] = set()
     spent = 0
     while queue:

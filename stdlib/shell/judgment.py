@@ -1899,7 +1899,6 @@ class _Judge:
             language = imports.family(view.name)
             base = cwd
             found = view.effects
-            args = view.args
             for it in found.items if found is not None else ():
                 if it.role == E.CODE:
                     codes.append(it.text)
