@@ -63,8 +63,9 @@ class RosterShellFacts(M.ShellFacts):
             if texts:  # only a shell call loads the analyzer
                 from polydeukes.stdlib.shell.evidence import shell_writes
 
+                cwd = call.cwd if isinstance(call.cwd, str) else None  # the call's directory
                 found = [shell_writes(text, root=self.root, home=self.home,
-                                      read_file=self.read_file) for text in texts]
+                                      read_file=self.read_file, cwd=cwd) for text in texts]
             self._writes[id(call)] = found
         return found
 

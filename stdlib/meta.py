@@ -171,8 +171,9 @@ def judge_shell_mod_call(
         lines = command_strings(call, command_args)
         if not lines:
             return _broken(SHELL_NO_COMMAND.format(tool=call.name))
+        cwd = call_directory(call)
         for line in lines:
-            result = judge_shell_mod(line, entries, root=root, home=home, fold_case=folded)
+            result = judge_shell_mod(line, entries, root=root, home=home, fold_case=folded, cwd=cwd)
             if result.broken:
                 return Outcome(1, result.reason)
         return UPHELD
@@ -181,12 +182,18 @@ def judge_shell_mod_call(
 
 
 def judge_shell_mod(text: str, protected: Sequence[str], *, root: str, home: str | None,
-                    fold_case: bool = False):
+                    fold_case: bool = False, cwd: str | None = None):
     """`shell.judgment.judge_shell_mod`, whose module (with the walk and the command table) loads
     on the first shell call: a self-mod judgment never needs it."""
     from polydeukes.stdlib.shell.judgment import judge_shell_mod as judge
 
-    return judge(text, protected, root=root, home=home, fold_case=fold_case)
+    return judge(text, protected, root=root, home=home, fold_case=fold_case, cwd=cwd)
+
+
+def call_directory(call: ToolCall) -> str | None:
+    """The directory the host runs a shell call in (`cwd` of the call), None for the root."""
+    cwd = call.cwd
+    return cwd if isinstance(cwd, str) else None
 
 
 # -- transcript-mod (§7.3) ---------------------------------------------------------------------
@@ -226,8 +233,9 @@ def transcript_mod_matches(
         from polydeukes.stdlib.shell.transcript import judge_transcript_line
 
         # A shell call with no command string is not judged here: this judge is the router.
+        cwd = call_directory(call)
         for line in command_strings(call, command_args):
-            reason = judge_transcript_line(line, target)
+            reason = judge_transcript_line(line, target, cwd)
             if reason is not None:
                 return _broken(reason)
     return None
@@ -244,18 +252,19 @@ def _target(evidence_path: str, root: str, home: str | None) -> TranscriptTarget
 
 
 @lru_cache(maxsize=32)
-def _derive(text: str, root: str, home: str | None) -> ShellWrites:
+def _derive(text: str, root: str, home: str | None, cwd: str | None) -> ShellWrites:
     # Without a pre-state channel: routing needs targets, never completed changes. Cached
     # because every per-entry skip arm asks about the same call.
     from polydeukes.stdlib.shell.evidence import shell_writes
 
-    return shell_writes(text, root=root, home=home, read_file=None)
+    return shell_writes(text, root=root, home=home, read_file=None, cwd=cwd)
 
 
 def _derivations(call: ToolCall, shell: Sequence[str], command_args: Sequence[str], root: str, home: str | None) -> list[ShellWrites]:
     if call.name not in _names(shell):
         return []
-    return [_derive(text, root, home) for text in command_strings(call, command_args)]
+    cwd = call_directory(call)
+    return [_derive(text, root, home, cwd) for text in command_strings(call, command_args)]
 
 
 def shell_backstop_routes(

@@ -354,8 +354,9 @@ def route_shell_mod(
     # Imported here: only a shell call needs the analyzer, and most checks judge none.
     from polydeukes.stdlib.shell.judgment import judge_shell_mod
 
+    cwd = call.cwd if isinstance(call.cwd, str) else None  # the directory the host runs it in
     for text in command_strings(call, command_args):
-        reached = judge_shell_mod(text, protected, root=root, home=home).subject
+        reached = judge_shell_mod(text, protected, root=root, home=home, cwd=cwd).subject
         if reached is not None:
             return reached, False
     return None, False

@@ -6,6 +6,8 @@ Case schema (one YAML file = `root`, `home`, `cases`; each case is self-describi
     command: the command string a host sends (may be multi-line)
     protected: the normalized protected entries, in config order
     root / home: optional per-case overrides of the file's values
+    cwd: optional: the directory the host says the command runs in (the call's `cwd`; a shell
+         whose `cd` persists between calls), absolute or relative to the root; default the root
     tree: files, links and archives the project holds (see shell_tree.py); such a case is
           judged in a scratch directory with the table's root and home rebased onto it
     want:
@@ -83,12 +85,12 @@ def test_case(case: dict, tmp_path: pathlib.Path) -> None:
         root.mkdir(parents=True)
         make_tree(root, case["tree"])
         case = rebase({k: v for k, v in case.items() if k != "tree"}, str(root), str(home))
-    command, want = case["command"], case["want"]
-    result = judge_shell_mod(command, case["protected"], root=case["root"], home=case["home"])
+    command, want, cwd = case["command"], case["want"], case.get("cwd")
+    result = judge_shell_mod(command, case["protected"], root=case["root"], home=case["home"], cwd=cwd)
     assert ("block" if result.broken else "pass") == want["verdict"], result
     assert result.subject == want["subject"]
     assert result.reason == want.get("reason")
-    writes = shell_writes(command, root=case["root"], home=case["home"], read_file=None)
+    writes = shell_writes(command, root=case["root"], home=case["home"], read_file=None, cwd=cwd)
     spelled = {w.path for w in writes.computed} | {w.path for w in writes.uncomputable}
     assert sorted(spelled) == want["writes"]
     evidence = [
@@ -141,7 +143,8 @@ def test_a_blocked_command_blocks_in_every_carrier(tmp_path_factory, case: dict,
     command = rebase(command, str(root), str(home))  # (a row may spell the project's absolute path)
     make_tree(root, {**tree, **rebase(files, str(root), str(home))})
     protected = rebase(case["protected"], str(root), str(home))
-    result = judge_shell_mod(command, protected, root=str(root), home=str(home))
+    cwd = rebase(case.get("cwd"), str(root), str(home))  # (the carrier runs where the row does)
+    result = judge_shell_mod(command, protected, root=str(root), home=str(home), cwd=cwd)
     assert result.broken, (kind, case["command"])
 
 # -- tokenizer -----------------------------------------------------------------------------------

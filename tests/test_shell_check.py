@@ -80,8 +80,11 @@ def _run(root: str, home: str, case: dict, calls: list, log: str) -> subprocess.
                           capture_output=True, timeout=120)
 
 
-def _bash(command: str) -> dict:
-    return {"name": "Bash", "args": {"command": command}}
+def _bash(command: str, cwd: str | None = None) -> dict:
+    call = {"name": "Bash", "args": {"command": command}}
+    if cwd is not None:
+        call["cwd"] = cwd  # (the directory the host runs it in)
+    return call
 
 
 @pytest.mark.parametrize("cases", _batches())
@@ -89,7 +92,7 @@ def test_table_through_pdks(tmp_path_factory, cases) -> None:
     root, home = _scratch(tmp_path_factory, cases[0][1])
     calls = []
     for n, (_case_id, case) in enumerate(cases):
-        calls.append(_bash(rebase(case["command"], root, home)))
+        calls.append(_bash(rebase(case["command"], root, home), rebase(case.get("cwd"), root, home)))
         calls.append({"name": MARKER, "args": {"file_path": f"marker-{n}"}})
     log = os.path.join(root, "roi.log")
     done = _run(root, home, cases[0][1], calls, log)
@@ -128,7 +131,7 @@ def test_exit_code_per_case(tmp_path_factory, case) -> None:
     """One process per case for a sample: the exit code and stderr of a lone call."""
     root, home = _scratch(tmp_path_factory, case)
     log = os.path.join(root, "roi.log")
-    done = _run(root, home, case, [_bash(rebase(case["command"], root, home))], log)
+    done = _run(root, home, case, [_bash(rebase(case["command"], root, home), rebase(case.get("cwd"), root, home))], log)
     stderr = done.stderr.decode()
     if case["want"]["verdict"] == "block":
         assert done.returncode == 2

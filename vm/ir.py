@@ -47,6 +47,10 @@ class ToolCall(_Closed):
     name: str
     args: dict[str, Any] | UnsetType = UNSET
     fileChange: FileChange | UnsetType = UNSET
+    # (Python design, beyond spec 01) The directory the host runs the call in, absolute, where
+    # it says so: a shell whose `cd` persists between calls runs the next command there, so the
+    # shell axis reads its relative paths from it. Absent: the project root.
+    cwd: str | UnsetType = UNSET
 
 
 class SubagentSpawn(_Closed):

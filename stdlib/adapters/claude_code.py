@@ -55,6 +55,9 @@ class ClaudeCode(Host):
             change = file_change(name, args, root)
             if change is not None:
                 call["fileChange"] = change
+            if name in self.roster["shell"]:
+                # (Bash keeps its working directory between calls: `cwd` is where it is now)
+                evidence.in_directory(call, payload.get("cwd"))
             calls.append(call)
         agent_type = payload.get("agent_type")  # top level only: tool_input is never read for it
         actor = {"agentType": agent_type} if isinstance(agent_type, str) and agent_type else {}

@@ -52,7 +52,10 @@ class Codex(Host):
             calls = [{"name": PATCH_TOOL, "fileChange": change}
                      for change in evidence.patch_changes(command, payload["cwd"], root)]
         else:
-            calls = [{"name": name, "args": {"command": command}}]
+            # `cwd` is the turn's directory; the call's own `workdir` is not in the payload
+            # (docs/codex.md, "What is not judged"), and is read should a release send it
+            calls = [evidence.in_directory({"name": name, "args": {"command": command}}, payload["cwd"],
+                                           payload["tool_input"].get("workdir"))]
         return {"toolCalls": calls, "subagentSpawns": [], "userMessages": [],
                 "tools": self.roster}
 

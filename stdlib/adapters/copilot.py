@@ -64,6 +64,8 @@ class Copilot(Host):
                      for change in evidence.patch_changes(_patch_text(args), cwd or root, root)]
         else:
             calls = [evidence.tool_call(name, _arguments(args), cwd, root, FILE_TOOLS)]
+            if name in self.roster["shell"]:
+                evidence.in_directory(calls[0], cwd)  # (a shell's `cd` may persist: its `shellId`)
         return {"toolCalls": calls, "subagentSpawns": [], "userMessages": [],
                 "tools": self.roster}
 

@@ -66,12 +66,14 @@ class Cursor(Host):
             command = payload.get("command")
             if not isinstance(command, str):
                 raise PreSpawnFailure(NO_COMMAND)
-            call = {"name": SHELL_TOOL, "args": {"command": command}}
+            call = evidence.in_directory({"name": SHELL_TOOL, "args": {"command": command}}, _cwd(payload))
         elif event == TOOL_EVENT:
             name, args = payload.get("tool_name"), payload.get("tool_input")
             if not isinstance(name, str) or not isinstance(args, dict):
                 raise PreSpawnFailure(NOT_AN_ENVELOPE)
             call = evidence.tool_call(name, args, _cwd(payload), root, FILE_TOOLS)
+            if name in self.roster["shell"]:
+                evidence.in_directory(call, _cwd(payload), args.get("working_directory"))
         else:
             raise PreSpawnFailure(WRONG_EVENT.format(value=event))
         return {"toolCalls": [call], "subagentSpawns": [], "userMessages": [],

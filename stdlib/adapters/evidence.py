@@ -201,6 +201,20 @@ class FileTool:
         self.empty_old = empty_old
 
 
+def in_directory(call: dict, cwd: object, workdir: object = None) -> dict:
+    """`call` with the directory the host runs it in (the IR's `cwd`), for a shell call: the
+    call's own working-directory argument (`workdir`, `dir_path`) resolved against the payload's
+    `cwd` (or the root, which the judge takes for a relative one), else that `cwd`. Without
+    either the judge reads the command from the project root. A shell that keeps its directory
+    between calls (`cd ci` in one, `rm gate.sh` in the next) is judged where it is."""
+    base = cwd if isinstance(cwd, str) and cwd else None
+    if isinstance(workdir, str) and workdir:
+        call["cwd"] = workdir if base is None else posixpath.join(base, workdir)
+    elif base is not None:
+        call["cwd"] = base
+    return call
+
+
 def tool_call(name: str, args: dict, cwd: str | None, root: str,
               file_tools: dict[str, FileTool]) -> dict:
     """`{name, args, fileChange}` for one of the host's file tools (proven, or PreSpawnFailure);

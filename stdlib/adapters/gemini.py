@@ -45,7 +45,13 @@ class Gemini(Host):
         if event != EVENT:
             raise PreSpawnFailure(WRONG_EVENT.format(value=event))
         cwd = payload.get("cwd") if isinstance(payload.get("cwd"), str) else None
-        return {"toolCalls": [evidence.tool_call(name, args, cwd, root, FILE_TOOLS)],
+        call = evidence.tool_call(name, args, cwd, root, FILE_TOOLS)
+        if name in self.roster["shell"]:
+            # run_shell_command's own directory (`dir_path`; `directory` in older releases),
+            # absolute or relative to the project root, which is the payload's `cwd`
+            workdir = args.get("dir_path", args.get("directory"))
+            evidence.in_directory(call, cwd, workdir)
+        return {"toolCalls": [call],
                 "subagentSpawns": [], "userMessages": [], "tools": self.roster}
 
     def preflight(self, root: str) -> object:

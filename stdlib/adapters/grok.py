@@ -35,6 +35,8 @@ class Grok(Host):
         change = file_change(name, args, root)
         if change is not None:
             call["fileChange"] = change
+        if name in self.roster["shell"]:
+            evidence.in_directory(call, payload.get("cwd"))  # (where its shell's last `cd` left it)
         ir = {"toolCalls": [call], "subagentSpawns": [], "userMessages": [], "tools": self.roster}
         # Only a host that names the acting agent gets an actor; absent is "unknown", which a
         # claim of "main session" ({}) would not be.

@@ -63,6 +63,9 @@ class OpenCode(Host):
                      for change in evidence.patch_changes(patch, cwd or root, root)]
         else:
             calls = [evidence.tool_call(name, args, cwd, root, FILE_TOOLS)]
+            if name in self.roster["shell"]:
+                # bash's `workdir` ("use this instead of `cd`"), relative to the directory
+                evidence.in_directory(calls[0], cwd, args.get("workdir"))
         return {"toolCalls": calls, "subagentSpawns": [], "userMessages": [],
                 "tools": self.roster}
 

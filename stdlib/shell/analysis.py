@@ -820,7 +820,7 @@ class Walk:
                  wants_run: Callable[[str, Context], bool] | None = None,
                  spells: Callable[[str, Context], bool] | None = None,
                  names_entry: Callable[[str, tuple[str, ...] | None], bool] | None = None,
-                 track_moves: bool = False) -> None:
+                 track_moves: bool = False, cwd: str | None = None) -> None:
         self.text = text
         self.track_moves = track_moves  # `View.moves_directory` is read by the derivation only
         self.root = root
@@ -831,6 +831,10 @@ class Walk:
         self.spells = spells
         self.names_entry = names_entry
         self.context = Context(self.root_segs)
+        if cwd is not None:
+            # The directory the host runs the line in (`cwd` of the call): a shell whose `cd`
+            # persists between calls runs `rm gate.sh` in ci/ after a `cd ci` of an earlier one.
+            self.context.cwd = call_directory(cwd, self.root_segs)
         self._moves = False
         self._tilde_text: str | None = None  # (`_tildes`: the last text asked about, and its answer)
         self._tilde_found = False
@@ -3212,6 +3216,21 @@ def _root_segments(root: str) -> tuple[str, ...] | None:
         return None
     segs = dot_resolve([s for s in root.split("/") if s])
     return None if ".." in segs else tuple(segs)
+
+
+def call_directory(cwd: str, root: tuple[str, ...] | None) -> tuple[str, ...] | None:
+    """The directory a call runs in, as segments: an absolute `cwd` as spelled (`..` resolved),
+    a relative one below the root; None (a directory of unknown value: relative paths are then
+    judged as after `cd "$D"`) when it cannot be read as one. The root itself is the root's own
+    tuple, which the walk tells apart by identity."""
+    if not isinstance(cwd, str) or not cwd or "\0" in cwd:
+        return None
+    if not cwd.startswith("/"):
+        if root is None:
+            return None
+        cwd = "/" + "/".join(root) + "/" + cwd
+    segs = _root_segments(cwd)
+    return root if segs is not None and segs == root else segs
 
 
 def _home_segments(home: str | None) -> tuple[str, ...] | None:

@@ -328,11 +328,14 @@ def shell_writes(
     root: str,
     home: str | None,
     read_file: Callable[[str], str | None] | None,
+    cwd: str | None = None,
 ) -> ShellWrites:
-    """Derive the file writes one shell command string makes (spec 04 §8.6, §4.3)."""
+    """Derive the file writes one shell command string makes (spec 04 §8.6, §4.3), run in `cwd`
+    (the call's directory, when the host tells it; the root otherwise)."""
     deriver = _Deriver(root, home)
     # Plain lines write nothing (their names are no writers): they are never read.
-    deriver.run(Walk(text, root=root, home=home, wants_run=lambda _text, _context: False, track_moves=True))
+    deriver.run(Walk(text, root=root, home=home, wants_run=lambda _text, _context: False, track_moves=True,
+                     cwd=cwd))
     changes: tuple[ShellFileChange, ...] | None = None
     error: str | None = None
     if read_file is not None:

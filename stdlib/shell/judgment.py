@@ -673,10 +673,13 @@ def code_candidates(code: str) -> list[str]:
 
 
 class _Judge:
-    def __init__(self, protected: Protected, text: str, root: str, home: str | None) -> None:
+    def __init__(self, protected: Protected, text: str, root: str, home: str | None,
+                 cwd: str | None = None) -> None:
         self.p = protected
         self.walk = Walk(text, root=root, home=home, wants_run=self.wants_run,
-                         spells=self.spells if QUIET_COMMANDS else None, names_entry=self.names_entry)
+                         spells=self.spells if QUIET_COMMANDS else None, names_entry=self.names_entry, cwd=cwd)
+        # (an unread span's relative names are read from the root and from the call's directory)
+        self.start = self.walk.context.cwd
         self.reached: set[int] = set()
         self.unknown_reach = False  # text was unread or a reach could not be determined
         self.reason: str | None = None
@@ -749,6 +752,8 @@ class _Judge:
             return
         for candidate in unread_candidates(span):
             index = self.p.match(candidate, self.p.root_segs)
+            if index < 0 and self.start is not self.walk.root_segs:
+                index = self.p.match(candidate, self.start)
             if index >= 0:
                 self.found(BREAK_UNTOKENIZABLE_MENTION, UNTOKENIZABLE.format(p=self.p.entries[index]))
                 return
@@ -2425,12 +2430,13 @@ def sed_in_place_targets(words: Sequence[Word]) -> list[Word]:
 
 
 def judge_shell_mod(text: str, protected: Sequence[str], *, root: str, home: str | None,
-                    fold_case: bool = False) -> ShellModResult:
-    """Judge one shell command string against the protected entries (spec 04 §7.2, §8.5)."""
+                    fold_case: bool = False, cwd: str | None = None) -> ShellModResult:
+    """Judge one shell command string against the protected entries (spec 04 §7.2, §8.5), run
+    in `cwd` (the call's directory, when the host tells it; the root otherwise)."""
     p = Protected(protected, root, home, fold_case)
     if not p.entries:
         return ShellModResult(False, None, None, None)
-    judge = _Judge(p, text, root, home)
+    judge = _Judge(p, text, root, home, cwd)
     judge.run()
     if judge.reached:
         subject: str | None = p.entries[min(judge.reached)]

@@ -74,6 +74,9 @@ def _absolute(segs: list[str]) -> list[str]:
     return out
 
 
+_AT_ROOT = object()  # (a relative name read from the project root: the file tools' spelling)
+
+
 class TranscriptTarget:
     """One evidence path and the spellings that name it."""
 
@@ -103,8 +106,10 @@ class TranscriptTarget:
         # Any spelling that resolves to the transcript spells its last segment.
         self.last = self.target[-1] if self.target else ""
 
-    def equals(self, path: str) -> bool:
-        """Is `path`, taken whole, the transcript?"""
+    def equals(self, path: str, cwd: object = _AT_ROOT) -> bool:
+        """Is `path`, taken whole, the transcript? A relative path is read from `cwd` (absolute
+        segments: where the command runs, after the line's `cd`s and in the call's directory;
+        None: unknown, so any directory may hold the transcript; default the project root)."""
         if self.inert or self.last not in path:
             return False
         segs = segments(path)
@@ -120,30 +125,34 @@ class TranscriptTarget:
             return False
         if path.startswith("/"):
             return _absolute(segs) == self.absolute_target
-        return self.root_segs is not None and _absolute(self.root_segs + segs) == self.absolute_target
+        if cwd is None:  # (`cd "$D"; rm session.jsonl`: the name may be the transcript's tail)
+            tail = dot_resolve(segs)
+            return ".." not in tail and self.absolute_target[len(self.absolute_target) - len(tail):] == tail
+        base = self.root_segs if cwd is _AT_ROOT else list(cwd)
+        return base is not None and _absolute(base + segs) == self.absolute_target
 
-    def names(self, candidate: str) -> bool:
+    def names(self, candidate: str, cwd: object = _AT_ROOT) -> bool:
         """Does a path candidate name the transcript, as written or from its first `/`, `~`
-        or `$` on (`-o/abs`, `host:/abs`, `>>/abs`)?"""
-        if self.equals(candidate):
+        or `$` on (`-o/abs`, `host:/abs`, `>>/abs`)? (`cwd`: as `equals` reads it)"""
+        if self.equals(candidate, cwd):
             return True
         if candidate[:1] in _FORM_STARTS:
             return False
         cut = min((i for i in (candidate.find(c) for c in _FORM_STARTS) if i > 0), default=-1)
-        return cut > 0 and self.equals(candidate[cut:])
+        return cut > 0 and self.equals(candidate[cut:], cwd)
 
-    def names_word(self, word: Word) -> bool:
+    def names_word(self, word: Word, cwd: object = _AT_ROOT) -> bool:
         # Every candidate is a piece of the word's text and a name of the transcript spells its
         # last segment, so a word without that spelling is decided without splitting it.
         if self.last not in word.text:
             return False
         # An opaque token's text still counts: `chmod 000 $HOME/…/session.jsonl` names it.
-        return any(self.names(c) for c in path_candidates(word.text, word.opaque))
+        return any(self.names(c, cwd) for c in path_candidates(word.text, word.opaque))
 
-    def names_arg(self, arg) -> bool:
+    def names_arg(self, arg, cwd: object = _AT_ROOT) -> bool:
         """An expanded word: its text as a word, or its glob pattern matching the transcript
         itself (whole-path equality: a pattern over its directory does not count)."""
-        if self.names_word(arg):
+        if self.names_word(arg, cwd):
             return True
         if arg.pattern is None or self.absolute_target is None:
             return False
@@ -153,6 +162,8 @@ class TranscriptTarget:
             pattern = pattern[2:]
         elif pattern.startswith("/"):
             anchor = []
+        elif cwd is not _AT_ROOT and cwd is not None:
+            anchor = list(cwd)
         elif self.root_segs is not None:
             anchor = list(self.root_segs)
         else:
@@ -164,12 +175,13 @@ class TranscriptTarget:
         return any(self.names(c) for c in unread_candidates(span))
 
 
-def judge_transcript_line(text: str, target: TranscriptTarget) -> str | None:
-    """The break reason for one command string, or None when it leaves the transcript alone."""
+def judge_transcript_line(text: str, target: TranscriptTarget, cwd: str | None = None) -> str | None:
+    """The break reason for one command string run in `cwd` (the call's directory; the root when
+    None), or None when it leaves the transcript alone."""
     if target.inert:
         return None
     walk = Walk(text, root=target.root, home=target.home_text,
-                wants_run=lambda run, _context: target.last in run)
+                wants_run=lambda run, _context: target.last in run, cwd=cwd)
     for event in walk.events():
         if type(event) is UnreadSpan:
             if target.names_span(event):
@@ -185,19 +197,21 @@ def _command(view: View, target: TranscriptTarget) -> str | None:
     path = target.path
     cmd = view.cmd
     words: Sequence[Word] = view.words
+    cwd = view.cwd  # (relative names are read where the command runs)
     # (a) precise rules: a redirect, `tee` or `sed -i` whose target is the transcript
     for r, targets in view.targets:
-        if is_write_redirect(r) and any(not t.opaque and target.names_arg(t) for t in targets):
+        if is_write_redirect(r) and any(not t.opaque and target.names_arg(t, cwd) for t in targets):
             return TRANSCRIPT_RULE.format(rule="redirect-write", path=path)
     if words and not view.synthetic and basename(words[0].text) in ("tee", "sed"):
         for rule, detect in (("tee", tee_targets), ("sed-in-place", sed_in_place_targets)):
-            if any(target.names_word(w) for w in detect(words)):
+            if any(target.names_word(w, cwd) for w in detect(words)):
                 return TRANSCRIPT_RULE.format(rule=rule, path=path)
     # (b) mention scan over the expanded words, redirect targets and code (heredoc bodies fed
     # to a command that does not run them are data)
-    mentioned = [k for k, a in enumerate(view.args) if target.names_arg(a)]
-    in_targets = any(target.names_arg(t) for r, targets in view.targets if is_write_redirect(r) for t in targets)
-    read_targets = any(target.names_arg(t) for r, targets in view.targets if not is_write_redirect(r) for t in targets)
+    mentioned = [k for k, a in enumerate(view.args) if target.names_arg(a, cwd)]
+    in_targets = any(target.names_arg(t, cwd) for r, targets in view.targets if is_write_redirect(r) for t in targets)
+    read_targets = any(target.names_arg(t, cwd) for r, targets in view.targets if not is_write_redirect(r)
+                       for t in targets)
     model = view.model
     found = view.effects if (mentioned or in_targets or (model is not None and not model.pure)) else None
     in_code = _code_names(view, found, target)
@@ -226,6 +240,6 @@ def _code_names(view: View, found: E.Effects | None, target: TranscriptTarget) -
         if target.last not in code and not any(target.last in c for c in code_candidates(code)[1:]):
             continue
         for candidate in code_candidates(code):
-            if any(target.names(piece) for piece in path_candidates(candidate, True)):
+            if any(target.names(piece, view.cwd) for piece in path_candidates(candidate, True)):
                 return True
     return False
