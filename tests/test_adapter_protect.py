@@ -190,7 +190,7 @@ def test_a_users_config_keeps_every_comment_and_its_order(tmp_path):
                                     "skipped polydeukes.config.yaml (already present)",
                                     "protected .codex/hooks in polydeukes.config.yaml"]
     text = (tmp_path / "polydeukes.config.yaml").read_text()
-    assert one_insertion(config, text) == "  - '.codex/hooks'\n  - '.codex/hooks.json'\n"
+    assert one_insertion(config, text) == "  - '.codex/hooks'\n  - '.codex/hooks.json'\n  - '.codex/config.toml'\n"
 
 
 def test_a_config_that_cannot_be_edited_safely_stops_the_install_with_the_lines_to_add(tmp_path):

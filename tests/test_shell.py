@@ -140,6 +140,12 @@ def test_a_blocked_command_blocks_in_every_carrier(tmp_path_factory, case: dict,
     root = home / "proj"
     root.mkdir(parents=True)
     command, files = carried
+    if case.get("cwd") is not None:
+        # (the carrier's file lies where the row's command runs, the call's directory)
+        here = case["cwd"][len(ROOT) + 1 :] if case["cwd"].startswith(ROOT + "/") else case["cwd"]
+        if here.startswith(("/", "..")):
+            return  # outside the project, or no directory at all
+        files = {f"{here}/{name}": text for name, text in files.items()}
     command = rebase(command, str(root), str(home))  # (a row may spell the project's absolute path)
     make_tree(root, {**tree, **rebase(files, str(root), str(home))})
     protected = rebase(case["protected"], str(root), str(home))

@@ -41,7 +41,9 @@ class Codex(Host):
     folder = ".codex"
     root_variable = ""  # Codex names no project root: the command finds it from the call's cwd
     registration = ".codex/hooks.json"
-    gate = (".codex/hooks", ".codex/hooks.json")
+    # config.toml: a project layer of Codex's configuration, where `[features] hooks = false`
+    # switches every hook off at the next start (as settings.local.json can for Claude Code)
+    gate = (".codex/hooks", ".codex/hooks.json", ".codex/config.toml")
     detect = (".codex",)
     roster = {"mutating": [PATCH_TOOL], "shell": ["Bash"], "commandArgs": ["command"]}
 
