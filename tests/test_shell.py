@@ -153,6 +153,32 @@ def test_a_blocked_command_blocks_in_every_carrier(tmp_path_factory, case: dict,
     result = judge_shell_mod(command, protected, root=str(root), home=str(home), cwd=cwd)
     assert result.broken, (kind, case["command"])
 
+# A call's directory is a `cd` the line did not write: judged in D, a line must judge as `cd D` and
+# the line judged from the root (rows that read the directory stack or `$PWD`, which a `cd` sets,
+# and lines the tokenizer cannot read whole, whose unread text the prefix changes, are left out).
+# It found a compose file's later mounts left unjudged once an earlier command had read an entry.
+_STACK_READERS = re.compile(r"OLDPWD|cd -|~-|~\+|dirs|DIRSTACK|pushd|popd|PWD|\$0|BASH_SOURCE|\$_")
+_DIRECTORY_ROWS = [p.values[0] for p in CASES if p.values[0]["root"] == ROOT and p.values[0]["home"] == HOME
+                   and p.values[0].get("cwd") is None and not _STACK_READERS.search(p.values[0]["command"])]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(case=st.sampled_from(_DIRECTORY_ROWS), directory=st.sampled_from(["ci", "docs", ".claude"]))
+def test_a_call_directory_judges_as_a_cd_to_it(tmp_path_factory, case: dict, directory: str) -> None:
+    if tokenize(case["command"]).unread:
+        return
+    home = tmp_path_factory.mktemp("directory") / "u"
+    root = home / "proj"
+    root.mkdir(parents=True)
+    make_tree(root, case.get("tree") or {})
+    (root / directory).mkdir(parents=True, exist_ok=True)
+    command = rebase(case["command"], str(root), str(home))
+    protected = rebase(case["protected"], str(root), str(home))
+    there = judge_shell_mod(command, protected, root=str(root), home=str(home), cwd=str(root / directory))
+    after_cd = judge_shell_mod(f"cd {directory}\n{command}", protected, root=str(root), home=str(home))
+    assert there.broken == after_cd.broken, (directory, case["command"], there.reason, after_cd.reason)
+
+
 # -- tokenizer -----------------------------------------------------------------------------------
 
 

@@ -189,8 +189,8 @@ def _compose_file(j, view, head: str, k: int, end: int) -> None:
             if readonly or not source.startswith((".", "/", "~", "$")):
                 continue  # read-only, or a named volume
             _compose_source(j, view, head, spelled, base, source)
-            if j.reached or j.unknown_reach:
-                return
+            if j.reason is not None:
+                return  # (judged: not `j.reached`, which an earlier command's read may have set)
         if not named:
             return  # (the first file found is the one compose reads)
 
