@@ -47,8 +47,10 @@ class OpenCode(Host):
     roster = {"mutating": ["edit", "write", "multiedit", PATCH_TOOL], "shell": ["bash"],
               "commandArgs": ["command"]}
     # The whole plugins folder: another plugin there runs after this one and could rewrite a
-    # judged call's arguments.
-    gate = (".opencode/hooks", ".opencode/plugins")
+    # judged call's arguments. The project's config files: a plugin they name (`"plugin"`,
+    # `"plugins"`) is code OpenCode loads at its next start, unjudged.
+    gate = (".opencode/hooks", ".opencode/plugins", "opencode.json", "opencode.jsonc",
+            ".opencode/opencode.json", ".opencode/opencode.jsonc")
     detect = (".opencode", "opencode.json")
 
     def translate(self, raw: bytes, root: str) -> dict:
