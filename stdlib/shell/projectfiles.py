@@ -691,6 +691,9 @@ _PROJECT_OPTIONS: dict[str, dict[str, str]] = {
 # Subcommands whose operands are requirements to install: one of unknown value fails closed.
 _REQUIREMENT_OPERANDS = frozenset({("uv", "tool"), ("uv", "add"), ("poetry", "add"), ("pdm", "add"),
                                    *(("pipx", sub) for sub in ("install", "inject", "run"))})
+# Options after which a front end installs nothing at all (`_BUILDERS` lists those that skip
+# the project only).
+_INSTALLS_NOTHING = frozenset({"--dry-run", "--lock", "--no-sync"})
 # Options whose value is a project to build (`uvx --from ./sub x`, `pipx run --spec ./sub x`).
 _PROJECT_VALUES = frozenset({"--from", "--with", "--with-editable", "--spec"})
 
@@ -738,6 +741,14 @@ def python_builder(walk: Walk, view: View, args, name: str | None = None) -> Fil
     skips = subcommands[subcommand]
     directories = [project] if skips is not None and not any(a.text in skips for a in args[k:]) \
         and (subcommand in ("build", "") or _packaged(walk, view, project)) else []
+    if not directories and skips and not any(a.text in _INSTALLS_NOTHING for a in args[k:]):
+        # (`poetry install --no-root`, `uv sync` of an application: the projects it depends on
+        # by path are installed all the same)
+        toml = _read_file(walk, view, project.rstrip("/") + "/pyproject.toml")
+        declared = toml if isinstance(toml, FileScript) else _declared(walk, view, project.rstrip("/") + "/", toml)
+        if isinstance(declared, FileScript):
+            return declared
+        directories = declared[1]
     named: list[str] = []
     source = (name, subcommand) in _SOURCE_OPERANDS
     requirements = (name, subcommand) in _REQUIREMENT_OPERANDS
@@ -1063,7 +1074,11 @@ def _projects_code(walk: Walk, view: View, directories: list[str]) -> FileScript
                         f"it builds more than {_LOCAL_PROJECTS} local projects")
     parts: list[tuple[str, str]] = []
     directory = None
+    directories = list(directories)
     for spelled in directories:
+        if len(directories) > _LOCAL_PROJECTS:
+            return _refused(directories[_LOCAL_PROJECTS], view.name,
+                            f"it builds more than {_LOCAL_PROJECTS} local projects")
         if spelled.endswith(_ARCHIVES) or _LOCAL_REPOSITORY().match(spelled) is not None:
             refused = _archive_code(walk, view, spelled)
             if refused is not None:
@@ -1081,6 +1096,11 @@ def _projects_code(walk: Walk, view: View, directories: list[str]) -> FileScript
             names.extend(prefix + n for n in _BUILD_HOOKS)
             names.extend(prefix + m.group(1).removeprefix("./") for m in _NAMED_PYTHON().finditer(toml)
                          if not m.group(1).startswith("/") and ".." not in m.group(1))
+        declared = _declared(walk, view, prefix, toml)
+        if isinstance(declared, FileScript):
+            return declared
+        names.extend(declared[0])
+        directories.extend(d for d in declared[1] if d not in directories)
         found = _read_linked(walk, view, list(dict.fromkeys(names)), lambda name, text: ())
         if isinstance(found, FileScript):
             return found
@@ -1097,6 +1117,122 @@ def _projects_code(walk: Walk, view: View, directories: list[str]) -> FileScript
     if directory is not None:
         script.directory = directory
     return script
+
+
+# What a project's configuration makes its install or build run besides its build code (round
+# r6): the projects it depends on by path, which uv, poetry and pdm build and install with it
+# (`[tool.uv.sources] x = {path = "sub"}`, uv's workspace members, poetry's `x = {path =
+# "sub"}`, a requirement `x @ file:///${PROJECT_ROOT}/sub` of pdm's or of `[project]`), and the
+# modules setuptools imports to fill in its metadata and commands (`attr:` in setup.cfg or
+# `[tool.setuptools.dynamic]`, `[tool.setuptools.cmdclass]`, setup.cfg's `cmdclass`).
+_SETUP_CFG_IMPORTS = LazyPattern(r"(?m)(?:=[ \t]*attr:[ \t]*|^[ \t]*cmdclass[ \t]*=.*?=[ \t]*)([A-Za-z_][\w.]*)")
+_WORKSPACE_MEMBERS = 64  # directories a workspace's member patterns may list, per project
+
+
+def _declared(walk: Walk, view: View, prefix: str, toml: str | None) -> tuple[list[str], list[str]] | FileScript:
+    """The module files setuptools may import and the path dependencies (see above) of the
+    project at `prefix` (spelled, ending in `/`): (files, directories), spelled from where the
+    command runs; a refusal of a dependency whose path holds a variable or a workspace too
+    large to list."""
+    import tomllib  # only an installer's project needs it
+
+    modules: list[str] = []
+    projects: list[str] = []
+    table: dict = {}
+    if toml is not None and ("path" in toml or "file:" in toml or "attr" in toml or "cmdclass" in toml
+                             or "workspace" in toml):
+        try:
+            table = tomllib.loads(toml)
+        except ValueError:
+            table = {}  # (the build stops)
+    tool = table.get("tool") if isinstance(table.get("tool"), dict) else {}
+    uv, poetry = tool.get("uv") or {}, tool.get("poetry") or {}
+    sources = uv.get("sources") if isinstance(uv, dict) else None
+    for source in (sources.values() if isinstance(sources, dict) else ()):
+        for entry in source if isinstance(source, list) else [source]:
+            if isinstance(entry, dict) and isinstance(entry.get("path"), str):
+                projects.append(entry["path"])
+    groups = [poetry.get("dependencies"), poetry.get("dev-dependencies")] if isinstance(poetry, dict) else []
+    for group in ((poetry.get("group") or {}).values() if isinstance(poetry, dict) and isinstance(
+            poetry.get("group"), dict) else ()):
+        groups.append(group.get("dependencies") if isinstance(group, dict) else None)
+    for group in groups:
+        for entry in (group.values() if isinstance(group, dict) else ()):
+            for one in entry if isinstance(entry, list) else [entry]:
+                if isinstance(one, dict) and isinstance(one.get("path"), str):
+                    projects.append(one["path"])
+    for requirement in _requirements(table):
+        if "file:" not in requirement:
+            continue
+        spec = requirement.replace("file:///${PROJECT_ROOT}/", "file:").replace("${PROJECT_ROOT}/", "")
+        local = _local_project(spec, False)
+        if local is not None and "${" in local:
+            return _refused(prefix + "pyproject.toml", view.name, "a project it depends on holds a variable")
+        if local is not None:
+            projects.append(local)
+    workspace = uv.get("workspace") if isinstance(uv, dict) else None
+    members = workspace.get("members") if isinstance(workspace, dict) else None
+    for pattern in (members if isinstance(members, list) else ()):
+        if isinstance(pattern, str):
+            listed = _member_directories(walk, view, prefix, pattern)
+            if isinstance(listed, FileScript):
+                return listed
+            projects.extend(listed)
+    setuptools = tool.get("setuptools") if isinstance(tool.get("setuptools"), dict) else {}
+    dynamic, cmdclass = setuptools.get("dynamic"), setuptools.get("cmdclass")
+    imported = [v["attr"] for v in (dynamic.values() if isinstance(dynamic, dict) else ())
+                if isinstance(v, dict) and isinstance(v.get("attr"), str)]
+    imported.extend(v for v in (cmdclass.values() if isinstance(cmdclass, dict) else ()) if isinstance(v, str))
+    cfg = _read_file(walk, view, prefix + "setup.cfg")
+    if isinstance(cfg, FileScript):
+        return cfg
+    if cfg is not None:
+        imported.extend(m.group(1) for m in _SETUP_CFG_IMPORTS().finditer(cfg))
+    for dotted in imported:
+        parts = dotted.split(".")[:-1]  # (the module, without the attribute)
+        for root in ("", "src/"):
+            for k in range(1, len(parts) + 1):
+                module = prefix + root + "/".join(parts[:k])
+                modules.extend((module + ".py", module + "/__init__.py"))
+    out = [p if p.startswith(("/", "~")) else (prefix.removeprefix("./") + p.removeprefix("./")).rstrip("/") or "."
+           for p in projects]
+    return list(dict.fromkeys(modules)), list(dict.fromkeys(out))
+
+
+def _requirements(table: dict) -> list[str]:
+    """The requirement strings a pyproject.toml declares (`[project]` dependencies and
+    optional ones, `[dependency-groups]`, pdm's dev-dependencies)."""
+    project = table.get("project") if isinstance(table.get("project"), dict) else {}
+    pdm = (table.get("tool") or {}).get("pdm") if isinstance(table.get("tool"), dict) else None
+    lists = [project.get("dependencies")]
+    for groups in (project.get("optional-dependencies"), table.get("dependency-groups"),
+                   pdm.get("dev-dependencies") if isinstance(pdm, dict) else None):
+        lists.extend(groups.values() if isinstance(groups, dict) else ())
+    return [r for group in lists if isinstance(group, list) for r in group if isinstance(r, str)]
+
+
+def _member_directories(walk: Walk, view: View, prefix: str, pattern: str) -> list[str] | FileScript:
+    """The directories a workspace member pattern (`packages/*`) names below the project at
+    `prefix`, spelled from the project's parent (at most `_WORKSPACE_MEMBERS`)."""
+    import fnmatch
+
+    found = [""]
+    for segment in pattern.strip("/").split("/"):
+        if not any(c in segment for c in "*?["):
+            found = [f + segment + "/" for f in found]
+            continue
+        listed: list[str] = []
+        for place in found:
+            path = walk.absolute(prefix + place, view.cwd)
+            names = walk.disk.links_in(list(path), lambda n: fnmatch.fnmatchcase(n, segment), directories=True) \
+                if path is not None and walk.disk is not None else Refused("the directory it runs in is unknown")
+            if isinstance(names, Refused):
+                return _refused(prefix + pattern, view.name, names.reason)
+            listed.extend(place + n + "/" for n in sorted(names))
+        if len(listed) > _WORKSPACE_MEMBERS:
+            return _refused(prefix + pattern, view.name, f"it names more than {_WORKSPACE_MEMBERS} workspace members")
+        found = listed
+    return [f.rstrip("/") for f in found]
 
 
 def _archive_code(walk: Walk, view: View, spelled: str) -> FileScript | None:
