@@ -688,9 +688,10 @@ _PROJECT_OPTIONS: dict[str, dict[str, str]] = {
     "pdm": {"-p": "project", "--project": "project"},
     "hatch": {"-p": "named", "--project": "named"},
 }
-# Subcommands whose operands are requirements to install: one of unknown value fails closed.
-_REQUIREMENT_OPERANDS = frozenset({("uv", "tool"), ("uv", "add"), ("poetry", "add"), ("pdm", "add"),
-                                   *(("pipx", sub) for sub in ("install", "inject", "run"))})
+# Subcommands whose operands are requirements to install: one of unknown value fails closed
+# (`uv tool install "$X"`; not `uv tool run`/`pipx run`, whose later words are the tool's).
+_REQUIREMENT_OPERANDS = frozenset({("uv", "tool install"), ("uv", "add"), ("poetry", "add"), ("pdm", "add"),
+                                   ("pipx", "install"), ("pipx", "inject")})
 # Options after which a front end installs nothing at all (`_BUILDERS` lists those that skip
 # the project only).
 _INSTALLS_NOTHING = frozenset({"--dry-run", "--lock", "--no-sync"})
@@ -751,17 +752,21 @@ def python_builder(walk: Walk, view: View, args, name: str | None = None) -> Fil
         directories = declared[1]
     named: list[str] = []
     source = (name, subcommand) in _SOURCE_OPERANDS
-    requirements = (name, subcommand) in _REQUIREMENT_OPERANDS
+    requirements = (name, subcommand if subcommand != "tool" or k >= len(args) else "tool " + args[k].text) \
+        in _REQUIREMENT_OPERANDS
     while k < len(args):
         a = args[k]
         k += 1
         if a.opaque:
-            if requirements and not a.text.startswith("-"):
-                return _refused(a.text, view.name, "its name is not known")
+            option, eq, value = a.text.partition("=")
+            if requirements and not a.text.startswith("-") or eq and option in _PROJECT_VALUES:
+                return _refused(value if eq else a.text, view.name, "its name is not known")
             continue
         if a.text.startswith("-"):
             option, eq, value = a.text.partition("=")
             if not eq and option in options | _PROJECT_VALUES and k < len(args):
+                if args[k].opaque and option in _PROJECT_VALUES:
+                    return _refused(args[k].text, view.name, "its name is not known")  # (`--from "$X"`)
                 value = "" if args[k].opaque else args[k].text
                 k += 1
             if option in _PROJECT_VALUES and value:
