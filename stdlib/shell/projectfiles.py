@@ -1074,12 +1074,9 @@ _NAMED_PYTHON = LazyPattern(r"""=[ \t]*["']([^"'\s]+\.py)["']""")
 def _projects_code(walk: Walk, view: View, directories: list[str]) -> FileScript | None:
     """The code building `directories` runs (each project's setup.py, in-tree build
     backend, build hooks), as one program; a refusal of the first file that cannot be read."""
-    if len(directories) > _LOCAL_PROJECTS:
-        return _refused(directories[_LOCAL_PROJECTS], view.name,
-                        f"it builds more than {_LOCAL_PROJECTS} local projects")
     parts: list[tuple[str, str]] = []
     directory = None
-    directories = list(directories)
+    directories = list(directories)  # (the path dependencies each declares join them)
     for spelled in directories:
         if len(directories) > _LOCAL_PROJECTS:
             return _refused(directories[_LOCAL_PROJECTS], view.name,
@@ -1130,7 +1127,10 @@ def _projects_code(walk: Walk, view: View, directories: list[str]) -> FileScript
 # "sub"}`, a requirement `x @ file:///${PROJECT_ROOT}/sub` of pdm's or of `[project]`), and the
 # modules setuptools imports to fill in its metadata and commands (`attr:` in setup.cfg or
 # `[tool.setuptools.dynamic]`, `[tool.setuptools.cmdclass]`, setup.cfg's `cmdclass`).
-_SETUP_CFG_IMPORTS = LazyPattern(r"(?m)(?:=[ \t]*attr:[ \t]*|^[ \t]*cmdclass[ \t]*=.*?=[ \t]*)([A-Za-z_][\w.]*)")
+_SETUP_CFG_ATTR = LazyPattern(r"=[ \t]*attr:[ \t]*([A-Za-z_][\w.]*)")
+# setup.cfg's `cmdclass =` and the indented lines that continue it (`build_py = a.cmd.BuildPy`)
+_SETUP_CFG_CMDCLASS = LazyPattern(r"(?m)^[ \t]*cmdclass[ \t]*=(.*(?:\n[ \t]+.*)*)")
+_CMDCLASS_ENTRY = LazyPattern(r"=[ \t]*([A-Za-z_][\w.]*)")
 _WORKSPACE_MEMBERS = 64  # directories a workspace's member patterns may list, per project
 
 
@@ -1192,7 +1192,9 @@ def _declared(walk: Walk, view: View, prefix: str, toml: str | None) -> tuple[li
     if isinstance(cfg, FileScript):
         return cfg
     if cfg is not None:
-        imported.extend(m.group(1) for m in _SETUP_CFG_IMPORTS().finditer(cfg))
+        imported.extend(m.group(1) for m in _SETUP_CFG_ATTR().finditer(cfg))
+        imported.extend(m.group(1) for block in _SETUP_CFG_CMDCLASS().finditer(cfg)
+                        for m in _CMDCLASS_ENTRY().finditer(block.group(1)))
     for dotted in imported:
         parts = dotted.split(".")[:-1]  # (the module, without the attribute)
         for root in ("", "src/"):
