@@ -1985,7 +1985,8 @@ def _package_scripts(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript 
 _REBUILDS = frozenset({"rebuild", "rb"})
 _INSTALLED_PACKAGES = 512
 _DEPENDENCIES = ("dependencies", "devDependencies", "optionalDependencies", "peerDependencies")
-_LOCAL_SPEC = LazyPattern(r"(?:file|link|portal):(.+)|(\.{1,2}(?:/.*)?|/.+|~/.+|[^@/][^/]*/.*|[^@/]+\.(?:tgz|tar\.gz|tar))")
+_LOCAL_SPEC = LazyPattern(
+    r"(?:file|link|portal):(.+)|(\.{1,2}(?:/.*)?|/.+|~/.+|[^@/][^/]*/.*|[^@/]+\.(?:tgz|tar\.gz|tar))")
 
 
 def _built_packages(walk: Walk, view: View, directory: str, words: Sequence[Arg]) -> list[str] | FileScript:
