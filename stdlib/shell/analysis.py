@@ -458,11 +458,13 @@ _WORKING_DIRECTORY_OPTIONS = {"git": ("-C",), "tar": ("-C", "--directory"), "unz
                               "gmake": ("-C", "--directory")}
 
 
-def _command_line(program: str, args: Sequence[Arg], quote_program: bool = True) -> str:
-    """`program` run with the texts of `args`, as one shell line that gives them back."""
-    words = [a.text for a in args]
+def _command_line(program: str, args: Sequence[Arg], quote_program: bool = True, unknown: bool = False) -> str:
+    """`program` run with the texts of `args`, as one shell line that gives them back (with
+    `unknown`, a word of unknown value as its spelling in double quotes, so that it stays of
+    unknown value where the line is walked: `uvx --from "$X"`)."""
     return " ".join([("'" + program.replace("'", "'\\''") + "'") if quote_program else program,
-                     *("'" + w.replace("'", "'\\''") + "'" for w in words)])
+                     *('"' + a.text + '"' if unknown and a.opaque and not any(c in a.text for c in '"\\`')
+                       else "'" + a.text.replace("'", "'\\''") + "'" for a in args)])
 
 
 def _unknown_chdir(args: Sequence[Arg], inner: int, options: tuple[str, ...]) -> Arg | None:
@@ -3524,7 +3526,7 @@ def _wrapper_options(args: Sequence[Arg], inner: int) -> tuple[dict[int, str], l
                 # (projectfiles.python_builder reads the code that builds them).
                 if not any(a.text in _UV_RUN_NO_SYNC for a in args[k + 1 : inner]):
                     scripts.append("uv sync")
-                scripts.extend(f"uv pip install {editable}{_command_line('', [value], quote_program=False)}"
+                scripts.extend(f"uv pip install {editable}{_command_line('', [value], False, True)}"
                                for editable, value in _uv_run_with(args[k + 1 : inner]))
             strings = _WRAPPER_STRINGS.get(wrapper)
             if strings is not None and (strings.operands or strings.argv_options) and program[2][text][2] >= 1 << 16:
@@ -3533,7 +3535,7 @@ def _wrapper_options(args: Sequence[Arg], inner: int) -> tuple[dict[int, str], l
         elif name in _WRAPPER_NAMES and not text.startswith("-"):
             wrapper = name
             if name == "uvx":  # (it builds the projects its `--from`/`--with` name first)
-                scripts.append("uv tool run" + _command_line("", args[k + 1 : inner], quote_program=False))
+                scripts.append("uv tool run" + _command_line("", args[k + 1 : inner], False, True))
             strings = _WRAPPER_STRINGS.get(wrapper)
             row = _WRAPPERS.get(name)
             if strings is not None and strings.operands and row is not None and row[2] >= 1 << 16:

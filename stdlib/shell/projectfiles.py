@@ -162,7 +162,7 @@ def project_script(walk: Walk, view: View) -> FileScript | None:
             return script
         # `hatch run x`, `pdm install`: pyproject.toml's scripts as `TOOLS` says, and the code
         # that builds the project beside them.
-        configured = _pdm_hooks(walk, view) if view.name == "pdm" and words and not words[0].opaque \
+        configured = _pdm_hooks(walk, view, args) if view.name == "pdm" and words and not words[0].opaque \
             and words[0].text in _BUILDERS["pdm"][1] else _project_script_of(walk, view, args, words)
         if script is None or configured is None or configured.refused is not None or configured.text is None:
             return configured or script
@@ -175,14 +175,19 @@ def project_script(walk: Walk, view: View) -> FileScript | None:
 _PDM_HOOK = LazyPattern(r"(?m)^[ \t]*[\"']?(?:pre|post)_[a-z]+[\"']?[ \t]*=")
 
 
-def _pdm_hooks(walk: Walk, view: View) -> FileScript | None:
-    """pyproject.toml, read as `TOOLS` reads it for `pdm run`, when it has hook scripts."""
-    text = _read_file(walk, view, "pyproject.toml")
+def _pdm_hooks(walk: Walk, view: View, args) -> FileScript | None:
+    """pyproject.toml (of the project `-p` names), read as `TOOLS` reads it for `pdm run`,
+    when it has hook scripts."""
+    place = _project_place(view, "pdm", args)
+    if isinstance(place, FileScript):
+        return place
+    spelled = "pyproject.toml" if place[0] == "." else place[0] + "/pyproject.toml"
+    text = _read_file(walk, view, spelled)
     if not isinstance(text, str):
         return text
     if _PDM_HOOK().search(text) is None:
         return None
-    script = FileScript("pyproject.toml", view.name, True, True, None)
+    script = FileScript(spelled, view.name, True, True, None)
     script.text = text
     script.lines = []
     return script
@@ -672,6 +677,24 @@ _BUILDERS: dict[str, tuple[frozenset[str], dict[str, frozenset[str] | None]]] = 
     "pyproject-build": (frozenset({"-o", "--outdir", "-C", "--config-setting"}), {"": frozenset()}),
 }
 _SOURCE_OPERANDS = frozenset({("uv", "build"), ("pyproject-build", "")})
+# Options that name the project a front end works on (round r6), anywhere on its line: `cd`,
+# the directory it runs in (`uv --directory sub sync`, `poetry -C sub install`: every path is
+# from there); `project`, the project's directory only (`uv --project sub sync`, `pdm -p sub
+# install`); `named`, a project hatch finds through its own configuration (`hatch -p NAME`),
+# which this layer does not read: it fails closed.
+_PROJECT_OPTIONS: dict[str, dict[str, str]] = {
+    "uv": {"--directory": "cd", "--project": "project"},
+    "poetry": {"-C": "cd", "--directory": "cd", "-P": "project", "--project": "project"},
+    "pdm": {"-p": "project", "--project": "project"},
+    "hatch": {"-p": "named", "--project": "named"},
+}
+# Subcommands whose operands are requirements to install: one of unknown value fails closed
+# (`uv tool install "$X"`; not `uv tool run`/`pipx run`, whose later words are the tool's).
+_REQUIREMENT_OPERANDS = frozenset({("uv", "tool install"), ("uv", "add"), ("poetry", "add"), ("pdm", "add"),
+                                   ("pipx", "install"), ("pipx", "inject")})
+# Options after which a front end installs nothing at all (`_BUILDERS` lists those that skip
+# the project only).
+_INSTALLS_NOTHING = frozenset({"--dry-run", "--lock", "--no-sync"})
 # Options whose value is a project to build (`uvx --from ./sub x`, `pipx run --spec ./sub x`).
 _PROJECT_VALUES = frozenset({"--from", "--with", "--with-editable", "--spec"})
 
@@ -683,8 +706,8 @@ _PROJECT_VALUES = frozenset({"--from", "--with", "--with-editable", "--spec"})
 _PACKAGED = LazyPattern(r"(?m)^[ \t]*(?:\[build-system\]|\[tool\.poetry\]|(?:package|distribution)[ \t]*=[ \t]*true)")
 
 
-def _packaged(walk: Walk, view: View) -> bool:
-    toml = _read_file(walk, view, "pyproject.toml")
+def _packaged(walk: Walk, view: View, project: str = ".") -> bool:
+    toml = _read_file(walk, view, "pyproject.toml" if project == "." else project.rstrip("/") + "/pyproject.toml")
     if toml is None:
         return False  # (none: they stop)
     return not isinstance(toml, str) or _PACKAGED().search(toml) is not None  # (unreadable: read on)
@@ -712,31 +735,79 @@ def python_builder(walk: Walk, view: View, args, name: str | None = None) -> Fil
         return _pip_project(walk, view, args[k:])
     if subcommand not in subcommands:
         return None
+    place = _project_place(view, name, args)
+    if isinstance(place, FileScript):
+        return place
+    project, moved = place
     skips = subcommands[subcommand]
-    directories = ["."] if skips is not None and not any(a.text in skips for a in args[k:]) \
-        and (subcommand in ("build", "") or _packaged(walk, view)) else []
+    directories = [project] if skips is not None and not any(a.text in skips for a in args[k:]) \
+        and (subcommand in ("build", "") or _packaged(walk, view, project)) else []
+    if not directories and skips and not any(a.text in _INSTALLS_NOTHING for a in args[k:]):
+        # (`poetry install --no-root`, `uv sync` of an application: the projects it depends on
+        # by path are installed all the same)
+        toml = _read_file(walk, view, project.rstrip("/") + "/pyproject.toml")
+        declared = toml if isinstance(toml, FileScript) else _declared(walk, view, project.rstrip("/") + "/", toml)
+        if isinstance(declared, FileScript):
+            return declared
+        directories = declared[1]
     named: list[str] = []
     source = (name, subcommand) in _SOURCE_OPERANDS
+    requirements = (name, subcommand if subcommand != "tool" or k >= len(args) else "tool " + args[k].text) \
+        in _REQUIREMENT_OPERANDS
     while k < len(args):
         a = args[k]
         k += 1
         if a.opaque:
+            option, eq, value = a.text.partition("=")
+            if requirements and not a.text.startswith("-") or eq and option in _PROJECT_VALUES:
+                return _refused(value if eq else a.text, view.name, "its name is not known")
             continue
         if a.text.startswith("-"):
             option, eq, value = a.text.partition("=")
             if not eq and option in options | _PROJECT_VALUES and k < len(args):
+                if args[k].opaque and option in _PROJECT_VALUES:
+                    return _refused(args[k].text, view.name, "its name is not known")  # (`--from "$X"`)
                 value = "" if args[k].opaque else args[k].text
                 k += 1
             if option in _PROJECT_VALUES and value:
                 named.append(_local_project(value, False))  # (`uvx --from ./sub x`, `pipx run --spec ./sub`)
             continue
         named.append(a.text if source else _local_project(a.text, False))
-    named = [n for n in named if n is not None]
+    named = [n if moved == "." or n.startswith(("/", "~")) or _LOCAL_REPOSITORY().match(n) else f"{moved}/{n}"
+             for n in named if n is not None]
     if named and source:
         directories = named  # (`uv build sub`: the source directory, not the one it runs in)
     else:
         directories.extend(named)
     return _projects_code(walk, view, list(dict.fromkeys(directories)))
+
+
+def _project_place(view: View, name: str, args) -> tuple[str, str] | FileScript:
+    """The project a front end works on and the directory its paths are from, as spelled from
+    where it runs ((".", ".") without `_PROJECT_OPTIONS`; the last one given counts); a
+    refusal of one of unknown value or that only hatch's configuration locates."""
+    options = _PROJECT_OPTIONS.get(name)
+    project = moved = "."
+    if options is None:
+        return project, moved
+    for k, a in enumerate(args):
+        option, eq, value = a.text.partition("=")
+        how = options.get(option)
+        if how is None:
+            continue
+        word = Arg(value, None, a.opaque, a.count, a.word) if eq else args[k + 1] if k + 1 < len(args) else None
+        if word is None:
+            continue
+        if word.opaque or how == "named":
+            why = "its name is not known" if word.opaque else "hatch finds it through its own configuration"
+            return _refused(word.text, view.name, why)
+        place = word.text.rstrip("/") or "/"
+        if how == "cd":
+            moved = place if moved == "." or place.startswith(("/", "~")) else f"{moved}/{place}"
+            project = moved
+        else:
+            project = place if moved == "." or place.startswith(("/", "~")) else f"{moved}/{place}"
+    return project, moved
 
 
 # pip's options whose value is the next word (or, short, the rest of the word: `-rFILE`), of
@@ -824,14 +895,23 @@ def _local_projects(walk: Walk, view: View, args) -> list[str] | FileScript:
     out: list[str] = []
     files: list[str] = []
     for option, value in _pip_options(args):
-        if value is None or value.opaque:
-            continue  # (an operand of unknown value: a name, mostly; not followed)
+        if value is None:
+            continue
+        if value.opaque:
+            if option in _PIP_PATHS and not (option is None and _index_requirement(walk, view, value.text)):
+                return _refused(value.text, view.name, "its name is not known")
+            continue
         if option is None or option in _PIP_EDITABLE:
             local = _local_project(value.text, option is not None)
             if local is not None:
                 out.append(local)
         elif option in _PIP_FILES and "://" not in value.text:
             files.append(value.text)
+        elif option in _PIP_LINKS:
+            archives = _linked_archives(walk, view, value.text)
+            if isinstance(archives, FileScript):
+                return archives
+            out.extend(archives)
     seen: set[str] = set()
     k = 0
     while k < len(files):
@@ -859,6 +939,13 @@ def _local_projects(walk: Walk, view: View, args) -> list[str] | FileScript:
                                            else base + "/" + value.text)
                     elif value is not None and option in _PIP_EDITABLE:
                         named_projects.append(_local_project(value.text, True))
+                    elif value is not None and option in _PIP_LINKS:
+                        # (relative to the file when there is one there, else to where pip runs)
+                        for place in dict.fromkeys((value.text, base + "/" + value.text if base else value.text)):
+                            archives = _linked_archives(walk, view, place)
+                            if isinstance(archives, FileScript):
+                                return archives
+                            named_projects.extend(archives)
             else:
                 named_projects.append(_local_project(line.split(" -", 1)[0].strip(), False))
             named_projects = [p for p in named_projects if p is not None]
@@ -868,6 +955,53 @@ def _local_projects(walk: Walk, view: View, args) -> list[str] | FileScript:
             files.extend(named_files)
             out.extend(named_projects)
     return list(dict.fromkeys(out))
+
+
+# The options whose value names a local path to a project, a requirements file or archives
+# (round r6): one of unknown value fails closed, as pip may read it as a path.
+_PIP_LINKS = frozenset({"-f", "--find-links"})
+_PIP_PATHS = frozenset({None}) | _PIP_EDITABLE | _PIP_FILES | _PIP_LINKS
+# An operand whose known beginning is a project's name and a version operator (`"requests==$V"`):
+# pip reads it as a path only when a directory (`requests==1/../sub`) or an archive file that
+# begins with that text is there (`_get_url_from_path`).
+_VERSIONED_NAME = LazyPattern(r"[A-Za-z0-9][\w.-]*(?:\[[\w,. -]*\])?[ \t]*(?:===?|~=|!=|<=?|>=?)")
+
+
+def _index_requirement(walk: Walk, view: View, text: str) -> bool:
+    """Whether an operand of unknown value is proven a requirement of the index: its known
+    beginning is a name and a version operator (`_VERSIONED_NAME`) and nothing where pip
+    runs has a name that begins with that text."""
+    known = re.split(r"[$`]", text, maxsplit=1)[0]
+    if _VERSIONED_NAME().match(known) is None or view.cwd is None or walk.disk is None:
+        return False
+    names = walk.disk.names_in(view.cwd, lambda name: name.startswith(known))
+    return not names and not isinstance(names, Refused)
+
+
+def _linked_archives(walk: Walk, view: View, value: str) -> list[str] | FileScript:
+    """The archives pip may pick from a local `--find-links` directory (`-f ./dist`), spelled
+    as pip is given them, for `_archive_code` to judge: each file there whose name is an
+    archive's (none when it is missing or a remote URL); a refusal of a page of links (a file)
+    or a place that cannot be listed."""
+    if "://" in value and not value.startswith("file:"):
+        return []
+    if "${" in value:  # (pip puts in the environment's `${NAME}`)
+        return _refused(value, view.name, "its name is not known")
+    spelled = _local_project(value, True) if value.startswith("file:") else value
+    if not spelled:
+        return []
+    path = walk.absolute(spelled, view.cwd)
+    if path is None or walk.disk is None:
+        return _refused(spelled, view.name, "the place it finds archives in is unknown")
+    kind = walk.disk.kind(list(path))
+    names = walk.disk.names_in(path, lambda name: name.endswith(_ARCHIVES)) if kind == "dir" else kind
+    if isinstance(names, Refused):
+        return _refused(spelled, view.name, names.reason)
+    if kind == "missing":
+        return []
+    if kind != "dir":
+        return _refused(spelled, view.name, "the archives a page of links names are not read")
+    return [spelled.rstrip("/") + "/" + name for name in sorted(names)]
 
 
 _COMMENT = LazyPattern(r"(?:^|\s)#.*")
@@ -894,8 +1028,10 @@ def _local_project(spec: str, editable: bool) -> str | None:
     reference = _DIRECT_REFERENCE().fullmatch(spec)
     if reference is not None:
         spec = reference.group(1)  # `name @ file:///…`
-        if not spec.startswith("file:"):
+        if not spec.startswith("file:") and _LOCAL_REPOSITORY().match(spec) is None:
             return None
+    if _LOCAL_REPOSITORY().match(spec) is not None:
+        return spec  # (`git+file:///…`: refused by `_projects_code`)
     if spec.startswith("file:"):
         from urllib.parse import unquote
 
@@ -906,9 +1042,25 @@ def _local_project(spec: str, editable: bool) -> str | None:
     elif "://" in spec or re.match(r"[a-z]+\+", spec):
         return None  # (a remote archive, a VCS checkout: not the project's files)
     spec = _EXTRAS().sub("", spec.split("#", 1)[0] if editable else spec)
-    if not spec or not (editable or "/" in spec or spec.startswith(".")):
-        return None
+    if not spec or not (editable or "/" in spec or spec.startswith(".") or spec.endswith(_ARCHIVES)):
+        return None  # (pip takes `x-1.0.tar.gz` for a file when there is one: `_archive_code`)
     return spec.rstrip("/") or "/"
+
+
+# Local archives (round r6): pip installs a file whose name ends as an archive's (pip's
+# `is_archive_file`); an sdist holds the build code pip runs (setup.py, an in-tree backend),
+# which this layer does not unpack, and a wheel runs none but installs its members, among
+# them `.pth` files Python runs at every start-up and `NAME.data/` trees pip puts beside
+# site-packages (scripts, headers, data under the prefix). npm's and yarn's tarballs hold a
+# package.json whose install scripts run.
+_WHEEL = ".whl"
+_SDISTS = (".tar.gz", ".tgz", ".tar", ".tar.bz2", ".tbz", ".tar.xz", ".txz", ".tlz", ".tar.lz", ".tar.lzma",
+           ".zip")
+_ARCHIVES = _SDISTS + (_WHEEL,)
+# A VCS URL of a repository on this machine (`git+file:///…`, `git+file:.`, `git+/abs`): pip
+# clones and builds its committed files, which need not be the work tree's (a commit's setup.py
+# differs from the one on disk); one of another host (`git+https://`, `git+ssh://`) is remote.
+_LOCAL_REPOSITORY = LazyPattern(r"(?:git|hg|svn|bzr)\+(?!(?:https?|ssh|git|svn)(?:\+ssh)?://|[\w.-]+@)")
 
 
 # Files a build backend runs besides setup.py and an in-tree backend: hatchling's build hook
@@ -922,12 +1074,18 @@ _NAMED_PYTHON = LazyPattern(r"""=[ \t]*["']([^"'\s]+\.py)["']""")
 def _projects_code(walk: Walk, view: View, directories: list[str]) -> FileScript | None:
     """The code building `directories` runs (each project's setup.py, in-tree build
     backend, build hooks), as one program; a refusal of the first file that cannot be read."""
-    if len(directories) > _LOCAL_PROJECTS:
-        return _refused(directories[_LOCAL_PROJECTS], view.name,
-                        f"it builds more than {_LOCAL_PROJECTS} local projects")
     parts: list[tuple[str, str]] = []
     directory = None
+    directories = list(directories)  # (the path dependencies each declares join them)
     for spelled in directories:
+        if len(directories) > _LOCAL_PROJECTS:
+            return _refused(directories[_LOCAL_PROJECTS], view.name,
+                            f"it builds more than {_LOCAL_PROJECTS} local projects")
+        if spelled.endswith(_ARCHIVES) or _LOCAL_REPOSITORY().match(spelled) is not None:
+            refused = _archive_code(walk, view, spelled)
+            if refused is not None:
+                return refused
+            continue
         prefix = spelled if spelled.endswith("/") else spelled + "/"
         names = [prefix + "setup.py"]
         backend = _build_backend(walk, view, prefix.rstrip("/") or "/")
@@ -940,6 +1098,11 @@ def _projects_code(walk: Walk, view: View, directories: list[str]) -> FileScript
             names.extend(prefix + n for n in _BUILD_HOOKS)
             names.extend(prefix + m.group(1).removeprefix("./") for m in _NAMED_PYTHON().finditer(toml)
                          if not m.group(1).startswith("/") and ".." not in m.group(1))
+        declared = _declared(walk, view, prefix, toml)
+        if isinstance(declared, FileScript):
+            return declared
+        names.extend(declared[0])
+        directories.extend(d for d in declared[1] if d not in directories)
         found = _read_linked(walk, view, list(dict.fromkeys(names)), lambda name, text: ())
         if isinstance(found, FileScript):
             return found
@@ -956,6 +1119,164 @@ def _projects_code(walk: Walk, view: View, directories: list[str]) -> FileScript
     if directory is not None:
         script.directory = directory
     return script
+
+
+# What a project's configuration makes its install or build run besides its build code (round
+# r6): the projects it depends on by path, which uv, poetry and pdm build and install with it
+# (`[tool.uv.sources] x = {path = "sub"}`, uv's workspace members, poetry's `x = {path =
+# "sub"}`, a requirement `x @ file:///${PROJECT_ROOT}/sub` of pdm's or of `[project]`), and the
+# modules setuptools imports to fill in its metadata and commands (`attr:` in setup.cfg or
+# `[tool.setuptools.dynamic]`, `[tool.setuptools.cmdclass]`, setup.cfg's `cmdclass`).
+_SETUP_CFG_ATTR = LazyPattern(r"=[ \t]*attr:[ \t]*([A-Za-z_][\w.]*)")
+# setup.cfg's `cmdclass =` and the indented lines that continue it (`build_py = a.cmd.BuildPy`)
+_SETUP_CFG_CMDCLASS = LazyPattern(r"(?m)^[ \t]*cmdclass[ \t]*=(.*(?:\n[ \t]+.*)*)")
+_CMDCLASS_ENTRY = LazyPattern(r"=[ \t]*([A-Za-z_][\w.]*)")
+_WORKSPACE_MEMBERS = 64  # directories a workspace's member patterns may list, per project
+
+
+def _declared(walk: Walk, view: View, prefix: str, toml: str | None) -> tuple[list[str], list[str]] | FileScript:
+    """The module files setuptools may import and the path dependencies (see above) of the
+    project at `prefix` (spelled, ending in `/`): (files, directories), spelled from where the
+    command runs; a refusal of a dependency whose path holds a variable or a workspace too
+    large to list."""
+    import tomllib  # only an installer's project needs it
+
+    modules: list[str] = []
+    projects: list[str] = []
+    table: dict = {}
+    if toml is not None and ("path" in toml or "file:" in toml or "attr" in toml or "cmdclass" in toml
+                             or "workspace" in toml):
+        try:
+            table = tomllib.loads(toml)
+        except ValueError:
+            table = {}  # (the build stops)
+    tool = table.get("tool") if isinstance(table.get("tool"), dict) else {}
+    uv, poetry = tool.get("uv") or {}, tool.get("poetry") or {}
+    sources = uv.get("sources") if isinstance(uv, dict) else None
+    for source in (sources.values() if isinstance(sources, dict) else ()):
+        for entry in source if isinstance(source, list) else [source]:
+            if isinstance(entry, dict) and isinstance(entry.get("path"), str):
+                projects.append(entry["path"])
+    groups = [poetry.get("dependencies"), poetry.get("dev-dependencies")] if isinstance(poetry, dict) else []
+    for group in ((poetry.get("group") or {}).values() if isinstance(poetry, dict) and isinstance(
+            poetry.get("group"), dict) else ()):
+        groups.append(group.get("dependencies") if isinstance(group, dict) else None)
+    for group in groups:
+        for entry in (group.values() if isinstance(group, dict) else ()):
+            for one in entry if isinstance(entry, list) else [entry]:
+                if isinstance(one, dict) and isinstance(one.get("path"), str):
+                    projects.append(one["path"])
+    for requirement in _requirements(table):
+        if "file:" not in requirement:
+            continue
+        spec = requirement.replace("file:///${PROJECT_ROOT}/", "file:").replace("${PROJECT_ROOT}/", "")
+        local = _local_project(spec, False)
+        if local is not None and "${" in local:
+            return _refused(prefix + "pyproject.toml", view.name, "a project it depends on holds a variable")
+        if local is not None:
+            projects.append(local)
+    workspace = uv.get("workspace") if isinstance(uv, dict) else None
+    members = workspace.get("members") if isinstance(workspace, dict) else None
+    for pattern in (members if isinstance(members, list) else ()):
+        if isinstance(pattern, str):
+            listed = _member_directories(walk, view, prefix, pattern)
+            if isinstance(listed, FileScript):
+                return listed
+            projects.extend(listed)
+    setuptools = tool.get("setuptools") if isinstance(tool.get("setuptools"), dict) else {}
+    dynamic, cmdclass = setuptools.get("dynamic"), setuptools.get("cmdclass")
+    imported = [v["attr"] for v in (dynamic.values() if isinstance(dynamic, dict) else ())
+                if isinstance(v, dict) and isinstance(v.get("attr"), str)]
+    imported.extend(v for v in (cmdclass.values() if isinstance(cmdclass, dict) else ()) if isinstance(v, str))
+    cfg = _read_file(walk, view, prefix + "setup.cfg")
+    if isinstance(cfg, FileScript):
+        return cfg
+    if cfg is not None:
+        imported.extend(m.group(1) for m in _SETUP_CFG_ATTR().finditer(cfg))
+        imported.extend(m.group(1) for block in _SETUP_CFG_CMDCLASS().finditer(cfg)
+                        for m in _CMDCLASS_ENTRY().finditer(block.group(1)))
+    for dotted in imported:
+        parts = dotted.split(".")[:-1]  # (the module, without the attribute)
+        for root in ("", "src/"):
+            for k in range(1, len(parts) + 1):
+                module = prefix + root + "/".join(parts[:k])
+                modules.extend((module + ".py", module + "/__init__.py"))
+    out = [p if p.startswith(("/", "~")) else (prefix.removeprefix("./") + p.removeprefix("./")).rstrip("/") or "."
+           for p in projects]
+    return list(dict.fromkeys(modules)), list(dict.fromkeys(out))
+
+
+def _requirements(table: dict) -> list[str]:
+    """The requirement strings a pyproject.toml declares (`[project]` dependencies and
+    optional ones, `[dependency-groups]`, pdm's dev-dependencies)."""
+    project = table.get("project") if isinstance(table.get("project"), dict) else {}
+    pdm = (table.get("tool") or {}).get("pdm") if isinstance(table.get("tool"), dict) else None
+    lists = [project.get("dependencies")]
+    for groups in (project.get("optional-dependencies"), table.get("dependency-groups"),
+                   pdm.get("dev-dependencies") if isinstance(pdm, dict) else None):
+        lists.extend(groups.values() if isinstance(groups, dict) else ())
+    return [r for group in lists if isinstance(group, list) for r in group if isinstance(r, str)]
+
+
+def _member_directories(walk: Walk, view: View, prefix: str, pattern: str) -> list[str] | FileScript:
+    """The directories a workspace member pattern (`packages/*`) names below the project at
+    `prefix`, spelled from the project's parent (at most `_WORKSPACE_MEMBERS`)."""
+    import fnmatch
+
+    found = [""]
+    for segment in pattern.strip("/").split("/"):
+        if not any(c in segment for c in "*?["):
+            found = [f + segment + "/" for f in found]
+            continue
+        listed: list[str] = []
+        for place in found:
+            path = walk.absolute(prefix + place, view.cwd)
+            names = walk.disk.links_in(list(path), lambda n: fnmatch.fnmatchcase(n, segment), directories=True) \
+                if path is not None and walk.disk is not None else Refused("the directory it runs in is unknown")
+            if isinstance(names, Refused):
+                return _refused(prefix + pattern, view.name, names.reason)
+            listed.extend(place + n + "/" for n in sorted(names))
+        if len(listed) > _WORKSPACE_MEMBERS:
+            return _refused(prefix + pattern, view.name, f"it names more than {_WORKSPACE_MEMBERS} workspace members")
+        found = listed
+    return [f.rstrip("/") for f in found]
+
+
+def _archive_code(walk: Walk, view: View, spelled: str) -> FileScript | None:
+    """A refusal of a local archive or repository an installer builds (see `_ARCHIVES`,
+    `_LOCAL_REPOSITORY`); None when there is none (pip stops) or it is a wheel that installs no
+    start-up file and nothing beside site-packages."""
+    if _LOCAL_REPOSITORY().match(spelled) is not None:
+        return _refused(spelled, view.name, "it builds the committed files of a local repository, "
+                                            "which this layer does not read")
+    if view.cwd is None and spelled[:1] not in ("/", "~"):
+        return _refused(spelled, view.name, "the directory it runs in is unknown")
+    path = walk.absolute(spelled, view.cwd)
+    if path is None:
+        return _refused(spelled, view.name, "its name is not known")
+    if path in walk.written():
+        return _refused(spelled, view.name, "the line writes it")
+    if walk.disk is None:
+        return None
+    kind = walk.disk.kind(list(path))
+    if isinstance(kind, Refused):
+        return _refused(spelled, view.name, kind.reason)
+    if kind == "missing":
+        return None
+    if not spelled.endswith(_WHEEL):
+        return _refused(spelled, view.name, "an archive's build code is not unpacked")
+    members = walk.disk.archive_members("/" + "/".join(path), "zip")
+    if isinstance(members, Refused):
+        return _refused(spelled, view.name, members.reason)
+    if not isinstance(members, list):
+        return None
+    for member in members:
+        top, slash, _ = member.name.partition("/")
+        if not slash and top.endswith(".pth"):
+            return _refused(spelled, view.name, f"it installs {top}, a start-up file Python runs")
+        if slash and top.endswith(".data"):
+            return _refused(spelled, view.name, f"it installs {top}/ beside site-packages")
+    return None
 
 
 _BACKEND_PATH = LazyPattern(r"(?m)^[ \t]*backend-path[ \t]*=[ \t]*\[([^\]]*)\]")

@@ -1985,7 +1985,8 @@ def _package_scripts(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript 
 _REBUILDS = frozenset({"rebuild", "rb"})
 _INSTALLED_PACKAGES = 512
 _DEPENDENCIES = ("dependencies", "devDependencies", "optionalDependencies", "peerDependencies")
-_LOCAL_SPEC = LazyPattern(r"(?:file|link|portal):(.+)|(\.{1,2}(?:/.*)?|/.+|~/.+|[^@/][^/]*/.*)")
+_LOCAL_SPEC = LazyPattern(
+    r"(?:file|link|portal):(.+)|(\.{1,2}(?:/.*)?|/.+|~/.+|[^@/][^/]*/.*|[^@/]+\.(?:tgz|tar\.gz|tar))")
 
 
 def _built_packages(walk: Walk, view: View, directory: str, words: Sequence[Arg]) -> list[str] | FileScript:
@@ -2017,12 +2018,38 @@ def _built_packages(walk: Walk, view: View, directory: str, words: Sequence[Arg]
         if m is None or spec.startswith("@") and m.group(1) is None:
             continue  # (a name, a scope's package, a URL)
         place = (m.group(1) or m.group(2)).rstrip("/") or "/"
-        if "://" in place or place.endswith((".tgz", ".tar.gz", ".tar")):
+        if "://" in place:
             continue
         place = place.removeprefix("//") if m.group(1) else place
-        found.append(place if place.startswith(("/", "~")) or not base else base + place)
+        place = place if place.startswith(("/", "~")) or not base else base + place
+        if place.endswith(_TARBALLS):
+            refused = _tarball(walk, view, place)
+            if refused is not None:
+                return refused
+            continue
+        found.append(place)
     return [place for place in dict.fromkeys(found)  # (one that cannot be read is read, to refuse)
             if _text(walk, view, place.rstrip("/") + "/package.json", FILE_BYTES) is not None]
+
+
+# A local tarball an install adds (`npm i ./x.tgz`, `"x": "file:x.tgz"`, round r6): its
+# package.json's install scripts run, and this layer does not unpack it: one that is there (or
+# that the line writes) fails closed; a missing one passes (the install stops).
+_TARBALLS = (".tgz", ".tar.gz", ".tar")
+
+
+def _tarball(walk: Walk, view: View, spelled: str) -> FileScript | None:
+    path = walk.absolute(spelled, view.cwd)
+    why = "its name is not known" if path is None else "the line writes it" if path in walk.written() else None
+    if why is None and walk.disk is not None:
+        kind = walk.disk.kind(list(path))
+        why = kind.reason if isinstance(kind, Refused) else None if kind == "missing" \
+            else "a tarball's install scripts are not unpacked"
+    if why is None:
+        return None
+    refused = FileScript(spelled, view.name, True, True, None)
+    refused.refused = why
+    return refused
 
 
 def _installed(walk: Walk, view: View, base: str, names: set[str] | None) -> list[str] | FileScript:
