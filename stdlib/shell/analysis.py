@@ -203,6 +203,51 @@ _WRAPPERS: dict[str, tuple[frozenset[str], frozenset[str], int, bool]] = {
     "fakechroot": (frozenset("lsce"), frozenset({"--lib", "--config-dir", "--environment"}), 0, False),
     "caffeinate": (frozenset("tw"), frozenset(), 0, False),
     "arch": (frozenset("de"), frozenset(), 0, False),
+    # (round 6) More of them: a fake clock (the timestamp before the command), namespaces and
+    # privileges entered, limits, schedulers, locks (the lock file before the command), proxies,
+    # sessions and personalities (`setarch ARCH cmd`; its aliases take no ARCH).
+    "faketime": (frozenset("p"), frozenset({"--date-prog"}), 1, False),
+    "nsenter": (frozenset("tSGn"), frozenset({"--target", "--setuid", "--setgid", "--env"}), 0, False),
+    "setpriv": (frozenset(), frozenset({
+        "--reuid", "--regid", "--ruid", "--euid", "--rgid", "--egid", "--groups", "--inh-caps", "--ambient-caps",
+        "--bounding-set", "--securebits", "--pdeathsig", "--selinux-label", "--apparmor-profile",
+        "--landlock-access", "--landlock-rule", "--seccomp-filter", "--rlimit"}), 0, False),
+    "prlimit": (frozenset("po"), frozenset({"--pid", "--output"}), 0, False),  # (limits: `--nofile=N`)
+    "cpulimit": (frozenset("lpem"), frozenset({"--limit", "--pid", "--exe", "--cpu", "--monitor-forks"}), 0, False),
+    "numactl": (frozenset("imNCpPwb"), frozenset({"--interleave", "--membind", "--cpunodebind", "--physcpubind",
+                                                 "--preferred", "--preferred-many", "--weighted-interleave"}),
+                0, False),
+    "cgexec": (frozenset("g"), frozenset(), 0, False),
+    "timelimit": (frozenset("STst"), frozenset(), 0, False),
+    "trickle": (frozenset("dutlnLw"), frozenset(), 0, False),
+    "nocache": (frozenset("n"), frozenset(), 0, False),
+    "eatmydata": (frozenset(), frozenset(), 0, False),
+    "chronic": (frozenset(), frozenset(), 0, False),
+    "ifne": (frozenset(), frozenset(), 0, False),
+    "tini": (frozenset("pe"), frozenset(), 0, False),
+    "dumb-init": (frozenset("r"), frozenset({"--rewrite"}), 0, False),
+    "lckdo": (frozenset("W"), frozenset(), 1, False),
+    "with-lock-ex": (frozenset(), frozenset(), 1, False),
+    "setlock": (frozenset(), frozenset(), 1, False),
+    "setuidgid": (frozenset(), frozenset(), 1, False),
+    "envuidgid": (frozenset(), frozenset(), 1, False),
+    "envdir": (frozenset(), frozenset(), 1, False),
+    "softlimit": (frozenset("amdosplfcrt"), frozenset(), 0, False),
+    "torsocks": (frozenset("uapP"), frozenset({"--user", "--pass", "--address", "--port"}), 0, False),
+    "proxychains": (frozenset("f"), frozenset(), 0, False),
+    "proxychains4": (frozenset("f"), frozenset(), 0, False),
+    "tsocks": (frozenset(), frozenset(), 0, False),
+    "rlwrap": (frozenset("bCDfFHlOPqSstwz"), frozenset({
+        "--break-chars", "--command-name", "--history-no-dupes", "--file", "--history-format",
+        "--history-filename", "--logfile", "--one-shot", "--pre-given", "--quote-characters", "--prompt",
+        "--histsize", "--set-term-name", "--wait-before-prompt", "--filter"}), 0, False),
+    "dbus-run-session": (frozenset(), frozenset({"--config-file", "--dbus-daemon"}), 0, False),
+    "ssh-agent": (frozenset("aEOPt"), frozenset(), 0, False),
+    "setarch": (frozenset(), frozenset(), 0, False),  # (its ARCH comes before the options)
+    **dict.fromkeys(("linux32", "linux64", "i386", "x86_64", "uname26"), (frozenset(), frozenset(), 0, False)),
+    "vglrun": (frozenset("cdp"), frozenset(), 0, False),
+    "gamemoderun": (frozenset(), frozenset(), 0, False),
+    "prime-run": (frozenset(), frozenset(), 0, False),
     # Run no command word of their own: the `-c` string is the command (a user, a group or a
     # typescript file stands where the command would).
     "su": (frozenset("cgGsw"), frozenset({"--command", "--session-command", "--group",
@@ -3295,6 +3340,8 @@ def _unwrap(args: Sequence[Arg] | Sequence[Word]) -> tuple[int, bool, bool, int]
         if name == "xargs":
             via_xargs = True
             xargs_at = k - 1
+        elif name == "setarch" and k < n and not args[k].text.startswith("-"):
+            k += 1  # `setarch x86_64 -R cmd`
         k, moved = _past_options(args, k, name, short_args, long_args, assignments)
         if k < 0:
             return n, via_xargs, changes_directory, xargs_at  # `command -v`: a lookup, not an execution
@@ -3538,6 +3585,10 @@ def _wrapper_options(args: Sequence[Arg], inner: int) -> tuple[dict[int, str], l
             scripts.append(args[k + 1].text)  # (`script -qc 'cmd' log`: the bundle ends in -c)
             roles[k + 1] = E.CODE
             k += 1
+        elif wrapper == "sg" and not text.startswith("-") and k + 1 < len(args) and args[k + 1].text != "-c":
+            scripts.append(args[k + 1].text)  # `sg GROUP 'cmd'`: sh runs it, as `-c`'s
+            roles[k + 1] = E.CODE
+            break
         elif strings is not None and text.startswith("-"):
             k = _string_option(args, k, strings, roles, scripts)
         k += 1
