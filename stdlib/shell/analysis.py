@@ -1637,8 +1637,8 @@ class Walk:
             if script is not None and script.text is not None:
                 texts.append(script.text)
             for code in texts:
-                for m in _SQLITE_SHELL().finditer(code) if ".s" in code else ():
-                    yield from self.nested(m.group(1), depth, fully_read)
+                for line in sqlite_command_lines(code):
+                    yield from self.nested(line, depth, fully_read)
         if view.code_runs:
             # A program's code that hands a string to a shell (`os.system("rm -rf c?")`, awk's
             # `system("…")`): the string is walked as a command line (imports.shell_strings).
@@ -3946,8 +3946,27 @@ _MAKE_NAME = LazyPattern(r"[^\s=:#$]+")
 # The variables that place the .curlrc curl reads (scripts._CONFIG_HOMES): assigned earlier on
 # the line, a `curl` that only reads still gets its view.
 _CURL_HOMES = frozenset({"CURL_HOME", "XDG_CONFIG_HOME", "HOME"})
-# sqlite3's dot-commands that run a command line (a line of their own, the rest of it)
-_SQLITE_SHELL = LazyPattern(r"(?m)^[ \t]*\.(?:shell|system)[ \t]+(.+)$")
+# sqlite3's command lines: `.shell`/`.system` run the rest of their line; `.read`, `.import`,
+# `.output` and `.once` run a file name that starts with `|` (sqlite3's shell documentation;
+# after options and words before it, `.import --csv '|cmd' t`; unquoted, `.output`'s and
+# `.once`'s take the rest of the line), and the SQL function `edit(TEXT, EDITOR)` runs EDITOR
+# with a file name after it.
+_SQLITE_SHELL = LazyPattern(
+    r"(?m)^[ \t]*\.(?:shell|system)[ \t]+(.+)$"
+    r"|^[ \t]*\.(?:output|once)(?:[ \t]+-\S+)*[ \t]+(?:'\|([^'\n]*)'|\"\|([^\"\n]*)\"|\|(.+)$)"
+    r"|^[ \t]*\.(?:read|import)(?:[ \t]+[^\s'\"|]+)*?[ \t]+(?:'\|([^'\n]*)'|\"\|([^\"\n]*)\"|\|(\S+))"
+    r"|\bedit[ \t\n]*\([^,()]*,[ \t\n]*'(?P<editor>[^'\n]*)'")
+
+
+def sqlite_command_lines(code: str) -> list[str]:
+    """The command lines sqlite3 runs from `code`, its program (`_SQLITE_SHELL`)."""
+    if ".s" not in code and "|" not in code and "edit" not in code:
+        return []
+    lines = []
+    for m in _SQLITE_SHELL().finditer(code):
+        line = m.group(m.lastindex or 0)
+        lines.append(line + " x" if m.group("editor") is not None else line)  # (the editor's file)
+    return lines
 # cmake's cache variables whose value is a program it or its build runs
 _CMAKE_PROGRAMS = LazyPattern(r"CMAKE_\w+_(?:COMPILER|COMPILER_LAUNCHER|LINKER_LAUNCHER)|CMAKE_(?:LINKER|AR|RANLIB"
                               r"|MAKE_PROGRAM|OBJCOPY|OBJDUMP|STRIP|NM|ADDR2LINE|READELF|DLLTOOL)")

@@ -248,7 +248,8 @@ _SQLITE_VALUES = frozenset({"-cmd", "--cmd", "-init", "--init", "-separator", "-
                             "--newline", "-nullvalue", "--nullvalue", "-mmap", "--mmap", "-vfs", "--vfs",
                             "-lookaside", "--lookaside", "-maxsize", "--maxsize", "-pagecache", "--pagecache",
                             "-heap", "--heap", "-A", "-escape", "--escape"})
-_SQLITE_READ = LazyPattern(r"(?m)^[ \t]*\.read[ \t]+['\"]?([^'\"\s]+)")
+_SQLITE_READ = LazyPattern(r"(?m)^[ \t]*\.read[ \t]+['\"]?([^'\"\s|][^'\"\s]*)")  # (`|cmd`: a command)
+_SQLITE_READS = 64  # files a sqlite3 program reads (`.read` inside a file it reads), at most
 
 
 def _command_files(view: View, k: int, name: str) -> FileScript | None:
@@ -325,9 +326,14 @@ def _command_files(view: View, k: int, name: str) -> FileScript | None:
     if name == "sqlite3" and operands < 2:
         # (`.read q.sql` in its heredoc, herestring or piped text)
         files.extend(m.group(1) for body in view.env.heredocs for m in _SQLITE_READ().finditer(body))
+        stdin = _stdin_script(view, name, False, ())  # `sqlite3 DB < q.sql`
+        if stdin is not None and (not stdin.path.startswith(("<(", ">(", "/dev/fd/", "file descriptor"))
+                                  and stdin.text is None and stdin.refused is None and stdin.rewritten is None
+                                  and stdin.pattern is None):
+            files.append(stdin.path)  # (read with the others: its `.read` files followed)
+        elif stdin is not None and not files:
+            return stdin
     if not files and not patterns and not unknown:
-        if name == "sqlite3" and operands < 2:
-            return _stdin_script(view, name, False, ())  # `sqlite3 DB < q.sql`
         return None
     script = FileScript(files[0] if files else patterns[0] if patterns else args[unknown[0]].text, name, False,
                         True, ())
@@ -1112,6 +1118,14 @@ def _read_program(walk: Walk, view: View, script: FileScript) -> FileScript | No
                         script.path, script.refused = sourced, f"it sources more than {_GDB_SOURCED} files"
                         return script
                     script.paths.append(sourced)
+        if script.runner == "sqlite3" and isinstance(content, str) and ".read" in content:
+            # (a `.read` file that reads another: read too, each once; past the bound, closed)
+            for read_too in (m.group(1) for m in _SQLITE_READ().finditer(content)):
+                if read_too not in script.paths:
+                    if len(script.paths) >= _SQLITE_READS:
+                        script.path, script.refused = read_too, f"it reads more than {_SQLITE_READS} files"
+                        return script
+                    script.paths.append(read_too)
         if content is None and script.tests is None:
             # (`python3 app`: a directory runs its __main__.py; `node app`: its `main`)
             entry = _directory_entry(walk, view, FileScript(spelled, script.runner, False, True, None))
