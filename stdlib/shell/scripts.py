@@ -1659,7 +1659,8 @@ def _makefile(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript | None:
         return included
     from polydeukes.stdlib.shell.makefiles import read_makefiles  # only a make command loads it
 
-    program = read_makefiles(read + included, goals, overrides, environment_overrides, len(read), missing)
+    program = read_makefiles(read + included, goals, overrides, environment_overrides, len(read), missing,
+                             lambda name: walk.environment(view, name))
     shown = next((name for name, _ in read + included if name != "--eval"), "--eval")
     script = FileScript(shown, "make", True, True, None)
     if program.refused is not None:
