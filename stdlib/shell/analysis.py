@@ -3005,6 +3005,14 @@ class Walk:
             # --config.script-shell=…`: the shell npm runs scripts and `exec` commands with, as
             # npm_config_script_shell gives it (`_COMMAND_VARIABLES`)
             view.wrapper_scripts = (*view.wrapper_scripts, *_npm_shells(args))
+        tool = name if name in _PROJECT_CODE_TOOLS else view.wrapper.partition(" ")[0]
+        if tool in _PROJECT_CODE_TOOLS:
+            # `pnpm install` runs .pnpmfile.cjs's hooks, `yarn` a pinned yarn binary and its
+            # plugins (scripts.package_manager_code): walked as the node programs they are
+            from polydeukes.stdlib.shell import scripts  # only such a command loads it
+
+            code = scripts.package_manager_code(self, view, tool, args[view.inner + 1 :] if tool == name else args)
+            view.wrapper_scripts = (*view.wrapper_scripts, *code)
         if view.wrapper in _NPM_EXECS:
             # `npx x`, `npm exec -- x` run x through the script shell the npmrc files name
             from polydeukes.stdlib.shell import scripts  # only such a command loads it
@@ -3990,6 +3998,7 @@ def _cmake_programs(args: Sequence[Arg]) -> list[str]:
 _CONFIGURED_PROGRAMS = frozenset({"cmake", "sqlite3", "npm", "npx", "pnpm", "pnpx", "yarn"})
 _NPM_EXECS = frozenset({"npx", "npm exec", "npm x"})
 _NPM_TOOLS = frozenset({"npm", "npx", "pnpm", "pnpx", "yarn"})
+_PROJECT_CODE_TOOLS = frozenset({"pnpm", "yarn"})  # (tools that load project code for any command)
 # npm's options (pnpm's `--config.NAME`) that name the program it runs scripts with
 _NPM_SHELL_OPTIONS = ("--script-shell", "--config.script-shell", "--shell", "--config.shell")
 
