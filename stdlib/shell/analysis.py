@@ -207,7 +207,7 @@ _WRAPPERS: dict[str, tuple[frozenset[str], frozenset[str], int, bool]] = {
     # privileges entered, limits, schedulers, locks (the lock file before the command), proxies,
     # sessions and personalities (`setarch ARCH cmd`; its aliases take no ARCH).
     "faketime": (frozenset("p"), frozenset({"--date-prog"}), 1, False),
-    "nsenter": (frozenset("tSGn"), frozenset({"--target", "--setuid", "--setgid", "--env"}), 0, False),
+    "nsenter": (frozenset("tSG"), frozenset({"--target", "--setuid", "--setgid"}), 0, False),  # (`-n[FILE]`: attached)
     "setpriv": (frozenset(), frozenset({
         "--reuid", "--regid", "--ruid", "--euid", "--rgid", "--egid", "--groups", "--inh-caps", "--ambient-caps",
         "--bounding-set", "--securebits", "--pdeathsig", "--selinux-label", "--apparmor-profile",
@@ -245,6 +245,20 @@ _WRAPPERS: dict[str, tuple[frozenset[str], frozenset[str], int, bool]] = {
     "ssh-agent": (frozenset("aEOPt"), frozenset(), 0, False),
     "setarch": (frozenset(), frozenset(), 0, False),  # (its ARCH comes before the options)
     **dict.fromkeys(("linux32", "linux64", "i386", "x86_64", "uname26"), (frozenset(), frozenset(), 0, False)),
+    # Run the command under another root directory (`_new_root` fails closed where the
+    # files differ): chroot's NEWROOT, bwrap's binds (its options: `_past_bwrap`), proot's,
+    # schroot's and systemd-nspawn's.
+    "chroot": (frozenset(), frozenset({"--userspec", "--groups"}), 1, False),
+    "bwrap": (frozenset(), frozenset(), 0, False),
+    "proot": (frozenset("rbmqwkivRS"), frozenset({"--rootfs", "--bind", "--mount", "--qemu", "--pwd", "--cwd",
+                                                 "--kernel-release", "--verbose", "--change-id"}), 0, False),
+    "schroot": (frozenset("cudno"), frozenset({"--chroot", "--user", "--directory", "--session-name", "--option"}),
+                0, False),
+    "systemd-nspawn": (frozenset("DiMuELSZ"), frozenset({"--directory", "--image", "--machine", "--user",
+                                                       "--setenv", "--chdir", "--template", "--bind", "--bind-ro",
+                                                       "--overlay", "--overlay-ro", "--tmpfs", "--network-veth-extra",
+                                                       "--property", "--slice", "--uuid"}), 0, False),
+    "chpst": (frozenset("uUbe/nlLmdopfc"), frozenset(), 0, False),
     "vglrun": (frozenset("cdp"), frozenset(), 0, False),
     "gamemoderun": (frozenset(), frozenset(), 0, False),
     "prime-run": (frozenset(), frozenset(), 0, False),
@@ -697,6 +711,7 @@ class View:
     prefix_roles: dict[int, str] = {}
     wrapper_scripts: tuple = ()
     wrapper = ""  # the wrapper that runs the command, `program subcommand` for one under a subcommand
+    new_root: tuple[str, str] | None = None  # (wrapper, root) it runs under, when the files differ (`_new_root`)
     follow = False  # the walk reads scripts this command runs
     runs_options = False  # an option's value may be a command line it runs (`_follow`)
     code_runs = False  # an interpreter's or awk's code, which may hand strings to a shell
@@ -1416,6 +1431,11 @@ class Walk:
                 view.cwd = self._physical(view.cwd)
         if inner:
             view.prefix_roles, view.wrapper_scripts, view.wrapper = _wrapper_options(args, inner)
+            if any(basename(a.text) in _REROOTING for a in args[:inner]):
+                view.new_root = _new_root(args, inner)
+                if view.new_root is None and any(basename(a.text) == "chroot" for a in args[:inner]) \
+                        and not any(a.text == "--skip-chdir" for a in args[:inner]):
+                    view.cwd = ()  # (`chroot / cmd` runs cmd in `/`)
             if name == "-" and view.wrapper in _PYTHON_FILE_RUNNERS:
                 view.name = name = "python"  # `uv run -`: python, its program read from stdin
                 view.model = model = E.COMMANDS["python"]
@@ -3350,6 +3370,8 @@ def _unwrap(args: Sequence[Arg] | Sequence[Word]) -> tuple[int, bool, bool, int]
             xargs_at = k - 1
         elif name == "setarch" and k < n and not args[k].text.startswith("-"):
             k += 1  # `setarch x86_64 -R cmd`
+        elif name == "bwrap":
+            k = _past_bwrap(args, k)
         k, moved = _past_options(args, k, name, short_args, long_args, assignments)
         if k < 0:
             return n, via_xargs, changes_directory, xargs_at  # `command -v`: a lookup, not an execution
@@ -3397,6 +3419,69 @@ def _past_options(args: Sequence[Arg] | Sequence[Word], k: int, name: str, short
         else:
             break
     return k, changes_directory
+
+
+# bwrap's options by the number of words they take (any other takes none).
+_BWRAP_VALUES = {
+    **dict.fromkeys(("--bind", "--bind-try", "--dev-bind", "--dev-bind-try", "--ro-bind", "--ro-bind-try",
+                     "--symlink", "--setenv", "--file", "--bind-data", "--ro-bind-data", "--chmod", "--bind-fd",
+                     "--ro-bind-fd"), 2),
+    "--overlay": 3,
+    **dict.fromkeys(("--args", "--argv0", "--userns", "--userns2", "--pidns", "--lock-file", "--sync-fd",
+                     "--info-fd", "--json-status-fd", "--block-fd", "--userns-block-fd", "--uid", "--gid",
+                     "--hostname", "--chdir", "--unsetenv", "--remount-ro", "--exec-label", "--file-label",
+                     "--proc", "--dev", "--tmpfs", "--mqueue", "--dir", "--seccomp", "--add-seccomp-fd",
+                     "--cap-add", "--cap-drop", "--perms", "--size", "--overlay-src", "--tmp-overlay",
+                     "--ro-overlay"), 1),
+}
+# bwrap's options that place a source at a destination: the same files only where both are one path.
+_BWRAP_BINDS = frozenset({"--bind", "--bind-try", "--dev-bind", "--dev-bind-try", "--ro-bind", "--ro-bind-try"})
+
+
+def _past_bwrap(args: Sequence[Arg] | Sequence[Word], k: int) -> int:
+    """Index past bwrap's options that start at `args[k]` (`_BWRAP_VALUES`)."""
+    while k < len(args) and args[k].text.startswith("--") and args[k].text != "--":
+        k += 1 + _BWRAP_VALUES.get(args[k].text, 0)
+    return k
+
+
+# The wrappers `_new_root` reads, and the options of unshare, nsenter and chpst that change
+# the root directory (`-r`/`-w` of nsenter take their value attached, or none: the target's).
+_REROOTING = frozenset({"chroot", "bwrap", "proot", "schroot", "systemd-nspawn", "unshare", "nsenter", "chpst"})
+_ROOT_OPTIONS = {"unshare": ("--root", "-R"), "nsenter": ("--root", "-r", "--wd", "-w"), "chpst": ("-/",)}
+
+
+def _new_root(args: Sequence[Arg], inner: int) -> tuple[str, str] | None:
+    """The wrapper before `args[inner]` and the root directory (as the message names it) it
+    runs the command under, when the paths the command names are not the line's files
+    (`chroot . sh x.sh`, `bwrap --bind . /w sh /w/x.sh`, `unshare -R d`); None when they are
+    (`chroot / cmd` with its directory `/`, bwrap's binds of a path onto itself)."""
+    for k in range(inner):
+        name = basename(args[k].text)
+        if name == "chroot":
+            at = k + 1
+            while at < inner and args[at].text.startswith("-"):
+                at += 2 if args[at].text in ("--userspec", "--groups") else 1
+            if at < inner and (args[at].opaque or args[at].text.rstrip("/") != ""):
+                return name, "its operand" if args[at].opaque else args[at].text
+        elif name == "bwrap":
+            at = k + 1
+            while at < inner and args[at].text.startswith("--") and args[at].text != "--":
+                option = args[at].text
+                if option in ("--args", "--overlay", "--tmp-overlay", "--ro-overlay", "--symlink", "--file",
+                              "--bind-data", "--ro-bind-data", "--bind-fd", "--ro-bind-fd") or option in _BWRAP_BINDS \
+                        and (at + 2 >= inner or args[at + 1].opaque or args[at + 1].text != args[at + 2].text):
+                    return name, "the files its options place"
+                at += 1 + _BWRAP_VALUES.get(option, 0)
+        elif name in ("proot", "schroot", "systemd-nspawn"):
+            return name, "the files its options or configuration place"
+        elif name in _ROOT_OPTIONS:
+            spellings = _ROOT_OPTIONS[name]
+            for a in args[k + 1 : inner]:
+                if a.text.split("=", 1)[0] in spellings or any(
+                        a.text.startswith(s) for s in spellings if not s.startswith("--")):
+                    return name, "the directory its options name"
+    return None
 
 
 def _wrapper_directory(args: Sequence[Arg], inner: int) -> str | None:

@@ -172,6 +172,7 @@ WRITTEN_PASSED = ("{head} passes {path} on to a stage that runs what it reads, a
 OPTION_GLOB = "{head} pattern {word} can expand to {name}, which it takes as an option: what it then does cannot be judged"
 MADE = "{head} takes {word}, whose value {how}, which cannot be judged"
 VIEWER_COMMANDS = "{head} runs {what} as commands of its own, which cannot be judged"
+ROOTED = "{head} runs its command with {root} as its root directory, where its paths name other files, which cannot be judged"
 VIEWER_SETTING = "{head} runs with {what}, which gives less commands of its own that cannot be judged"
 VIEWER_OPERANDS = ("{head} takes operands this layer cannot read, and runs one that begins with + as a command "
                    "of its own, which cannot be judged")
@@ -814,6 +815,10 @@ class _Judge:
         if view.runs_written is not None:
             self.unknown_reach = True
             self.found(BREAK_UNREADABLE, WRITTEN_SCRIPT.format(head=view.head, path=view.runs_written))
+        if view.new_root is not None:
+            self.unknown_reach = True
+            wrapper, root = view.new_root
+            self.found(BREAK_UNREADABLE, ROOTED.format(head=wrapper, root=root))
         if view.file_script is not None:
             self.file_script(view, cwd, cwd_spelled)
         if model is not None and model.handler in _CODE_HANDLERS or view.file_script is not None:
