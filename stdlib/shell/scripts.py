@@ -2361,10 +2361,10 @@ _YARN_PLUGIN = LazyPattern(r"(?m)^[ \t]*-[ \t]+(?:path[ \t]*:[ \t]*)?([^\s#'\"]*
 def package_manager_code(walk: Walk, view: View, tool: str, args: Sequence[Arg]) -> list[str]:
     """The node command lines that run the code pnpm or yarn (`tool`) loads from the project
     for any command (`_PNPMFILE_SETTING`, `_YARN_PATH`, `_YARN_PLUGIN`); a configuration file
-    that cannot be read within bounds is such a program itself (its reading refuses). A pnpmfile is read as the program it
-    is; a pinned yarn binary or a plugin only when the line writes it or the file naming it
-    (a checked-in yarn release is a bundle of yarn's own code, which the mention rule would
-    trip on: on disk alone it is not read, docs/shell-axis.md)."""
+    that cannot be read within bounds is such a program itself (its reading refuses). A
+    pnpmfile is read as the program it is; a pinned yarn binary or a plugin only when the line
+    writes it or the file naming it (a checked-in yarn release is a bundle of yarn's own code,
+    which the mention rule would trip on: on disk alone it is not read, docs/shell-axis.md)."""
     import shlex  # only a pnpm or yarn command needs it
 
     files: list[str] = []
