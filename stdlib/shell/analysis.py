@@ -203,6 +203,65 @@ _WRAPPERS: dict[str, tuple[frozenset[str], frozenset[str], int, bool]] = {
     "fakechroot": (frozenset("lsce"), frozenset({"--lib", "--config-dir", "--environment"}), 0, False),
     "caffeinate": (frozenset("tw"), frozenset(), 0, False),
     "arch": (frozenset("de"), frozenset(), 0, False),
+    # (round 6) More of them: a fake clock (the timestamp before the command), namespaces and
+    # privileges entered, limits, schedulers, locks (the lock file before the command), proxies,
+    # sessions and personalities (`setarch ARCH cmd`; its aliases take no ARCH).
+    "faketime": (frozenset("p"), frozenset({"--date-prog"}), 1, False),
+    "nsenter": (frozenset("tSG"), frozenset({"--target", "--setuid", "--setgid"}), 0, False),  # (`-n[FILE]`: attached)
+    "setpriv": (frozenset(), frozenset({
+        "--reuid", "--regid", "--ruid", "--euid", "--rgid", "--egid", "--groups", "--inh-caps", "--ambient-caps",
+        "--bounding-set", "--securebits", "--pdeathsig", "--selinux-label", "--apparmor-profile",
+        "--landlock-access", "--landlock-rule", "--seccomp-filter", "--rlimit"}), 0, False),
+    "prlimit": (frozenset("po"), frozenset({"--pid", "--output"}), 0, False),  # (limits: `--nofile=N`)
+    "cpulimit": (frozenset("lpem"), frozenset({"--limit", "--pid", "--exe", "--cpu", "--monitor-forks"}), 0, False),
+    "numactl": (frozenset("imNCpPwb"), frozenset({"--interleave", "--membind", "--cpunodebind", "--physcpubind",
+                                                 "--preferred", "--preferred-many", "--weighted-interleave"}),
+                0, False),
+    "cgexec": (frozenset("g"), frozenset(), 0, False),
+    "timelimit": (frozenset("STst"), frozenset(), 0, False),
+    "trickle": (frozenset("dutlnLw"), frozenset(), 0, False),
+    "nocache": (frozenset("n"), frozenset(), 0, False),
+    "eatmydata": (frozenset(), frozenset(), 0, False),
+    "chronic": (frozenset(), frozenset(), 0, False),
+    "ifne": (frozenset(), frozenset(), 0, False),
+    "tini": (frozenset("pe"), frozenset(), 0, False),
+    "dumb-init": (frozenset("r"), frozenset({"--rewrite"}), 0, False),
+    "lckdo": (frozenset("W"), frozenset(), 1, False),
+    "with-lock-ex": (frozenset(), frozenset(), 1, False),
+    "setlock": (frozenset(), frozenset(), 1, False),
+    "setuidgid": (frozenset(), frozenset(), 1, False),
+    "envuidgid": (frozenset(), frozenset(), 1, False),
+    "envdir": (frozenset(), frozenset(), 1, False),
+    "softlimit": (frozenset("amdosplfcrt"), frozenset(), 0, False),
+    "torsocks": (frozenset("uapP"), frozenset({"--user", "--pass", "--address", "--port"}), 0, False),
+    "proxychains": (frozenset("f"), frozenset(), 0, False),
+    "proxychains4": (frozenset("f"), frozenset(), 0, False),
+    "tsocks": (frozenset(), frozenset(), 0, False),
+    "rlwrap": (frozenset("bCDfFHlOPqSstwz"), frozenset({
+        "--break-chars", "--command-name", "--history-no-dupes", "--file", "--history-format",
+        "--history-filename", "--logfile", "--one-shot", "--pre-given", "--quote-characters", "--prompt",
+        "--histsize", "--set-term-name", "--wait-before-prompt", "--filter"}), 0, False),
+    "dbus-run-session": (frozenset(), frozenset({"--config-file", "--dbus-daemon"}), 0, False),
+    "ssh-agent": (frozenset("aEOPt"), frozenset(), 0, False),
+    "setarch": (frozenset(), frozenset(), 0, False),  # (its ARCH comes before the options)
+    **dict.fromkeys(("linux32", "linux64", "i386", "x86_64", "uname26"), (frozenset(), frozenset(), 0, False)),
+    # Run the command under another root directory (`_new_root` fails closed where the
+    # files differ): chroot's NEWROOT, bwrap's binds (its options: `_past_bwrap`), proot's,
+    # schroot's and systemd-nspawn's.
+    "chroot": (frozenset(), frozenset({"--userspec", "--groups"}), 1, False),
+    "bwrap": (frozenset(), frozenset(), 0, False),
+    "proot": (frozenset("rbmqwkivRS"), frozenset({"--rootfs", "--bind", "--mount", "--qemu", "--pwd", "--cwd",
+                                                 "--kernel-release", "--verbose", "--change-id"}), 0, False),
+    "schroot": (frozenset("cudno"), frozenset({"--chroot", "--user", "--directory", "--session-name", "--option"}),
+                0, False),
+    "systemd-nspawn": (frozenset("DiMuELSZ"), frozenset({"--directory", "--image", "--machine", "--user",
+                                                       "--setenv", "--chdir", "--template", "--bind", "--bind-ro",
+                                                       "--overlay", "--overlay-ro", "--tmpfs", "--network-veth-extra",
+                                                       "--property", "--slice", "--uuid"}), 0, False),
+    "chpst": (frozenset("uUbe/nlLmdopfc"), frozenset(), 0, False),
+    "vglrun": (frozenset("cdp"), frozenset(), 0, False),
+    "gamemoderun": (frozenset(), frozenset(), 0, False),
+    "prime-run": (frozenset(), frozenset(), 0, False),
     # Run no command word of their own: the `-c` string is the command (a user, a group or a
     # typescript file stands where the command would).
     "su": (frozenset("cgGsw"), frozenset({"--command", "--session-command", "--group",
@@ -654,6 +713,7 @@ class View:
     prefix_roles: dict[int, str] = {}
     wrapper_scripts: tuple = ()
     wrapper = ""  # the wrapper that runs the command, `program subcommand` for one under a subcommand
+    new_root: tuple[str, str] | None = None  # (wrapper, root) it runs under, when the files differ (`_new_root`)
     follow = False  # the walk reads scripts this command runs
     runs_options = False  # an option's value may be a command line it runs (`_follow`)
     code_runs = False  # an interpreter's or awk's code, which may hand strings to a shell
@@ -1377,6 +1437,11 @@ class Walk:
                 view.cwd = self._physical(view.cwd)
         if inner:
             view.prefix_roles, view.wrapper_scripts, view.wrapper = _wrapper_options(args, inner)
+            if any(basename(a.text) in _REROOTING for a in args[:inner]):
+                view.new_root = _new_root(args, inner)
+                if view.new_root is None and any(basename(a.text) == "chroot" for a in args[:inner]) \
+                        and not any(a.text == "--skip-chdir" for a in args[:inner]):
+                    view.cwd = ()  # (`chroot / cmd` runs cmd in `/`)
             if name == "-" and view.wrapper in _PYTHON_FILE_RUNNERS:
                 view.name = name = "python"  # `uv run -`: python, its program read from stdin
                 view.model = model = E.COMMANDS["python"]
@@ -1598,8 +1663,8 @@ class Walk:
             if script is not None and script.text is not None:
                 texts.append(script.text)
             for code in texts:
-                for m in _SQLITE_SHELL().finditer(code) if ".s" in code else ():
-                    yield from self.nested(m.group(1), depth, fully_read)
+                for line in sqlite_command_lines(code):
+                    yield from self.nested(line, depth, fully_read)
         if view.code_runs:
             # A program's code that hands a string to a shell (`os.system("rm -rf c?")`, awk's
             # `system("…")`): the string is walked as a command line (imports.shell_strings).
@@ -2966,6 +3031,14 @@ class Walk:
             # --config.script-shell=…`: the shell npm runs scripts and `exec` commands with, as
             # npm_config_script_shell gives it (`_COMMAND_VARIABLES`)
             view.wrapper_scripts = (*view.wrapper_scripts, *_npm_shells(args))
+        tool = name if name in _PROJECT_CODE_TOOLS else view.wrapper.partition(" ")[0]
+        if tool in _PROJECT_CODE_TOOLS:
+            # `pnpm install` runs .pnpmfile.cjs's hooks, `yarn` a pinned yarn binary and its
+            # plugins (scripts.package_manager_code): walked as the node programs they are
+            from polydeukes.stdlib.shell import scripts  # only such a command loads it
+
+            code = scripts.package_manager_code(self, view, tool, args[view.inner + 1 :] if tool == name else args)
+            view.wrapper_scripts = (*view.wrapper_scripts, *code)
         if view.wrapper in _NPM_EXECS:
             # `npx x`, `npm exec -- x` run x through the script shell the npmrc files name
             from polydeukes.stdlib.shell import scripts  # only such a command loads it
@@ -3316,6 +3389,10 @@ def _unwrap(args: Sequence[Arg] | Sequence[Word]) -> tuple[int, bool, bool, int]
         if name == "xargs":
             via_xargs = True
             xargs_at = k - 1
+        elif name == "setarch" and k < n and not args[k].text.startswith("-"):
+            k += 1  # `setarch x86_64 -R cmd`
+        elif name == "bwrap":
+            k = _past_bwrap(args, k)
         k, moved = _past_options(args, k, name, short_args, long_args, assignments)
         if k < 0:
             return n, via_xargs, changes_directory, xargs_at  # `command -v`: a lookup, not an execution
@@ -3363,6 +3440,69 @@ def _past_options(args: Sequence[Arg] | Sequence[Word], k: int, name: str, short
         else:
             break
     return k, changes_directory
+
+
+# bwrap's options by the number of words they take (any other takes none).
+_BWRAP_VALUES = {
+    **dict.fromkeys(("--bind", "--bind-try", "--dev-bind", "--dev-bind-try", "--ro-bind", "--ro-bind-try",
+                     "--symlink", "--setenv", "--file", "--bind-data", "--ro-bind-data", "--chmod", "--bind-fd",
+                     "--ro-bind-fd"), 2),
+    "--overlay": 3,
+    **dict.fromkeys(("--args", "--argv0", "--userns", "--userns2", "--pidns", "--lock-file", "--sync-fd",
+                     "--info-fd", "--json-status-fd", "--block-fd", "--userns-block-fd", "--uid", "--gid",
+                     "--hostname", "--chdir", "--unsetenv", "--remount-ro", "--exec-label", "--file-label",
+                     "--proc", "--dev", "--tmpfs", "--mqueue", "--dir", "--seccomp", "--add-seccomp-fd",
+                     "--cap-add", "--cap-drop", "--perms", "--size", "--overlay-src", "--tmp-overlay",
+                     "--ro-overlay"), 1),
+}
+# bwrap's options that place a source at a destination: the same files only where both are one path.
+_BWRAP_BINDS = frozenset({"--bind", "--bind-try", "--dev-bind", "--dev-bind-try", "--ro-bind", "--ro-bind-try"})
+
+
+def _past_bwrap(args: Sequence[Arg] | Sequence[Word], k: int) -> int:
+    """Index past bwrap's options that start at `args[k]` (`_BWRAP_VALUES`)."""
+    while k < len(args) and args[k].text.startswith("--") and args[k].text != "--":
+        k += 1 + _BWRAP_VALUES.get(args[k].text, 0)
+    return k
+
+
+# The wrappers `_new_root` reads, and the options of unshare, nsenter and chpst that change
+# the root directory (`-r`/`-w` of nsenter take their value attached, or none: the target's).
+_REROOTING = frozenset({"chroot", "bwrap", "proot", "schroot", "systemd-nspawn", "unshare", "nsenter", "chpst"})
+_ROOT_OPTIONS = {"unshare": ("--root", "-R"), "nsenter": ("--root", "-r", "--wd", "-w"), "chpst": ("-/",)}
+
+
+def _new_root(args: Sequence[Arg], inner: int) -> tuple[str, str] | None:
+    """The wrapper before `args[inner]` and the root directory (as the message names it) it
+    runs the command under, when the paths the command names are not the line's files
+    (`chroot . sh x.sh`, `bwrap --bind . /w sh /w/x.sh`, `unshare -R d`); None when they are
+    (`chroot / cmd` with its directory `/`, bwrap's binds of a path onto itself)."""
+    for k in range(inner):
+        name = basename(args[k].text)
+        if name == "chroot":
+            at = k + 1
+            while at < inner and args[at].text.startswith("-"):
+                at += 2 if args[at].text in ("--userspec", "--groups") else 1
+            if at < inner and (args[at].opaque or args[at].text.rstrip("/") != ""):
+                return name, "its operand" if args[at].opaque else args[at].text
+        elif name == "bwrap":
+            at = k + 1
+            while at < inner and args[at].text.startswith("--") and args[at].text != "--":
+                option = args[at].text
+                if option in ("--args", "--overlay", "--tmp-overlay", "--ro-overlay", "--symlink", "--file",
+                              "--bind-data", "--ro-bind-data", "--bind-fd", "--ro-bind-fd") or option in _BWRAP_BINDS \
+                        and (at + 2 >= inner or args[at + 1].opaque or args[at + 1].text != args[at + 2].text):
+                    return name, "the files its options place"
+                at += 1 + _BWRAP_VALUES.get(option, 0)
+        elif name in ("proot", "schroot", "systemd-nspawn"):
+            return name, "the files its options or configuration place"
+        elif name in _ROOT_OPTIONS:
+            spellings = _ROOT_OPTIONS[name]
+            for a in args[k + 1 : inner]:
+                if a.text.split("=", 1)[0] in spellings or any(
+                        a.text.startswith(s) for s in spellings if not s.startswith("--")):
+                    return name, "the directory its options name"
+    return None
 
 
 def _wrapper_directory(args: Sequence[Arg], inner: int) -> str | None:
@@ -3559,6 +3699,10 @@ def _wrapper_options(args: Sequence[Arg], inner: int) -> tuple[dict[int, str], l
             scripts.append(args[k + 1].text)  # (`script -qc 'cmd' log`: the bundle ends in -c)
             roles[k + 1] = E.CODE
             k += 1
+        elif wrapper == "sg" and not text.startswith("-") and k + 1 < len(args) and args[k + 1].text != "-c":
+            scripts.append(args[k + 1].text)  # `sg GROUP 'cmd'`: sh runs it, as `-c`'s
+            roles[k + 1] = E.CODE
+            break
         elif strings is not None and text.startswith("-"):
             k = _string_option(args, k, strings, roles, scripts)
         k += 1
@@ -3916,8 +4060,27 @@ _MAKE_NAME = LazyPattern(r"[^\s=:#$]+")
 # The variables that place the .curlrc curl reads (scripts._CONFIG_HOMES): assigned earlier on
 # the line, a `curl` that only reads still gets its view.
 _CURL_HOMES = frozenset({"CURL_HOME", "XDG_CONFIG_HOME", "HOME"})
-# sqlite3's dot-commands that run a command line (a line of their own, the rest of it)
-_SQLITE_SHELL = LazyPattern(r"(?m)^[ \t]*\.(?:shell|system)[ \t]+(.+)$")
+# sqlite3's command lines: `.shell`/`.system` run the rest of their line; `.read`, `.import`,
+# `.output` and `.once` run a file name that starts with `|` (sqlite3's shell documentation;
+# after options and words before it, `.import --csv '|cmd' t`; unquoted, `.output`'s and
+# `.once`'s take the rest of the line), and the SQL function `edit(TEXT, EDITOR)` runs EDITOR
+# with a file name after it.
+_SQLITE_SHELL = LazyPattern(
+    r"(?m)^[ \t]*\.(?:shell|system)[ \t]+(.+)$"
+    r"|^[ \t]*\.(?:output|once)(?:[ \t]+-\S+)*[ \t]+(?:'\|([^'\n]*)'|\"\|([^\"\n]*)\"|\|(.+)$)"
+    r"|^[ \t]*\.(?:read|import)(?:[ \t]+[^\s'\"|]+)*?[ \t]+(?:'\|([^'\n]*)'|\"\|([^\"\n]*)\"|\|(\S+))"
+    r"|\bedit[ \t\n]*\([^,()]*,[ \t\n]*'(?P<editor>[^'\n]*)'")
+
+
+def sqlite_command_lines(code: str) -> list[str]:
+    """The command lines sqlite3 runs from `code`, its program (`_SQLITE_SHELL`)."""
+    if ".s" not in code and "|" not in code and "edit" not in code:
+        return []
+    lines = []
+    for m in _SQLITE_SHELL().finditer(code):
+        line = m.group(m.lastindex or 0)
+        lines.append(line + " x" if m.group("editor") is not None else line)  # (the editor's file)
+    return lines
 # cmake's cache variables whose value is a program it or its build runs
 _CMAKE_PROGRAMS = LazyPattern(r"CMAKE_\w+_(?:COMPILER|COMPILER_LAUNCHER|LINKER_LAUNCHER)|CMAKE_(?:LINKER|AR|RANLIB"
                               r"|MAKE_PROGRAM|OBJCOPY|OBJDUMP|STRIP|NM|ADDR2LINE|READELF|DLLTOOL)")
@@ -3941,6 +4104,7 @@ def _cmake_programs(args: Sequence[Arg]) -> list[str]:
 _CONFIGURED_PROGRAMS = frozenset({"cmake", "sqlite3", "npm", "npx", "pnpm", "pnpx", "yarn"})
 _NPM_EXECS = frozenset({"npx", "npm exec", "npm x"})
 _NPM_TOOLS = frozenset({"npm", "npx", "pnpm", "pnpx", "yarn"})
+_PROJECT_CODE_TOOLS = frozenset({"pnpm", "yarn"})  # (tools that load project code for any command)
 # npm's options (pnpm's `--config.NAME`) that name the program it runs scripts with
 _NPM_SHELL_OPTIONS = ("--script-shell", "--config.script-shell", "--shell", "--config.shell")
 

@@ -172,6 +172,7 @@ WRITTEN_PASSED = ("{head} passes {path} on to a stage that runs what it reads, a
 OPTION_GLOB = "{head} pattern {word} can expand to {name}, which it takes as an option: what it then does cannot be judged"
 MADE = "{head} takes {word}, whose value {how}, which cannot be judged"
 VIEWER_COMMANDS = "{head} runs {what} as commands of its own, which cannot be judged"
+ROOTED = "{head} runs its command with {root} as its root directory, where its paths name other files, which cannot be judged"
 VIEWER_SETTING = "{head} runs with {what}, which gives less commands of its own that cannot be judged"
 VIEWER_OPERANDS = ("{head} takes operands this layer cannot read, and runs one that begins with + as a command "
                    "of its own, which cannot be judged")
@@ -609,12 +610,48 @@ _CODE_PATTERN = LazyPattern(r"(?=[^\s]*[*?\[])[^\s]{1,256}")
 _CODE_GLOB = GlobOptions()  # the pattern rules of glob(3) and of Python's and Perl's globs: no dotglob
 
 
+# Ruby's (and Crystal's, Elixir's, CoffeeScript's) interpolation `#{EXPR}`, whose EXPR may
+# hold quotes of the string around it (`"#{"c"}i/gate.sh"`): the string literal reading stops
+# at them, so the interpolations are worked out first (`_interpolated`).
+_INTERPOLATION = LazyPattern(r"""#\{((?:[^{}"'\n]|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')*)\}""")
+_ONLY_CONCATENATION = LazyPattern(r"[\s+]*")
+
+
+def _interpolated(code: str) -> list[str]:
+    """`code` with each interpolation whose expression holds a string literal replaced: by the
+    literals' text joined (exact for `#{"c"}` and `#{'c' + 'i'}`; for any other expression a
+    guess, `#{%w[c].first}`), and, in a second text, an expression that is not only literals by
+    `#{x}`, a placeholder `code_candidates` fills from neighbouring literals."""
+    joined: list[str] = []
+    placeholders: list[str] = []
+    end = 0
+    for m in _INTERPOLATION().finditer(code):
+        body = m.group(1)
+        if "'" not in body and '"' not in body and "%" not in body and "?" not in body:
+            continue
+        literals = list(_STRING_LITERAL().finditer(body))
+        if not literals:
+            continue
+        text = "".join(next(g for g in lit.groups() if g is not None) for lit in literals)
+        rest = _STRING_LITERAL().sub("", body)
+        joined.append(code[end : m.start()] + text)
+        placeholders.append(code[end : m.start()] + (text if _ONLY_CONCATENATION().fullmatch(rest) else "#{x}"))
+        end = m.end()
+    if not joined:
+        return []
+    return ["".join(joined) + code[end:], "".join(placeholders) + code[end:]]
+
+
 def code_candidates(code: str) -> list[str]:
     """Path-like texts a program spells: the code itself, each string literal, literals
     concatenated as the program would (`'.cl' + 'aude/hooks'`), and neighbouring arguments
     joined as a path join would (`os.path.join('.claude', 'hooks')`) or a string join with
-    nothing between them would (`"".join(["c", "i/gate.sh"])`)."""
+    nothing between them would (`"".join(["c", "i/gate.sh"])`); a Ruby interpolation of
+    literals is worked out first (`_interpolated`)."""
     out = [code]
+    if "#{" in code:
+        for flat in _interpolated(code):
+            out.extend(code_candidates(flat)[1:])
     groups: list[list[str]] = []  # runs of arguments; each argument a concatenation
     end = -1
     values: list[str] = []  # every literal, in order
@@ -783,6 +820,10 @@ class _Judge:
         if view.runs_written is not None:
             self.unknown_reach = True
             self.found(BREAK_UNREADABLE, WRITTEN_SCRIPT.format(head=view.head, path=view.runs_written))
+        if view.new_root is not None:
+            self.unknown_reach = True
+            wrapper, root = view.new_root
+            self.found(BREAK_UNREADABLE, ROOTED.format(head=wrapper, root=root))
         if view.file_script is not None:
             self.file_script(view, cwd, cwd_spelled)
         if model is not None and model.handler in _CODE_HANDLERS or view.file_script is not None:

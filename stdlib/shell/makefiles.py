@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import fnmatch
 import re
+from collections.abc import Callable
 
 from polydeukes.vm.sre import LazyPattern
 
@@ -72,6 +73,9 @@ _FUNCTIONS = frozenset({
     "intcmp", "guile",
 })
 _NAME = LazyPattern(r"[^\s:#=$(){}]+")
+# Environment variables make does not import as variables (MAKEFLAGS and MAKEFILES are read
+# as make's own: scripts._makefile).
+_NOT_IMPORTED = frozenset({"SHELL", "MAKEFLAGS", "MAKEFILES", "MAKELEVEL", "MFLAGS"})
 
 
 class MakeProgram:
@@ -191,13 +195,15 @@ def shell_calls(text: str) -> list[str]:
 class _Reader:
     """One pass over the makefiles in read order."""
 
-    def __init__(self, overrides: dict[str, str | None], environment_overrides: bool) -> None:
+    def __init__(self, overrides: dict[str, str | None], environment_overrides: bool,
+                 environment: Callable[[str], str | None]) -> None:
         self.values: dict[str, str | None] = {}
         self.raw: dict[str, str] = {}
         self.flavours: dict[str, str] = {}  # "simple" (`:=`) or "recursive" (`=`)
         self.overrides = overrides
         self.overridden: set[str] = set()  # assigned with `override`
         self.environment_overrides = environment_overrides
+        self.environment = environment  # the value the line gives an environment variable, if known
         self.rules: list[_Rule] = []
         self.shell_lines: list[str] = []  # `$(shell …)`, `!=`, SHELL, orphan recipe lines
         self.refused: str | None = None
@@ -245,7 +251,12 @@ class _Reader:
         if name in self.overrides and name not in self.overridden:
             return self.overrides[name]
         if self.environment_overrides or name not in self.values:
-            return None  # (from the environment: unknown)
+            # (from the environment: make imports it as a variable, recursively expanded; known
+            # when the line sets it, else unknown; SHELL is never imported)
+            imported = self.environment(name) if name not in _NOT_IMPORTED else None
+            if imported is None and self.environment_overrides and name in self.values:
+                return None  # (`-e`: the environment may hold it, and then wins)
+            return None if imported is None else self.expand(imported, depth + 1)
         raw = self.values[name]
         if raw is None:
             return None
@@ -397,8 +408,10 @@ class _Reader:
             self.values[name] = None
             return
         if operator == "?=":
-            # (the environment may hold the variable, and then wins: unknown either way)
-            self.values[name] = None
+            # (the environment may hold the variable, and then wins: unknown either way, unless
+            # the line gives the environment's value: then that value stays)
+            if name in self.values or self.environment(name) is None:
+                self.values[name] = None
             return
         if operator == "+=":
             if name not in self.values:
@@ -755,17 +768,19 @@ def _recipe_text(parts: list[str], prefix: str) -> str:
 
 def read_makefiles(files: list[tuple[str, str]], goals: list[str] | None, overrides: dict[str, str | None],
                    environment_overrides: bool = False, included_from: int | None = None,
-                   missing: list[str] | None = None) -> MakeProgram:
+                   missing: list[str] | None = None,
+                   environment: Callable[[str], str | None] = lambda name: None) -> MakeProgram:
     """What a make call with these makefiles (in read order: `--eval` text, the makefiles,
     then from `included_from` the files they include) runs for `goals` (None: of unknown
     value; []: the default goal) and its `NAME=value` operands (`overrides`; None: unknown).
     `missing`: included makefiles found nowhere; one that a rule may make is made and then
-    read by make, with text this reading does not have: it fails closed."""
+    read by make, with text this reading does not have: it fails closed. `environment`: the
+    value of an environment variable make imports, when the line gives it one."""
     program = MakeProgram()
     if any(COMPUTED[2:-1] in text for _, text in files):
         program.refused = f"it spells {COMPUTED[2:-1]}, the name this reading gives values make computes"
         return program
-    reader = _Reader(overrides, environment_overrides)
+    reader = _Reader(overrides, environment_overrides, environment)
     for index, (_, text) in enumerate(files):
         reader.read(index, text)
         if reader.refused is not None:

@@ -248,7 +248,8 @@ _SQLITE_VALUES = frozenset({"-cmd", "--cmd", "-init", "--init", "-separator", "-
                             "--newline", "-nullvalue", "--nullvalue", "-mmap", "--mmap", "-vfs", "--vfs",
                             "-lookaside", "--lookaside", "-maxsize", "--maxsize", "-pagecache", "--pagecache",
                             "-heap", "--heap", "-A", "-escape", "--escape"})
-_SQLITE_READ = LazyPattern(r"(?m)^[ \t]*\.read[ \t]+['\"]?([^'\"\s]+)")
+_SQLITE_READ = LazyPattern(r"(?m)^[ \t]*\.read[ \t]+['\"]?([^'\"\s|][^'\"\s]*)")  # (`|cmd`: a command)
+_SQLITE_READS = 64  # files a sqlite3 program reads (`.read` inside a file it reads), at most
 
 
 def _command_files(view: View, k: int, name: str) -> FileScript | None:
@@ -325,9 +326,14 @@ def _command_files(view: View, k: int, name: str) -> FileScript | None:
     if name == "sqlite3" and operands < 2:
         # (`.read q.sql` in its heredoc, herestring or piped text)
         files.extend(m.group(1) for body in view.env.heredocs for m in _SQLITE_READ().finditer(body))
+        stdin = _stdin_script(view, name, False, ())  # `sqlite3 DB < q.sql`
+        if stdin is not None and (not stdin.path.startswith(("<(", ">(", "/dev/fd/", "file descriptor"))
+                                  and stdin.text is None and stdin.refused is None and stdin.rewritten is None
+                                  and stdin.pattern is None):
+            files.append(stdin.path)  # (read with the others: its `.read` files followed)
+        elif stdin is not None and not files:
+            return stdin
     if not files and not patterns and not unknown:
-        if name == "sqlite3" and operands < 2:
-            return _stdin_script(view, name, False, ())  # `sqlite3 DB < q.sql`
         return None
     script = FileScript(files[0] if files else patterns[0] if patterns else args[unknown[0]].text, name, False,
                         True, ())
@@ -1112,6 +1118,14 @@ def _read_program(walk: Walk, view: View, script: FileScript) -> FileScript | No
                         script.path, script.refused = sourced, f"it sources more than {_GDB_SOURCED} files"
                         return script
                     script.paths.append(sourced)
+        if script.runner == "sqlite3" and isinstance(content, str) and ".read" in content:
+            # (a `.read` file that reads another: read too, each once; past the bound, closed)
+            for read_too in (m.group(1) for m in _SQLITE_READ().finditer(content)):
+                if read_too not in script.paths:
+                    if len(script.paths) >= _SQLITE_READS:
+                        script.path, script.refused = read_too, f"it reads more than {_SQLITE_READS} files"
+                        return script
+                    script.paths.append(read_too)
         if content is None and script.tests is None:
             # (`python3 app`: a directory runs its __main__.py; `node app`: its `main`)
             entry = _directory_entry(walk, view, FileScript(spelled, script.runner, False, True, None))
@@ -1645,7 +1659,8 @@ def _makefile(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript | None:
         return included
     from polydeukes.stdlib.shell.makefiles import read_makefiles  # only a make command loads it
 
-    program = read_makefiles(read + included, goals, overrides, environment_overrides, len(read), missing)
+    program = read_makefiles(read + included, goals, overrides, environment_overrides, len(read), missing,
+                             lambda name: walk.environment(view, name))
     shown = next((name for name, _ in read + included if name != "--eval"), "--eval")
     script = FileScript(shown, "make", True, True, None)
     if program.refused is not None:
@@ -2287,12 +2302,17 @@ def _scripts_of(walk: Walk, view: View, directory: str, words: Sequence[Arg], sc
         script.parts = parts
     if directory != ".":
         script.directory = walk.absolute(directory, view.cwd)  # the scripts run in the package's
-    for rc in npm_config_files(walk, view, view.args[view.inner + 1 :], directory) if name in ("npm", "pnpm") else ():
-        shell = npmrc_script_shell(walk, view, rc)
+    prefix = "" if directory == "." else directory.rstrip("/") + "/"
+    npmrc_files = npm_config_files(walk, view, view.args[view.inner + 1 :], directory) \
+        if name in ("npm", "pnpm", "yarn") else ()
+    for rc, setting in [*((rc, _SCRIPT_SHELL) for rc in npmrc_files),
+                        *((prefix + own, setting) for own, setting in _OWN_SHELL_FILES.get(name, ()))]:
+        shell = npmrc_script_shell(walk, view, rc, setting)
         if isinstance(shell, FileScript):
             return shell
         if shell is not None:
-            # `.npmrc`'s `script-shell=./s.sh`: npm runs every script as `./s.sh -c SCRIPT`
+            # `.npmrc`'s `script-shell=./s.sh` (`.yarnrc`'s `script-shell`, pnpm-workspace.yaml's
+            # `scriptShell`): the package manager runs every script as `./s.sh -c SCRIPT`
             lines = [*lines, f"{shell} -c ''"]
     options = _npmrc_node_options(walk, view, directory) if name in ("npm", "pnpm", "yarn") else None
     if options is not None:
@@ -2326,6 +2346,14 @@ def _binding_gyp(walk: Walk, view: View, directory: str) -> tuple[str, str, list
 
 
 _SCRIPT_SHELL = LazyPattern(r"(?m)^[ \t]*script-shell[ \t]*=[ \t]*(.*?)[ \t]*$")
+# (round 6) The package managers' own files that name the script shell, besides the npmrc
+# files all three read (yarn 1 reads .npmrc too): yarn 1's `.yarnrc` (`script-shell "./s.sh"`,
+# a key and a value apart, the key quoted or not) and pnpm 10's `pnpm-workspace.yaml`
+# (`scriptShell: ./s.sh`), each in the package's directory.
+_OWN_SHELL_FILES = {
+    "yarn": ((".yarnrc", LazyPattern(r"(?m)^[ \t]*\"?script-shell\"?[ \t]+(.*?)[ \t]*$")),),
+    "pnpm": (("pnpm-workspace.yaml", LazyPattern(r"(?m)^[ \t]*['\"]?scriptShell['\"]?[ \t]*:[ \t]*(.*?)[ \t]*$")),),
+}
 
 
 _NODE_OPTIONS_RC = LazyPattern(r"(?m)^[ \t]*node-options[ \t]*=[ \t]*(.*?)[ \t]*$")
@@ -2343,6 +2371,56 @@ def _npmrc_node_options(walk: Walk, view: View, directory: str) -> str | None:
     if m is None or not m.group(1):
         return None
     return m.group(1).strip("'\"")
+
+
+# (round 6) Code pnpm and yarn load from the project whatever the command: pnpm's pnpmfile
+# (`.pnpmfile.cjs`, `.pnpmfile.mjs`, or the file `--pnpmfile`, `.npmrc`'s `pnpmfile=` or
+# pnpm-workspace.yaml's `pnpmfile:` names: its hooks run as pnpm reads its configuration and
+# resolves packages), and the yarn binary a project pins (`.yarnrc.yml`'s `yarnPath:`, yarn
+# 1's `.yarnrc` `yarn-path`: yarn runs that file instead of itself) and its plugins
+# (`.yarnrc.yml`'s `plugins:` paths).
+_PNPMFILE_SETTING = LazyPattern(r"(?m)^[ \t]*['\"]?pnpmfile['\"]?[ \t]*[=:][ \t]*(.*?)[ \t]*$")
+_YARN_PATH = LazyPattern(r"(?m)^[ \t]*['\"]?(?:yarnPath|yarn-path)['\"]?[ \t]*:?[ \t]+(.*?)[ \t]*$")
+_YARN_PLUGIN = LazyPattern(r"(?m)^[ \t]*-[ \t]+(?:path[ \t]*:[ \t]*)?([^\s#'\"]*\.c?js|['\"][^'\"\n]*\.c?js['\"])[ \t]*$"
+                           r"|^[ \t]+path[ \t]*:[ \t]*([^\s#]+)[ \t]*$")
+
+
+def package_manager_code(walk: Walk, view: View, tool: str, args: Sequence[Arg]) -> list[str]:
+    """The node command lines that run the code pnpm or yarn (`tool`) loads from the project
+    for any command (`_PNPMFILE_SETTING`, `_YARN_PATH`, `_YARN_PLUGIN`); a configuration file
+    that cannot be read within bounds is such a program itself (its reading refuses). A
+    pnpmfile is read as the program it is; a pinned yarn binary or a plugin only when the line
+    writes it or the file naming it (a checked-in yarn release is a bundle of yarn's own code,
+    which the mention rule would trip on: on disk alone it is not read, docs/shell-axis.md)."""
+    import shlex  # only a pnpm or yarn command needs it
+
+    files: list[str] = []
+    if tool == "pnpm":
+        files = [".pnpmfile.cjs", ".pnpmfile.mjs"]
+        for k, a in enumerate(args):
+            option, equals, value = a.text.partition("=")
+            if option == "--pnpmfile" and not a.opaque:
+                files.append(value if equals else args[k + 1].text if k + 1 < len(args) else "")
+        for config in (".npmrc", "pnpm-workspace.yaml"):
+            text = _read_file(walk, view, config)
+            if isinstance(text, FileScript):
+                return [f"node {shlex.quote(config)}"]  # (read again as code: it refuses, naming the file)
+            if text is not None and "pnpmfile" in text:
+                files.extend(m.group(1).strip("'\"") for m in _PNPMFILE_SETTING().finditer(text))
+        return [f"node {shlex.quote(f)}" for f in files if f]
+    written = walk.written()
+    for config in (".yarnrc.yml", ".yarnrc"):
+        text = _read_file(walk, view, config)
+        if isinstance(text, FileScript):
+            return [f"node {shlex.quote(config)}"]
+        if text is None or "yarn" not in text and "path" not in text and "plugins" not in text:
+            continue
+        named = [m.group(1).strip("'\"") for m in _YARN_PATH().finditer(text)]
+        if config == ".yarnrc.yml" and "plugins" in text:
+            named += [(m.group(1) or m.group(2)).strip("'\"") for m in _YARN_PLUGIN().finditer(text)]
+        config_written = walk.absolute(config, view.cwd) in written
+        files.extend(f for f in named if f and (config_written or walk.absolute(f, view.cwd) in written))
+    return [f"node {shlex.quote(f)}" for f in files]
 
 
 def npm_config_files(walk: Walk, view: View, args: Sequence[Arg], directory: str) -> list[str]:
@@ -2368,9 +2446,11 @@ def npm_config_files(walk: Walk, view: View, args: Sequence[Arg], directory: str
 _NPM_CONFIG_OPTIONS = {"--userconfig": "npm_config_userconfig", "--globalconfig": "npm_config_globalconfig"}
 
 
-def npmrc_script_shell(walk: Walk, view: View, spelled: str) -> str | FileScript | None:
-    """The `script-shell` an npmrc file sets for npm and pnpm scripts, quoted as a command
-    word; a refusal when it cannot be read within bounds or its name is unknown (`\0`)."""
+def npmrc_script_shell(walk: Walk, view: View, spelled: str, setting: LazyPattern = _SCRIPT_SHELL
+                       ) -> str | FileScript | None:
+    """The `script-shell` an npmrc file (or `setting` in another file) sets for npm, pnpm
+    and yarn scripts, quoted as a command word; a refusal when it cannot be read within
+    bounds or its name is unknown (`\0`)."""
     if spelled == "\0":
         refused = FileScript("npmrc", view.name if view.name in ("npm", "pnpm") else "npm", True, True, None)
         refused.refused = "its name is not known"
@@ -2378,8 +2458,8 @@ def npmrc_script_shell(walk: Walk, view: View, spelled: str) -> str | FileScript
     text = _read_file(walk, view, spelled)
     if text is None or isinstance(text, FileScript):
         return text
-    m = _SCRIPT_SHELL().search(text)
-    if m is None or not m.group(1):
+    m = setting().search(text)
+    if m is None or not m.group(1).strip("'\""):
         return None
     return "'" + m.group(1).strip("'\"").replace("'", "'\\''") + "'"
 
