@@ -233,16 +233,13 @@ def written_python(walk) -> tuple[list[tuple[str, ...]], list[tuple[str, ...]], 
     Python source files the line has written so far (the first two: not removed since). The
     line's written files only grow, in order: each is looked at once per analysis, however
     many Python commands a long script holds."""
-    from itertools import islice
-
-    written = walk.written()
     seen, compiled, startup, sources = walk.file_scripts.get(_WRITTEN_KEY, (0, [], [], []))
-    if seen < len(written):
-        new = [w for w in islice(written, seen, None) if w]
-        compiled = compiled + [w for w in new if is_compiled(w)]
-        startup = startup + [w for w in new if is_startup_file(w)]
-        sources = sources + [w for w in new if w[-1].endswith(".py")]
-        walk.file_scripts[_WRITTEN_KEY] = (len(written), compiled, startup, sources)
+    new = walk.written_since(seen)
+    if new:
+        compiled = compiled + [w for w in new if w and is_compiled(w)]
+        startup = startup + [w for w in new if w and is_startup_file(w)]
+        sources = sources + [w for w in new if w and w[-1].endswith(".py")]
+        walk.file_scripts[_WRITTEN_KEY] = (seen + len(new), compiled, startup, sources)
     removed = walk.context.removed
     if removed:
         compiled, startup = [w for w in compiled if w not in removed], [w for w in startup if w not in removed]

@@ -1933,21 +1933,22 @@ class _Judge:
             search_path = _python_path(view, self.walk, cwd) if language == "python" else ()
             if search_path and not codes:
                 codes.append("")  # (`PYTHONPATH=. pytest`: its sitecustomize.py runs first all the same)
-        if language == "python" and self._startup(view, cwd):
+        if language == "python" and self._startup(view, cwd, imports):
             return
         for code in codes:
             if self._modules(view, cwd, imports.local_modules(self.walk, language, code, base, cwd, search_path)):
                 return
 
-    def _startup(self, view: View, cwd: tuple[str, ...] | None) -> bool:
+    def _startup(self, view: View, cwd: tuple[str, ...] | None, imports) -> bool:
         """What Python runs at start-up before the program (imports.startup_code), from the
         site-packages directories of a venv whose interpreter the command names
-        (`.venv/bin/python`), of `PYTHONUSERBASE`, and of any start-up file the line wrote
-        (`> .venv/lib/python3.12/site-packages/x.pth`): judged as imported modules. True when
-        the command is found breaking."""
-        from polydeukes.stdlib.shell import imports
-        from polydeukes.stdlib.shell.disk import Refused  # loaded by `walk.disk`
-
+        (`.venv/bin/python`, or a `python3` found first on the PATH the line set: the walk
+        rewrites it to that path), of `PYTHONUSERBASE`, and of any start-up file the line wrote
+        (`> .venv/lib/python3.12/site-packages/x.pth`, or its code did:
+        `Context.python_written`): judged as imported modules; a `PYTHONHOME` of the project
+        fails closed. True when the command is found breaking. (`imports`: the module, loaded
+        by the caller; an import statement costs every Python run some thousands of
+        instructions.)"""
         walk = self.walk
         if walk.disk is None:
             return False
@@ -1963,23 +1964,34 @@ class _Judge:
             path = walk.absolute(user_base, cwd)
             if path is not None:
                 prefixes.append(path)
+        home = _python_home(view, walk, cwd)
+        if home is not None:
+            # `PYTHONHOME=.venv python3`: the standard library (`encodings`, `site`, `os` …) is
+            # imported from HOME/lib/python3.N, the project's files, every one of them code
+            self.unknown_reach = True
+            known = home != "$PYTHONHOME"
+            self.found(BREAK_UNREADABLE, UNREADABLE_MODULE.format(
+                head=view.head, module=home.rstrip("/") + "/lib",
+                why="PYTHONHOME names a directory of the project" if known else "PYTHONHOME is of unknown value"))
+            return True
         directories: list[tuple[str, ...]] = []
         for prefix in prefixes:
             found = imports.site_directories(walk, prefix)
-            if isinstance(found, Refused):
+            if not isinstance(found, list):  # (a refusal)
                 self.unknown_reach = True
                 self.found(BREAK_UNREADABLE, UNREADABLE_MODULE.format(
                     head=view.head, module=_shown_path("/" + "/".join(prefix), cwd), why=found.reason))
                 return True
             directories.extend(found)
         compiled, startup, _ = imports.written_python(walk)
-        if compiled:
+        coded = [w for w in walk.context.python_written if w not in walk.context.removed]
+        if compiled or coded:
             # `cp evil.pyc __pycache__/x.cpython-312.pyc; python3 -c 'import x'`: Python runs a
             # compiled module in place of its source (an unchecked hash, or a header that
             # matches the source's time and size), whose code this layer cannot read
             self.unknown_reach = True
             self.found(BREAK_UNREADABLE, WRITTEN_SCRIPT.format(
-                head=view.head, path=_shown_path("/" + "/".join(compiled[0]), cwd)))
+                head=view.head, path=_shown_path("/" + "/".join((compiled or coded)[0]), cwd)))
             return True
         directories.extend(w[:-1] for w in startup)
         for directory in dict.fromkeys(directories):
@@ -2110,6 +2122,32 @@ def _only_reads(view: View) -> bool:
         return False
     found = view.effects
     return found is not None and found.unproven is None and all(it.role in E.HARMLESS for it in found.items)
+
+
+def _python_home(view: View, walk, cwd: tuple[str, ...] | None) -> str | None:
+    """The `PYTHONHOME` the command runs with, spelled for the message, when it may be a
+    directory of the project (inside it, or of unknown value); None when it is not given or
+    names a directory outside the project (the system's, a toolchain's)."""
+    given = None
+    for a in reversed(view.args[: view.inner]):
+        if a.text.startswith("PYTHONHOME="):
+            given = a
+            break
+    if given is not None:
+        value = None if given.opaque else given.text[len("PYTHONHOME=") :]
+    elif "PYTHONHOME" in walk.context.scope.values:
+        value = walk.environment(view, "PYTHONHOME")
+    else:
+        return None
+    if value is None:
+        return "$PYTHONHOME"  # (of unknown value: it may be the project's)
+    if value == "":
+        return None  # (empty: Python's own)
+    path = walk.absolute(value, cwd)
+    root = walk.root_segs
+    if path is not None and root is not None and path[: len(root)] != root:
+        return None
+    return value
 
 
 def _python_path(view: View, walk, cwd: tuple[str, ...] | None) -> tuple[tuple[str, ...], ...]:

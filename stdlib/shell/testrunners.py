@@ -40,8 +40,6 @@ test runners", has the table.
 from __future__ import annotations
 
 import re
-from itertools import islice
-
 import msgspec
 
 from polydeukes.stdlib.shell.analysis import View, Walk
@@ -300,11 +298,11 @@ def _written_named(walk: Walk, key: str, accept) -> list[tuple[str, ...]]:
     """The files the line has written so far whose name `accept`s (test files, configuration
     files). The line's written files only grow, in order: each is looked at once per analysis
     and `key`, however many pytest commands a long script holds."""
-    written = walk.written()
     seen, found = walk.file_scripts.get(key, (0, []))
-    if seen < len(written):
-        found = found + [w for w in islice(written, seen, None) if w and accept(w[-1])]
-        walk.file_scripts[key] = (len(written), found)
+    new = walk.written_since(seen)
+    if new:
+        found = found + [w for w in new if w and accept(w[-1])]
+        walk.file_scripts[key] = (seen + len(new), found)
     return found
 
 
