@@ -1933,7 +1933,7 @@ class _Judge:
             search_path = _python_path(view, self.walk, cwd) if language == "python" else ()
             if search_path and not codes:
                 codes.append("")  # (`PYTHONPATH=. pytest`: its sitecustomize.py runs first all the same)
-        if language == "python" and self._startup(view, cwd, imports):
+        if language == "python" and (self._startup(view, cwd, imports) or self._unpickled(view, cwd)):
             return
         for code in codes:
             if self._modules(view, cwd, imports.local_modules(self.walk, language, code, base, cwd, search_path)):
@@ -1999,6 +1999,26 @@ class _Judge:
             if self._modules(view, cwd, [(path, text, False) for path, text in files]):
                 return True
             if code and self._modules(view, cwd, imports.local_modules(walk, "python", code, directory, cwd, ())):
+                return True
+        return False
+
+    def _unpickled(self, view: View, cwd: tuple[str, ...] | None) -> bool:
+        """`python3 -m pickle FILE…` loads each file: unpickling calls whatever callables the
+        pickle names (`os.system`, `posix.remove`), so a file is code unless its opcodes
+        (`pickletools.genops`, which runs nothing) only build data. A pickle that names a
+        callable or a class, that cannot be parsed, or that comes from stdin (`-`) or a file
+        of unknown name fails closed (True)."""
+        args = view.args
+        at = next((k for k in range(view.inner + 1, len(args) - 1) if args[k].text == "-m"), None)
+        if at is None or args[at + 1].text != "pickle" or self.walk.disk is None:
+            return False
+        for a in args[at + 2 :]:
+            if a.text.startswith("-") and a.text != "-" and not a.opaque:
+                continue  # (`-v`, `-t`)
+            why = _pickle_calls(self.walk, a, cwd)
+            if why is not None:
+                self.unknown_reach = True
+                self.found(BREAK_UNREADABLE, UNREADABLE_SCRIPT.format(runner=view.head, path=a.text, why=why))
                 return True
         return False
 
@@ -2122,6 +2142,54 @@ def _only_reads(view: View) -> bool:
         return False
     found = view.effects
     return found is not None and found.unproven is None and all(it.role in E.HARMLESS for it in found.items)
+
+
+# The pickle opcodes that only build data (`pickletools.opcodes`' names): any other one calls
+# or names code (GLOBAL, STACK_GLOBAL, REDUCE, BUILD, INST, OBJ, NEWOBJ, EXT*, PERSID …).
+_PICKLE_DATA = frozenset({
+    "INT", "BININT", "BININT1", "BININT2", "LONG", "LONG1", "LONG4", "STRING", "BINSTRING", "SHORT_BINSTRING",
+    "BINBYTES", "SHORT_BINBYTES", "BINBYTES8", "BYTEARRAY8", "NEXT_BUFFER", "READONLY_BUFFER", "NONE",
+    "NEWTRUE", "NEWFALSE", "UNICODE", "SHORT_BINUNICODE", "BINUNICODE", "BINUNICODE8", "FLOAT", "BINFLOAT",
+    "EMPTY_LIST", "APPEND", "APPENDS", "LIST", "EMPTY_TUPLE", "TUPLE", "TUPLE1", "TUPLE2", "TUPLE3",
+    "EMPTY_DICT", "DICT", "SETITEM", "SETITEMS", "EMPTY_SET", "ADDITEMS", "FROZENSET", "POP", "DUP", "MARK",
+    "POP_MARK", "GET", "BINGET", "LONG_BINGET", "PUT", "BINPUT", "LONG_BINPUT", "MEMOIZE", "PROTO", "STOP",
+    "FRAME",
+})
+
+
+def _pickle_calls(walk, a, cwd: tuple[str, ...] | None) -> str | None:
+    """Why loading the pickle file `a` may run code (the message's reason), or None when it
+    only builds data (or there is no such file: pickle's command line stops)."""
+    from polydeukes.stdlib.shell.disk import FILE_BYTES, Missing
+
+    if a.opaque or a.pattern is not None or a.text == "-":
+        return "a pickle of unknown content: unpickling runs the code it names"
+    path = walk.absolute(a.text, cwd)
+    if path is None:
+        return "a pickle of unknown content: unpickling runs the code it names"
+    written = walk.written()
+    if path in written and path not in walk.context.removed:
+        data = written[path]
+        if data is None:
+            return "this line writes it with content this layer does not compute"
+        data = data.encode("utf-8", errors="surrogateescape")
+    else:
+        data = walk.disk.read_bytes("/" + "/".join(path), FILE_BYTES)
+    if isinstance(data, Missing):
+        return None
+    if not isinstance(data, bytes):
+        return data.reason
+    import pickletools  # only `-m pickle` loads it
+
+    try:
+        for opcode, _, _ in pickletools.genops(data):
+            if opcode.name not in _PICKLE_DATA:
+                return f"unpickling it runs code: its {opcode.name} names a callable"
+            if opcode.name == "STOP":
+                return None  # (pickle.load reads one pickle)
+    except Exception:  # (a malformed pickle: what it would run before failing is not told)
+        return "it is no pickle this layer can read"
+    return "it is no pickle this layer can read"
 
 
 def _python_home(view: View, walk, cwd: tuple[str, ...] | None) -> str | None:
