@@ -3080,8 +3080,8 @@ class Walk:
                 continue  # (the cheap test first: most programs name no Python file)
             from polydeukes.stdlib.shell import coded, imports  # only such code loads them
 
-            if not coded.calls_writer(code):
-                continue
+            if not coded.calls_writer(code) and "py_compile" not in code and "compileall" not in code:
+                continue  # (py_compile and compileall write the pyc files their calls name)
             context = self.context
             for m in _PYTHON_FILE_LITERAL().finditer(code):
                 path = self.absolute(m.group(1), view.cwd)
