@@ -29,6 +29,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator, Sequence
 from functools import lru_cache
+from itertools import islice
 from typing import TYPE_CHECKING, NamedTuple
 
 from polydeukes.stdlib.shell import effects as E
@@ -2859,8 +2860,7 @@ class Walk:
         new = len(written) - seen
         if new <= 0:
             return []
-        it = reversed(written)
-        out = [next(it) for _ in range(new)]
+        out = list(islice(reversed(written), new))
         out.reverse()
         return out
 
@@ -3071,6 +3071,12 @@ class Walk:
         (`open('x.pth', 'w')`, `Path('x.py').write_text(…)`), in code that calls something that
         writes. Each is written with content this layer does not compute (a later import of it
         fails closed); a start-up file or compiled module is kept in `python_written` too."""
+        words = view.cmd.words
+        spelled = view.source[words[0].start : words[-1].end] if words else ""
+        if ".py" not in spelled and ".pth" not in spelled and "customize" not in spelled \
+                and "__pycache__" not in spelled and "$" not in spelled and "`" not in spelled \
+                and not view.cmd.heredocs:
+            return  # (the cheap test first: most programs name no Python file, nor take code of a value)
         found = view.effects
         codes = [it.text for it in found.items if it.role == E.CODE] if found is not None else []
         if not codes:

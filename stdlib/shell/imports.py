@@ -35,6 +35,9 @@ read-only and within bounds, and scanned as code too, transitively:
   any start-up file the line writes; read by judgment's `_startup` as modules.
 - A module the line writes first is read as written (`Walk.written`); one of content not
   computed is `WRITTEN` (the judge fails closed); one the line removed is not the line's.
+- A compiled module on disk that Python runs in place of an imported module (round r6,
+  `compiled_module`): a `__pycache__` pyc whose header Python accepts for the source, unless
+  the source compiled here gives its bytes, and a sourceless `x.pyc`, are reported unreadable.
 
 A module found nowhere (the standard library, an installed package) is not this layer's;
 one that cannot be read within bounds is reported so (the judge fails closed). At most

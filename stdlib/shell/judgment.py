@@ -1886,6 +1886,7 @@ class _Judge:
         if script is not None and script.made is not None:
             script = None  # (the data a program makes commands of: its code is on the line)
         codes: list[str] = []
+        module = None  # (`python3 -m NAME`)
         if script is not None:
             if script.shell or script.text is None:
                 return
@@ -1904,6 +1905,7 @@ class _Judge:
                     codes.append(it.text)
                 elif it.role == E.EXEC and it.option == "-m" and language == "python":
                     codes.append(f"import {it.text}\nfrom {it.text} import __main__")  # `python3 -m tool`
+                    module = it
             if not codes and language is not None:
                 codes.extend(view.env.heredocs)  # `python3 - <<EOF`
             if language is None and codes:
@@ -1933,7 +1935,9 @@ class _Judge:
             search_path = _python_path(view, self.walk, cwd) if language == "python" else ()
             if search_path and not codes:
                 codes.append("")  # (`PYTHONPATH=. pytest`: its sitecustomize.py runs first all the same)
-        if language == "python" and (self._startup(view, cwd, imports) or self._unpickled(view, cwd)):
+        if language == "python" and (self._startup(view, cwd, imports)
+                                     or module is not None and module.text == "pickle"
+                                     and self._unpickled(view, cwd, module.index + 1)):
             return
         for code in codes:
             if self._modules(view, cwd, imports.local_modules(self.walk, language, code, base, cwd, search_path)):
@@ -2002,17 +2006,15 @@ class _Judge:
                 return True
         return False
 
-    def _unpickled(self, view: View, cwd: tuple[str, ...] | None) -> bool:
+    def _unpickled(self, view: View, cwd: tuple[str, ...] | None, start: int) -> bool:
         """`python3 -m pickle FILE…` loads each file: unpickling calls whatever callables the
         pickle names (`os.system`, `posix.remove`), so a file is code unless its opcodes
         (`pickletools.genops`, which runs nothing) only build data. A pickle that names a
         callable or a class, that cannot be parsed, or that comes from stdin (`-`) or a file
-        of unknown name fails closed (True)."""
-        args = view.args
-        at = next((k for k in range(view.inner + 1, len(args) - 1) if args[k].text == "-m"), None)
-        if at is None or args[at + 1].text != "pickle" or self.walk.disk is None:
+        of unknown name fails closed (True). `start`: the index of pickle's first word."""
+        if self.walk.disk is None:
             return False
-        for a in args[at + 2 :]:
+        for a in view.args[start:]:
             if a.text.startswith("-") and a.text != "-" and not a.opaque:
                 continue  # (`-v`, `-t`)
             why = _pickle_calls(self.walk, a, cwd)
