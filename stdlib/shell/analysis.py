@@ -29,6 +29,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator, Sequence
 from functools import lru_cache
+from itertools import islice
 from typing import TYPE_CHECKING, NamedTuple
 
 from polydeukes.stdlib.shell import effects as E
@@ -562,6 +563,8 @@ _NODE_BIN_RUNNERS = frozenset({"npx", "bunx", "pnpx", "npm exec", "npm x", "pnpm
 # Python project runners that run a command from the project's virtual environment first.
 _VENV_RUNNERS = frozenset({"uv run", "poetry run", "pipenv run"})
 _VENV_BIN = (".venv", "bin")
+# A string literal in a program's code that names a Python file (`_code_writes`).
+_PYTHON_FILE_LITERAL = LazyPattern(r"""['"]([^'"\s]*(?:\.pyc?|\.pth|__pycache__/[^'"\s]*))['"]""")
 # `uv run` options after which it installs nothing before the command.
 _UV_RUN_NO_SYNC = frozenset({"--no-sync", "--no-project", "--script"})
 # Modules that `python3 -m MODULE` runs as the tool of that name (projectfiles.py).
@@ -758,7 +761,7 @@ class Context:
 
     __slots__ = ("cwd", "stack", "oldpwd", "scope", "glob", "redefined", "written", "writers", "groups", "listed",
                  "node_bin", "links", "cwd_uncertain", "path_dirs", "cwd_glob", "functions", "root", "fds",
-                 "removed", "trees_written", "written_by")
+                 "removed", "trees_written", "written_by", "python_written")
 
     def __init__(self, root: tuple[str, ...] | None) -> None:
         self.root = root
@@ -799,6 +802,10 @@ class Context:
         # Paths of `written` whose last write removed them (`rm .git/hooks/pre-commit`: no hook)
         # or only set git configuration (`git config -f F k v`): E.DELETE or GIT_CONFIG.
         self.written_by: dict[tuple[str, ...], str] = _NO_WRITERS
+        # Python start-up files and compiled modules a program's code on the line may write
+        # (`python3 -c "open('x.pth', 'w')…"`), where its code spells them: wherever they land
+        # (a `.pth` joined to a site directory at run time), a Python run after it fails closed.
+        self.python_written: tuple[tuple[str, ...], ...] = ()
 
 
     def directory_value(self, name: str) -> tuple[Value, ...] | None:
@@ -2176,6 +2183,10 @@ class Walk:
             # makes no view; one that restores paths writes, so it is viewed and comes here)
             self._restored(args[inner + 1 :], view.cwd)
             return
+        if (name == "source" or name == ".") and inner + 1 < len(args) and args[inner + 1].text.endswith("activate"):
+            self._activated(args[inner + 1], view.cwd)
+        elif view.model is not None and view.model.handler == "interpreter":
+            self._code_writes(view)
         if name not in _STATEFUL:
             return
         rest = args[inner + 1 :]
@@ -2911,6 +2922,19 @@ class Walk:
         context.writers.clear()
         return context.written
 
+    def written_since(self, seen: int) -> list[tuple[str, ...]]:
+        """The files the line first wrote after the first `seen` of `written()`, in order. The
+        written files only grow, in order, so the new ones are the last: read from the end, a
+        long script's readers of written files pay for what is new, not again for all the
+        earlier ones (a run over the dict from the start did, per Python command)."""
+        written = self.written()
+        new = len(written) - seen
+        if new <= 0:
+            return []
+        out = list(islice(reversed(written), new))
+        out.reverse()
+        return out
+
     def _record_writes(self, view: View | QuietCommand) -> None:
         written = self.context.written
         removed = self.context.removed
@@ -3119,6 +3143,52 @@ class Walk:
         view.file_script = script = self._in_glob_directory(view, projectfiles.project_script)
         if script is not None and script.shell and script.lines or view.wrapper_scripts:
             view.follow = True  # (dotnet's `<Exec>` lines: `wrapper_scripts`)
+
+    def _code_writes(self, view: View) -> None:
+        """The Python files a program's code on the line (`-c`/`-e` code, a heredoc) may
+        write: a string literal naming a module, a start-up file or a compiled module
+        (`open('x.pth', 'w')`, `Path('x.py').write_text(…)`), in code that calls something that
+        writes. Each is written with content this layer does not compute (a later import of it
+        fails closed); a start-up file or compiled module is kept in `python_written` too."""
+        words = view.cmd.words
+        spelled = view.source[words[0].start : words[-1].end] if words else ""
+        if ".py" not in spelled and ".pth" not in spelled and "customize" not in spelled \
+                and "__pycache__" not in spelled and "$" not in spelled and "`" not in spelled \
+                and not view.cmd.heredocs:
+            return  # (the cheap test first: most programs name no Python file, nor take code of a value)
+        found = view.effects
+        codes = [it.text for it in found.items if it.role == E.CODE] if found is not None else []
+        if not codes:
+            codes = [h.body for h in view.cmd.heredocs]
+        for code in codes:
+            if ".py" not in code and ".pth" not in code and "customize" not in code and "__pycache__" not in code:
+                continue  # (the cheap test first: most programs name no Python file)
+            from polydeukes.stdlib.shell import coded, imports  # only such code loads them
+
+            if not coded.calls_writer(code) and "py_compile" not in code and "compileall" not in code:
+                continue  # (py_compile and compileall write the pyc files their calls name)
+            context = self.context
+            for m in _PYTHON_FILE_LITERAL().finditer(code):
+                path = self.absolute(m.group(1), view.cwd)
+                if path is None:
+                    continue
+                self.written()  # (the earlier writers first: `written` keeps the line's order)
+                context.written[path] = None
+                context.removed.discard(path)
+                if imports.is_compiled(path) or path[-1].endswith(".pth") or path[-1] in imports.STARTUP_MODULES:
+                    context.python_written = (*context.python_written, path)
+
+    def _activated(self, script: Arg, cwd: tuple[str, ...] | None) -> None:
+        """`source .venv/bin/activate`: a venv's activate script (a `bin/activate` beside the
+        venv's `pyvenv.cfg`) puts that `bin` first on PATH, whatever its text spells it as (an
+        absolute path inside a `case` or an `if`, or computed from `BASH_SOURCE`, which the
+        walk of the script does not follow): its `python3`, `pytest` and `pip` then run."""
+        path = self.absolute(script.text, cwd) if not script.opaque and self.disk is not None else None
+        if path is None or len(path) < 3 or path[-2] != "bin" or path[-1] != "activate":
+            return
+        if self.disk.kind([*path[:-2], "pyvenv.cfg"]) == "file":
+            directory = path[:-1]
+            self.context.path_dirs = (directory, *(d for d in self.context.path_dirs if d != directory))
 
     def _path_dirs(self, value: str, cwd: tuple[str, ...] | None) -> tuple[tuple[str, ...], ...]:
         """The directories a PATH value puts before `$PATH` (`bin:$PATH`, `$PWD/bin:…`), as

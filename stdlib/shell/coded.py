@@ -167,3 +167,8 @@ def decoded_variants(value: str) -> list[str]:
     if decimal != value and decimal not in out:
         out.append(decimal)
     return out
+
+
+def calls_writer(code: str) -> bool:
+    """Does `code` call something that writes, deletes, renames or runs (`CALLS`)?"""
+    return any(_search(code, needles, pattern) is not None for _, needles, pattern in _CALLS)

@@ -502,6 +502,27 @@ class Disk:
             return _open_failure(exc, path)
         return data.decode("utf-8", errors="replace")
 
+    def stat(self, path: str) -> os.stat_result | None | Refused:
+        """`os.stat` of `path` (links followed, as Python's import system stats a source file),
+        None when nothing is there."""
+        refused = self._spend()
+        if refused is not None:
+            return refused
+        try:
+            return os.stat(path)
+        except (OSError, ValueError):
+            return None
+
+    def read_bytes(self, path: str, limit: int = FILE_BYTES) -> bytes | Missing | Refused:
+        """The bytes of a data file a program loads as code (a pickle), within `limit`."""
+        refused = self._spend()
+        if refused is not None:
+            return refused
+        try:
+            return safeio.read_regular(path, limit=limit)
+        except (OSError, ValueError) as exc:
+            return _open_failure(exc, path)
+
     def read_script(self, path: str, limit: int = SCRIPT_BYTES) -> str | Binary | Missing | Refused:
         """The text of a script a command runs, or `BINARY` for a compiled program, of which
         only the first kilobyte is read (an unknown program is not judged by its bytes). A

@@ -35,6 +35,9 @@ read-only and within bounds, and scanned as code too, transitively:
   any start-up file the line writes; read by judgment's `_startup` as modules.
 - A module the line writes first is read as written (`Walk.written`); one of content not
   computed is `WRITTEN` (the judge fails closed); one the line removed is not the line's.
+- A compiled module on disk that Python runs in place of an imported module (round r6,
+  `compiled_module`): a `__pycache__` pyc whose header Python accepts for the source, unless
+  the source compiled here gives its bytes, and a sourceless `x.pyc`, are reported unreadable.
 
 A module found nowhere (the standard library, an installed package) is not this layer's;
 one that cannot be read within bounds is reported so (the judge fails closed). At most
@@ -196,6 +199,13 @@ def local_modules(walk, language: str, code: str, base: tuple[str, ...] | None,
                     return found
             else:
                 content = MISSING if disk.missing_directory(path[:-1]) else walk.read_file(path, PROGRAM_BYTES)
+            if language == "python" and path[-1].endswith(".py") and path not in named \
+                    and not isinstance(content, Refused):
+                # (a compiled module Python imports in place of the source, or without one)
+                compiled = compiled_module(walk, path, not isinstance(content, (Missing, Binary)))
+                if compiled is not None:
+                    found.append(compiled)
+                    return found
             if isinstance(content, (Missing, Binary)):
                 continue  # not a module of the project (or a compiled one)
             found.append((spelled, content, path in named and path not in imported))
@@ -203,6 +213,114 @@ def local_modules(walk, language: str, code: str, base: tuple[str, ...] | None,
                 spent += len(content)
                 queue.append((content, path[:-1]))
     return found
+
+
+# -- compiled modules on disk (round r6) ----------------------------------------------------------
+
+# A compiled module's name in `__pycache__`: `x.cpython-311.pyc`, `x.cpython-311.opt-1.pyc`
+# (pytest's own caches, `x.cpython-311-pytest-8.0.0.pyc`, are pytest's, not the import system's:
+# not read here).
+_CACHE_TAG = LazyPattern(r"[a-z]+-\d+(?:\.opt-([12]))?")
+_UNCHECKED_HASH, _CHECKED_HASH = 1, 3  # (a pyc header's flags: PEP 552)
+
+
+def compiled_module(walk, source: tuple[str, ...], present: bool) -> tuple[str, Refused, bool] | None:
+    """A compiled module Python may import for the module file `source` whose code is not
+    proven to be the source's: (its absolute path, why, False), as `local_modules` reports an
+    unreadable module; None when there is none. `present`: the source file is there.
+
+    Python's import system (`SourceFileLoader.get_code`) runs `__pycache__/x.TAG.pyc` in place
+    of x.py when its header says so: an unchecked hash (the source is never looked at), a
+    checked hash equal to the source's hash, or the source's modification time and size; and
+    a sourceless `x.pyc` beside where x.py is not there (`SourcelessFileLoader`). Such a file
+    is code this layer reads only by comparing: the source compiled here (`compile`, which runs
+    nothing) and marshalled must give the pyc's bytes, which holds for a pyc the same Python
+    version wrote of the same source. A pyc of another version (another magic number), or one
+    that differs, fails closed. A header that does not match the source (a stale cache) is
+    one Python recompiles over: it does not run."""
+    directory, stem = source[:-1], source[-1][:-3]
+    removed = walk.context.removed
+    if not present:
+        names = _listed(walk, directory, lambda name: name.endswith(".pyc"))
+        if isinstance(names, Refused):
+            return "/" + "/".join(directory), names, False
+        if stem + ".pyc" in names and directory + (stem + ".pyc",) not in removed:
+            return ("/" + "/".join(directory + (stem + ".pyc",)),
+                    Refused("a compiled module without its source: its code is not read"), False)
+        return None
+    cache = directory + ("__pycache__",)
+    if cache in removed:
+        return None  # (`rm -rf __pycache__` first)
+    names = _listed(walk, cache, lambda name: name.endswith(".pyc"))
+    if isinstance(names, Refused):
+        return "/" + "/".join(cache), names, False
+    for name in names:
+        if not name.startswith(stem + "."):
+            continue
+        tag = _CACHE_TAG().fullmatch(name[len(stem) + 1 : -4])
+        if tag is None or cache + (name,) in removed:
+            continue
+        why = _unproven(walk, source, cache + (name,), int(tag.group(1) or 0))
+        if why is not None:
+            return "/" + "/".join(cache + (name,)), Refused(why), False
+    return None
+
+
+def _listed(walk, directory: tuple[str, ...], accept) -> list[str] | Refused:
+    """The names in `directory` that `accept`, listed once per walk (a directory found
+    missing holds none, without a lookup)."""
+    key = ("imports.compiled", directory)
+    names = walk.file_scripts.get(key)
+    if names is None:
+        names = [] if walk.disk.missing_directory(directory) else walk.disk.names_in(directory, accept)
+        walk.file_scripts[key] = names
+    return names
+
+
+def _unproven(walk, source: tuple[str, ...], pyc: tuple[str, ...], optimize: int) -> str | None:
+    """Why the compiled module at `pyc` may run other code than `source` (`compiled_module`),
+    or None when Python would not use it or it is the source's own compile."""
+    import importlib.util  # only a module with a compiled cache loads them
+    import marshal
+
+    from polydeukes.stdlib.shell.disk import FILE_BYTES
+
+    disk = walk.disk
+    data = disk.read_bytes("/" + "/".join(pyc), FILE_BYTES)
+    if isinstance(data, Missing):
+        return None
+    if isinstance(data, Refused):
+        return data.reason
+    if len(data) < 16 or data[2:4] != b"\r\n":
+        return None  # (no pyc: Python ignores it and compiles the source)
+    flags = int.from_bytes(data[4:8], "little")
+    ours = data[:4] == importlib.util.MAGIC_NUMBER
+    text = disk.read_bytes("/" + "/".join(source), PROGRAM_BYTES)
+    if not isinstance(text, bytes):
+        return None if isinstance(text, Missing) else text.reason
+    if flags == 0:
+        info = disk.stat("/" + "/".join(source))
+        if isinstance(info, Refused):
+            return info.reason
+        if info is None or int.from_bytes(data[8:12], "little") != int(info.st_mtime) & 0xFFFFFFFF \
+                or int.from_bytes(data[12:16], "little") != info.st_size & 0xFFFFFFFF:
+            return None  # (stale: recompiled from the source)
+    elif flags == _CHECKED_HASH:
+        if ours and data[8:16] != importlib.util.source_hash(text):
+            return None  # (stale: recompiled from the source)
+    elif flags != _UNCHECKED_HASH:
+        return None  # (invalid flags: Python compiles the source)
+    if not ours:
+        return "a compiled module of another Python version, whose code is not compared with its source"
+    body = data[16:]
+    for filename in ("/" + "/".join(source), source[-1], "./" + source[-1]):
+        try:
+            code = compile(text, filename, "exec", dont_inherit=True, optimize=optimize)
+        except (SyntaxError, ValueError):
+            break
+        if marshal.dumps(code) == body:
+            return None
+    return "a compiled module Python runs in place of its source, and its code is not the source's"
 
 
 # -- start-up files (round 5) -------------------------------------------------------------------
@@ -233,16 +351,13 @@ def written_python(walk) -> tuple[list[tuple[str, ...]], list[tuple[str, ...]], 
     Python source files the line has written so far (the first two: not removed since). The
     line's written files only grow, in order: each is looked at once per analysis, however
     many Python commands a long script holds."""
-    from itertools import islice
-
-    written = walk.written()
     seen, compiled, startup, sources = walk.file_scripts.get(_WRITTEN_KEY, (0, [], [], []))
-    if seen < len(written):
-        new = [w for w in islice(written, seen, None) if w]
-        compiled = compiled + [w for w in new if is_compiled(w)]
-        startup = startup + [w for w in new if is_startup_file(w)]
-        sources = sources + [w for w in new if w[-1].endswith(".py")]
-        walk.file_scripts[_WRITTEN_KEY] = (len(written), compiled, startup, sources)
+    new = walk.written_since(seen)
+    if new:
+        compiled = compiled + [w for w in new if w and is_compiled(w)]
+        startup = startup + [w for w in new if w and is_startup_file(w)]
+        sources = sources + [w for w in new if w and w[-1].endswith(".py")]
+        walk.file_scripts[_WRITTEN_KEY] = (seen + len(new), compiled, startup, sources)
     removed = walk.context.removed
     if removed:
         compiled, startup = [w for w in compiled if w not in removed], [w for w in startup if w not in removed]

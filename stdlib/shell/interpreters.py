@@ -609,7 +609,7 @@ def _unittest_items(args: Sequence[Arg], start: int, discovers: bool = False) ->
         if discovers and t in ("--plugin", "-c", "--config", "--log-capture-level") and k + 1 < n:
             items.append(Item(k, t, DATA))
             items.append(Item(k + 1, args[k + 1].text, EXEC if t == "--plugin" else DATA, True,
-                              PLUGIN if t == "--plugin" else ""))
+                              {"--plugin": PLUGIN, "-c": CONFIG, "--config": CONFIG}.get(t, "")))
             k += 2
             continue
         if a.opaque or not t.startswith("-"):

@@ -1932,6 +1932,7 @@ class _Judge:
         if script is not None and script.made is not None:
             script = None  # (the data a program makes commands of: its code is on the line)
         codes: list[str] = []
+        module = None  # (`python3 -m NAME`)
         if script is not None:
             if script.shell or script.text is None:
                 return
@@ -1950,6 +1951,7 @@ class _Judge:
                     codes.append(it.text)
                 elif it.role == E.EXEC and it.option == "-m" and language == "python":
                     codes.append(f"import {it.text}\nfrom {it.text} import __main__")  # `python3 -m tool`
+                    module = it
             if not codes and language is not None:
                 codes.extend(view.env.heredocs)  # `python3 - <<EOF`
             if language is None and codes:
@@ -1979,21 +1981,24 @@ class _Judge:
             search_path = _python_path(view, self.walk, cwd) if language == "python" else ()
             if search_path and not codes:
                 codes.append("")  # (`PYTHONPATH=. pytest`: its sitecustomize.py runs first all the same)
-        if language == "python" and self._startup(view, cwd):
+        if language == "python" and (self._startup(view, cwd, imports)
+                                     or module is not None and module.text == "pickle"
+                                     and self._unpickled(view, cwd, module.index + 1)):
             return
         for code in codes:
             if self._modules(view, cwd, imports.local_modules(self.walk, language, code, base, cwd, search_path)):
                 return
 
-    def _startup(self, view: View, cwd: tuple[str, ...] | None) -> bool:
+    def _startup(self, view: View, cwd: tuple[str, ...] | None, imports) -> bool:
         """What Python runs at start-up before the program (imports.startup_code), from the
         site-packages directories of a venv whose interpreter the command names
-        (`.venv/bin/python`), of `PYTHONUSERBASE`, and of any start-up file the line wrote
-        (`> .venv/lib/python3.12/site-packages/x.pth`): judged as imported modules. True when
-        the command is found breaking."""
-        from polydeukes.stdlib.shell import imports
-        from polydeukes.stdlib.shell.disk import Refused  # loaded by `walk.disk`
-
+        (`.venv/bin/python`, or a `python3` found first on the PATH the line set: the walk
+        rewrites it to that path), of `PYTHONUSERBASE`, and of any start-up file the line wrote
+        (`> .venv/lib/python3.12/site-packages/x.pth`, or its code did:
+        `Context.python_written`): judged as imported modules; a `PYTHONHOME` of the project
+        fails closed. True when the command is found breaking. (`imports`: the module, loaded
+        by the caller; an import statement costs every Python run some thousands of
+        instructions.)"""
         walk = self.walk
         if walk.disk is None:
             return False
@@ -2009,23 +2014,34 @@ class _Judge:
             path = walk.absolute(user_base, cwd)
             if path is not None:
                 prefixes.append(path)
+        home = _python_home(view, walk, cwd)
+        if home is not None:
+            # `PYTHONHOME=.venv python3`: the standard library (`encodings`, `site`, `os` …) is
+            # imported from HOME/lib/python3.N, the project's files, every one of them code
+            self.unknown_reach = True
+            known = home != "$PYTHONHOME"
+            self.found(BREAK_UNREADABLE, UNREADABLE_MODULE.format(
+                head=view.head, module=home.rstrip("/") + "/lib",
+                why="PYTHONHOME names a directory of the project" if known else "PYTHONHOME is of unknown value"))
+            return True
         directories: list[tuple[str, ...]] = []
         for prefix in prefixes:
             found = imports.site_directories(walk, prefix)
-            if isinstance(found, Refused):
+            if not isinstance(found, list):  # (a refusal)
                 self.unknown_reach = True
                 self.found(BREAK_UNREADABLE, UNREADABLE_MODULE.format(
                     head=view.head, module=_shown_path("/" + "/".join(prefix), cwd), why=found.reason))
                 return True
             directories.extend(found)
         compiled, startup, _ = imports.written_python(walk)
-        if compiled:
+        coded = [w for w in walk.context.python_written if w not in walk.context.removed]
+        if compiled or coded:
             # `cp evil.pyc __pycache__/x.cpython-312.pyc; python3 -c 'import x'`: Python runs a
             # compiled module in place of its source (an unchecked hash, or a header that
             # matches the source's time and size), whose code this layer cannot read
             self.unknown_reach = True
             self.found(BREAK_UNREADABLE, WRITTEN_SCRIPT.format(
-                head=view.head, path=_shown_path("/" + "/".join(compiled[0]), cwd)))
+                head=view.head, path=_shown_path("/" + "/".join((compiled or coded)[0]), cwd)))
             return True
         directories.extend(w[:-1] for w in startup)
         for directory in dict.fromkeys(directories):
@@ -2033,6 +2049,24 @@ class _Judge:
             if self._modules(view, cwd, [(path, text, False) for path, text in files]):
                 return True
             if code and self._modules(view, cwd, imports.local_modules(walk, "python", code, directory, cwd, ())):
+                return True
+        return False
+
+    def _unpickled(self, view: View, cwd: tuple[str, ...] | None, start: int) -> bool:
+        """`python3 -m pickle FILE…` loads each file: unpickling calls whatever callables the
+        pickle names (`os.system`, `posix.remove`), so a file is code unless its opcodes
+        (`pickletools.genops`, which runs nothing) only build data. A pickle that names a
+        callable or a class, that cannot be parsed, or that comes from stdin (`-`) or a file
+        of unknown name fails closed (True). `start`: the index of pickle's first word."""
+        if self.walk.disk is None:
+            return False
+        for a in view.args[start:]:
+            if a.text.startswith("-") and a.text != "-" and not a.opaque:
+                continue  # (`-v`, `-t`)
+            why = _pickle_calls(self.walk, a, cwd)
+            if why is not None:
+                self.unknown_reach = True
+                self.found(BREAK_UNREADABLE, UNREADABLE_SCRIPT.format(runner=view.head, path=a.text, why=why))
                 return True
         return False
 
@@ -2156,6 +2190,80 @@ def _only_reads(view: View) -> bool:
         return False
     found = view.effects
     return found is not None and found.unproven is None and all(it.role in E.HARMLESS for it in found.items)
+
+
+# The pickle opcodes that only build data (`pickletools.opcodes`' names): any other one calls
+# or names code (GLOBAL, STACK_GLOBAL, REDUCE, BUILD, INST, OBJ, NEWOBJ, EXT*, PERSID …).
+_PICKLE_DATA = frozenset({
+    "INT", "BININT", "BININT1", "BININT2", "LONG", "LONG1", "LONG4", "STRING", "BINSTRING", "SHORT_BINSTRING",
+    "BINBYTES", "SHORT_BINBYTES", "BINBYTES8", "BYTEARRAY8", "NEXT_BUFFER", "READONLY_BUFFER", "NONE",
+    "NEWTRUE", "NEWFALSE", "UNICODE", "SHORT_BINUNICODE", "BINUNICODE", "BINUNICODE8", "FLOAT", "BINFLOAT",
+    "EMPTY_LIST", "APPEND", "APPENDS", "LIST", "EMPTY_TUPLE", "TUPLE", "TUPLE1", "TUPLE2", "TUPLE3",
+    "EMPTY_DICT", "DICT", "SETITEM", "SETITEMS", "EMPTY_SET", "ADDITEMS", "FROZENSET", "POP", "DUP", "MARK",
+    "POP_MARK", "GET", "BINGET", "LONG_BINGET", "PUT", "BINPUT", "LONG_BINPUT", "MEMOIZE", "PROTO", "STOP",
+    "FRAME",
+})
+
+
+def _pickle_calls(walk, a, cwd: tuple[str, ...] | None) -> str | None:
+    """Why loading the pickle file `a` may run code (the message's reason), or None when it
+    only builds data (or there is no such file: pickle's command line stops)."""
+    from polydeukes.stdlib.shell.disk import FILE_BYTES, Missing
+
+    if a.opaque or a.pattern is not None or a.text == "-":
+        return "a pickle of unknown content: unpickling runs the code it names"
+    path = walk.absolute(a.text, cwd)
+    if path is None:
+        return "a pickle of unknown content: unpickling runs the code it names"
+    written = walk.written()
+    if path in written and path not in walk.context.removed:
+        data = written[path]
+        if data is None:
+            return "this line writes it with content this layer does not compute"
+        data = data.encode("utf-8", errors="surrogateescape")
+    else:
+        data = walk.disk.read_bytes("/" + "/".join(path), FILE_BYTES)
+    if isinstance(data, Missing):
+        return None
+    if not isinstance(data, bytes):
+        return data.reason
+    import pickletools  # only `-m pickle` loads it
+
+    try:
+        for opcode, _, _ in pickletools.genops(data):
+            if opcode.name not in _PICKLE_DATA:
+                return f"unpickling it runs code: its {opcode.name} names a callable"
+            if opcode.name == "STOP":
+                return None  # (pickle.load reads one pickle)
+    except Exception:  # (a malformed pickle: what it would run before failing is not told)
+        return "it is no pickle this layer can read"
+    return "it is no pickle this layer can read"
+
+
+def _python_home(view: View, walk, cwd: tuple[str, ...] | None) -> str | None:
+    """The `PYTHONHOME` the command runs with, spelled for the message, when it may be a
+    directory of the project (inside it, or of unknown value); None when it is not given or
+    names a directory outside the project (the system's, a toolchain's)."""
+    given = None
+    for a in reversed(view.args[: view.inner]):
+        if a.text.startswith("PYTHONHOME="):
+            given = a
+            break
+    if given is not None:
+        value = None if given.opaque else given.text[len("PYTHONHOME=") :]
+    elif "PYTHONHOME" in walk.context.scope.values:
+        value = walk.environment(view, "PYTHONHOME")
+    else:
+        return None
+    if value is None:
+        return "$PYTHONHOME"  # (of unknown value: it may be the project's)
+    if value == "":
+        return None  # (empty: Python's own)
+    path = walk.absolute(value, cwd)
+    root = walk.root_segs
+    if path is not None and root is not None and path[: len(root)] != root:
+        return None
+    return value
 
 
 def _python_path(view: View, walk, cwd: tuple[str, ...] | None) -> tuple[tuple[str, ...], ...]:

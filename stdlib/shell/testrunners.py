@@ -40,8 +40,6 @@ test runners", has the table.
 from __future__ import annotations
 
 import re
-from itertools import islice
-
 import msgspec
 
 from polydeukes.stdlib.shell.analysis import View, Walk
@@ -300,11 +298,11 @@ def _written_named(walk: Walk, key: str, accept) -> list[tuple[str, ...]]:
     """The files the line has written so far whose name `accept`s (test files, configuration
     files). The line's written files only grow, in order: each is looked at once per analysis
     and `key`, however many pytest commands a long script holds."""
-    written = walk.written()
     seen, found = walk.file_scripts.get(key, (0, []))
-    if seen < len(written):
-        found = found + [w for w in islice(written, seen, None) if w and accept(w[-1])]
-        walk.file_scripts[key] = (len(written), found)
+    new = walk.written_since(seen)
+    if new:
+        found = found + [w for w in new if w and accept(w[-1])]
+        walk.file_scripts[key] = (seen + len(new), found)
     return found
 
 
@@ -346,7 +344,13 @@ def _unittest_files(walk: Walk, view: View, run: TestRun, add) -> Refused | None
     discovery, and before it a directory without one was not entered either)."""
     cwd = view.cwd
     settings = dict(run.settings)
-    for plugin in run.plugins:  # (nose2's `--plugin NAME`: a module imported where it runs)
+    plugins = run.plugins
+    if run.runner == NOSE2:
+        configured = _nose2_plugins(walk, view, run)
+        if isinstance(configured, Refused):
+            return configured
+        plugins = plugins + configured
+    for plugin in plugins:  # (nose2's `--plugin NAME`: a module imported where it runs)
         for spelled in (plugin.replace(".", "/") + ".py", plugin.replace(".", "/") + "/__init__.py"):
             path = walk.absolute(spelled, cwd)
             if path is not None:
@@ -377,6 +381,35 @@ def _unittest_files(walk: Walk, view: View, run: TestRun, add) -> Refused | None
         if refused is not None:
             return refused
     return None
+
+
+# nose2's configuration files where it runs (its `--config` default), and a `plugins` setting
+# of their `[unittest]` section: module names, separated by blanks or on continuation lines.
+_NOSE2_CONFIGS = ("unittest.cfg", "nose2.cfg")
+_NOSE2_PLUGINS = LazyPattern(r"(?m)^[ \t]*plugins[ \t]*[=:][ \t]*(.*(?:\n[ \t]+\S.*)*)")
+
+
+def _nose2_plugins(walk: Walk, view: View, run: TestRun) -> list[str] | Refused:
+    """The plugin modules nose2 loads from its configuration files (`-c FILE`, else
+    unittest.cfg and nose2.cfg where it runs; both are read, and the given ones, which only
+    reads more). The `[unittest]` section is not told from the others: a `plugins` key in any
+    section is read, which only reads more too."""
+    from polydeukes.stdlib.shell.scripts import _text  # (loaded: it called us)
+
+    names: list[str] = []
+    given = [g[3:] for g in run.configuration if g.startswith("-c ")]
+    for spelled in [*given, *_NOSE2_CONFIGS]:
+        path = walk.absolute(spelled, view.cwd)
+        if path is None:
+            continue
+        text = _text(walk, view, "/" + "/".join(path), FILE_BYTES)
+        if isinstance(text, Refused):
+            return text
+        if not text or "plugins" not in text:
+            continue
+        for found in _NOSE2_PLUGINS().finditer(text):
+            names.extend(found.group(1).split())
+    return names
 
 
 def _discovered(walk: Walk, view: View, run: TestRun, settings: dict, start: str, add) -> Refused | None:
