@@ -235,9 +235,12 @@ def compiled_module(walk, source: tuple[str, ...], present: bool) -> tuple[str, 
     a sourceless `x.pyc` beside where x.py is not there (`SourcelessFileLoader`). Such a file
     is code this layer reads only by comparing: the source compiled here (`compile`, which runs
     nothing) and marshalled must give the pyc's bytes, which holds for a pyc the same Python
-    version wrote of the same source. A pyc of another version (another magic number), or one
-    that differs, fails closed. A header that does not match the source (a stale cache) is
-    one Python recompiles over: it does not run."""
+    version wrote of the same source. One that differs fails closed. A pyc of another Python
+    version (another magic number) cannot be compiled here to compare, and passes: the judge
+    often runs on another Python than the project (pipx, uv tool), and failing closed would
+    block every import of a cached module there (docs/shell-axis.md, "Still open"). A header
+    that does not match the source (a stale cache) is one Python recompiles over: it does not
+    run."""
     directory, stem = source[:-1], source[-1][:-3]
     removed = walk.context.removed
     if not present:
@@ -311,9 +314,14 @@ def _unproven(walk, source: tuple[str, ...], pyc: tuple[str, ...], optimize: int
     elif flags != _UNCHECKED_HASH:
         return None  # (invalid flags: Python compiles the source)
     if not ours:
-        return "a compiled module of another Python version, whose code is not compared with its source"
+        return None  # (another version's code: not comparable here, see the docstring)
+    import os
+
     body = data[16:]
-    for filename in ("/" + "/".join(source), source[-1], "./" + source[-1]):
+    spelled = "/" + "/".join(source)
+    # (the name Python compiled it under: the path as imported, the file's real path when a
+    # link leads to the project, or a relative one)
+    for filename in dict.fromkeys((spelled, os.path.realpath(spelled), source[-1], "./" + source[-1])):
         try:
             code = compile(text, filename, "exec", dont_inherit=True, optimize=optimize)
         except (SyntaxError, ValueError):
