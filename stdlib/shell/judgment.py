@@ -778,6 +778,8 @@ class _Judge:
         if view.runs_written is not None:
             self.unknown_reach = True
             self.found(BREAK_UNREADABLE, WRITTEN_SCRIPT.format(head=view.head, path=view.runs_written))
+        if view.runs_unknown is not None and self.judged_last is None:
+            self.judged_last = WRITTEN_SCRIPT.format(head=view.head, path=view.runs_unknown)
         if view.file_script is not None:
             self.file_script(view, cwd, cwd_spelled)
         if model is not None and model.handler in _CODE_HANDLERS or view.file_script is not None:
@@ -1679,7 +1681,7 @@ class _Judge:
                 members = disk.archive_members("/" + "/".join(path), kind)
                 if isinstance(members, Missing) and kind == "zip" and not archive.endswith(".zip"):
                     members = disk.archive_members("/" + "/".join(path) + ".zip", kind)
-                listed = members if not isinstance(members, list) else self._member_paths(members, extra)
+                listed = members if not isinstance(members, list) else member_paths(members, extra.source)
             if isinstance(listed, Missing):
                 listed = Refused("it does not exist yet")
             if isinstance(listed, Refused):
@@ -1764,41 +1766,6 @@ class _Judge:
                 self.found(BREAK_PATTERN, UNKNOWN_DESTINATION.format(head=head, member=member, word=where.text,
                                                                      p=p.entries[hits[0]]))
                 return
-
-    def _member_paths(self, members, extra: E.Extra) -> list[str]:
-        """Member names as tar or unzip would write them: `--strip-components`, `-j`, and a
-        symbolic link member whose target points into the tree (later members can write
-        through it)."""
-        _kind, _archive, strip, _transformed, option = extra.source  # (renamed: refused before)
-        out = []
-        links: dict[str, str] = {}  # a link member's name -> where it leads, spelled from the directory
-        for member in members:
-            name = member.name
-            parts = [s for s in name.split("/") if s and s != "."]
-            if extra.source[0] in ("zip", "ar") and option:
-                parts = parts[-1:]  # unzip -j, ar x without P (names land in one directory)
-            elif strip:
-                parts = parts[strip:]
-            if not parts:
-                continue
-            out.append("/".join(parts))
-            if member.link is not None:
-                leads = member.link if member.link.startswith("/") else "/".join(parts[:-1] + [member.link])
-                out.append(leads)
-                links["/".join(parts)] = leads
-        if links:
-            # `l -> .` then `l/ci/gate.sh`: tar writes the later member through the link the
-            # earlier one made, so a name below a link member lands where the link leads
-            for name in list(out):
-                for _ in range(_LINK_HOPS):
-                    parts = name.split("/")
-                    prefix = next(("/".join(parts[:k]) for k in range(len(parts) - 1, 0, -1)
-                                   if "/".join(parts[:k]) in links), None)
-                    if prefix is None:
-                        break
-                    name = links[prefix].rstrip("/") + name[len(prefix):]
-                    out.append(name)
-        return out
 
     def code_mention(self, view: View, found: E.Effects | None, cwd: tuple[str, ...] | None) -> int:
         """An interpreter's code (or stdin program, or a script the line wrote) that spells a
@@ -2439,3 +2406,39 @@ def judge_shell_mod(text: str, protected: Sequence[str], *, root: str, home: str
     else:
         subject = None
     return ShellModResult(judge.reason is not None, subject, judge.kind, judge.reason)
+
+
+def member_paths(members, source: tuple) -> list[str]:
+    """Member names as tar or unzip would write them: `--strip-components`, `-j`, and a
+    symbolic link member whose target points into the tree (later members can write
+    through it)."""
+    kind, _archive, strip, _transformed, option = source  # (renamed: refused before)
+    out = []
+    links: dict[str, str] = {}  # a link member's name -> where it leads, spelled from the directory
+    for member in members:
+        name = member.name
+        parts = [s for s in name.split("/") if s and s != "."]
+        if kind in ("zip", "ar") and option:
+            parts = parts[-1:]  # unzip -j, ar x without P (names land in one directory)
+        elif strip:
+            parts = parts[strip:]
+        if not parts:
+            continue
+        out.append("/".join(parts))
+        if member.link is not None:
+            leads = member.link if member.link.startswith("/") else "/".join(parts[:-1] + [member.link])
+            out.append(leads)
+            links["/".join(parts)] = leads
+    if links:
+        # `l -> .` then `l/ci/gate.sh`: tar writes the later member through the link the
+        # earlier one made, so a name below a link member lands where the link leads
+        for name in list(out):
+            for _ in range(_LINK_HOPS):
+                parts = name.split("/")
+                prefix = next(("/".join(parts[:k]) for k in range(len(parts) - 1, 0, -1)
+                               if "/".join(parts[:k]) in links), None)
+                if prefix is None:
+                    break
+                name = links[prefix].rstrip("/") + name[len(prefix):]
+                out.append(name)
+    return out
