@@ -33,6 +33,8 @@ and hooks the line itself writes" below).
 
 from __future__ import annotations
 
+from itertools import islice
+
 from polydeukes.stdlib.shell.analysis import EXTRACTED, GIT_CONFIG, View, Walk
 from polydeukes.stdlib.shell.disk import SCRIPT_BYTES, Binary, Missing, Refused
 from polydeukes.stdlib.shell.git import _GIT_GLOBAL_MODEL, _GIT_READERS, _GIT_SUBCOMMANDS
@@ -579,8 +581,9 @@ def _line_repository(walk: Walk, view: View, directory: tuple[str, ...], found, 
     (below the one on disk, or where none is): a `.git` file whose `gitdir:` line the walk
     computes leads to that directory; one of unknown content is `_UNKNOWN` (with
     `view.runs_written` set); files written below a `.git` make it the repository."""
-    places = {path[:end] for paths in (written, extracted) for path in paths
-              for end in range(len(path)) if path[end] == ".git"}
+    places = _git_places(walk, written)
+    if extracted:
+        places = places | {path[:end] for path in extracted for end in range(len(path)) if path[end] == ".git"}
     if not places:
         return found
     stop = found[0] if found is not None else ()
@@ -603,6 +606,22 @@ def _line_repository(walk: Walk, view: View, directory: tuple[str, ...], found, 
             break
         place = place[:-1]
     return found
+
+
+def _git_places(walk: Walk, written: dict) -> set[tuple[str, ...]]:
+    """The directories whose `.git` (or a file below it) the line writes, kept for the walk and
+    brought up to date with the paths written since (`written` only grows, in order)."""
+    kept = walk.file_scripts.get(_GIT_PLACES)
+    if kept is None:
+        kept = walk.file_scripts[_GIT_PLACES] = [0, set()]
+    if kept[0] < len(written):
+        kept[1].update(path[:end] for path in islice(written, kept[0], None) if ".git" in path
+                       for end in range(len(path)) if path[end] == ".git")
+        kept[0] = len(written)
+    return kept[1]
+
+
+_GIT_PLACES = ("directories whose .git the line writes",)  # (a key of `walk.file_scripts`)
 
 
 def _common_dir(walk: Walk, view: View, top: tuple[str, ...], git_dir: tuple[str, ...], written: dict | None,
@@ -677,7 +696,7 @@ def may_run(walk: Walk, cwd: tuple[str, ...] | None, wrote: bool = False) -> boo
     found = _repository(walk, None, cwd)
     if found is None:
         # (a repository the line makes: a `.git` written, or an archive extracted, round 6)
-        return wrote and (any(".git" in path for path in walk.written()) or EXTRACTED in walk.file_scripts)
+        return wrote and (bool(_git_places(walk, walk.written())) or EXTRACTED in walk.file_scripts)
     if wrote:
         return True
     top, git_dir = found
