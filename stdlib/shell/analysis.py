@@ -690,6 +690,9 @@ GIT_CONFIG = "git config"
 # extra, the command's directory), listed only when a git command after them works there
 # (gitruns.py: a member may be a hook or the configuration of its repository).
 EXTRACTED = ("archives extracted by the line",)
+# Set (a key of `Walk.file_scripts`) once the line has a writer that may make a git repository
+# where the disk has none: a word or target that spells `.git`, or an archive extracted.
+MAKES_REPOSITORY = ("a repository the line may make",)
 
 
 def _sets_git_config(view: View) -> bool:
@@ -1003,6 +1006,8 @@ class Walk:
                         if is_write_redirect(r):
                             quiet = QuietCommand(cmd, context)
                             context.writers.append(quiet)
+                            if ".git" in r.target.text:
+                                self.file_scripts[MAKES_REPOSITORY] = True
                             yield quiet
                             break
                     name = cmd.words[0].text
@@ -2092,6 +2097,8 @@ class Walk:
             self._assign_all(args, 0, view.source)
         if view.targets or (name and name in _WRITER_NAMES):
             context.writers.append(view)  # its writes are worked out when a script runs
+            if MAKES_REPOSITORY not in self.file_scripts and _may_make_repository(view):
+                self.file_scripts[MAKES_REPOSITORY] = True
         words = view.cmd.words
         if words and (name == "let" or words[0].text.startswith("((")
                       or view.cmd.flags & W_VAR and "((" in view.source[words[0].start : words[-1].end]):
@@ -3172,6 +3179,15 @@ def _opens_descriptors(cmd: SimpleCommand) -> bool:
     return bool(cmd.words) and cmd.words[0].text == "exec"
 _PIPED_ENV = E.Env(piped=True)
 _WRITER_NAMES = E.names_with_effects()
+
+
+def _may_make_repository(view: View) -> bool:
+    """Could this writer make a git repository (gitruns.py): a word or a redirect target that
+    spells `.git`, or an archive it extracts (whose members may be one)?"""
+    if any(".git" in a.text for a in view.args) or any(".git" in t.text for _, targets in view.targets for t in targets):
+        return True
+    found = view.effects if view.model is not None else None
+    return found is not None and any(extra.kind == "extract" for extra in found.extra)
 _NO_ROLES: dict[int, str] = {}
 # Commands after which the walk reads another script.
 _RUNS_SCRIPTS = NESTED_SHELLS | _SCHEDULERS | {"alias", "trap", "find", "sed", "gsed"}

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from itertools import islice
 
-from polydeukes.stdlib.shell.analysis import EXTRACTED, GIT_CONFIG, View, Walk
+from polydeukes.stdlib.shell.analysis import EXTRACTED, GIT_CONFIG, MAKES_REPOSITORY, View, Walk
 from polydeukes.stdlib.shell.disk import SCRIPT_BYTES, Binary, Missing, Refused
 from polydeukes.stdlib.shell.git import _GIT_GLOBAL_MODEL, _GIT_READERS, _GIT_SUBCOMMANDS
 from polydeukes.stdlib.shell.judgment import GIT_HOOKS, member_paths
@@ -174,7 +174,10 @@ def git_script(walk: Walk, view: View) -> FileScript | None:
         git_dir = walk.absolute(spelled, directory) if spelled else None
     found = _repository(walk, git_dir, directory)
     context = walk.context
-    written = walk.written() if context.writers or context.written or context.trees_written else None
+    wrote = context.writers or context.written or context.trees_written
+    # (outside a repository on disk, the writes are worked out only when one may make one:
+    # working them out costs every line that writes there)
+    written = walk.written() if wrote and (found is not None or MAKES_REPOSITORY in walk.file_scripts) else None
     extracted = _extracted(walk, directory, git_dir) if written is not None and EXTRACTED in walk.file_scripts \
         else _NOTHING
     if written is not None and git_dir is None:
@@ -204,6 +207,8 @@ def git_script(walk: Walk, view: View) -> FileScript | None:
         for name, items in more.items():
             values[name] = [*values.get(name, ()), *items]
     origins = {name: "the line's git config" for name in settings or ()}  # (else `config`, or -c)
+    if written is None and wrote:
+        written = walk.written()
     if written is not None or overrides or settings or CONFIG_VARIABLES & scope.keys() \
             or view.inner and any(a.text.startswith("GIT_CONFIG") for a in view.args[: view.inner]):
         # Configuration the line writes or names (round 5, r5-git): merged, or failed closed.
@@ -696,7 +701,7 @@ def may_run(walk: Walk, cwd: tuple[str, ...] | None, wrote: bool = False) -> boo
     found = _repository(walk, None, cwd)
     if found is None:
         # (a repository the line makes: a `.git` written, or an archive extracted, round 6)
-        return wrote and (bool(_git_places(walk, walk.written())) or EXTRACTED in walk.file_scripts)
+        return wrote and MAKES_REPOSITORY in walk.file_scripts
     if wrote:
         return True
     top, git_dir = found
