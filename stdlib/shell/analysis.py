@@ -673,6 +673,9 @@ class View:
     targets: tuple = ()  # (redirect, its expanded targets)
     glob: GlobOptions
     runs_written: str | None = None  # a script the line wrote with unknown content, run here
+    # The same for git settings of unknown value (gitruns.UNKNOWN_SETTINGS), judged last: a
+    # reason of the command's own words (a protected hook `-c "$S"` takes out of use) comes first.
+    runs_unknown: str | None = None
     written_code: str | None = None  # a program the line wrote, run by an interpreter here
     file_script = None  # a script file on disk it runs (`scripts.FileScript`)
     passes_unreadable: tuple[str, str] | None = None  # a file it passes to an executor, unread: (path, why)
@@ -748,6 +751,13 @@ _REMOVING = frozenset({E.DELETE, E.MOVE})  # (roles that leave nothing at the pa
 _NO_PATHS: frozenset = frozenset()
 _NO_WRITERS: dict = {}  # (shared, never written: `Context.written_by` until its first entry)
 GIT_CONFIG = "git config"
+# The archives the line extracts (a key of `Walk.file_scripts`): (the directory, the `extract`
+# extra, the command's directory), listed only when a git command after them works there
+# (gitruns.py: a member may be a hook or the configuration of its repository).
+EXTRACTED = ("archives extracted by the line",)
+# Set (a key of `Walk.file_scripts`) once the line has a writer that may make a git repository
+# where the disk has none: a word or target that spells `.git`, or an archive extracted.
+MAKES_REPOSITORY = ("a repository the line may make",)
 
 
 def _sets_git_config(view: View) -> bool:
@@ -1060,7 +1070,7 @@ class Walk:
                     mentioned = True
                 elif spelled is not None and (cmd.words[0].text not in _MODELLED_WRITERS or _reads_only(
                         cmd.words[0].text, args, self._env(cmd, piped) if cmd.heredocs or cmd.redirects or piped
-                        else _NO_ENV)) and not (cmd.words[0].text == "git" and self._git_may_run()) \
+                        else _NO_ENV)) and not (cmd.words[0].text == "git" and self._git_may_run(spelled)) \
                         and not (cmd.words[0].text in PAGER_USERS and self._pager_set()) \
                         and not (cmd.words[0].text == "curl" and _CURL_HOMES.intersection(context.scope.values)):
                     # No view, no effects: a plain command that can only matter through a
@@ -1069,6 +1079,8 @@ class Walk:
                         if is_write_redirect(r):
                             quiet = QuietCommand(cmd, context)
                             context.writers.append(quiet)
+                            if ".git" in r.target.text:
+                                self.file_scripts[MAKES_REPOSITORY] = True
                             yield quiet
                             break
                     name = cmd.words[0].text
@@ -2163,6 +2175,8 @@ class Walk:
             self._assign_all(args, 0, view.source)
         if view.targets or (name and name in _WRITER_NAMES):
             context.writers.append(view)  # its writes are worked out when a script runs
+            if MAKES_REPOSITORY not in self.file_scripts and _may_make_repository(view):
+                self.file_scripts[MAKES_REPOSITORY] = True
         words = view.cmd.words
         if words and (name == "let" or words[0].text.startswith("((")
                       or view.cmd.flags & W_VAR and "((" in view.source[words[0].start : words[-1].end]):
@@ -2999,6 +3013,8 @@ class Walk:
                     if self.context.trees_written is _NO_PATHS:
                         self.context.trees_written = set()
                     self.context.trees_written.add(path)
+                    if extra.kind == "extract":
+                        self.file_scripts.setdefault(EXTRACTED, []).append((path, extra, view.cwd))
 
     # -- scripts the line wrote -------------------------------------------------------------
 
@@ -3229,14 +3245,18 @@ class Walk:
         the quiet path."""
         return not self.context.scope.values.keys().isdisjoint(LESS_VARIABLES)  # (one call: asked for every git command)
 
-    def _git_may_run(self) -> bool:
-        """Could a git command here run a hook, an alias or a configured program (gitruns.py)?"""
+    def _git_may_run(self, spelled: str) -> bool:
+        """Could the git command `spelled` here run a hook, an alias or a configured program
+        (gitruns.py)?"""
         from polydeukes.stdlib.shell import gitruns  # only a git command loads it
 
+        if "-C" in spelled or "--git-dir" in spelled:
+            return True  # (another repository than the directory's: `git -C sub status`)
         context = self.context
         # (what the line set before it may name a hook or configuration git reads; what it
         # wrote may be one, in a repository)
         if self.file_scripts.get(gitruns.SETTINGS) or self.file_scripts.get(gitruns.TEMPLATES) \
+                or gitruns.UNKNOWN_SETTINGS in self.file_scripts \
                 or gitruns.LINE_VARIABLES & context.scope.values.keys():
             return True
         return gitruns.may_run(self, context.cwd, bool(context.writers or context.written or context.trees_written))
@@ -3308,6 +3328,15 @@ def _opens_descriptors(cmd: SimpleCommand) -> bool:
     return bool(cmd.words) and cmd.words[0].text == "exec"
 _PIPED_ENV = E.Env(piped=True)
 _WRITER_NAMES = E.names_with_effects()
+
+
+def _may_make_repository(view: View) -> bool:
+    """Could this writer make a git repository (gitruns.py): a word or a redirect target that
+    spells `.git`, or an archive it extracts (whose members may be one)?"""
+    if any(".git" in a.text for a in view.args) or any(".git" in t.text for _, targets in view.targets for t in targets):
+        return True
+    found = view.effects if view.model is not None else None
+    return found is not None and any(extra.kind == "extract" for extra in found.extra)
 _NO_ROLES: dict[int, str] = {}
 # Commands after which the walk reads another script.
 _RUNS_SCRIPTS = NESTED_SHELLS | _SCHEDULERS | {"alias", "trap", "find", "sed", "gsed"}

@@ -558,6 +558,18 @@ class Disk:
             os.close(fd)
         return b"".join(chunks).decode("utf-8", errors="replace")
 
+    def index_paths(self, path: str) -> list[str] | Missing | Refused:
+        """The paths a git index file (`.git/index`, versions 2 to 4, SHA-1 names) records, read
+        within `FILE_BYTES`; an index of another form or a malformed one is refused."""
+        refused = self._spend()
+        if refused is not None:
+            return refused
+        try:
+            data = safeio.read_regular(path, limit=FILE_BYTES)
+        except (OSError, ValueError) as exc:
+            return _open_failure(exc, path)
+        return git_index_paths(data, path)
+
     def patch_targets(self, path: str) -> list[str] | Missing | Refused:
         text = self.read_text(path)
         if not isinstance(text, str):
@@ -806,3 +818,52 @@ def _diff_start(text: str) -> int:
         if at >= 0:
             return at + 1
     return 0
+
+
+_INDEX_FIXED = 62  # an index entry's fields before its name: times, ids, mode, size, SHA-1, flags
+
+
+def git_index_paths(data: bytes, path: str) -> list[str] | Refused:
+    """The entry names of a git index (gitformat-index(5)): a `DIRC` header with the version and
+    the entry count, then per entry 62 bytes of fields, the extended flags (version 3 and up,
+    when flagged), and the name: NUL-padded to a multiple of 8 in versions 2 and 3; in version
+    4 a varint of how many bytes to drop from the previous name, then the rest, NUL-ended."""
+    if len(data) < 12 or data[:4] != b"DIRC":
+        return Refused(f"'{path}' is not a git index")
+    version = int.from_bytes(data[4:8], "big")
+    count = int.from_bytes(data[8:12], "big")
+    if version not in (2, 3, 4) or count > MEMBERS:
+        return Refused(f"'{path}' is a git index of a form not read (version {version}, {count} entries)")
+    names: list[str] = []
+    previous = b""
+    at = 12
+    try:
+        for _ in range(count):
+            start = at
+            flags = int.from_bytes(data[at + 60 : at + 62], "big")
+            at += _INDEX_FIXED + (2 if version >= 3 and flags & 0x4000 else 0)
+            if version == 4:
+                drop = shift = 0
+                while True:  # (git's offset varint: each continuation adds one before shifting)
+                    byte = data[at]
+                    at += 1
+                    drop = (drop << 7) | (byte & 0x7F) if not shift else ((drop + 1) << 7) | (byte & 0x7F)
+                    shift = 1
+                    if not byte & 0x80:
+                        break
+                end = data.index(b"\0", at)
+                if drop > len(previous):
+                    return Refused(f"'{path}' is a malformed git index")
+                name = previous[: len(previous) - drop] + data[at:end]
+                at = end + 1
+            else:
+                end = data.index(b"\0", at)
+                name = data[at:end]
+                at = start + ((end - start) // 8 + 1) * 8  # (1 to 8 NULs: the entry ends on a multiple of 8)
+            if at > len(data):
+                return Refused(f"'{path}' is a malformed git index")
+            names.append(name.decode("utf-8", errors="replace"))
+            previous = name
+    except (IndexError, ValueError):
+        return Refused(f"'{path}' is a malformed git index")
+    return names

@@ -33,10 +33,12 @@ and hooks the line itself writes" below).
 
 from __future__ import annotations
 
-from polydeukes.stdlib.shell.analysis import GIT_CONFIG, View, Walk
+from itertools import islice
+
+from polydeukes.stdlib.shell.analysis import EXTRACTED, GIT_CONFIG, MAKES_REPOSITORY, View, Walk
 from polydeukes.stdlib.shell.disk import SCRIPT_BYTES, Binary, Missing, Refused
 from polydeukes.stdlib.shell.git import _GIT_GLOBAL_MODEL, _GIT_READERS, _GIT_SUBCOMMANDS
-from polydeukes.stdlib.shell.judgment import GIT_HOOKS
+from polydeukes.stdlib.shell.judgment import GIT_HOOKS, member_paths
 from polydeukes.stdlib.shell.scripts import FileScript
 from polydeukes.vm.sre import LazyPattern
 
@@ -121,6 +123,8 @@ def git_script(walk: Walk, view: View) -> FileScript | None:
     directory: tuple[str, ...] | None = view.cwd
     git_dir: tuple[str, ...] | None = None
     overrides: dict[str, list[str]] = {}  # `-c key=value`, after the files' values
+    # A setting of unknown value, earlier on the line or on the command (`UNKNOWN_SETTINGS`)
+    unknown = next(iter(walk.file_scripts.get(UNKNOWN_SETTINGS, ())), None)
     k = 0
     while k < len(args) and args[k].text.startswith("-"):
         a = args[k]
@@ -133,11 +137,17 @@ def git_script(walk: Walk, view: View) -> FileScript | None:
         if key == "-c" and not a.opaque:
             name, eq, setting = value.partition("=")
             overrides.setdefault(_normal_key(name), []).append(setting if eq else "true")
-        elif key == "--config-env" and not a.opaque:
+        elif key == "-c":  # (`-c "$k=$v"`, `-c core.pager="$P"`: round 6)
+            name = value.partition("=")[0]
+            if _unknown_key(name) or consequential(_normal_key(name)):
+                unknown = unknown or "-c " + value
+        elif key == "--config-env":
             name, _, variable = value.partition("=")
-            setting = walk.environment(view, variable)
+            setting = walk.environment(view, variable) if not a.opaque else None
             if setting is not None:
                 overrides.setdefault(_normal_key(name), []).append(setting)
+            elif _unknown_key(name) or consequential(_normal_key(name)):
+                unknown = unknown or "--config-env " + value
         if key == "-C" or key == "--git-dir":
             place = walk.absolute(value, directory) if not a.opaque else None
             if place is None:
@@ -149,6 +159,9 @@ def git_script(walk: Walk, view: View) -> FileScript | None:
         k += 1
     if k < len(args) and args[k].text == "config" and not args[k].opaque:
         _record_setting(walk, args[k + 1 :])
+    if unknown is not None:
+        view.runs_unknown = "the programs of " + unknown  # (the judge fails closed: WRITTEN_SCRIPT)
+        return None
     if k >= len(args) or args[k].opaque or directory is None or walk.disk is None:
         return None
     sub = args[k].text
@@ -160,14 +173,29 @@ def git_script(walk: Walk, view: View) -> FileScript | None:
         spelled = walk.environment(view, "GIT_DIR")  # (as `--git-dir`)
         git_dir = walk.absolute(spelled, directory) if spelled else None
     found = _repository(walk, git_dir, directory)
+    context = walk.context
+    wrote = context.writers or context.written or context.trees_written
+    # (outside a repository on disk, the writes are worked out only when one may make one:
+    # working them out costs every line that writes there)
+    written = walk.written() if wrote and (found is not None or MAKES_REPOSITORY in walk.file_scripts) else None
+    extracted = _extracted(walk, directory, git_dir) if written is not None and EXTRACTED in walk.file_scripts \
+        else _NOTHING
+    if written is not None and git_dir is None:
+        found = _line_repository(walk, view, directory, found, written, extracted)
+        if found is _UNKNOWN:
+            return None  # (`view.runs_written` says which `.git`: the judge fails closed)
     settings = walk.file_scripts.get(SETTINGS)
     if sub in ("init", "clone"):
         _record_templates(walk, view, args[k + 1 :], overrides, settings, found, directory)
     templates = walk.file_scripts.get(TEMPLATES)
     values: dict[str, list[str]] = {}
+    common = None
     if found is not None:
         top, git_dir = found
-        read = _config(walk, git_dir)
+        common = _common_dir(walk, view, top, git_dir, written, extracted)
+        if isinstance(common, FileScript) or common is _UNKNOWN:
+            return common if isinstance(common, FileScript) else None
+        read = _config(walk, common)
         if isinstance(read, FileScript):
             return read
         values.update(read)
@@ -179,12 +207,12 @@ def git_script(walk: Walk, view: View) -> FileScript | None:
         for name, items in more.items():
             values[name] = [*values.get(name, ()), *items]
     origins = {name: "the line's git config" for name in settings or ()}  # (else `config`, or -c)
-    context = walk.context
-    written = walk.written() if context.writers or context.written or context.trees_written else None
+    if written is None and wrote:
+        written = walk.written()
     if written is not None or overrides or settings or CONFIG_VARIABLES & scope.keys() \
             or view.inner and any(a.text.startswith("GIT_CONFIG") for a in view.args[: view.inner]):
         # Configuration the line writes or names (round 5, r5-git): merged, or failed closed.
-        refused = _line_config(walk, view, top, git_dir, values, written, origins)
+        refused = _line_config(walk, view, top, git_dir, common, values, written, origins, extracted)
         if refused is not None:
             return refused if isinstance(refused, FileScript) else None
     lines: list[str] = []
@@ -193,7 +221,7 @@ def git_script(walk: Walk, view: View) -> FileScript | None:
     # order is not followed: each is read), else the git directory's own.
     hooks_paths = values.get("core.hookspath")
     directories = [walk.absolute(spelled, top) for spelled in hooks_paths] if hooks_paths \
-        else [git_dir + ("hooks",)] if git_dir else []
+        else [common + ("hooks",)] if common else []
     directories += [template + ("hooks",) for template in templates or ()]
     for hook in _HOOKS.get(sub, ()) if sub != "hook" else _hook_run(args[k + 1 :]):
         for hooks in directories:
@@ -203,7 +231,8 @@ def git_script(walk: Walk, view: View) -> FileScript | None:
             spelled = "/" + "/".join(path)
             if walk.names_entry is not None and walk.names_entry(spelled, view.cwd):
                 continue  # a protected hook (the gate): the user's, not the agent's
-            text = _written_text(walk, written, path, top) if written is not None else _NOT_WRITTEN
+            text = _written_text(walk, written, path, top, extracted=extracted) if written is not None \
+                else _NOT_WRITTEN
             if text is None:
                 view.runs_written = _shown(path, view.cwd)  # (the judge fails closed: WRITTEN_SCRIPT)
                 return None
@@ -214,7 +243,7 @@ def git_script(walk: Walk, view: View) -> FileScript | None:
             if text:  # (an empty hook, or one the line removed, runs nothing)
                 lines.append(text)
                 sources.append(_shown(path, view.cwd))
-    config = _shown(git_dir + ("config",), view.cwd) if git_dir is not None else "-c"
+    config = _shown(common + ("config",), view.cwd) if common is not None else "-c"
     alias = values.get("alias." + sub) if sub not in _BUILTINS else None
     arguments = args[k + 1 :]
     if alias:
@@ -316,6 +345,37 @@ def config_setting(arguments) -> tuple[str, str] | None:
     """The (key, value) a `git config ARGUMENTS…` sets (`KEY VALUE`, `set KEY VALUE`, `--add`,
     `--replace-all KEY VALUE [PATTERN]`, any scope or file), None for a command that reads,
     unsets or edits, or whose key or value is of unknown value."""
+    operands = _config_operands(arguments)
+    if operands is None or operands[0].opaque or operands[1].opaque:
+        return None
+    return _normal_key(operands[0].text), operands[1].text
+
+
+def unknown_setting(arguments) -> str | None:
+    """The words of a `git config ARGUMENTS…` that sets a key of unknown value (it may be
+    `core.pager`, `alias.*`, …), or a value of unknown value to a key git runs or reads
+    (`consequential`); None for any other (`git config user.name "$N"` is harmless)."""
+    operands = _config_operands(arguments)
+    if operands is None or not operands[0].opaque and not (operands[1].opaque and consequential(
+            _normal_key(operands[0].text))):
+        return None
+    return "git config " + " ".join(a.text for a in operands[:2])
+
+
+def consequential(key: str) -> bool:
+    """Is `key` (as `_normal_key` spells it) one whose value names what git runs or reads
+    configuration from: an alias, a program, an include, the hooks path, a template?"""
+    return key.startswith("alias.") or _runs_program(key) or key in ("core.hookspath", "init.templatedir") \
+        or bool(_INCLUDE_KEY().fullmatch(key))
+
+
+def _unknown_key(name: str) -> bool:
+    """Is a key spelled in a word of unknown value itself of unknown value (`$k`, `core.$X`)?"""
+    return not name or any(c in name for c in "$`*?[\\")
+
+
+def _config_operands(arguments) -> list | None:
+    """The key and value words of a `git config` that sets one, else None."""
     operands = []
     k = 0
     while k < len(arguments):
@@ -331,9 +391,7 @@ def config_setting(arguments) -> tuple[str, str] | None:
         elif a.opaque or not t.startswith("-"):
             operands.append(a)
         k += 1
-    if len(operands) < 2 or operands[0].opaque or operands[1].opaque:
-        return None
-    return _normal_key(operands[0].text), operands[1].text
+    return operands if len(operands) >= 2 else None
 
 
 def sets_config(view: View) -> bool:
@@ -352,6 +410,16 @@ def _record_setting(walk: Walk, arguments) -> None:
     setting = config_setting(arguments)
     if setting is not None:
         walk.file_scripts.setdefault(SETTINGS, {}).setdefault(setting[0], []).append(setting[1])
+    else:
+        unknown = unknown_setting(arguments)
+        if unknown is not None:
+            walk.file_scripts.setdefault(UNKNOWN_SETTINGS, []).append(unknown)
+
+
+# A `git config` whose key, or whose consequential key's value, is of unknown value (round 6,
+# r6-git): every later git command of the line may run anything (`core.pager`, `alias.st`,
+# `core.fsmonitor`), so it fails closed; as does `-c` with such a setting on the command itself.
+UNKNOWN_SETTINGS = ("git settings of unknown value",)  # (a key of `walk.file_scripts`: the words)
 
 
 # `git init --template=T` and `git clone --template=T` (or `init.templateDir`, `GIT_TEMPLATE_DIR`)
@@ -389,13 +457,17 @@ def _record_templates(walk: Walk, view: View, arguments, overrides: dict[str, li
 
 
 def _written_text(walk: Walk, written: dict, path: tuple[str, ...], top: tuple[str, ...],
-                  configuration: bool = False) -> str | None | object:
+                  configuration: bool = False, extracted: frozenset | set = frozenset()) -> str | None | object:
     """What the line wrote at `path` (None: content not computed), or `_NOT_WRITTEN`. A directory
     above it, below the work tree's top, that the line writes (`cp -r t .git/hooks`, `mv h2 h`)
     or extracts an archive into (`tar xf h.tar -C .git/hooks`) counts as a write of unknown
     content (outside the work tree, only the file's own directory does). A `configuration` file
     only `git config` wrote is read as not written: its settings are the line's (`SETTINGS`);
-    a script so written is not (`git config -f x.sh 'a.$(…).b' v; sh x.sh` runs its header)."""
+    a script so written is not (`git config -f x.sh 'a.$(…).b' v; sh x.sh` runs its header).
+    A path an archive's member lands on, or below (`_extracted`), is written with unknown
+    content wherever the archive was extracted."""
+    if extracted and any(path[:end] in extracted for end in range(len(path), 0, -1)):
+        return None
     if path in written:
         if path in walk.context.removed:
             return ""  # (removed last, or moved away: nothing runs)
@@ -411,14 +483,15 @@ def _written_text(walk: Walk, written: dict, path: tuple[str, ...], top: tuple[s
 
 
 def _line_config(walk: Walk, view: View, top: tuple[str, ...], git_dir: tuple[str, ...] | None,
-                 values: dict[str, list[str]], written: dict | None, origins: dict[str, str]) -> FileScript | bool | None:
+                 common: tuple[str, ...] | None, values: dict[str, list[str]], written: dict | None,
+                 origins: dict[str, str], extracted: frozenset | set) -> FileScript | bool | None:
     """Merges into `values` the configuration files git reads that the line writes (their
     computed content), and those the line names (`-c include.path=F`, `GIT_CONFIG_GLOBAL=F`)
     read from disk; True when one is written with content this layer does not compute
     (`view.runs_written` then says which), a `FileScript` when one cannot be read."""
     pending: list[tuple[tuple[str, ...] | None, bool]] = []  # (path, read from disk when not written)
     if git_dir is not None:
-        pending += [(git_dir + ("config",), False), (git_dir + ("config.worktree",), False)]
+        pending += [(common + ("config",), False), (git_dir + ("config.worktree",), False)]
     home = walk.home_now()
     if home is not None:
         pending += [(home + (".gitconfig",), False), (home + (".config", "git", "config"), False)]
@@ -426,7 +499,7 @@ def _line_config(walk: Walk, view: View, top: tuple[str, ...], git_dir: tuple[st
         spelled = walk.environment(view, name)
         if spelled:
             pending.append((walk.absolute(spelled, view.cwd), True))
-    base = git_dir if git_dir is not None else view.cwd
+    base = common if common is not None else view.cwd
     for name, items in list(values.items()):
         if _INCLUDE_KEY().fullmatch(name):
             pending += [(walk.absolute(spelled, base), True) for spelled in items]
@@ -436,7 +509,7 @@ def _line_config(walk: Walk, view: View, top: tuple[str, ...], git_dir: tuple[st
         if path is None or path in seen:
             continue
         seen.add(path)
-        text = _written_text(walk, written, path, top, True) if written is not None else _NOT_WRITTEN
+        text = _written_text(walk, written, path, top, True, extracted) if written is not None else _NOT_WRITTEN
         if text is None:
             view.runs_written = "the programs of " + _shown(path, view.cwd)
             return True
@@ -452,6 +525,134 @@ def _line_config(walk: Walk, view: View, top: tuple[str, ...], git_dir: tuple[st
             if _INCLUDE_KEY().fullmatch(name):
                 pending += [(walk.absolute(spelled, path[:-1]), True) for spelled in items]
     return None
+
+
+# -- repositories and archive members the line writes (round 6, r6-git) ------------------------
+#
+# `tar xf h.tar; git status` with a member `.git/hooks/post-index-change` (or `.git/config`),
+# `echo 'gitdir: evil' > .git; git status`, `git init; echo '[core] fsmonitor = …' >>
+# .git/config; git status`, and a linked worktree whose hooks and configuration are its main
+# repository's (`commondir`): git reads a repository the disk does not show yet, or not where
+# the `.git` directory is. The members of an archive extracted where the git command works (or
+# above it) are listed, and each one counts as a file the line writes with unknown content; a
+# `.git` the line writes is where git finds its repository; a `commondir` is followed.
+_NOTHING: frozenset = frozenset()
+_UNKNOWN = object()  # (a repository the line writes in a way this layer does not follow)
+_COMMON_BYTES = 4096  # a `.git` file's or a `commondir` file's one line
+
+
+def _extracted(walk: Walk, directory: tuple[str, ...], git_dir: tuple[str, ...] | None) -> set[tuple[str, ...]]:
+    """The paths the members of the line's archives land on, for those extracted into
+    `directory` or above it (or above `git_dir`): a member that has members below it is a
+    directory and not counted itself; an archive that cannot be listed counts as its whole
+    extraction directory."""
+    out: set[tuple[str, ...]] = set()
+    for where, extra, cwd in walk.file_scripts[EXTRACTED]:
+        if directory[: len(where)] != where and (git_dir is None or git_dir[: len(where)] != where):
+            continue
+        names = _archive_names(walk, extra, cwd)
+        if names is None:
+            out.add(where)
+            continue
+        above = {name[:cut] for name in names for cut in range(len(name)) if name[cut] == "/"}
+        for name in names:
+            if name not in above:
+                path = walk.absolute(name, where)
+                if path is not None:
+                    out.add(path)
+    return out
+
+
+def _archive_names(walk: Walk, extra, cwd: tuple[str, ...] | None) -> list[str] | None:
+    """The names an extraction writes (`judgment.member_paths`), once per walk; None when they
+    cannot be listed (an archive on stdin, renamed members, one the line writes, past a bound)."""
+    kind, archive = extra.source[0], extra.source[1]
+    path = walk.absolute(archive, cwd) if archive is not None and not extra.source[3] else None
+    if path is None or walk.disk is None or path in walk.written():
+        return None
+    key = ("archive names", path, extra.source)
+    cache = walk.file_scripts
+    if key not in cache:
+        members = walk.disk.archive_members("/" + "/".join(path), kind)
+        if isinstance(members, Missing) and kind == "zip" and not archive.endswith(".zip"):
+            members = walk.disk.archive_members("/" + "/".join(path) + ".zip", kind)
+        cache[key] = member_paths(members, extra.source) if isinstance(members, list) else None
+    return cache[key]
+
+
+def _line_repository(walk: Walk, view: View, directory: tuple[str, ...], found, written: dict,
+                     extracted: set[tuple[str, ...]]):
+    """The repository git finds from `directory` when the line writes a `.git` on the way up
+    (below the one on disk, or where none is): a `.git` file whose `gitdir:` line the walk
+    computes leads to that directory; one of unknown content is `_UNKNOWN` (with
+    `view.runs_written` set); files written below a `.git` make it the repository."""
+    places = _git_places(walk, written)
+    if extracted:
+        places = places | {path[:end] for path in extracted for end in range(len(path)) if path[end] == ".git"}
+    if not places:
+        return found
+    stop = found[0] if found is not None else ()
+    place = directory
+    for _ in range(_UPWARD):
+        if place in places:
+            dot_git = place + (".git",)
+            if dot_git in extracted or dot_git in written and dot_git not in walk.context.removed:
+                text = written.get(dot_git) if dot_git not in extracted else None
+                linked = walk.absolute(text[len("gitdir:") :].strip(), place) \
+                    if text is not None and text.startswith("gitdir:") else None
+                if linked is not None:
+                    return place, linked
+                if text is None or text.startswith("gitdir:"):
+                    view.runs_written = "the hooks and programs of " + _shown(dot_git, view.cwd)
+                    return _UNKNOWN
+                return None  # (not a `.git` file git reads: it stops there)
+            return place, dot_git
+        if place == stop or not place:
+            break
+        place = place[:-1]
+    return found
+
+
+def _git_places(walk: Walk, written: dict) -> set[tuple[str, ...]]:
+    """The directories whose `.git` (or a file below it) the line writes, kept for the walk and
+    brought up to date with the paths written since (`written` only grows, in order)."""
+    kept = walk.file_scripts.get(_GIT_PLACES)
+    if kept is None:
+        kept = walk.file_scripts[_GIT_PLACES] = [0, set()]
+    if kept[0] < len(written):
+        kept[1].update(path[:end] for path in islice(written, kept[0], None) if ".git" in path
+                       for end in range(len(path)) if path[end] == ".git")
+        kept[0] = len(written)
+    return kept[1]
+
+
+_GIT_PLACES = ("directories whose .git the line writes",)  # (a key of `walk.file_scripts`)
+
+
+def _common_dir(walk: Walk, view: View, top: tuple[str, ...], git_dir: tuple[str, ...], written: dict | None,
+                extracted: set[tuple[str, ...]]):
+    """Where git takes the hooks and the configuration of `git_dir` from: `GIT_COMMON_DIR`, else
+    the directory its `commondir` file names (a linked worktree's main `.git`), else itself;
+    `_UNKNOWN` (with `view.runs_written` set) for a `commondir` the line writes with content
+    this layer does not compute, a `FileScript` for one that cannot be read."""
+    if view.inner or "GIT_COMMON_DIR" in walk.context.scope.values:
+        spelled = walk.environment(view, "GIT_COMMON_DIR")
+        if spelled:
+            return walk.absolute(spelled, view.cwd) or git_dir
+    path = git_dir + ("commondir",)
+    text = _written_text(walk, written, path, top, extracted=extracted) if written is not None else _NOT_WRITTEN
+    if text is None:
+        if path not in written and path not in extracted:
+            return git_dir  # (a directory above it written whole: so are the hooks and config read there)
+        view.runs_written = "the hooks and programs of " + _shown(path, view.cwd)
+        return _UNKNOWN
+    if text is _NOT_WRITTEN:
+        text = _read(walk, path, _COMMON_BYTES)
+        if isinstance(text, FileScript):
+            return text
+    return (walk.absolute(text.strip(), git_dir) or git_dir) if text and text.strip() else git_dir
+
+
 _SUBMODULE_PATH = LazyPattern(r"(?m)^[ \t]*path[ \t]*=[ \t]*(.+?)[ \t]*$")
 
 
@@ -499,14 +700,18 @@ def may_run(walk: Walk, cwd: tuple[str, ...] | None, wrote: bool = False) -> boo
         return False
     found = _repository(walk, None, cwd)
     if found is None:
-        return False
+        # (a repository the line makes: a `.git` written, or an archive extracted, round 6)
+        return wrote and MAKES_REPOSITORY in walk.file_scripts
     if wrote:
         return True
     top, git_dir = found
     key = ("git may run", git_dir)
     cache = walk.file_scripts
     if key not in cache:
-        values = _config(walk, git_dir)
+        common = _read(walk, git_dir + ("commondir",), _COMMON_BYTES)  # (a linked worktree's main `.git`)
+        if isinstance(common, str) and common.strip():
+            git_dir = walk.absolute(common.strip(), git_dir) or git_dir
+        values = _config(walk, git_dir) if not isinstance(common, FileScript) else common
         if isinstance(values, FileScript):
             cache[key] = True
         elif any(key.startswith("alias.") or _runs_program(key) and any(_program_value(key, v) for v in found_values)

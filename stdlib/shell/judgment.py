@@ -29,6 +29,7 @@ command's reach is unknown (fail-closed routing), or None; `kind` is one of `BRE
 from __future__ import annotations
 
 import re
+from functools import partial
 from collections.abc import Callable, Sequence
 
 import msgspec
@@ -824,6 +825,8 @@ class _Judge:
             self.unknown_reach = True
             wrapper, root = view.new_root
             self.found(BREAK_UNREADABLE, ROOTED.format(head=wrapper, root=root))
+        if view.runs_unknown is not None and self.judged_last is None:
+            self.judged_last = WRITTEN_SCRIPT.format(head=view.head, path=view.runs_unknown)
         if view.file_script is not None:
             self.file_script(view, cwd, cwd_spelled)
         if model is not None and model.handler in _CODE_HANDLERS or view.file_script is not None:
@@ -1510,7 +1513,9 @@ class _Judge:
         shown = extra.pattern if extra.pattern is not None else extra.path
         icase = extra.rule.startswith("pathspec") and self.icase_pathspecs(view)
         if extra.rule in ("pathspec-wildmatch", "pathspec-icase") or icase:
-            hits = p.pathspec_hits(shown, cwd, icase or extra.rule == "pathspec-icase", self.may_hold)
+            restored = name == "git" and kind == E.WRITE  # (from the index or a revision)
+            hits = p.pathspec_hits(shown, cwd, icase or extra.rule == "pathspec-icase",
+                                   partial(self.may_hold_restored, view) if restored else self.may_hold)
         elif extra.pattern is not None:
             hits = p.pattern_hits(extra.pattern, cwd, view.glob)
             if not hits and extra.rule == "into":
@@ -1551,6 +1556,37 @@ class _Judge:
             return True
         found = disk.tree_has_path(absolute, accept)
         return found if isinstance(found, bool) else True
+
+    def may_hold_restored(self, view: View, index: int, accept: Callable[[str], bool]) -> bool:
+        """`may_hold` for a git command that writes the files a pattern matches from the index
+        (`git checkout -- '*.sh'`, `git restore`) or from a revision: a file the index records
+        below the entry is restored though it is not on disk (round 6); a revision's files, an
+        index elsewhere (`GIT_INDEX_FILE`, `-C`, `--git-dir`, `--work-tree`) or one that cannot
+        be read may be any."""
+        if self.may_hold(index, accept):
+            return True
+        walk = self.walk
+        args = view.args[view.inner + 1 :]
+        if _from_revision(args) or view.cwd is None or walk.environment(view, "GIT_INDEX_FILE") is not None \
+                or "GIT_INDEX_FILE" in walk.context.scope.values \
+                or any(a.text.startswith(("GIT_INDEX_FILE=", "GIT_DIR=", "GIT_WORK_TREE=")) for a in view.args[: view.inner]):
+            return True
+        from polydeukes.stdlib.shell import disk, gitruns  # only a git command loads them
+
+        found = gitruns._repository(walk, None, view.cwd)
+        if found is None:
+            return False  # (no repository: git restores nothing)
+        top, git_dir = found
+        key = ("git index", git_dir)
+        if key not in walk.file_scripts:
+            walk.file_scripts[key] = walk.disk.index_paths("/" + "/".join((*git_dir, "index")))
+        recorded = walk.file_scripts[key]
+        if isinstance(recorded, disk.Missing):
+            return False  # (no index yet: nothing recorded to restore)
+        if not isinstance(recorded, list):
+            return True
+        entry = (*self.p.root_segs, *self.p.resolved[index])
+        return any(_below(top, path.split("/"), entry, accept) for path in recorded)
 
     def _tree_dir_hits(self, path: str, cwd: tuple[str, ...] | None) -> list[int]:
         """Entries a whole-work-tree effect reaches: git works on the repository that holds
@@ -1725,7 +1761,7 @@ class _Judge:
                 members = disk.archive_members("/" + "/".join(path), kind)
                 if isinstance(members, Missing) and kind == "zip" and not archive.endswith(".zip"):
                     members = disk.archive_members("/" + "/".join(path) + ".zip", kind)
-                listed = members if not isinstance(members, list) else self._member_paths(members, extra)
+                listed = members if not isinstance(members, list) else member_paths(members, extra.source)
             if isinstance(listed, Missing):
                 listed = Refused("it does not exist yet")
             if isinstance(listed, Refused):
@@ -1810,41 +1846,6 @@ class _Judge:
                 self.found(BREAK_PATTERN, UNKNOWN_DESTINATION.format(head=head, member=member, word=where.text,
                                                                      p=p.entries[hits[0]]))
                 return
-
-    def _member_paths(self, members, extra: E.Extra) -> list[str]:
-        """Member names as tar or unzip would write them: `--strip-components`, `-j`, and a
-        symbolic link member whose target points into the tree (later members can write
-        through it)."""
-        _kind, _archive, strip, _transformed, option = extra.source  # (renamed: refused before)
-        out = []
-        links: dict[str, str] = {}  # a link member's name -> where it leads, spelled from the directory
-        for member in members:
-            name = member.name
-            parts = [s for s in name.split("/") if s and s != "."]
-            if extra.source[0] in ("zip", "ar") and option:
-                parts = parts[-1:]  # unzip -j, ar x without P (names land in one directory)
-            elif strip:
-                parts = parts[strip:]
-            if not parts:
-                continue
-            out.append("/".join(parts))
-            if member.link is not None:
-                leads = member.link if member.link.startswith("/") else "/".join(parts[:-1] + [member.link])
-                out.append(leads)
-                links["/".join(parts)] = leads
-        if links:
-            # `l -> .` then `l/ci/gate.sh`: tar writes the later member through the link the
-            # earlier one made, so a name below a link member lands where the link leads
-            for name in list(out):
-                for _ in range(_LINK_HOPS):
-                    parts = name.split("/")
-                    prefix = next(("/".join(parts[:k]) for k in range(len(parts) - 1, 0, -1)
-                                   if "/".join(parts[:k]) in links), None)
-                    if prefix is None:
-                        break
-                    name = links[prefix].rstrip("/") + name[len(prefix):]
-                    out.append(name)
-        return out
 
     def code_mention(self, view: View, found: E.Effects | None, cwd: tuple[str, ...] | None) -> int:
         """An interpreter's code (or stdin program, or a script the line wrote) that spells a
@@ -2594,3 +2595,72 @@ def judge_shell_mod(text: str, protected: Sequence[str], *, root: str, home: str
     else:
         subject = None
     return ShellModResult(judge.reason is not None, subject, judge.kind, judge.reason)
+
+
+def member_paths(members, source: tuple) -> list[str]:
+    """Member names as tar or unzip would write them: `--strip-components`, `-j`, and a
+    symbolic link member whose target points into the tree (later members can write
+    through it)."""
+    kind, _archive, strip, _transformed, option = source  # (renamed: refused before)
+    out = []
+    links: dict[str, str] = {}  # a link member's name -> where it leads, spelled from the directory
+    for member in members:
+        name = member.name
+        parts = [s for s in name.split("/") if s and s != "."]
+        if kind in ("zip", "ar") and option:
+            parts = parts[-1:]  # unzip -j, ar x without P (names land in one directory)
+        elif strip:
+            parts = parts[strip:]
+        if not parts:
+            continue
+        out.append("/".join(parts))
+        if member.link is not None:
+            leads = member.link if member.link.startswith("/") else "/".join(parts[:-1] + [member.link])
+            out.append(leads)
+            links["/".join(parts)] = leads
+    if links:
+        # `l -> .` then `l/ci/gate.sh`: tar writes the later member through the link the
+        # earlier one made, so a name below a link member lands where the link leads
+        for name in list(out):
+            for _ in range(_LINK_HOPS):
+                parts = name.split("/")
+                prefix = next(("/".join(parts[:k]) for k in range(len(parts) - 1, 0, -1)
+                               if "/".join(parts[:k]) in links), None)
+                if prefix is None:
+                    break
+                name = links[prefix].rstrip("/") + name[len(prefix):]
+                out.append(name)
+    return out
+
+
+# Options that name the revision `git checkout` or `git restore` takes files from (round 6).
+_SOURCE_OPTIONS = ("-s", "--source")
+
+
+def _from_revision(args) -> bool:
+    """Does a `git checkout`/`git restore` (its words after `git`, global options first) take
+    the files from a revision rather than the index: `restore --source=REV` / `-s REV`, or a
+    checkout with a word that is not an option before `--` (`checkout REV -- PATHS`), or
+    with two or more such words and no `--` (`checkout REV PATH`)?"""
+    k = 0
+    while k < len(args) and args[k].text.startswith("-"):
+        k += 2 if args[k].text in ("-C", "-c", "--git-dir", "--work-tree", "--namespace") else 1
+    if k >= len(args):
+        return True
+    sub, rest = args[k].text, args[k + 1 :]
+    if sub == "restore":
+        return any(a.text in _SOURCE_OPTIONS or a.text.startswith(("--source=", "-s")) for a in rest)
+    if sub != "checkout":
+        return True  # (another writer, `git stash push -- PATHS`: what it writes is not read)
+    texts = [a.text for a in rest]
+    before = texts[: texts.index("--")] if "--" in texts else None
+    if before is not None:
+        return any(not t.startswith("-") for t in before)
+    return sum(not t.startswith("-") for t in texts) >= 2
+
+
+def _below(top: tuple[str, ...], parts: list[str], entry: tuple[str, ...], accept: Callable[[str], bool]) -> bool:
+    """Does the index path `parts` (from the work tree's `top`) lie below `entry`, as a path
+    `accept`ed from it?"""
+    path = (*top, *parts)
+    return len(path) > len(entry) and path[: len(entry)] == entry and accept("/".join(path[len(entry) :]))
