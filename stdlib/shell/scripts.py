@@ -995,9 +995,8 @@ def read(walk: Walk, view: View, script: FileScript) -> FileScript | None:
 def _under_unknown_directory(walk: Walk, view: View, script: FileScript) -> FileScript | None:
     """A relative script under a directory of unknown value (`cd "$D" && bash x.sh`): every
     file of the project whose path ends as the spelled one does (after its last `..`), read
-    together as `_under_glob` reads them; more than `_GLOB_MATCHES` files, or a walk past
-    the disk's budget, fail closed. A script found nowhere in the project is not judged (as
-    a missing file)."""
+    together as `_under_glob` reads them; more than `_GLOB_MATCHES` files, a walk past the
+    disk's budget, or no such file in the project (it can only lie outside) fail closed."""
     parts = [s for s in script.path.split("/") if s and s != "."]
     if ".." in parts:
         parts = parts[len(parts) - parts[::-1].index("..") :]
@@ -1020,7 +1019,10 @@ def _under_unknown_directory(walk: Walk, view: View, script: FileScript) -> File
         if isinstance(content, str):
             texts.append(content)
     if not texts:
-        return None
+        # (then it lies outside the project, if anywhere: a file no walk here can find)
+        script.refused = "the directory it runs in is unknown, and no file of the project is so named"
+        script.runner = script.runner or "the shell"
+        return script
     if not script.runner:
         script.runner, script.shell = shebang(texts[0])
         if not script.shell:
