@@ -4130,8 +4130,10 @@ def _rewrites_text(cmd: SimpleCommand, first: bool) -> str | None:
     if name == "git" and "ls-files" in operands:
         return name
     if name in FILE_PASSERS:
-        # (`dd conv=lcase` rewrites what it copies)
-        return name if name == "dd" and any(t.startswith("conv=") for t in operands) else None
+        # (`dd conv=lcase` rewrites what it copies; `cat <(…)` passes on what the substitution
+        # prints, which `passed_files` does not read)
+        return name if name == "dd" and any(t.startswith("conv=") for t in operands) \
+            or any(t.startswith("<(") for t in operands) else None
     if _filters_files(cmd, name, operands):
         return name
     if name == "echo":

@@ -661,9 +661,26 @@ def _substituted_files(view: View, words: Sequence[Arg], runner: str, child: boo
                 continue  # `$(cat F)`: the walk reads F as the substitution's value
             sources.extend(passed_sources(m.group(1) if m.group(1) is not None else m.group(2)))
     if not sources:
-        return None
+        return _printed_code(view, words, runner, child)
     script = FileScript(sources[0][0], runner, True, child, None)
     script.sources = sources
+    return script
+
+
+def _printed_code(view: View, words: Sequence[Arg], runner: str, child: bool) -> FileScript | None:
+    """Code that is one substitution's output and nothing else (`eval "$(ls x.sh | xargs
+    cat)"`, `eval "$(find . -name x.sh -exec cat {} +)"`): read as its script piped into a
+    shell, as a process substitution a shell runs is (`_located`)."""
+    if len(words) != 1 or words[0].word is None or not words[0].opaque:
+        return None
+    raw = view.source[words[0].word.start : words[0].word.end]
+    if raw[:1] == '"' and raw[-1:] == '"':
+        raw = raw[1:-1]
+    m = _SUBSTITUTION().fullmatch(raw)
+    if m is None or printed_file(raw) is not None:
+        return None
+    script = FileScript(raw, runner, True, child, None)
+    script.text = piped_into_shell(m.group(1) if m.group(1) is not None else m.group(2), "sh")
     return script
 
 
