@@ -4133,7 +4133,7 @@ def _rewrites_text(cmd: SimpleCommand, first: bool) -> str | None:
         # (`dd conv=lcase` rewrites what it copies; `cat <(…)` passes on what the substitution
         # prints, which `passed_files` does not read)
         return name if name == "dd" and any(t.startswith("conv=") for t in operands) \
-            or any(t.startswith("<(") for t in operands) else None
+            or cmd.flags & W_SUBST and any(t.startswith("<(") for t in operands) else None
     if _filters_files(cmd, name, operands):
         return name
     if name == "echo":
