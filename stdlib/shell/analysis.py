@@ -1113,7 +1113,10 @@ class Walk:
                 self._loop_input(view, cmd)
                 # (`mapfile -t a < <(git ls-files)`: the paths it prints)
                 view.stdin_listing = self._done_listing(cmd, depth) or view.stdin_listing
-            if rewriter is not None and _runs_stdin_as_code(cmd):
+            if rewriter is not None and _runs_stdin_as_code(cmd) and (
+                    rewriter not in _PATH_PRINTERS or _stdin_shell(cmd)):
+                # (a lister's paths are commands to a shell only; a read loop or `zip -@` takes
+                # them as names: the listing's own rule)
                 view.rewritten_by = rewriter
             elif piped and _reads_stdin_as_program(cmd):
                 # `echo x | sed s/x/ci/ | xargs rm`: operands made on the way
@@ -1139,6 +1142,14 @@ class Walk:
                 from polydeukes.stdlib.shell import scripts  # only such a pipeline loads it
 
                 upstream = upstream + scripts.passed_files(self, view)  # `cat list | xargs rm`
+            elif feeds_executor and not piped and view.name == "find" and rewriter == "find":
+                from polydeukes.stdlib.shell import scripts  # only such a pipeline loads it
+
+                # `find . -name x.sh -exec cat {} + | sh`: what it passes on is the found files' text
+                texts = scripts.found_texts(self, view)
+                if texts is not None:
+                    upstream = upstream + texts
+                    rewriter = None
             elif feeds_executor and flowing is not None and view.name in listers.SELECTING and view.listed \
                     and view.listed_argv is not None and view.name not in ("grep", "egrep", "fgrep", "tee") \
                     and all(a.text[:1] == "-" or a.text.isdigit() for a in view.listed_argv[view.inner + 1 : -1]):
@@ -1698,6 +1709,13 @@ class Walk:
                 for line in shell_strings(code)[:64]:
                     if tokenized(line).fully_read:  # (`exec("print(1)")` is Python, no command line)
                         yield from self.nested(line, depth, fully_read)
+            if name in _AWK_NAMES and codes and "BEGIN" in codes[0]:
+                from polydeukes.stdlib.shell.readers import awk_assignments, awk_begin_commands
+
+                # `awk -v x='make all' 'BEGIN{system(x)}'`: the command lines its `-v` values make
+                values = awk_assignments(args[inner + 1 :])
+                for line in (awk_begin_commands(codes[0], values) or ()) if values else ():
+                    yield from self.nested(line, depth, fully_read)
         if view.runs_options:
             # An option whose value is a program the command runs through a shell (`git fetch
             # --upload-pack='…'`, `git filter-branch --tree-filter '…'`, `tar --to-command`,
@@ -1805,8 +1823,20 @@ class Walk:
         view.name = basename(argv[inner].text) if inner < len(argv) and not argv[inner].opaque else ""
         view.model = E.model_for(view.name) if view.name else None
         view.redefined = self.context.redefined.get(view.name)
+        if find_exec is not None and view.name in NESTED_SHELLS and not view.redefined:
+            from polydeukes.stdlib.shell import scripts  # only `find -exec SHELL` loads it
+
+            # `find tests -name '*.sh' -exec bash {} \;`: every file found is a script it runs,
+            # read as `ls *.sh | xargs -n1 bash` reads them
+            script = scripts.found_script(view, find_exec)
+            if script is not None:
+                view.file_script = scripts.read(self, view, script)
         yield view
-        if inner < len(argv) and not any(a.opaque or "{}" in a.text for a in argv) and (
+        if view.file_script is not None:
+            from polydeukes.stdlib.shell import scripts  # (loaded above)
+
+            yield from scripts.walk_script(self, view)
+        elif inner < len(argv) and not any(a.opaque or "{}" in a.text for a in argv) and (
                 "/" in argv[inner].text or view.model is not None and view.model.handler == "interpreter"
                 or view.name in NESTED_SHELLS and inner + 1 < len(argv) and argv[inner + 1].text[:1] != "-"):
             # `find … -exec sh s.sh \;`, `-exec ./s.sh \;`, `-exec python3 x.py \;`: the same
@@ -4320,6 +4350,24 @@ def _runs_stdin_as_code(cmd: SimpleCommand) -> bool:
 
 
 _STDIN_OPERAND_READERS = frozenset({"xargs", "parallel", "while", "until"})
+_AWK_NAMES = frozenset({"awk", "gawk", "mawk", "nawk"})
+# dd's operands that leave the bytes it copies as they are; pv's options whose value is the next word.
+_DD_COPYING = frozenset({"bs", "ibs", "obs", "status"})
+_PV_VALUES = frozenset({"-L", "-s", "-i", "-w", "-H", "-N", "-B", "-d", "-A", "-F", "-D", "-x", "-R", "-P",
+                        "--rate-limit", "--size", "--interval", "--width", "--height", "--name",
+                        "--buffer-size", "--watchfd", "--last-written", "--format", "--delay-start",
+                        "--extra-display", "--remote", "--pidfile"})
+
+
+def _stdin_shell(cmd: SimpleCommand) -> bool:
+    """Is this stage a shell that runs its stdin's lines as commands (`| sh`, `| (bash)`)?"""
+    words = cmd.words
+    if words and words[0].text.startswith("(") and not words[0].opaque:
+        from polydeukes.stdlib.shell import inputs  # (`| (bash)`: the subshell's command)
+
+        words = inputs.bare_words(words)
+    index, via_xargs, _, _ = _unwrap(words)
+    return not via_xargs and index < len(words) and basename(words[index].text) in NESTED_SHELLS
 
 # Programs whose output is their input rewritten (or decoded): text they pass to an executor is
 # text nobody read. A stage not listed still rewrites when it sits between two stages, unless it
@@ -4349,6 +4397,8 @@ def _rewrites_text(cmd: SimpleCommand, first: bool) -> str | None:
     words = cmd.words
     index, via_xargs, _, _ = _unwrap(words)
     if via_xargs or index >= len(words) or words[index].opaque:
+        if first and via_xargs and any(r.operator == "<" and r.target.text.startswith("<(") for r in cmd.redirects):
+            return "xargs"  # `xargs cat < <(ls x.sh) | sh`: made of what the substitution prints
         return None if first else (words[index].text if index < len(words) else "xargs")
     name = basename(words[index].text)
     operands = [w.text for w in words[index + 1 :]]
@@ -4356,9 +4406,18 @@ def _rewrites_text(cmd: SimpleCommand, first: bool) -> str | None:
         return name
     if not first:
         return None if _passes_through(name, operands) else name
+    if name in _PRINTS_UNREAD:
+        # (a group's or loop's output is what its body prints, which the walk does not
+        # follow; a lister's paths, or what `find -exec` runs prints, are no text read:
+        # `find -exec cat {} +` is read by the walk, `scripts.found_texts`)
+        return _PRINTS_UNREAD[name]
+    if name == "git" and "ls-files" in operands:
+        return name
     if name in FILE_PASSERS:
-        # (`dd conv=lcase` rewrites what it copies)
-        return name if name == "dd" and any(t.startswith("conv=") for t in operands) else None
+        # (`dd conv=lcase` rewrites what it copies; `cat <(…)` passes on what the substitution
+        # prints, which `passed_files` does not read)
+        return name if name == "dd" and any(t.startswith("conv=") for t in operands) \
+            or cmd.flags & W_SUBST and any(t.startswith("<(") for t in operands) else None
     if _filters_files(cmd, name, operands):
         return name
     if name == "echo":
@@ -4398,6 +4457,12 @@ def _passes_through(name: str, operands: Sequence[str]) -> bool:
         return all(t == "-" for t in operands)
     if name == "tee":
         return True  # it also writes its operands: judged as a writer on its own
+    if name == "dd":
+        # block sizes and its report only (`conv=`, `cbs=`, `skip=`, `count=`, `if=`, `iflag=`
+        # make other text of it, or print another file)
+        return all(t.split("=", 1)[0] in _DD_COPYING for t in operands)
+    if name == "pv":
+        return all(t.startswith("-") and t not in _PV_VALUES for t in operands)  # (a file operand: its text)
     if name not in ("grep", "egrep", "fgrep"):
         return False
     patterns = 0
@@ -4578,7 +4643,14 @@ _SHELL_MADE = LazyPattern(r"\$(?:_(?![A-Za-z0-9_])|\{_\}|\{?(?:BASH_COMMAND|BASH
                           r"BASH_EXECUTION_STRING)(?![A-Za-z0-9_]))|\$\{[#!]?(?:_|BASH_COMMAND|BASH_REMATCH)[^A-Za-z0-9_]")
 # First stages that print data as it is (a file's lines, their own words): what a rewriter
 # later in the pipeline makes of it is made text (`_data_rewriter`).
-_DATA_SOURCES = frozenset({"cat", "head", "tail", "grep", "egrep", "fgrep", "echo", "printf"})
+_DATA_SOURCES = frozenset({"cat", "head", "tail", "grep", "egrep", "fgrep", "echo", "printf", *_GROUP_ENDS})
+# First stages whose output reaching an executor is text the walk did not read (round r6): a
+# group or loop (what its body prints: `{ cat x.sh; } | sh`, `for …; done | xargs rm`) and
+# the listers whose output is always paths (`find . -name x.sh | sh` runs ./x.sh), by the
+# name a message gives them.
+_PATH_PRINTERS = frozenset({"find", "ls", "fd", "fdfind", "tree", "du", "stat", "compgen", "git"})
+_PRINTS_UNREAD = {"}": "the group { … }", "done": "the loop … done", "fi": "if … fi", "esac": "case … esac",
+                  **{name: name for name in _PATH_PRINTERS - {"git"}}}
 
 
 def _ifs_splits(scope: Scope) -> bool:

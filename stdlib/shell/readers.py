@@ -434,6 +434,99 @@ def awk_input_runs(program: str) -> str | None:
     return found
 
 
+_AWK_BEGIN_RULE = LazyPattern(r"\s*(?:BEGIN\s*\{|function\s+\w+\s*\([^)]*\)\s*\{)")
+_AWK_NAME = LazyPattern(r"[A-Za-z_]\w*")
+_AWK_SYSTEM_PIECE = LazyPattern(r'\s*(?:"((?:[^"\\\n]|\\.)*)"|([A-Za-z_]\w*))')
+_AWK_ESCAPES = {"n": "\n", "t": "\t", '"': '"', "/": "/", "\\": "\\"}
+
+
+def awk_begin_commands(program: str, values: dict[str, str]) -> list[str] | None:
+    """The command lines a program of only `BEGIN` rules (and functions) runs, when each is
+    `system(…)` of string literals and variables `-v` gives (`awk -v x='make' 'BEGIN{system(x
+    " all")}'`): such a program reads no input, so no command is made of its text. None for
+    any other program: a main or `END` rule (they read input), `getline`, a pipe, another
+    expression as the command, a variable not given, an escape it would decode."""
+    masked = _AWK_STRING().sub(lambda m: '"' + "x" * (len(m.group(0)) - 2) + '"', program)
+    if "getline" in masked or "|" in masked.replace("||", "") or "/" in masked:
+        return None  # (a regular expression may hold braces: not read)
+    at = 0
+    while at < len(masked):  # (only BEGIN rules and functions at the top)
+        m = _AWK_BEGIN_RULE().match(masked, at)
+        if m is None:
+            if masked[at:].strip(" \t\n;"):
+                return None
+            break
+        at = group_end(masked, m.end() - 1, "{", "}")
+        if at > len(masked) or masked[at - 1 : at] != "}":
+            return None
+    commands: list[str] = []
+    outside = masked  # (the program without its commands' arguments)
+    for m in _AWK_RUNS().finditer(masked):
+        end = group_end(masked, m.end() - 1, "(", ")")
+        argument = program[m.end() : end - 1]
+        outside = outside[: m.end()] + " " * (end - 1 - m.end()) + outside[end - 1 :]
+        pieces: list[str] = []
+        k = 0
+        while argument[k:].strip():
+            piece = _AWK_SYSTEM_PIECE().match(argument, k)
+            if piece is None:
+                return None
+            literal, name = piece.group(1), piece.group(2)
+            if name is not None and (name not in values or "\\" in values[name]):
+                return None  # (another variable; a value awk would decode escapes of)
+            text = values[name] if name is not None else _awk_literal(literal)
+            if text is None:
+                return None
+            pieces.append(text)
+            k = piece.end()
+        commands.append("".join(pieces))
+    if values and not values.keys().isdisjoint(_AWK_NAME().findall(outside)):
+        return None  # (the program may give the variable another value before it runs it)
+    return commands
+
+
+def _awk_literal(literal: str) -> str | None:
+    """A string literal's text, None for an escape other than the plain ones."""
+    if "\\" not in literal:
+        return literal
+    out: list[str] = []
+    k = 0
+    while k < len(literal):
+        c = literal[k]
+        if c == "\\":
+            decoded = _AWK_ESCAPES.get(literal[k + 1 : k + 2])
+            if decoded is None:
+                return None
+            out.append(decoded)
+            k += 2
+            continue
+        out.append(c)
+        k += 1
+    return "".join(out)
+
+
+def awk_assignments(args: Sequence[Arg]) -> dict[str, str] | None:
+    """The variables `-v NAME=VALUE` (`-vNAME=VALUE`, `--assign`) give awk, None when one is
+    of unknown value."""
+    out: dict[str, str] = {}
+    for k, a in enumerate(args):
+        t = a.text
+        if t in ("-v", "--assign") and k + 1 < len(args):
+            a = args[k + 1]
+            t = a.text
+        elif t.startswith("--assign="):
+            t = t[len("--assign="):]
+        elif t.startswith("-v") and len(t) > 2:
+            t = t[2:]
+        else:
+            continue
+        name, eq, value = t.partition("=")
+        if a.opaque or not eq:
+            return None
+        out[name] = value
+    return out
+
+
 def _awk_pipe(program: str, masked: str, start: int, end: int) -> str | None:
     """What `EXPR | getline` or `print … | CMD` (`|&`) runs of the text it reads."""
     stop = _AWK_STATEMENT_END().search(masked, end)
@@ -491,6 +584,9 @@ def input_runs(name: str, args: Sequence[Arg]) -> tuple[str | None, list[int]]:
             return None, []
         program = args[parsed.operands[0]].text
         kind = awk_input_runs(program)
+        if kind == MADE and "BEGIN" in program and (values := awk_assignments(args)) is not None \
+                and awk_begin_commands(program, values) is not None:
+            kind = None  # (`BEGIN{system(x)}` with x from `-v`: walked as a command line)
         if kind is None and awk_program_effects(program)[0] is None:
             kind = WRITES
         inputs = [k for k in parsed.operands[1:] if "=" not in args[k].text or args[k].text.startswith(("/", "."))]

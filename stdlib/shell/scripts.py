@@ -69,7 +69,7 @@ from polydeukes.stdlib.shell.analysis import (
 from polydeukes.stdlib.shell.disk import FILE_BYTES, PROGRAM_BYTES, SCRIPT_BYTES, Binary, Missing, Refused
 from polydeukes.stdlib.shell.expansion import Arg, Value, compile_segment, printed_file, printed_words, segment_matches
 from polydeukes.stdlib.shell.readers import LINES, MADE, WRITES, input_runs
-from polydeukes.stdlib.shell.tokenizer import W_GLOB
+from polydeukes.stdlib.shell.tokenizer import W_GLOB, PlainRun
 from polydeukes.stdlib.shell.interpreters import (
     CONFIG_FILE,
     FAMILIES,
@@ -580,6 +580,13 @@ def _located(a: Arg, runner: str, shell: bool, child: bool, arguments: Sequence[
         script = FileScript(text, runner, shell, child, arguments)
         script.sources = sources  # `source <(head x.sh)`, `bash <(cat x.s*)`
         return script
+    if shell and text.startswith("<(") and text.endswith(")"):
+        # Any other script of a process substitution (`source <(find . -name x.sh -exec cat {}
+        # +)`, `. <(for f in *.sh; do cat "$f"; done)`): the shell runs what the script prints,
+        # as `SCRIPT | sh` runs it, and is read so (a program's output keeps its own rule)
+        script = FileScript(text, runner, shell, child, arguments)
+        script.text = piped_into_shell(text[2:-1], runner if runner in SHELLS else "sh")
+        return script
     if a.pattern is not None and not a.opaque and not text.startswith(("<(", ">(")):
         script = FileScript(text, runner, shell, child, arguments)
         if a.word is not None and not a.word.flags & W_GLOB:
@@ -598,6 +605,34 @@ def _located(a: Arg, runner: str, shell: bool, child: bool, arguments: Sequence[
     if a.opaque or a.pattern is not None or text.startswith(("<(", ">(")) or text == "-":
         return None  # unknown, or text that arrives at run time
     return FileScript(text, runner, shell, child, arguments)
+
+
+def piped_into_shell(command: str, shell: str) -> str:
+    """`COMMAND | SHELL`: one pipeline piped on as it is; several commands (or a text the
+    tokenizer cannot read) as a group, whose output the walk does not follow (it fails closed)."""
+    from polydeukes.stdlib.shell.tokenizer import tokenize
+
+    try:
+        commands = tokenize(command).commands
+    except Exception:  # noqa: BLE001 - an unreadable text is piped on as a group
+        commands = None
+    if commands and all(type(cmd) is not PlainRun and cmd.connector == "|" for cmd in commands[:-1]) \
+            and type(commands[-1]) is not PlainRun and not commands[-1].connector:
+        return f"{command} | {shell}"
+    return f"{{ {command}\n}} | {shell}"
+
+
+def found_script(view: View, found: E.Extra) -> FileScript | None:
+    """The script `find … -exec SHELL [OPTIONS] {} ARG… \\;` runs: every file find lists
+    (`_listed_script`); None when `{}` is not the script (`-c` code, `-s`, an option)."""
+    args = view.args
+    options = shell_options(args[view.inner + 1 :]) if view.name in SHELLS else None
+    if options is None or "c" in options[1] or "s" in options[1]:
+        return None
+    k = view.inner + 1 + options[0]
+    if k >= len(args) or k not in found.source or args[k].text != found.path or args[k].pattern != found.pattern:
+        return None  # (`{}` inside a longer word: `bash {}.sh`)
+    return _listed_script(view, k, view.name, True, True, args[k + 1 :])
 
 
 def _listed_script(view: View, k: int, runner: str, shell: bool, child: bool,
@@ -632,9 +667,26 @@ def _substituted_files(view: View, words: Sequence[Arg], runner: str, child: boo
                 continue  # `$(cat F)`: the walk reads F as the substitution's value
             sources.extend(passed_sources(m.group(1) if m.group(1) is not None else m.group(2)))
     if not sources:
-        return None
+        return _printed_code(view, words, runner, child)
     script = FileScript(sources[0][0], runner, True, child, None)
     script.sources = sources
+    return script
+
+
+def _printed_code(view: View, words: Sequence[Arg], runner: str, child: bool) -> FileScript | None:
+    """Code that is one substitution's output and nothing else (`eval "$(ls x.sh | xargs
+    cat)"`, `eval "$(find . -name x.sh -exec cat {} +)"`): read as its script piped into a
+    shell, as a process substitution a shell runs is (`_located`)."""
+    if len(words) != 1 or words[0].word is None or not words[0].opaque:
+        return None
+    raw = view.source[words[0].word.start : words[0].word.end]
+    if raw[:1] == '"' and raw[-1:] == '"':
+        raw = raw[1:-1]
+    m = _SUBSTITUTION().fullmatch(raw)
+    if m is None or printed_file(raw) is not None:
+        return None
+    script = FileScript(raw, runner, True, child, None)
+    script.text = piped_into_shell(m.group(1) if m.group(1) is not None else m.group(2), "sh")
     return script
 
 
@@ -685,6 +737,41 @@ def listed_texts(walk: Walk, view: View) -> list[str] | None:
     for name in names:
         content = _text(walk, view, name)
         if isinstance(content, Refused) or content is None and view.runs_written is not None:
+            return None
+        if content is not None:
+            texts.append(content)
+    return texts
+
+
+# find's actions that print on its stdout besides what its commands print.
+_FIND_PRINTS = frozenset({"-print", "-print0", "-printf", "-ls"})
+
+
+def found_texts(walk: Walk, view: View) -> list[str] | None:
+    """The text of every file `find … -exec cat {} +` (or `tac`, `\\;`) prints, read within
+    bounds; None when it prints anything else (paths, another command's output) or a file or
+    the listing cannot be read."""
+    found = view.effects
+    if found is None or any(a.text in _FIND_PRINTS for a in view.args[view.inner + 1 :]):
+        return None
+    listings = []
+    for extra in found.extra:
+        if extra.kind != "command":
+            continue
+        argv = extra.argv
+        if basename(argv[0].text) not in ("cat", "tac") or argv[0].opaque \
+                or any(k not in extra.source or a.text != extra.path for k, a in enumerate(argv[1:], 1)):
+            return None  # (`-exec nl {} +`, `-exec cat -A {} +`: text made of the files)
+        listings.append(E.Extra("list", path=extra.path, pattern=extra.pattern, rule="find", names=extra.names))
+    if not listings:
+        return None
+    names = _listed(walk, view, listings)
+    if isinstance(names, Refused):
+        return None
+    texts: list[str] = []
+    for name in names:
+        content = _text(walk, view, name)
+        if isinstance(content, Refused):
             return None
         if content is not None:
             texts.append(content)
@@ -789,7 +876,8 @@ def _stdin_script(view: View, runner: str, shell: bool, arguments: Sequence[Arg]
             if r.target.text.startswith("<(") and (made := _rewritten_script(r.target.text, runner, shell,
                                                                                True)) is not None:
                 return made  # `bash < <(rev a)`
-            if r.target.opaque and printed_file(r.target.text) is None:
+            if r.target.opaque and printed_file(r.target.text) is None and not (
+                    shell and r.target.text.startswith("<(")):  # (`bash < <(…)`: read by `_located`)
                 return None
             found = _located(Arg(r.target.text, None, False, 1, r.target), runner, shell, True, arguments)
     if found is not None or not (view.inputs or view.group_input is not None):
@@ -877,6 +965,11 @@ def read(walk: Walk, view: View, script: FileScript) -> FileScript | None:
     if view.cwd is None and view.cwd_glob is not None and script.paths is None and not script.path.startswith(
             ("/", "~", "$", "<(")):
         return _under_glob(walk, view, script)
+    if view.cwd is None and view.cwd_glob is None and script.paths is None and (script.shell or not script.runner) \
+            and script.path[:1] not in ("/", "~", "$", "<", "-", ""):
+        # `cd "$D" && bash x.sh`, `cd "$D"; ./x.sh` (round r6): the script is any file of the
+        # project so named
+        return _under_unknown_directory(walk, view, script)
     if view.cwd is None and view.cwd_glob is None and script.runner and not script.shell and script.tests is None \
             and any(path[:1] not in ("/", "~", "$", "<", "-", "") for path in script.paths or (script.path,)):
         # `cd "$D" && python3 x.py`: a program of a directory of unknown place (round 7)
@@ -919,6 +1012,46 @@ def read(walk: Walk, view: View, script: FileScript) -> FileScript | None:
         script.runner = script.runner or "the shell"
         return script
     script.text = content
+    return script
+
+
+def _under_unknown_directory(walk: Walk, view: View, script: FileScript) -> FileScript | None:
+    """A relative script under a directory of unknown value (`cd "$D" && bash x.sh`): every
+    file of the project whose path ends as the spelled one does (after its last `..`), read
+    together as `_under_glob` reads them; more than `_GLOB_MATCHES` files, a walk past the
+    disk's budget, or no such file in the project (it can only lie outside) fail closed."""
+    parts = [s for s in script.path.split("/") if s and s != "."]
+    if ".." in parts:
+        parts = parts[len(parts) - parts[::-1].index("..") :]
+    if not parts or walk.disk is None:
+        return None
+    tail = "/" + "/".join(parts)
+    root = [s for s in walk.root.split("/") if s]
+    found = walk.disk.files_below(root, lambda name, last=parts[-1]: name == last, _GLOB_MATCHES)
+    if isinstance(found, Refused):
+        script.refused = f"the directory it runs in is unknown, and {found.reason}"
+        script.runner = script.runner or "the shell"
+        return script
+    texts: list[str] = []
+    for path in sorted(p for p in found if p.endswith(tail)):
+        content = walk.read_file(tuple(s for s in path.split("/") if s), SCRIPT_BYTES)
+        if isinstance(content, Refused):
+            script.refused = content.reason
+            script.runner = script.runner or "the shell"
+            return script
+        if isinstance(content, str):
+            texts.append(content)
+    if not texts:
+        # (then it lies outside the project, if anywhere: a file no walk here can find)
+        script.refused = "the directory it runs in is unknown, and no file of the project is so named"
+        script.runner = script.runner or "the shell"
+        return script
+    if not script.runner:
+        script.runner, script.shell = shebang(texts[0])
+        if not script.shell:
+            script.refused = "the directory it runs in is unknown"  # (a program there: round 7)
+            return script
+    script.text = "\n".join(texts)
     return script
 
 
