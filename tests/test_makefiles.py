@@ -146,7 +146,7 @@ def test_text_functions_compute_what_make_does(tmp_path, expression, v) -> None:
     done = subprocess.run([MAKE, "-r", "-R", "-s"], cwd=tmp_path, capture_output=True, text=True, timeout=20)
     from polydeukes.stdlib.shell.makefiles import MARK, _Reader
 
-    reader = _Reader({}, False)
+    reader = _Reader({}, False, lambda _name: None)  # (no environment: literal words only)
     reader.read(0, makefile)
     ours = reader.expand(expression)
     assert ours is not None
