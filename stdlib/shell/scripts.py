@@ -940,9 +940,8 @@ def read(walk: Walk, view: View, script: FileScript) -> FileScript | None:
     if script.listed_text is not None:
         printed = walk._printed_by(script.listed_text, view.depth)
         if not printed:
-            script.refused = f"its text is that of files '{script.listed_text.strip()}' names, which are not worked out"
-            script.runner = script.runner or "the shell"
-            return script
+            return _refused(script, f"its text is that of files '{script.listed_text.strip()}' names, "
+                                    "which are not worked out")
         script.listings = printed
     if script.listings is not None:
         listed = _listed(walk, view, script.listings)
@@ -1008,9 +1007,7 @@ def read(walk: Walk, view: View, script: FileScript) -> FileScript | None:
             path = walk.absolute(script.path, view.cwd) or ()
             content = Refused(f"'/{'/'.join(path)}' is larger than {SCRIPT_BYTES >> 20} MiB")
     if isinstance(content, Refused):
-        script.refused = content.reason
-        script.runner = script.runner or "the shell"
-        return script
+        return _refused(script, content.reason)
     script.text = content
     return script
 
@@ -1029,23 +1026,17 @@ def _under_unknown_directory(walk: Walk, view: View, script: FileScript) -> File
     root = [s for s in walk.root.split("/") if s]
     found = walk.disk.files_below(root, lambda name, last=parts[-1]: name == last, _GLOB_MATCHES)
     if isinstance(found, Refused):
-        script.refused = f"the directory it runs in is unknown, and {found.reason}"
-        script.runner = script.runner or "the shell"
-        return script
+        return _refused(script, f"the directory it runs in is unknown, and {found.reason}")
     texts: list[str] = []
     for path in sorted(p for p in found if p.endswith(tail)):
         content = walk.read_file(tuple(s for s in path.split("/") if s), SCRIPT_BYTES)
         if isinstance(content, Refused):
-            script.refused = content.reason
-            script.runner = script.runner or "the shell"
-            return script
+            return _refused(script, content.reason)
         if isinstance(content, str):
             texts.append(content)
     if not texts:
         # (then it lies outside the project, if anywhere: a file no walk here can find)
-        script.refused = "the directory it runs in is unknown, and no file of the project is so named"
-        script.runner = script.runner or "the shell"
-        return script
+        return _refused(script, "the directory it runs in is unknown, and no file of the project is so named")
     if not script.runner:
         script.runner, script.shell = shebang(texts[0])
         if not script.shell:
@@ -1055,24 +1046,27 @@ def _under_unknown_directory(walk: Walk, view: View, script: FileScript) -> File
     return script
 
 
+def _refused(script: FileScript, why: str) -> FileScript:
+    """`script` refused for `why`, run by the shell when nothing named its runner yet."""
+    script.refused = why
+    script.runner = script.runner or "the shell"
+    return script
+
+
 def _under_glob(walk: Walk, view: View, script: FileScript) -> FileScript | None:
     """`cd s?b && bash s.sh`: a relative script under a directory named by a pattern: the
     script in every matching directory, read together (a shell script walked as one)."""
     base, pattern = view.cwd_glob
     directories = glob_matches(walk, view, pattern, base, absolute=True)
     if isinstance(directories, Refused):
-        script.refused = directories.reason
-        script.runner = script.runner or "the shell"
-        return script
+        return _refused(script, directories.reason)
     texts: list[str] = []
     limit = SCRIPT_BYTES if script.runner and script.shell else PROGRAM_BYTES
     for directory in directories:
         path = walk.absolute(script.path, tuple(directory.strip("/").split("/")))
         content = walk.read_file(path, limit) if path is not None else None
         if isinstance(content, Refused):
-            script.refused = content.reason
-            script.runner = script.runner or "the shell"
-            return script
+            return _refused(script, content.reason)
         if isinstance(content, str):
             texts.append(content)
     if not texts:
@@ -1092,9 +1086,7 @@ def _globbed(walk: Walk, view: View, script: FileScript) -> FileScript | None:
         script.patterns = None
         spelled = inputs.fd_file(n, view.inputs, view.opened_fds)
         if spelled is None or spelled.startswith(("<(", ">(")):
-            script.refused = f"it reads file descriptor {n}, which the line does not open from a file"
-            script.runner = script.runner or "the shell"
-            return script
+            return _refused(script, f"it reads file descriptor {n}, which the line does not open from a file")
         script.path = spelled
         return script
     spelled_patterns = [script.pattern] if script.pattern is not None else script.patterns or []
@@ -1102,9 +1094,7 @@ def _globbed(walk: Walk, view: View, script: FileScript) -> FileScript | None:
     for pattern in spelled_patterns:
         matches = glob_matches(walk, view, pattern)
         if isinstance(matches, Refused):
-            script.refused = matches.reason
-            script.runner = script.runner or "the shell"
-            return script
+            return _refused(script, matches.reason)
         found.extend(matches)
     if script.pattern is not None:
         script.pattern = None
