@@ -493,14 +493,8 @@ class Disk:
     # -- files ------------------------------------------------------------------------------
 
     def read_text(self, path: str, limit: int = FILE_BYTES) -> str | Missing | Refused:
-        refused = self._spend()
-        if refused is not None:
-            return refused
-        try:
-            data = safeio.read_regular(path, limit=limit)
-        except (OSError, ValueError) as exc:
-            return _open_failure(exc, path)
-        return data.decode("utf-8", errors="replace")
+        data = self.read_bytes(path, limit)
+        return data.decode("utf-8", errors="replace") if type(data) is bytes else data
 
     def stat(self, path: str) -> os.stat_result | None | Refused:
         """`os.stat` of `path` (links followed, as Python's import system stats a source file),
@@ -514,7 +508,8 @@ class Disk:
             return None
 
     def read_bytes(self, path: str, limit: int = FILE_BYTES) -> bytes | Missing | Refused:
-        """The bytes of a data file a program loads as code (a pickle), within `limit`."""
+        """The bytes of a file (a pickle, a compiled module, text `read_text` decodes), within
+        `limit`."""
         refused = self._spend()
         if refused is not None:
             return refused
