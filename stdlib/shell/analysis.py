@@ -3434,6 +3434,15 @@ def call_directory(cwd: str, root: tuple[str, ...] | None) -> tuple[str, ...] | 
             return None
         cwd = "/" + "/".join(root) + "/" + cwd
     segs = _root_segments(cwd)
+    if segs is not None and root is not None and segs[: len(root)] != root:
+        # Spelled outside the project, but a host may spell through a link what the judge's
+        # root (the process's working directory, always physical) spells resolved: `/var/…`
+        # for `/private/var/…`, a linked home. Where it is on disk decides.
+        import os
+
+        real, real_root = _root_segments(os.path.realpath(cwd)), _root_segments(os.path.realpath("/" + "/".join(root)))
+        if real is not None and real_root is not None and real[: len(real_root)] == real_root:
+            segs = root + real[len(real_root) :]
     return root if segs is not None and segs == root else segs
 
 
