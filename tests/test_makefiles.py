@@ -15,7 +15,7 @@ import shutil
 import subprocess
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from polydeukes.stdlib.shell.makefiles import read_makefiles
@@ -139,6 +139,9 @@ def expressions(draw, depth: int = 0) -> str:
 
 @settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(expressions(), st.lists(st.sampled_from(WORDS), max_size=3))
+# (a condition's blank expansion is true, and the value: make strips the text before expanding)
+@example('$(or $(notdir $(dir a a)),)', [])
+@example('$(if $(notdir ./ ./),a,b)', [])
 def test_text_functions_compute_what_make_does(tmp_path, expression, v) -> None:
     """Of literal words, each text function's value is what GNU make prints for it."""
     makefile = f"V := {' '.join(v)}\n$(info [{expression}])\nall: ;@:\n"

@@ -192,6 +192,9 @@ def shell_calls(text: str) -> list[str]:
     return out
 
 
+_MAKE_BLANKS = " \t\n\v\f\r"  # (what GNU make's strip_whitespace takes off: isspace in C)
+
+
 class _Reader:
     """One pass over the makefiles in read order."""
 
@@ -362,22 +365,24 @@ class _Reader:
 
     def conditional(self, name: str, pieces: list[str], depth: int) -> str:
         """`$(if C,THEN,ELSE)`, `$(or …)`, `$(and …)`: each argument expanded only as make
-        does, in order, until one decides."""
+        does, in order, until one decides. As GNU make, a condition's text is stripped of
+        blanks *before* it is expanded, and what it expands to counts as true when it is not
+        empty, blanks included (`$(or $(notdir ./ ./),x)` is a blank), and is the value."""
         if name == "if":
-            condition = self.expand(pieces[0], depth + 1)
+            condition = self.expand(pieces[0].strip(_MAKE_BLANKS), depth + 1)
             if condition is None or _tainted(condition):
                 return MARK
-            chosen = (pieces[1] if len(pieces) > 1 else "") if condition.strip() else ",".join(pieces[2:])
+            chosen = (pieces[1] if len(pieces) > 1 else "") if condition else ",".join(pieces[2:])
             value = self.expand(chosen, depth + 1)
             return MARK if value is None else value
         value = ""
         for piece in pieces:
-            value = self.expand(piece, depth + 1)
+            value = self.expand(piece.strip(_MAKE_BLANKS), depth + 1)
             if value is None or _tainted(value):
                 return MARK
-            if (name == "or") == bool(value.strip()):
-                return value.strip() if name == "or" else ""
-        return "" if name == "or" else value.strip()
+            if (name == "or") == bool(value):
+                return value if name == "or" else ""
+        return "" if name == "or" else value
 
     def assign(self, name: str, operator: str, value: str, conditional: bool) -> None:
         # (the text as written, whatever its value: what `$(call NAME,…)` and a function's
