@@ -63,7 +63,7 @@ class RosterShellFacts(M.ShellFacts):
             if texts:  # only a shell call loads the analyzer
                 from polydeukes.stdlib.shell.evidence import shell_writes
 
-                cwd = call.cwd if isinstance(call.cwd, str) else None  # the call's directory
+                cwd = routing.call_directory(call)
                 found = [shell_writes(text, root=self.root, home=self.home,
                                       read_file=self.read_file, cwd=cwd) for text in texts]
             self._writes[id(call)] = found

@@ -27,6 +27,7 @@ import msgspec
 from polydeukes.stdlib.routing import (  # resolve_home: re-exported, see __all__
     Candidates,
     arg_strings,
+    call_directory,
     change_path,
     command_strings,
     linked_entry,
@@ -188,12 +189,6 @@ def judge_shell_mod(text: str, protected: Sequence[str], *, root: str, home: str
     from polydeukes.stdlib.shell.judgment import judge_shell_mod as judge
 
     return judge(text, protected, root=root, home=home, fold_case=fold_case, cwd=cwd)
-
-
-def call_directory(call: ToolCall) -> str | None:
-    """The directory the host runs a shell call in (`cwd` of the call), None for the root."""
-    cwd = call.cwd
-    return cwd if isinstance(cwd, str) else None
 
 
 # -- transcript-mod (§7.3) ---------------------------------------------------------------------

@@ -354,12 +354,18 @@ def route_shell_mod(
     # Imported here: only a shell call needs the analyzer, and most checks judge none.
     from polydeukes.stdlib.shell.judgment import judge_shell_mod
 
-    cwd = call.cwd if isinstance(call.cwd, str) else None  # the directory the host runs it in
+    cwd = call_directory(call)
     for text in command_strings(call, command_args):
         reached = judge_shell_mod(text, protected, root=root, home=home, cwd=cwd).subject
         if reached is not None:
             return reached, False
     return None, False
+
+
+def call_directory(call: ToolCall) -> str | None:
+    """The directory the host runs a shell call in (the call's `cwd`); None: the project root."""
+    cwd = call.cwd
+    return cwd if isinstance(cwd, str) else None
 
 
 def resolve_home() -> str | None:
