@@ -89,7 +89,7 @@ def make_tree(root: Path | str, tree: dict) -> None:
             line = "#" * 63 + "\n"
             path.write_text((line * (spec["size"] // len(line) + 1))[: spec["size"]], encoding="utf-8")
         elif "bytes" in spec:
-            path.write_bytes(spec["bytes"].encode("latin-1"))
+            path.write_bytes(rebase(spec["bytes"], str(root), home).encode("latin-1"))
         else:
             raise ValueError(f"unknown tree entry {rel}: {spec}")
 

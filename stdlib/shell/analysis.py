@@ -482,6 +482,8 @@ _ECHO_RUNNERS = NESTED_SHELLS | _SCHEDULERS | {"sqlite3"}
 # Wrappers (`_wrapper_options`' keys) that run a `.py` command, or one after `--script`, with python.
 _PYTHON_FILE_RUNNERS = frozenset({"uv run"})
 # Stages that execute what arrives on stdin (as commands or as operands of a command).
+# What runs a compiled program (scripts.py reads its strings, the judge names them), for messages.
+COMPILED_RUNNER = "the system"
 _STDIN_EXECUTORS = frozenset({"xargs", "parallel", "while", "until", "source", "."})
 _FD_REFERENCE = LazyPattern(r"-|\d+-?")
 # A walk-only word flag beside the tokenizer's `W_*` bits: the command has a substitution that

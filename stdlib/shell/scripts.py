@@ -23,7 +23,8 @@ mentions), and hands the judges a `FileScript`:
   imports (`pytest tests/`, `python3 -m pytest`: testrunners.py); a reason names the file
   that mentions;
 - a file that is not there (or a directory) runs nothing and is not judged; a file whose
-  first line holds a NUL byte is a compiled program, not judged (as any unknown program);
+  first line holds a NUL byte is a compiled program: run by its path, its bytes are searched
+  for the protected entries' names (`_compiled_strings`, `Protected.compiled_index`);
 - a file that cannot be read within the bounds (a FIFO, a device, too large, unreadable, the
   disk budget spent) fails closed.
 
@@ -55,6 +56,7 @@ from collections.abc import Iterator, Sequence
 from polydeukes.stdlib.shell import effects as E
 from polydeukes.stdlib.shell import inputs, listers
 from polydeukes.stdlib.shell.analysis import (
+    COMPILED_RUNNER,
     CODE_FILE_PROGRAMS,
     MAKES,
     NESTED_SHELLS,
@@ -66,7 +68,7 @@ from polydeukes.stdlib.shell.analysis import (
     basename,
     shell_options,
 )
-from polydeukes.stdlib.shell.disk import FILE_BYTES, PROGRAM_BYTES, SCRIPT_BYTES, Binary, Missing, Refused
+from polydeukes.stdlib.shell.disk import BINARY, FILE_BYTES, PROGRAM_BYTES, SCRIPT_BYTES, Binary, Missing, Refused
 from polydeukes.stdlib.shell.expansion import Arg, Value, compile_segment, printed_file, printed_words, segment_matches
 from polydeukes.stdlib.shell.readers import LINES, MADE, WRITES, input_runs
 from polydeukes.stdlib.shell.tokenizer import W_GLOB, PlainRun
@@ -998,6 +1000,12 @@ def read(walk: Walk, view: View, script: FileScript) -> FileScript | None:
         if entry is not None:
             script.path = entry
             content = _text(walk, view, entry, PROGRAM_BYTES)
+    if content is None and not script.runner:
+        # A compiled program run by its path (`./e`, `build/bin/tool`): its printable strings
+        # are read as its code (`cc e.c -o e` in one call, `./e` in the next)
+        content = _compiled_strings(walk, view, script.path)
+        if content is not None:
+            script.runner, script.shell = COMPILED_RUNNER, False
     if content is None:
         return None
     if not isinstance(content, Refused) and not script.runner:
@@ -1010,6 +1018,23 @@ def read(walk: Walk, view: View, script: FileScript) -> FileScript | None:
         return _refused(script, content.reason)
     script.text = content
     return script
+
+
+# A compiled program is read to this size for the names it holds (past it: refused, fail closed).
+COMPILED_BYTES = 64 << 20
+
+
+def _compiled_strings(walk: Walk, view: View, spelled: str) -> str | Refused | None:
+    """The bytes of the compiled program at `spelled`, one character each (latin-1), which
+    the judge searches for a protected path's names (`Protected.compiled_index`); None when it
+    is no compiled program (`read` judged it already) or lies under an unknown directory."""
+    path = walk.absolute(spelled, view.cwd)
+    if path is None or walk.disk is None or walk.read_file(path, PROGRAM_BYTES) is not BINARY:
+        return None
+    data = walk.disk.read_bytes("/" + "/".join(path), COMPILED_BYTES)
+    if isinstance(data, Refused):
+        return data
+    return data.decode("latin-1") if isinstance(data, bytes) else None
 
 
 def _under_unknown_directory(walk: Walk, view: View, script: FileScript) -> FileScript | None:
