@@ -141,6 +141,9 @@ _COMMAND_VARIABLES = {
     "BASH_ENV": "source {}", "ENV": "source {}",  # sourced by a non-interactive bash, an interactive sh
     "PYTHONSTARTUP": "python3 {}", "NODE_OPTIONS": "node {} -e 0", "PERL5OPT": "perl {} -e 0",
     "RUBYOPT": "ruby {} -e 0",
+    # a shared object the dynamic linker loads into every program (its constructors run first):
+    # read as the compiled program it is (scripts.py, `_compiled_strings`)
+    "LD_PRELOAD": "{}", "LD_AUDIT": "{}", "DYLD_INSERT_LIBRARIES": "{}",
     # make's built-in rules run these programs (`CC=./x.sh make x.o` with no makefile rule for
     # it); configure scripts, cmake and compiler crates read CC, CXX, LD … from the environment too
     **dict.fromkeys((
