@@ -38,7 +38,6 @@ from polydeukes.stdlib.shell import effects as E
 from polydeukes.stdlib.shell import viewers
 from polydeukes.stdlib.shell.analysis import (
     BUILTINS,
-    COMPILED_RUNNER,
     CONTAINER_ENGINES,
     DANGEROUS_ENVIRONMENT,
     MAX_NESTING,
@@ -2171,7 +2170,7 @@ class _Judge:
             message = SCRIPT_MENTION if shell else SCRIPT_CODE
             if shell:
                 index = self.p.first_in_text(text, False, cwd, cwd_spelled)
-            elif script.runner == COMPILED_RUNNER:
+            elif path in script.compiled:
                 index = self.p.compiled_index(text, cwd)
             else:
                 index = self.code_index(text, cwd)
@@ -2179,7 +2178,8 @@ class _Judge:
                     index = self.code_index(text, script.directory)  # (pip's build backend runs there)
             if index >= 0:
                 break
-            if not shell and self.judged_last is None and _program_text(script.runner, path):
+            if not shell and self.judged_last is None and path not in script.compiled \
+                    and _program_text(script.runner, path):
                 made = made_text(text)
                 if made is not None:
                     self.judged_last = MADE_IN_SCRIPT.format(runner=script.runner, path=path, how=made[0],

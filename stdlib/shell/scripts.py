@@ -97,7 +97,7 @@ class FileScript:
     __slots__ = ("path", "runner", "shell", "text", "refused", "arguments", "child", "lines", "directory",
                  "paths", "parts", "tests", "node_bin", "rewritten", "pattern", "patterns", "sources",
                  "fallback", "made", "listings", "listings_read", "listed_text",
-                 "code_parts")
+                 "code_parts", "compiled")
 
     def __init__(self, path: str, runner: str, shell: bool, child: bool,
                  arguments: Sequence[Arg] | None) -> None:
@@ -139,6 +139,9 @@ class FileScript:
         # Program files a tool of shell lines also runs, read as code ((path, text) each: the
         # build hooks `hatch run` builds the project with, beside pyproject.toml's scripts).
         self.code_parts: list[tuple[str, str]] = []
+        # The spelled paths among its files that are compiled programs: their text is their
+        # bytes (latin-1), searched for names (`Protected.compiled_index`), not read as code
+        self.compiled: set[str] = set()
         # The script is the text of files a substitution passes on (`eval "$(head x.sh)"`,
         # `source <(tail x.sh)`): their spelled names or patterns, read together (`_sources`).
         self.sources: list[tuple[str, bool]] | None = None
@@ -1000,12 +1003,14 @@ def read(walk: Walk, view: View, script: FileScript) -> FileScript | None:
         if entry is not None:
             script.path = entry
             content = _text(walk, view, entry, PROGRAM_BYTES)
-    if content is None and not script.runner:
-        # A compiled program run by its path (`./e`, `build/bin/tool`): its printable strings
-        # are read as its code (`cc e.c -o e` in one call, `./e` in the next)
-        content = _compiled_strings(walk, view, script.path)
-        if content is not None:
-            script.runner, script.shell = COMPILED_RUNNER, False
+    if content is None:
+        # A compiled program run by its path (`./e`, `build/bin/tool`: `cc e.c -o e` in one
+        # call, `./e` in the next), or handed to an interpreter (`python3 app.pyz`, a zip
+        # archive whose __main__.py Python runs; `node addon.node`)
+        content = _compiled(walk, view, script, script.path)
+        if isinstance(content, str) and script.compiled:
+            # (judged from `parts` alone: its bytes are no code any other reading should see)
+            script.parts, content = [(script.path, content)], ""
     if content is None:
         return None
     if not isinstance(content, Refused) and not script.runner:
@@ -1024,17 +1029,48 @@ def read(walk: Walk, view: View, script: FileScript) -> FileScript | None:
 COMPILED_BYTES = 64 << 20
 
 
-def _compiled_strings(walk: Walk, view: View, spelled: str) -> str | Refused | None:
-    """The bytes of the compiled program at `spelled`, one character each (latin-1), which
-    the judge searches for a protected path's names (`Protected.compiled_index`); None when it
-    is no compiled program (`read` judged it already) or lies under an unknown directory."""
+def _compiled(walk: Walk, view: View, script: FileScript, spelled: str) -> str | Refused | None:
+    """The text to judge of the compiled program at `spelled` that `script` runs, None when
+    the file is none (`read` judged it already) or lies under an unknown directory: the Python
+    modules of a zip archive Python runs, read as code; else the program's bytes, one character
+    each (latin-1), searched for the protected entries' names (`Protected.compiled_index`)."""
     path = walk.absolute(spelled, view.cwd)
     if path is None or walk.disk is None or walk.read_file(path, PROGRAM_BYTES) is not BINARY:
         return None
     data = walk.disk.read_bytes("/" + "/".join(path), COMPILED_BYTES)
-    if isinstance(data, Refused):
-        return data
-    return data.decode("latin-1") if isinstance(data, bytes) else None
+    if not isinstance(data, bytes):
+        return data if isinstance(data, Refused) else None
+    from polydeukes.stdlib.shell.imports import family
+
+    if script.runner and family(script.runner) == "python" and b"PK\x05\x06" in data[-(1 << 16) - 22 :]:
+        return _zipped_python(data)
+    script.compiled.add(spelled)
+    if not script.runner:
+        script.runner, script.shell = COMPILED_RUNNER, False
+    return data.decode("latin-1")
+
+
+def _zipped_python(data: bytes) -> str | Refused:
+    """The Python modules of a zip archive (`python3 app.pyz`: Python runs its __main__.py,
+    which may import the rest), joined, read as code; an archive that cannot be read within
+    bounds is refused."""
+    import io
+    import zipfile  # (only a zipped program needs it)
+
+    texts: list[str] = []
+    total = 0
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            for member in archive.infolist():
+                if not member.filename.endswith((".py", ".pyw")):
+                    continue
+                total += member.file_size
+                if total > PROGRAM_BYTES:
+                    return Refused(f"its modules hold more than {PROGRAM_BYTES >> 20} MiB")
+                texts.append(archive.read(member).decode("utf-8", "replace"))
+    except (zipfile.BadZipFile, OSError, ValueError, RuntimeError, EOFError, NotImplementedError) as exc:
+        return Refused(f"it is a zip archive that cannot be read ({exc})")
+    return "\n".join(texts)
 
 
 def _under_unknown_directory(walk: Walk, view: View, script: FileScript) -> FileScript | None:
@@ -1274,6 +1310,9 @@ def _read_program(walk: Walk, view: View, script: FileScript) -> FileScript | No
                         script.path, script.refused = read_too, f"it reads more than {_SQLITE_READS} files"
                         return script
                     script.paths.append(read_too)
+        if content is None:
+            # (`python3 app.pyz`: a zip archive; `python3 x.pyc`, `node addon.node`: compiled)
+            content = _compiled(walk, view, script, spelled)
         if content is None and script.tests is None:
             # (`python3 app`: a directory runs its __main__.py; `node app`: its `main`)
             entry = _directory_entry(walk, view, FileScript(spelled, script.runner, False, True, None))
@@ -1284,7 +1323,7 @@ def _read_program(walk: Walk, view: View, script: FileScript) -> FileScript | No
         if isinstance(content, Refused):
             script.path, script.refused = spelled, content.reason
             return script
-        total += len(content)
+        total += len(content) if spelled not in script.compiled else 0
         if total > FILE_BYTES:
             script.refused = f"the files it runs are larger than {FILE_BYTES >> 20} MiB together"
             return script
@@ -1293,7 +1332,8 @@ def _read_program(walk: Walk, view: View, script: FileScript) -> FileScript | No
         return None
     script.parts = parts
     script.path = parts[0][0]
-    script.text = "\n".join(text for _, text in parts)
+    # (a compiled program's bytes are judged from `parts` alone: no other reading sees them)
+    script.text = "\n".join(text for path, text in parts if path not in script.compiled)
     return script
 
 
