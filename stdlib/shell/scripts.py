@@ -1003,7 +1003,7 @@ def read(walk: Walk, view: View, script: FileScript) -> FileScript | None:
         if entry is not None:
             script.path = entry
             content = _text(walk, view, entry, PROGRAM_BYTES)
-    if content is None:
+    if content is None and not _is_interpreter_run(view, script):
         # A compiled program run by its path (`./e`, `build/bin/tool`: `cc e.c -o e` in one
         # call, `./e` in the next), or handed to an interpreter (`python3 app.pyz`, a zip
         # archive whose __main__.py Python runs; `node addon.node`)
@@ -1029,6 +1029,15 @@ def read(walk: Walk, view: View, script: FileScript) -> FileScript | None:
 COMPILED_BYTES = 64 << 20
 
 
+def _is_interpreter_run(view: View, script: FileScript) -> bool:
+    """Is `script` the command itself, an interpreter the model knows run by its path
+    (`.venv/bin/python3 -c 1`)? Compiled, it is that interpreter: its program and start-up
+    files are what is judged, not its bytes."""
+    model = view.model
+    return model is not None and model.handler == "interpreter" and view.inner < len(view.args) \
+        and script.path == view.args[view.inner].text
+
+
 def _compiled(walk: Walk, view: View, script: FileScript, spelled: str) -> str | Refused | None:
     """The text to judge of the compiled program at `spelled` that `script` runs, None when
     the file is none (`read` judged it already) or lies under an unknown directory: the Python
@@ -1038,6 +1047,8 @@ def _compiled(walk: Walk, view: View, script: FileScript, spelled: str) -> str |
     if path is None or walk.disk is None or walk.read_file(path, PROGRAM_BYTES) is not BINARY:
         return None
     data = walk.disk.read_bytes("/" + "/".join(path), COMPILED_BYTES)
+    if not script.runner:
+        script.runner, script.shell = COMPILED_RUNNER, False
     if not isinstance(data, bytes):
         return data if isinstance(data, Refused) else None
     from polydeukes.stdlib.shell.imports import family
@@ -1045,8 +1056,6 @@ def _compiled(walk: Walk, view: View, script: FileScript, spelled: str) -> str |
     if script.runner and family(script.runner) == "python" and b"PK\x05\x06" in data[-(1 << 16) - 22 :]:
         return _zipped_python(data)
     script.compiled.add(spelled)
-    if not script.runner:
-        script.runner, script.shell = COMPILED_RUNNER, False
     return data.decode("latin-1")
 
 
