@@ -267,6 +267,7 @@ def _command_files(view: View, k: int, name: str) -> FileScript | None:
     operands = 0
     patterns: list[str] = []
     unknown: list[int] = []  # gdb's command files of unknown value (`-x "$F"`, `-x $(ls g.gdb)`)
+    class_path = ["."]  # java's (`-cp`)
     while k < len(args):
         a = args[k]
         t = a.text
@@ -276,12 +277,23 @@ def _command_files(view: View, k: int, name: str) -> FileScript | None:
             k += 1
             continue
         if name == "java":
+            if t == "-jar" and k + 1 < len(args):
+                files.append(args[k + 1].text)  # `java -jar app.jar`: its classes (`_compiled`)
+                break
+            if t in ("-cp", "-classpath", "--class-path") and k + 1 < len(args) and not args[k + 1].opaque:
+                class_path = args[k + 1].text.split(":")
             if t in _JAVA_VALUES:
                 k += 2
                 continue
             if not t.startswith("-") and not t.startswith("@"):
                 if t.endswith(".java"):
                     files.append(t)  # `java X.java`: compiled and run from source (JDK 11)
+                else:
+                    # `java -cp app.jar:classes Main`: the class is looked up along the class
+                    # path, the current directory without one; each place is read (`_compiled`)
+                    class_file = t.replace(".", "/") + ".class"
+                    files.extend(entry if entry.endswith((".jar", ".zip")) else f"{entry or '.'}/{class_file}"
+                                 for entry in class_path)
                 break  # the class or file; what follows is the program's argv
         elif name == "jshell":
             if t in ("--class-path", "-cp", "--module-path", "--add-modules", "--startup", "-R", "-J", "-C"):
@@ -1053,33 +1065,48 @@ def _compiled(walk: Walk, view: View, script: FileScript, spelled: str) -> str |
         return data if isinstance(data, Refused) else None
     from polydeukes.stdlib.shell.imports import family
 
-    if script.runner and family(script.runner) == "python" and b"PK\x05\x06" in data[-(1 << 16) - 22 :]:
+    zipped = b"PK\x05\x06" in data[-(1 << 16) - 22 :]  # (the end of a zip's central directory)
+    if zipped and script.runner and family(script.runner) == "python":
         return _zipped_python(data)
+    if zipped and script.runner == "java":
+        # `java -jar app.jar`: its classes, uncompressed, searched for names as compiled code
+        classes = _zip_members(data, (".class",), COMPILED_BYTES, "classes")
+        if isinstance(classes, Refused):
+            return classes
+        data = b"\0".join(classes)
     script.compiled.add(spelled)
     return data.decode("latin-1")
 
 
-def _zipped_python(data: bytes) -> str | Refused:
-    """The Python modules of a zip archive (`python3 app.pyz`: Python runs its __main__.py,
-    which may import the rest), joined, read as code; an archive that cannot be read within
-    bounds is refused."""
+def _zip_members(data: bytes, suffixes: tuple[str, ...], limit: int, what: str) -> list[bytes] | Refused:
+    """The members of the zip archive `data` whose names end in `suffixes`, uncompressed,
+    `limit` bytes together at most; refused past it or when the archive cannot be read."""
     import io
     import zipfile  # (only a zipped program needs it)
 
-    texts: list[str] = []
+    found: list[bytes] = []
     total = 0
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             for member in archive.infolist():
-                if not member.filename.endswith((".py", ".pyw")):
+                if not member.filename.endswith(suffixes):
                     continue
                 total += member.file_size
-                if total > PROGRAM_BYTES:
-                    return Refused(f"its modules hold more than {PROGRAM_BYTES >> 20} MiB")
-                texts.append(archive.read(member).decode("utf-8", "replace"))
+                if total > limit:
+                    return Refused(f"its {what} hold more than {limit >> 20} MiB")
+                found.append(archive.read(member))
     except (zipfile.BadZipFile, OSError, ValueError, RuntimeError, EOFError, NotImplementedError) as exc:
         return Refused(f"it is a zip archive that cannot be read ({exc})")
-    return "\n".join(texts)
+    return found
+
+
+def _zipped_python(data: bytes) -> str | Refused:
+    """The Python modules of a zip archive (`python3 app.pyz`: Python runs its __main__.py,
+    which may import the rest), joined, read as code."""
+    members = _zip_members(data, (".py", ".pyw"), PROGRAM_BYTES, "modules")
+    if isinstance(members, Refused):
+        return members
+    return "\n".join(member.decode("utf-8", "replace") for member in members)
 
 
 def _under_unknown_directory(walk: Walk, view: View, script: FileScript) -> FileScript | None:
