@@ -23,6 +23,10 @@ read-only and within bounds, and scanned as code too, transitively:
   the command runs; `$FindBin::Bin` is the script's directory). `.` is not on `@INC` (perl
   5.26 and later) unless one of those puts it there. A module in none of them is perl's own or
   an installed one: not followed.
+- Compiled modules (round 7): a Python extension module (`x.cpython-312-….so`, `x.abi3.so`,
+  `x.so`, `x.pyd`), which the import system finds before `x.py`, and a native addon a
+  `require("./x.node")` loads, are read as their bytes (`CompiledText`): the judge searches
+  them for the protected entries' names.
 - Any language: a script file a string in the code names (`exec(open("x.py").read())`,
   `runpy.run_path("x.py")`, `os.system("bash x.sh")`, Perl's or awk's `system("sh x.sh")`),
   where the command runs or beside the importing file: a word that ends in a script's suffix
@@ -49,7 +53,7 @@ from __future__ import annotations
 
 import re
 
-from polydeukes.stdlib.shell.disk import MISSING, PROGRAM_BYTES, Binary, Missing, Refused
+from polydeukes.stdlib.shell.disk import MISSING, PROGRAM_BYTES, Binary, CompiledText, Missing, Refused
 from polydeukes.vm.sre import LazyPattern
 
 MODULES = 64  # files read per program
@@ -155,6 +159,7 @@ def local_modules(walk, language: str, code: str, base: tuple[str, ...] | None,
                 queue.append(("import " + ", ".join(shadows), b))
     queue.extend(("import sitecustomize\nimport usercustomize", b) for b in search_path if b in bases)
     manifests: set[tuple[str, ...]] = set()
+    extensions: dict[tuple[str, ...], list[str] | Refused] = {}  # a directory's extension modules
     spent = 0
     while queue:
         text, directory = queue.pop(0)
@@ -200,19 +205,64 @@ def local_modules(walk, language: str, code: str, base: tuple[str, ...] | None,
             else:
                 content = MISSING if disk.missing_directory(path[:-1]) else walk.read_file(path, PROGRAM_BYTES)
             if language == "python" and path[-1].endswith(".py") and path not in named \
+                    and not disk.missing_directory(path[:-1]):
+                # (an extension module is found before the source: `x.cpython-311-….so`)
+                extension = _extension_module(walk, path, extensions)
+                if extension is not None:
+                    found.append(extension)
+                    if isinstance(extension[1], Refused):
+                        return found
+                    continue
+            if language == "python" and path[-1].endswith(".py") and path not in named \
                     and not isinstance(content, Refused):
                 # (a compiled module Python imports in place of the source, or without one)
                 compiled = compiled_module(walk, path, not isinstance(content, (Missing, Binary)))
                 if compiled is not None:
                     found.append(compiled)
                     return found
+            if isinstance(content, Binary) and language == "js" and path[-1].endswith(".node"):
+                # (`require("./addon.node")`: a native addon, its names searched)
+                data = disk.read_bytes(spelled, _EXTENSION_BYTES)
+                content = CompiledText(data.decode("latin-1")) if isinstance(data, bytes) else data
+                found.append((spelled, content, False))
+                if isinstance(content, Refused):
+                    return found
+                continue
             if isinstance(content, (Missing, Binary)):
-                continue  # not a module of the project (or a compiled one)
+                continue  # not a module of the project
             found.append((spelled, content, path in named and path not in imported))
             if isinstance(content, str):
                 spent += len(content)
                 queue.append((content, path[:-1]))
     return found
+
+
+# A compiled extension module's names (`importlib.machinery.EXTENSION_SUFFIXES`, of any Python
+# version the project may run: `x.cpython-312-x86_64-linux-gnu.so`, `x.abi3.so`, `x.so`, `x.pyd`).
+_EXTENSION = LazyPattern(r"[^.]+(?:\.[A-Za-z0-9_-]+)?\.(?:so|pyd)")
+_EXTENSION_BYTES = 64 << 20
+
+
+def _extension_module(walk, source: tuple[str, ...], listed: dict) -> tuple[str, str | Refused, bool] | None:
+    """The extension module Python imports for the source path `source` (`x.py`: `x.*.so` in
+    its directory), as (path, its bytes as `CompiledText`, False), None when there is none;
+    `listed` keeps each directory's extension modules for the search (one listing each)."""
+    directory, stem = source[:-1], source[-1][:-3]
+    names = listed.get(directory)
+    if names is None:
+        pattern = _EXTENSION()
+        names = listed[directory] = walk.disk.names_in(directory, lambda name: pattern.fullmatch(name) is not None)
+    if isinstance(names, Refused):
+        return "/" + "/".join(directory), names, False
+    for name in sorted(names):
+        if name.split(".", 1)[0] == stem:
+            spelled = "/" + "/".join(directory + (name,))
+            data = walk.disk.read_bytes(spelled, _EXTENSION_BYTES)
+            if isinstance(data, Refused):
+                return spelled, data, False
+            if isinstance(data, bytes):
+                return spelled, CompiledText(data.decode("latin-1")), False
+    return None
 
 
 # -- compiled modules on disk (round r6) ----------------------------------------------------------

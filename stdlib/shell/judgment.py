@@ -53,6 +53,7 @@ from polydeukes.stdlib.shell.analysis import (
     shell_options,
 )
 from polydeukes.stdlib.shell.coded import changes_case, decoded_variants, made_text
+from polydeukes.stdlib.shell.disk import CompiledText
 from polydeukes.stdlib.shell.expansion import (
     ONE,
     Arg,
@@ -2131,12 +2132,15 @@ class _Judge:
                 self.unknown_reach = True
                 self.found(BREAK_UNREADABLE, UNREADABLE_MODULE.format(head=view.head, module=shown, why=text.reason))
                 return True
-            if self.judged_last is None:
-                made = made_text(text)
-                if made is not None:
-                    self.judged_last = MADE_IN_MODULE.format(head=view.head, module=shown, how=made[0],
-                                                              call=made[1])
-            index = self.code_index(text, cwd)
+            if isinstance(text, CompiledText):  # (an extension module: its names, not code)
+                index = self.p.compiled_index(text, cwd)
+            else:
+                if self.judged_last is None:
+                    made = made_text(text)
+                    if made is not None:
+                        self.judged_last = MADE_IN_MODULE.format(head=view.head, module=shown, how=made[0],
+                                                                  call=made[1])
+                index = self.code_index(text, cwd)
             if index >= 0:
                 self.reached.add(index)
                 message = NAMED_SCRIPT if named else IMPORTED
