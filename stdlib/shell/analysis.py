@@ -3107,8 +3107,13 @@ class Walk:
             # plugins (scripts.package_manager_code): walked as the node programs they are
             from polydeukes.stdlib.shell import scripts  # only such a command loads it
 
-            code = scripts.package_manager_code(self, view, tool, args[view.inner + 1 :] if tool == name else args)
-            view.wrapper_scripts = (*view.wrapper_scripts, *code)
+            # (`pnpm -C sub exec x`: the wrapper's directory is the command's already)
+            code = scripts.package_manager_code(self, view, tool, args[view.inner + 1 :] if tool == name else [
+                a for a in args[:inner] if a.text.partition("=")[0] not in scripts.MANAGER_DIRECTORY])
+            if isinstance(code, list):
+                view.wrapper_scripts = (*view.wrapper_scripts, *code)
+            else:
+                view.file_script = code  # (a directory of unknown value: fails closed)
         if view.wrapper in _NPM_EXECS:
             # `npx x`, `npm exec -- x` run x through the script shell the npmrc files name
             from polydeukes.stdlib.shell import scripts  # only such a command loads it
@@ -3126,6 +3131,8 @@ class Walk:
         (scripts.py); its shell commands are walked after it."""
         from polydeukes.stdlib.shell import scripts  # only a command that runs a file loads it
 
+        if view.file_script is not None and view.file_script.refused is not None:
+            return  # (a refusal of `_configured_programs`: `yarn --cwd "$D"`)
         if view.name in PROGRAM_RUNNERS or view.name in PROGRAM_FILE_READERS:
             view.file_script = script = self._in_glob_directory(view, scripts.runner_script)
         else:
