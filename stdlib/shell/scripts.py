@@ -2537,9 +2537,9 @@ def manager_directory(args: Sequence[Arg]) -> str | None:
     return directory
 
 
-def _unknown_directory(view: View, spelled: str) -> FileScript:
+def _unknown_directory(view: View, spelled: str, why: str = "the directory it runs in is unknown") -> FileScript:
     refused = FileScript(spelled, view.name, True, True, None)
-    refused.refused = "the directory it runs in is unknown"
+    refused.refused = why
     return refused
 
 
@@ -2589,7 +2589,7 @@ def package_manager_code(walk: Walk, view: View, tool: str, args: Sequence[Arg])
     rc_filename = _make_environment(walk, view, "YARN_RC_FILENAME")
     if rc_filename is not None:
         if "$" in rc_filename:
-            return _unknown_directory(view, rc_filename)
+            return _unknown_directory(view, rc_filename, "its name is not known")
         names[0] = rc_filename
     yarn_path = _make_environment(walk, view, "YARN_YARN_PATH")
     if yarn_path is not None:
