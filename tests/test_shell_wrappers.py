@@ -109,6 +109,8 @@ MANUAL_PREFIXES = [
     "watch --interval=2 --differences", "watch -g -t", "nice -n 10", "timeout -s KILL 5", "timeout --kill-after=2 5",
     "ionice -c 3", "taskset -c 0", "stdbuf -oL", "sudo -u root -E", "env -u HOME A=1", "flock /tmp/l", "setsid -f",
     "time -p", "time -o t.txt", "chrt -f 10", "unbuffer", "caffeinate -i",
+    "ip netns exec n1", "ip -all netns exec", "ip -n n0 -4 netns exec n1", "ip net e n1", "ip vrf exec red",
+    "ip -s -b /dev/null vrf exec red",
 ]
 
 

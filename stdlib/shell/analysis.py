@@ -412,7 +412,9 @@ _SUBCOMMAND_WRAPPERS: dict[str, tuple[frozenset[str], frozenset[str], dict[str, 
             (("if-shell", "if"), "t"), (("send-keys", "send"), "Nt"))
         for sub in subs}),
 }
-_WRAPPER_NAMES = frozenset(_WRAPPERS) | frozenset(_SUBCOMMAND_WRAPPERS)
+# (round 7) iproute2's `ip netns exec NAME CMD`, `ip -all netns exec CMD` and `ip vrf exec NAME
+# CMD`: a wrapper two words deep, its words abbreviated as ip matches them (`_ip_exec_row`).
+_WRAPPER_NAMES = frozenset(_WRAPPERS) | frozenset(_SUBCOMMAND_WRAPPERS) | {"ip"}
 
 
 class _WrapperStrings(NamedTuple):
@@ -1485,6 +1487,15 @@ class Walk:
                      for script in heredoc_substitutions(a.text)]
             if later:
                 view.wrapper_scripts = (*view.wrapper_scripts, *later)
+        if name == "ip" and any(a.text.startswith(("-b", "--b")) for a in args[inner + 1 :]):
+            # `ip -batch FILE`: its lines that run a command (`netns exec n1 CMD`)
+            from polydeukes.stdlib.shell import scripts  # only such a command loads it
+
+            batch = scripts.ip_batch_lines(self, view, args[inner + 1 :])
+            if isinstance(batch, list):
+                view.wrapper_scripts = (*view.wrapper_scripts, *batch)
+            else:
+                view.file_script = batch
         if name == "parallel" and inner < len(args):
             view.wrapper_scripts = (*view.wrapper_scripts, *_parallel_lines(args[inner + 1 :]))
         if inner or name in _DECLARATIONS or name in MAKES:
@@ -3680,7 +3691,7 @@ def _subcommand_row(args: Sequence[Arg] | Sequence[Word], k: int,
     the program is no such wrapper or its subcommand runs no command of the line's."""
     program = _SUBCOMMAND_WRAPPERS.get(name)
     if program is None:
-        return None, k, False
+        return _ip_exec_row(args, k) if name == "ip" else (None, k, False)
     short_args, long_args, rows = program
     j, moved = _past_options(args, k + 1, name, short_args, long_args, False)
     if j < len(args) and not args[j].opaque and args[j - 1].text != "--":
@@ -3689,6 +3700,44 @@ def _subcommand_row(args: Sequence[Arg] | Sequence[Word], k: int,
             return row, j + 1, moved
     row = rows.get("")
     return (row, j, moved) if row is not None else (None, k, False)
+
+
+# ip's global options in the order ip tries them, each with whether it takes the next word: a
+# word is the first whose name it begins (`-n` is `-netns`, `-b` `-batch`, `-r` `-resolve` but
+# `-rc` `-rcvbuf`; two dashes as one). iproute2 6.1's ip.c.
+_IP_OPTIONS = (
+    ("-loops", True), ("-family", True), ("-human", False), ("-iec", False), ("-stats", False),
+    ("-statistics", False), ("-details", False), ("-resolve", False), ("-oneline", False),
+    ("-timestamp", False), ("-tshort", False), ("-Version", False), ("-force", False), ("-batch", True),
+    ("-brief", False), ("-json", False), ("-pretty", False), ("-rcvbuf", True), ("-help", False),
+    ("-netns", True), ("-Numeric", False), ("-all", False),
+)
+# The objects whose `exec` runs a command (the spellings ip's first match gives them: `n` and `ne`
+# are `neighbor`), and how many names stand between `exec` and the command.
+_IP_EXEC_OBJECTS = {"net": 1, "netn": 1, "netns": 1, "v": 1, "vr": 1, "vrf": 1}
+
+
+def ip_option(text: str) -> tuple[str, bool] | None:
+    """The global option of ip a word spells (`_IP_OPTIONS`), or None."""
+    word = text[1:] if text.startswith("--") else text
+    return next((row for row in _IP_OPTIONS if row[0].startswith(word)), None) if len(word) > 1 else None
+
+
+def _ip_exec_row(args: Sequence[Arg] | Sequence[Word], k: int) -> tuple[_WrapperRow | None, int, bool]:
+    """`_subcommand_row` for ip (`ip [OPTIONS] netns exec NAME CMD`, `ip -all netns exec CMD`,
+    `ip vrf exec NAME CMD`, each word as ip abbreviates it: `ip net e n1 CMD`); (None, k,
+    False) for any other ip command."""
+    j = k + 1
+    every = False
+    while j < len(args) and args[j].text.startswith("-") and not args[j].opaque:
+        option = ip_option(args[j].text)
+        every = every or option is not None and option[0] == "-all"
+        j += 2 if option is not None and option[1] else 1
+    if j + 1 >= len(args) or args[j].opaque or args[j + 1].opaque or not args[j + 1].text \
+            or not "exec".startswith(args[j + 1].text) or args[j].text not in _IP_EXEC_OBJECTS:
+        return None, k, False
+    names = 0 if every and args[j].text.startswith("net") else _IP_EXEC_OBJECTS[args[j].text]
+    return (_NO_VALUES, _NO_VALUES, names, False), j + 2, False
 
 
 def _is_case_pattern(a: Arg | Word) -> bool:

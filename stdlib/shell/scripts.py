@@ -2631,6 +2631,49 @@ def _shown_from(path: tuple[str, ...], cwd: tuple[str, ...] | None) -> str:
     return "/" + "/".join(path).lstrip("/")
 
 
+# (round 7) `ip -batch FILE` (`-b`, `-batch -` for stdin) runs each line of FILE as an ip
+# command: the lines of an object whose `exec` runs a command (`netns exec n1 CMD`) are walked
+# as `ip LINE`, at most this many.
+_IP_BATCH_LINES = 64
+
+
+def ip_batch_lines(walk: Walk, view: View, args: Sequence[Arg]) -> list[str] | FileScript:
+    """The `ip …` command lines the batch files of ip's `args` (its words after its name) run
+    that may run a command of their own; a refusal for a batch file of unknown name, stdin, one
+    the line writes with content not computed, or one that cannot be read within bounds."""
+    from polydeukes.stdlib.shell.analysis import _IP_EXEC_OBJECTS, ip_option
+
+    lines: list[str] = []
+    k = 0
+    while k < len(args) and args[k].text.startswith("-"):
+        option = ip_option(args[k].text)
+        if option is not None and option[0] == "-batch" and k + 1 < len(args):
+            word = args[k + 1]
+            refused = FileScript(word.text, "ip", True, True, None)
+            if word.opaque or word.text == "-":
+                refused.refused = "its name is not known" if word.opaque else "it reads its commands from stdin"
+                return refused
+            path = walk.absolute(word.text, view.cwd)
+            written = walk.written()
+            content = written.get(path, "") if path in written else walk.read_file(path, SCRIPT_BYTES) \
+                if path is not None else None
+            if content is None and (path is None or path in written):
+                refused.refused = "its content is not known"
+                return refused
+            if isinstance(content, (Refused, Binary)):
+                refused.refused = content.reason if isinstance(content, Refused) else "it is not a text file"
+                return refused
+            for line in content.splitlines() if isinstance(content, str) else ():
+                first = line.split(None, 1)[0] if line.strip() else ""
+                if first in _IP_EXEC_OBJECTS or first.startswith("-"):
+                    lines.append("ip " + line)
+            if len(lines) > _IP_BATCH_LINES:
+                refused.refused = f"it runs more than {_IP_BATCH_LINES} commands of its own"
+                return refused
+        k += 2 if option is not None and option[1] else 1
+    return lines
+
+
 def npm_config_files(walk: Walk, view: View, args: Sequence[Arg], directory: str) -> list[str]:
     """The npmrc files npm reads that the line names: the project's .npmrc (in the package's
     directory), and those `--userconfig F`, `--globalconfig F` (`=F`) or npm_config_userconfig,
