@@ -65,6 +65,7 @@ from polydeukes.stdlib.shell.analysis import (
     Walk,
     basename,
     shell_options,
+    sqlite_editors,
 )
 from polydeukes.stdlib.shell.disk import FILE_BYTES, PROGRAM_BYTES, SCRIPT_BYTES, Binary, Missing, Refused
 from polydeukes.stdlib.shell.expansion import Arg, Value, compile_segment, printed_file, printed_words, segment_matches
@@ -1241,6 +1242,10 @@ def _read_program(walk: Walk, view: View, script: FileScript) -> FileScript | No
                         script.path, script.refused = sourced, f"it sources more than {_GDB_SOURCED} files"
                         return script
                     script.paths.append(sourced)
+        if script.runner == "sqlite3" and isinstance(content, str) and "edit" in content.lower() \
+                and sqlite_editors(content) is None:
+            script.path, script.refused = spelled, _SQLITE_COMPUTED_EDITOR
+            return script
         if script.runner == "sqlite3" and isinstance(content, str) and ".read" in content:
             # (a `.read` file that reads another: read too, each once; past the bound, closed)
             for read_too in (m.group(1) for m in _SQLITE_READ().finditer(content)):
@@ -2672,6 +2677,16 @@ def ip_batch_lines(walk: Walk, view: View, args: Sequence[Arg]) -> list[str] | F
                 return refused
         k += 2 if option is not None and option[1] else 1
     return lines
+
+
+_SQLITE_COMPUTED_EDITOR = "the editor of its edit() is computed in SQL"
+
+
+def sqlite_refusal() -> FileScript:
+    """sqlite3's program on the line calls edit() with an editor this layer cannot read."""
+    refused = FileScript("the editor of edit()", "sqlite3", True, True, None)
+    refused.refused = "it is computed in SQL"
+    return refused
 
 
 def npm_config_files(walk: Walk, view: View, args: Sequence[Arg], directory: str) -> list[str]:
