@@ -4215,24 +4215,21 @@ def _parallel_row(args: Sequence[Arg] | Sequence[Word], k: int) -> tuple[_Wrappe
     return _PARALLEL_ROW, k + 1, False
 
 
-def _parallel_lines(words: Sequence[Arg], command: bool = False) -> list[str]:
+def _parallel_lines(words: Sequence[Arg]) -> list[str]:
     """The command lines `parallel [options] COMMAND … ::: ARGS …` runs: the command with each
     argument in place of `{}` (or appended), one line per argument of each `:::` group, each
     run by a shell as parallel does; without a command, each argument is a command line.
     Arguments read from files (`::::`, `-a`) or stdin are not known here (`_parallel_row` reads
-    them for a command without `:::` words); a word of unknown value leaves the lines out.
-    `command`: only the command's words, `[]` without one."""
+    them for a command without `:::` words); a word of unknown value leaves the lines out."""
     k = 0
     while k < len(words) and words[k].text.startswith("-") and words[k].text not in (":::", "::::"):
         k += 2 if words[k].text in _PARALLEL_VALUES and words[k].text != "-X" else 1
     template: list[str] = []
     while k < len(words) and words[k].text not in (":::", ":::+", "::::", "::::+"):
-        if words[k].opaque and not command:
+        if words[k].opaque:
             return []
         template.append(words[k].text)
         k += 1
-    if command:
-        return template
     values: list[str] = []
     while k < len(words):
         marker = words[k].text

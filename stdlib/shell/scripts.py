@@ -969,7 +969,7 @@ def read(walk: Walk, view: View, script: FileScript) -> FileScript | None:
             and script.path[:1] not in ("/", "~", "$", "<", "-", ""):
         # `cd "$D" && bash x.sh`, `cd "$D"; ./x.sh` (round r6): the script is any file of the
         # project so named
-        return _under_unknown_directory(walk, view, script)
+        return _under_manager_refusal(walk, view, script)
     if view.cwd is None and view.cwd_glob is None and script.runner and not script.shell and script.tests is None \
             and any(path[:1] not in ("/", "~", "$", "<", "-", "") for path in script.paths or (script.path,)):
         # `cd "$D" && python3 x.py`: a program of a directory of unknown place (round 7)
@@ -1013,7 +1013,7 @@ def read(walk: Walk, view: View, script: FileScript) -> FileScript | None:
     return script
 
 
-def _under_unknown_directory(walk: Walk, view: View, script: FileScript) -> FileScript | None:
+def _under_manager_refusal(walk: Walk, view: View, script: FileScript) -> FileScript | None:
     """A relative script under a directory of unknown value (`cd "$D" && bash x.sh`): every
     file of the project whose path ends as the spelled one does (after its last `..`), read
     together as `_under_glob` reads them; more than `_GLOB_MATCHES` files, a walk past the
@@ -2072,7 +2072,7 @@ def _package_scripts(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript 
     if directory == "\0":
         # (round 7) `npm --prefix "$D" test`: any package.json could be the one run, as after
         # `cd "$D"` (it passed)
-        return _unknown_directory(view, "package.json")
+        return _manager_refusal(view, "package.json")
     if selected is None and lifecycle is not None and lifecycle[0] == _INSTALL[0]:
         # An install at a workspace root links the workspaces and runs their install scripts.
         selected, with_root = [], True
@@ -2542,7 +2542,9 @@ def manager_directory(args: Sequence[Arg]) -> str | None:
     return directory
 
 
-def _unknown_directory(view: View, spelled: str, why: str = "the directory it runs in is unknown") -> FileScript:
+def _manager_refusal(view: View, spelled: str, why: str = "the directory it runs in is unknown") -> FileScript:
+    """A package manager's refusal: the file it runs or reads is `spelled`, which cannot be
+    read for `why` (`yarn --cwd "$D"`, `YARN_RC_FILENAME="$F"`)."""
     refused = FileScript(spelled, view.name, True, True, None)
     refused.refused = why
     return refused
@@ -2563,7 +2565,7 @@ def package_manager_code(walk: Walk, view: View, tool: str, args: Sequence[Arg])
     if start is None:
         if directory is not None and view.cwd_glob is not None:
             return []  # (`cd s?b && pnpm i`: the package's files are read in each match, `_in_glob_directory`)
-        return _unknown_directory(view, ".pnpmfile.cjs" if tool == "pnpm" else ".yarnrc.yml")
+        return _manager_refusal(view, ".pnpmfile.cjs" if tool == "pnpm" else ".yarnrc.yml")
     here = walk.context.cwd  # (the lines are walked where the line runs: `pnpm -C sub exec x`)
     files: list[str] = []
     if tool == "pnpm":
@@ -2594,7 +2596,7 @@ def package_manager_code(walk: Walk, view: View, tool: str, args: Sequence[Arg])
     rc_filename = _make_environment(walk, view, "YARN_RC_FILENAME")
     if rc_filename is not None:
         if "$" in rc_filename:
-            return _unknown_directory(view, rc_filename, "its name is not known")
+            return _manager_refusal(view, rc_filename, "its name is not known")
         names[0] = rc_filename
     yarn_path = _make_environment(walk, view, "YARN_YARN_PATH")
     if yarn_path is not None:
@@ -2604,6 +2606,12 @@ def package_manager_code(walk: Walk, view: View, tool: str, args: Sequence[Arg])
     directories = list(dict.fromkeys(place[:n] for place in (start, here) if place is not None
                                      for n in range(len(place), -1, -1)))
     home = walk.home_now()
+    assigned = _make_environment(walk, view, "HOME")
+    if assigned is not None:
+        # (`HOME=d yarn`: d's .yarnrc.yml)
+        if "$" in assigned:
+            return _manager_refusal(view, "~/" + names[0], "its name is not known")
+        home = walk.absolute(assigned, view.cwd)
     if home is not None and home not in directories:
         directories.append(home)
     for place in directories:
@@ -2627,6 +2635,10 @@ def _shown_from(path: tuple[str, ...], cwd: tuple[str, ...] | None) -> str:
     """A path as a command line run in `cwd` spells it: relative when under it, or when both
     share a directory below the first two (`../x.cjs` from the project's `sub`); else absolute.
     (A segment may hold a relative name as a configuration file spells it, `../x.cjs`.)"""
+    if any(".." in segment for segment in path):
+        import posixpath  # only a name that climbs needs it (`d/../x.cjs` is shown as `x.cjs`)
+
+        path = tuple(s for s in posixpath.normpath("/" + "/".join(path)).split("/") if s)
     if cwd is not None and path[: len(cwd)] == cwd and len(path) > len(cwd):
         return "/".join(path[len(cwd) :])
     if cwd is not None and len(cwd) > 2 and path[:2] == cwd[:2]:
