@@ -64,7 +64,9 @@ def _prefixes() -> list[tuple[list[str], list[list[str]], list[str]]]:
     out = []
     for name, (short, long, positionals, _assignments) in sorted(A._WRAPPERS.items()):
         if name not in _NO_COMMAND_WORD:
-            out.append(([name], _options(name, short, long), ["1"] * positionals))
+            # (setarch's first word is the architecture: `setarch rm -f ci` runs nothing)
+            head = [name, "x86_64"] if name == "setarch" else [name]
+            out.append((head, _options(name, short, long), ["1"] * positionals))
     for name, (short, long, rows) in sorted(A._SUBCOMMAND_WRAPPERS.items()):
         for sub, (row_short, row_long, positionals, _assignments) in sorted(rows.items()):
             if positionals >= 1 << 16:
