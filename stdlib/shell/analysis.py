@@ -415,7 +415,10 @@ _SUBCOMMAND_WRAPPERS: dict[str, tuple[frozenset[str], frozenset[str], dict[str, 
             (("if-shell", "if"), "t"), (("send-keys", "send"), "Nt"))
         for sub in subs}),
 }
-_WRAPPER_NAMES = frozenset(_WRAPPERS) | frozenset(_SUBCOMMAND_WRAPPERS)
+# (round 7) iproute2's `ip netns exec NAME CMD`, `ip -all netns exec CMD` and `ip vrf exec NAME
+# CMD`: a wrapper two words deep, its words abbreviated as ip matches them (`_ip_exec_row`); GNU
+# parallel with a command and arguments not given as `:::` words (`_parallel_row`).
+_WRAPPER_NAMES = frozenset(_WRAPPERS) | frozenset(_SUBCOMMAND_WRAPPERS) | {"ip", "parallel"}
 
 
 class _WrapperStrings(NamedTuple):
@@ -1137,7 +1140,8 @@ class Walk:
                 # `echo 'rm -rf c?' | sh`, `printf '%s\n' 'rm …' | sh`: what it prints is the
                 # script the shell runs (`| at now`: the job it runs later; `| sqlite3`: its program)
                 printed = None if any(a.opaque for a in view.args[view.inner + 1 :]) else _words_printed(
-                    " ".join(a.text for a in view.args[view.inner :])) if view.name == "echo" else (
+                    " ".join(a.text if a.pattern is not None else _quoted(a.text) for a in view.args[view.inner :])
+                ) if view.name == "echo" else (
                     _printf_text([a.text for a in view.args[view.inner + 1 :]]), False)
                 if printed is not None and printed[0] is None:
                     printed = None
@@ -1490,8 +1494,24 @@ class Walk:
                      for script in heredoc_substitutions(a.text)]
             if later:
                 view.wrapper_scripts = (*view.wrapper_scripts, *later)
+        if name == "ip" and any(a.text.startswith(("-b", "--b")) for a in args[inner + 1 :]):
+            # `ip -batch FILE`: its lines that run a command (`netns exec n1 CMD`)
+            from polydeukes.stdlib.shell import scripts  # only such a command loads it
+
+            batch = scripts.ip_batch_lines(self, view, args[inner + 1 :])
+            if isinstance(batch, list):
+                view.wrapper_scripts = (*view.wrapper_scripts, *batch)
+            else:
+                view.file_script = batch
         if name == "parallel" and inner < len(args):
             view.wrapper_scripts = (*view.wrapper_scripts, *_parallel_lines(args[inner + 1 :]))
+            texts = {a.text for a in args[inner + 1 :]}
+            if "--pipepart" in texts:
+                # (round 7) `--pipepart -a FILE CMD` gives CMD parts of FILE on its stdin: not followed
+                view.items_refused = "--pipepart gives the command parts of it on its stdin"
+            elif not texts.isdisjoint(("::::", "::::+")) and not texts.isdisjoint((":::", ":::+")):
+                # (round 7) `parallel CMD ::: a :::: list`: the file's arguments combined with the words'
+                view.items_refused = "it combines them with the arguments of its words"
         if inner or name in _DECLARATIONS or name in MAKES:
             # (make's operands may set variables too: `make SHELL=./x.sh`)
             run = _command_variables(args[:inner] if name not in _DECLARATIONS and name not in MAKES else args)
@@ -1990,6 +2010,27 @@ class Walk:
         replace: str | None = None
         grouped = False
         k = xargs_at + 1
+        if basename(args[xargs_at].text) == "parallel":
+            groups = [j for j in range(view.inner, len(args)) if args[j].text in _PARALLEL_GROUPS]
+            command = args[view.inner : groups[0] if groups else len(args)]
+            if len(groups) > 1 or groups and groups[0] + 2 != len(args):
+                view.items_refused = "it combines them with other arguments"
+                return
+            if any(not a.opaque and _PARALLEL_REPLACEMENTS().search(a.text) for a in command):
+                view.items_refused = "its replacement strings are not read"
+                return
+            if any(not a.opaque and _PARALLEL_SHELL_WORD().search(a.text) for a in command):
+                view.items_refused = "its command line is run by a shell"
+                return
+            if any("{}" in a.text for a in command):
+                replace = "{}"  # (parallel's own replacement string; without one, appended)
+            if groups:
+                # `parallel CMD :::: FILE`: xargs's `-a FILE`
+                from_file = args[groups[0] + 1].text if not args[groups[0] + 1].opaque else None
+                view.args = args = args[: groups[0]]
+                if from_file is None:
+                    view.items_refused = "its name is not known"
+                    return
         while k < view.inner:
             t = args[k].text
             if t in ("-a", "--arg-file") and k + 1 < view.inner:
@@ -3100,6 +3141,12 @@ class Walk:
             view.wrapper_scripts = (*view.wrapper_scripts, *_cmake_programs(args))
         elif name == "sqlite3":
             view.follow = True  # (its `.shell` lines: `_follow`)
+            texts = [*view.env.heredocs, *(a.text for a in args[inner + 1 :] if not a.opaque)]
+            if any("edit" in code.lower() and sqlite_editors(code) is None for code in texts):
+                # `select edit('x', 'sh e' || '.sh')`: the editor is computed in SQL (fails closed)
+                from polydeukes.stdlib.shell.scripts import sqlite_refusal  # only such a program loads it
+
+                view.file_script = sqlite_refusal()
         if (name in _NPM_TOOLS or view.wrapper.partition(" ")[0] in _NPM_TOOLS) \
                 and any(a.text.startswith(_NPM_SHELL_OPTIONS) for a in args):
             # `npm run t --script-shell=./s.sh`, `npx --script-shell ./s.sh x`, `pnpm
@@ -3112,8 +3159,13 @@ class Walk:
             # plugins (scripts.package_manager_code): walked as the node programs they are
             from polydeukes.stdlib.shell import scripts  # only such a command loads it
 
-            code = scripts.package_manager_code(self, view, tool, args[view.inner + 1 :] if tool == name else args)
-            view.wrapper_scripts = (*view.wrapper_scripts, *code)
+            # (`pnpm -C sub exec x`: the wrapper's directory is the command's already)
+            code = scripts.package_manager_code(self, view, tool, args[view.inner + 1 :] if tool == name else [
+                a for a in args[:inner] if a.text.partition("=")[0] not in scripts.MANAGER_DIRECTORY])
+            if isinstance(code, list):
+                view.wrapper_scripts = (*view.wrapper_scripts, *code)
+            else:
+                view.file_script = code  # (a directory of unknown value: fails closed)
         if view.wrapper in _NPM_EXECS:
             # `npx x`, `npm exec -- x` run x through the script shell the npmrc files name
             from polydeukes.stdlib.shell import scripts  # only such a command loads it
@@ -3131,6 +3183,8 @@ class Walk:
         (scripts.py); its shell commands are walked after it."""
         from polydeukes.stdlib.shell import scripts  # only a command that runs a file loads it
 
+        if view.file_script is not None and view.file_script.refused is not None:
+            return  # (a refusal of `_configured_programs`: `yarn --cwd "$D"`)
         if view.name in PROGRAM_RUNNERS or view.name in PROGRAM_FILE_READERS:
             view.file_script = script = self._in_glob_directory(view, scripts.runner_script)
         else:
@@ -3529,8 +3583,8 @@ def _unwrap(args: Sequence[Arg] | Sequence[Word]) -> tuple[int, bool, bool, int]
                 break  # no wrapper, or a program whose subcommand runs no command (`npm run x`)
             changes_directory = changes_directory or moved
         short_args, long_args, positionals, assignments = spec
-        if name == "xargs":
-            via_xargs = True
+        if name == "xargs" or name == "parallel" and _PARALLEL_PIPES.isdisjoint(a.text for a in args[k:]):
+            via_xargs = True  # (GNU parallel with a command and its arguments from stdin or files)
             xargs_at = k - 1
         elif name == "setarch" and k < n and not args[k].text.startswith("-"):
             k += 1  # `setarch x86_64 -R cmd`
@@ -3678,7 +3732,8 @@ def _subcommand_row(args: Sequence[Arg] | Sequence[Word], k: int,
     the program is no such wrapper or its subcommand runs no command of the line's."""
     program = _SUBCOMMAND_WRAPPERS.get(name)
     if program is None:
-        return None, k, False
+        return _ip_exec_row(args, k) if name == "ip" else _parallel_row(args, k) if name == "parallel" \
+            else (None, k, False)
     short_args, long_args, rows = program
     j, moved = _past_options(args, k + 1, name, short_args, long_args, False)
     if j < len(args) and not args[j].opaque and args[j - 1].text != "--":
@@ -3687,6 +3742,44 @@ def _subcommand_row(args: Sequence[Arg] | Sequence[Word], k: int,
             return row, j + 1, moved
     row = rows.get("")
     return (row, j, moved) if row is not None else (None, k, False)
+
+
+# ip's global options in the order ip tries them, each with whether it takes the next word: a
+# word is the first whose name it begins (`-n` is `-netns`, `-b` `-batch`, `-r` `-resolve` but
+# `-rc` `-rcvbuf`; two dashes as one). iproute2 6.1's ip.c.
+_IP_OPTIONS = (
+    ("-loops", True), ("-family", True), ("-human", False), ("-iec", False), ("-stats", False),
+    ("-statistics", False), ("-details", False), ("-resolve", False), ("-oneline", False),
+    ("-timestamp", False), ("-tshort", False), ("-Version", False), ("-force", False), ("-batch", True),
+    ("-brief", False), ("-json", False), ("-pretty", False), ("-rcvbuf", True), ("-help", False),
+    ("-netns", True), ("-Numeric", False), ("-all", False),
+)
+# The objects whose `exec` runs a command (the spellings ip's first match gives them: `n` and `ne`
+# are `neighbor`), and how many names stand between `exec` and the command.
+_IP_EXEC_OBJECTS = {"net": 1, "netn": 1, "netns": 1, "v": 1, "vr": 1, "vrf": 1}
+
+
+def ip_option(text: str) -> tuple[str, bool] | None:
+    """The global option of ip a word spells (`_IP_OPTIONS`), or None."""
+    word = text[1:] if text.startswith("--") else text
+    return next((row for row in _IP_OPTIONS if row[0].startswith(word)), None) if len(word) > 1 else None
+
+
+def _ip_exec_row(args: Sequence[Arg] | Sequence[Word], k: int) -> tuple[_WrapperRow | None, int, bool]:
+    """`_subcommand_row` for ip (`ip [OPTIONS] netns exec NAME CMD`, `ip -all netns exec CMD`,
+    `ip vrf exec NAME CMD`, each word as ip abbreviates it: `ip net e n1 CMD`); (None, k,
+    False) for any other ip command."""
+    j = k + 1
+    every = False
+    while j < len(args) and args[j].text.startswith("-") and not args[j].opaque:
+        option = ip_option(args[j].text)
+        every = every or option is not None and option[0] == "-all"
+        j += 2 if option is not None and option[1] else 1
+    if j + 1 >= len(args) or args[j].opaque or args[j + 1].opaque or not args[j + 1].text \
+            or not "exec".startswith(args[j + 1].text) or args[j].text not in _IP_EXEC_OBJECTS:
+        return None, k, False
+    names = 0 if every and args[j].text.startswith("net") else _IP_EXEC_OBJECTS[args[j].text]
+    return (_NO_VALUES, _NO_VALUES, names, False), j + 2, False
 
 
 def _is_case_pattern(a: Arg | Word) -> bool:
@@ -4099,12 +4192,40 @@ _PARALLEL_VALUES = frozenset({
 _PARALLEL_LIMIT = 64  # command lines worked out per call; past it the rest is not followed
 
 
+# (round 7) GNU parallel with a command whose arguments come from stdin, `-a FILE` or `::::
+# FILE` reads them as xargs does (`_xargs`); with `--pipe` it is a wrapper whose command reads
+# parallel's stdin. (`:::` arguments: `_parallel_lines`.)
+_PARALLEL_ROW: _WrapperRow = (
+    frozenset(o[1] for o in _PARALLEL_VALUES if len(o) == 2 and o != "-X"),
+    frozenset(o for o in _PARALLEL_VALUES if o.startswith("--")), 0, False)
+_PARALLEL_PIPES = frozenset({"--pipe", "--spreadstdin"})
+_PARALLEL_GROUPS = frozenset({":::", ":::+", "::::", "::::+"})
+# parallel's replacement strings other than `{}` (`{.}`, `{/}`, `{//}`, `{/.}`, `{#}`, `{%}`,
+# `{3}`, `{=perl=}`): what they make of an argument is not worked out.
+_PARALLEL_REPLACEMENTS = LazyPattern(r"\{(?:\.|/|//|/\.|#|%|\d+[./]*|=)")
+# A word parallel's shell reads as more than one word (parallel joins the command's words and
+# runs them with a shell): `'rm {}'`.
+_PARALLEL_SHELL_WORD = LazyPattern(r"[\s;&|<>()`$\\\"'*?\[~]")
+
+
+def _parallel_row(args: Sequence[Arg] | Sequence[Word], k: int) -> tuple[_WrapperRow | None, int, bool]:
+    """`_subcommand_row` for parallel: its row when it runs a command of the line with arguments
+    from stdin or files (`ls | parallel rm`, `parallel -a list bash`, `parallel bash :::: list`)
+    or its stdin's blocks (`--pipe`); (None, k, False) without a command, with `:::` arguments
+    (`_parallel_lines`) or `--pipepart` (its file's parts on the command's stdin: not followed)."""
+    j, _ = _past_options(args, k + 1, "parallel", *_PARALLEL_ROW[:2], False)
+    if j >= len(args) or args[j].text in _PARALLEL_GROUPS or any(
+            a.text in (":::", ":::+", "--pipepart") for a in args[k + 1 :]):
+        return None, k, False
+    return _PARALLEL_ROW, k + 1, False
+
+
 def _parallel_lines(words: Sequence[Arg]) -> list[str]:
     """The command lines `parallel [options] COMMAND … ::: ARGS …` runs: the command with each
     argument in place of `{}` (or appended), one line per argument of each `:::` group, each
     run by a shell as parallel does; without a command, each argument is a command line.
-    Arguments read from files (`::::`, `-a`) or stdin are not known here; a word of unknown
-    value leaves the lines out."""
+    Arguments read from files (`::::`, `-a`) or stdin are not known here (`_parallel_row` reads
+    them for a command without `:::` words); a word of unknown value leaves the lines out."""
     k = 0
     while k < len(words) and words[k].text.startswith("-") and words[k].text not in (":::", "::::"):
         k += 2 if words[k].text in _PARALLEL_VALUES and words[k].text != "-X" else 1
@@ -4206,24 +4327,83 @@ _CURL_HOMES = frozenset({"CURL_HOME", "XDG_CONFIG_HOME", "HOME"})
 # sqlite3's command lines: `.shell`/`.system` run the rest of their line; `.read`, `.import`,
 # `.output` and `.once` run a file name that starts with `|` (sqlite3's shell documentation;
 # after options and words before it, `.import --csv '|cmd' t`; unquoted, `.output`'s and
-# `.once`'s take the rest of the line), and the SQL function `edit(TEXT, EDITOR)` runs EDITOR
-# with a file name after it.
+# `.once`'s take the rest of the line).
 _SQLITE_SHELL = LazyPattern(
     r"(?m)^[ \t]*\.(?:shell|system)[ \t]+(.+)$"
     r"|^[ \t]*\.(?:output|once)(?:[ \t]+-\S+)*[ \t]+(?:'\|([^'\n]*)'|\"\|([^\"\n]*)\"|\|(.+)$)"
-    r"|^[ \t]*\.(?:read|import)(?:[ \t]+[^\s'\"|]+)*?[ \t]+(?:'\|([^'\n]*)'|\"\|([^\"\n]*)\"|\|(\S+))"
-    r"|\bedit[ \t\n]*\([^,()]*,[ \t\n]*'(?P<editor>[^'\n]*)'")
+    r"|^[ \t]*\.(?:read|import)(?:[ \t]+[^\s'\"|]+)*?[ \t]+(?:'\|([^'\n]*)'|\"\|([^\"\n]*)\"|\|(\S+))")
+# (round 7) The SQL function `edit(TEXT, EDITOR)` runs the shell line `EDITOR FILE` (`edit(TEXT)`:
+# the VISUAL variable's, `_COMMAND_VARIABLES`). A function name is any case and may be quoted,
+# with comments before its parenthesis (`EDIT ( …`, `"edit"(…)`, `edit/**/(…)`: each passed).
+_SQLITE_EDIT = LazyPattern(r"(?is)(?:\bedit\b|\"edit\"|\[edit\]|`edit`)(?:\s|/\*.*?\*/|--[^\n]*\n)*\(")
+# One SQL string literal (sqlite3's shell also takes a double-quoted one as a string).
+_SQL_LITERAL = LazyPattern(r"\s*(?:'((?:[^']|'')*)'|\"((?:[^\"]|\"\")*)\")\s*")
+
+
+def _sql_arguments(code: str, at: int) -> list[str] | None:
+    """The texts of a SQL call's arguments from `code[at]` (past its `(`), split at the commas
+    outside quotes, brackets, comments and inner parentheses; None when the call does not close."""
+    args: list[str] = []
+    depth = 0
+    start = k = at
+    n = len(code)
+    while k < n:
+        c = code[k]
+        if c in "'\"`[":
+            end = code.find("]" if c == "[" else c, k + 1)
+            while end > 0 and c in "'\"" and code[end + 1 : end + 2] == c:
+                end = code.find(c, end + 2)  # (a doubled quote inside the literal)
+            if end < 0:
+                return None
+            k = end
+        elif code.startswith("/*", k) or code.startswith("--", k):
+            end = code.find("*/" if c == "/" else "\n", k + 2)
+            if end < 0:
+                return None
+            k = end
+        elif c == "(":
+            depth += 1
+        elif c == ")" and depth:
+            depth -= 1
+        elif c in ",)" and not depth:
+            args.append(code[start:k])
+            if c == ")":
+                return args
+            start = k + 1
+        k += 1
+    return None
+
+
+def sqlite_editors(code: str) -> list[str] | None:
+    """The command lines the `edit()` calls of sqlite3's program `code` run (`EDITOR x`, the
+    file it edits); None when an editor is not one string literal (`'sh e' || '.sh'`, a
+    column's value: computed in SQL, not read here) or a call does not close."""
+    lines: list[str] = []
+    for m in _SQLITE_EDIT().finditer(code):
+        args = _sql_arguments(code, m.end())
+        if args is None:
+            return None
+        if len(args) != 2:
+            continue  # (one: VISUAL's program; another count: sqlite3 refuses the call)
+        literal = _SQL_LITERAL().fullmatch(args[1])
+        if literal is None:
+            return None
+        editor = literal.group(1).replace("''", "'") if literal.group(1) is not None \
+            else literal.group(2).replace('""', '"')
+        lines.append(editor + " x")  # (the editor's file)
+    return lines
 
 
 def sqlite_command_lines(code: str) -> list[str]:
-    """The command lines sqlite3 runs from `code`, its program (`_SQLITE_SHELL`)."""
-    if ".s" not in code and "|" not in code and "edit" not in code:
-        return []
-    lines = []
-    for m in _SQLITE_SHELL().finditer(code):
-        line = m.group(m.lastindex or 0)
-        lines.append(line + " x" if m.group("editor") is not None else line)  # (the editor's file)
+    """The command lines sqlite3 runs from `code`, its program (`_SQLITE_SHELL`, `edit()`'s
+    editor; one that is computed refuses where the program is read, `sqlite_editors`)."""
+    lines = [m.group(m.lastindex or 0) for m in _SQLITE_SHELL().finditer(code)] \
+        if ".s" in code or "|" in code else []
+    if "edit" in code.lower():
+        lines += sqlite_editors(code) or []
     return lines
+
+
 # cmake's cache variables whose value is a program it or its build runs
 _CMAKE_PROGRAMS = LazyPattern(r"CMAKE_\w+_(?:COMPILER|COMPILER_LAUNCHER|LINKER_LAUNCHER)|CMAKE_(?:LINKER|AR|RANLIB"
                               r"|MAKE_PROGRAM|OBJCOPY|OBJDUMP|STRIP|NM|ADDR2LINE|READELF|DLLTOOL)")
@@ -4830,6 +5010,15 @@ def _rewritten_word(text: str, cmd: SimpleCommand, known: dict) -> str | None:
     return None
 
 
+_PLAIN_WORD = LazyPattern(r"[\w@%+=:,./-]*")
+
+
+def _quoted(text: str) -> str:
+    """A word's text as a shell word that gives it back (echo's operands are spelled again for
+    `_words_printed`: unquoted, `echo "select edit('x', 'y')"` lost its inner quotes, round 7)."""
+    return text if _PLAIN_WORD().fullmatch(text) else "'" + text.replace("'", "'\\''") + "'"
+
+
 def _words_printed(command: str | None, expanded: bool = False) -> tuple[str, str | None] | None:
     """What `echo WORDS` (`-n`; no `-e` with a backslash) or `printf FORMAT ARGS`
     (`_printf_value`) prints, the words read as the tokenizer reads them, and, when a glob
@@ -4913,8 +5102,8 @@ def _into_xargs(commands: Sequence, k: int) -> bool:
     for following in commands[k + 1 :]:
         if type(following) is not SimpleCommand or not following.words:
             return False
-        if following.words[0].text == "xargs":
-            return True
+        if following.words[0].text in ("xargs", "parallel"):
+            return True  # (GNU parallel reads its arguments from stdin as xargs does: round 7)
         if following.connector != "|" or following.words[0].text not in listers.SELECTING:
             return False
     return False

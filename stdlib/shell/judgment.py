@@ -214,6 +214,12 @@ _SINGLE_FILE_WRITES = E.HARMLESS | {E.WRITE, E.CREATE, E.LINK}
 # Values git reads as false for a boolean environment variable (git_env_bool).
 _GIT_FALSE = frozenset({"", "0", "false", "no", "off"})
 
+
+def _feeder(view: View) -> str:
+    """The program that hands a command the operands it reads (`xargs`, or GNU `parallel`
+    reading them the same way, round 7), as a message names it."""
+    return "parallel" if view.wrapper == "parallel" else "xargs"
+
 class ShellModResult(msgspec.Struct, frozen=True):
     broken: bool
     subject: str | None
@@ -966,7 +972,7 @@ class _Judge:
             what = viewers.commands(name, [a.text for a in args], [a.opaque for a in args])
             if what is None and (view.via_xargs or view.listed) and not any(a.text == "--" for a in args) \
                     and not _found_names(view.listed):
-                head = f"xargs {name}" if view.via_xargs else name
+                head = f"{_feeder(view)} {name}" if view.via_xargs else name
                 self.judged_last = self.judged_last or VIEWER_OPERANDS.format(head=head)
                 return
         if what is None and name in viewers.PAGER_USERS:
@@ -1677,7 +1683,7 @@ class _Judge:
                     name = "{}" if view.inner in extra.source else view.name
                     self.found(BREAK_EFFECT, FIND_EXEC.format(action=extra.rule[4:], name=name, p=p.entries[hits[0]]))
                 else:
-                    name = f"xargs {view.name}" if view.via_xargs else view.name or view.head
+                    name = f"{_feeder(view)} {view.name}" if view.via_xargs else view.name or view.head
                     self.found(BREAK_EFFECT, LISTED.format(name=name, lister=extra.rule, p=p.entries[hits[0]]))
                 return
         argv = argv if argv is not None else view.args
@@ -1693,7 +1699,7 @@ class _Judge:
                     self.unknown_reach = True
                     finds = extra.rule.startswith("find-")
                     name = f"find {extra.rule[4:]} {view.name if k != view.inner else '{}'}" if finds else (
-                        f"xargs {view.name}" if view.via_xargs else view.name or view.head)
+                        f"{_feeder(view)} {view.name}" if view.via_xargs else view.name or view.head)
                     self.found(BREAK_UNREADABLE, LISTED_RUN.format(name=name, lister="find" if finds else extra.rule))
                     return
 
