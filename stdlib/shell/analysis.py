@@ -565,6 +565,13 @@ _VENV_RUNNERS = frozenset({"uv run", "poetry run", "pipenv run"})
 _VENV_BIN = (".venv", "bin")
 # A string literal in a program's code that names a Python file (`_code_writes`).
 _PYTHON_FILE_LITERAL = LazyPattern(r"""['"]([^'"\s]*(?:\.pyc?|\.pth|__pycache__/[^'"\s]*))['"]""")
+_PYTHON_FILE_NAME = LazyPattern(r"""[^'"\s]*(?:\.pyc?|\.pth|__pycache__/[^'"\s]*)""")
+# Runs of string literals joined by `+` or by nothing but blanks (Python's implicit concatenation).
+_LITERAL_RUN = LazyPattern(r"""(?:'[^'\\\n]*'|"[^"\\\n]*")(?:[ \t]*\+?[ \t]*(?:'[^'\\\n]*'|"[^"\\\n]*"))+""")
+_LITERAL = LazyPattern(r"'([^'\\\n]*)'|\"([^\"\\\n]*)\"")
+# What names a site-packages directory in Python code: `site.getsitepackages()`,
+# `getusersitepackages()`, `site.USER_SITE`, sysconfig's `purelib`/`platlib`, a spelled path.
+_SITE_DIRECTORY = LazyPattern(r"getsitepackages|getusersitepackages|USER_SITE|\b(?:pure|plat)lib\b|(?:site|dist)-packages")
 # `uv run` options after which it installs nothing before the command.
 _UV_RUN_NO_SYNC = frozenset({"--no-sync", "--no-project", "--script"})
 # Modules that `python3 -m MODULE` runs as the tool of that name (projectfiles.py).
@@ -3193,13 +3200,16 @@ class Walk:
     def _code_writes(self, view: View) -> None:
         """The Python files a program's code on the line (`-c`/`-e` code, a heredoc) may
         write: a string literal naming a module, a start-up file or a compiled module
-        (`open('x.pth', 'w')`, `Path('x.py').write_text(…)`), in code that calls something that
-        writes. Each is written with content this layer does not compute (a later import of it
-        fails closed); a start-up file or compiled module is kept in `python_written` too."""
+        (`open('x.pth', 'w')`, `Path('x.py').write_text(…)`), or spelled in literals joined
+        (`'x.' + 'pth'`), in code that calls something that writes. Each is written with content
+        this layer does not compute (a later import of it fails closed); a start-up file or
+        compiled module is kept in `python_written` too, and so is the site directory such code
+        names (`site.getsitepackages()`) when no start-up file name is spelled."""
         words = view.cmd.words
         spelled = view.source[words[0].start : words[-1].end] if words else ""
-        if ".py" not in spelled and ".pth" not in spelled and "customize" not in spelled \
+        if ".py" not in spelled and "pth" not in spelled and "customize" not in spelled \
                 and "__pycache__" not in spelled and "$" not in spelled and "`" not in spelled \
+                and "site" not in spelled and "+" not in spelled and "' '" not in spelled and '" "' not in spelled \
                 and not view.cmd.heredocs:
             return  # (the cheap test first: most programs name no Python file, nor take code of a value)
         found = view.effects
@@ -3207,15 +3217,21 @@ class Walk:
         if not codes:
             codes = [h.body for h in view.cmd.heredocs]
         for code in codes:
-            if ".py" not in code and ".pth" not in code and "customize" not in code and "__pycache__" not in code:
+            if ".py" not in code and "pth" not in code and "customize" not in code and "__pycache__" not in code \
+                    and "site" not in code and "+" not in code and "' '" not in code and '" "' not in code:
                 continue  # (the cheap test first: most programs name no Python file)
             from polydeukes.stdlib.shell import coded, imports  # only such code loads them
 
             if not coded.calls_writer(code) and "py_compile" not in code and "compileall" not in code:
                 continue  # (py_compile and compileall write the pyc files their calls name)
             context = self.context
-            for m in _PYTHON_FILE_LITERAL().finditer(code):
-                path = self.absolute(m.group(1), view.cwd)
+            # (a name in one literal, or in literals joined: `'x.' + 'pth'`, `'x.p' 'th'`; round r7)
+            names = [m.group(1) for m in _PYTHON_FILE_LITERAL().finditer(code)]
+            if "+" in code or "' '" in code or '" "' in code:
+                names.extend(joined for joined in _joined_literals(code) if _PYTHON_FILE_NAME().fullmatch(joined))
+            startup = False
+            for name in names:
+                path = self.absolute(name, view.cwd)
                 if path is None:
                     continue
                 self.written()  # (the earlier writers first: `written` keeps the line's order)
@@ -3223,6 +3239,14 @@ class Walk:
                 context.removed.discard(path)
                 if imports.is_compiled(path) or path[-1].endswith(".pth") or path[-1] in imports.STARTUP_MODULES:
                     context.python_written = (*context.python_written, path)
+                    startup = True
+            if not startup and ("site" in code or "purelib" in code or "platlib" in code):
+                # Code that writes and names a site directory (`site.getsitepackages()`,
+                # `'…/site-packages/'`, sysconfig's `purelib`) may write a start-up file there
+                # under a name computed at run time (round r7): a later Python run fails closed
+                if _SITE_DIRECTORY().search(code):
+                    site = (*view.cwd, "site-packages") if view.cwd is not None else ("site-packages",)
+                    context.python_written = (*context.python_written, site)
 
     def _activated(self, script: Arg, cwd: tuple[str, ...] | None) -> None:
         """`source .venv/bin/activate`: a venv's activate script (a `bin/activate` beside the
@@ -3714,6 +3738,12 @@ def _flows_out(view: View, flowing: tuple | None) -> tuple | None:
     if flowing is None:
         return None
     return flowing if listers.selects(view) else listers.anywhere(flowing)
+
+
+def _joined_literals(code: str) -> list[str]:
+    """The text of each run of string literals in `code` joined as Python joins them
+    (`'x.' + 'pth'` -> `x.pth`)."""
+    return ["".join(a or b for a, b in _LITERAL().findall(m.group(0))) for m in _LITERAL_RUN().finditer(code)]
 
 
 def _inert(cmd: SimpleCommand) -> bool:
