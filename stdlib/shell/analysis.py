@@ -586,6 +586,19 @@ PROGRAM_FILE_READERS = frozenset({"awk", "gawk", "mawk", "nawk", "sed", "gsed", 
 # Programs that run code from files the line names and no row models (scripts.py `_command_files`):
 # java's single-file source launch, jshell, gdb's command files, sqlite3's `.read`/stdin.
 CODE_FILE_PROGRAMS = frozenset({"java", "jshell", "gdb", "sqlite3"})
+# Python console scripts known by name (pip's, formatters, linters, task runners …): programs of
+# the environment, run by Python, whose start-up files the judge reads as for `python3` (round
+# r7; judgment `_runs_python`). Those named as Python (`imports.family`: pytest …) are read as
+# interpreters.
+PYTHON_TOOLS = frozenset({
+    "pip", "pip3", "pipx", "pipenv", "poetry", "pdm", "hatch", "tox", "nox", "black", "isort", "flake8", "pylint",
+    "mypy", "pyflakes", "pycodestyle", "pydocstyle", "autopep8", "yapf", "bandit", "pyupgrade", "codespell",
+    "pre-commit", "sphinx-build", "sphinx-apidoc", "mkdocs", "jupyter", "django-admin", "flask", "gunicorn",
+    "uvicorn", "celery", "alembic", "ansible", "ansible-playbook", "twine", "pyproject-build", "virtualenv",
+    "pydoc", "pydoc3", "pygmentize", "cookiecutter", "invoke", "scrapy", "streamlit", "dvc", "conda",
+    "pyinstaller", "cython", "semgrep", "aws", "pip3.8", "pip3.9", "pip3.10", "pip3.11", "pip3.12", "pip3.13",
+    "pip3.14",
+})
 # Names whose command can matter without a mention: writers and programs the table models as
 # such, shells, wrappers, reserved words, builtins that change the line's state, and programs
 # that run scripts from files.
@@ -599,6 +612,7 @@ _NAMES_WITH_EFFECTS = (
     | CONTAINER_ENGINES
     | CODE_FILE_PROGRAMS
     | VIEWERS  # (their `+cmd` and `-c` words are commands: viewers.py)
+    | PYTHON_TOOLS
 )
 _plain_lines: re.Pattern[str] | None = None
 
@@ -1051,6 +1065,7 @@ class Walk:
             # (asked of a stage even when it is skipped below: `echo … | tr … | sh`)
             rewrites = _rewrites_text(cmd, first=not piped) if cmd.connector == "|" and rewriter is None else None
             if spells is None and self.wants_run is not None and not context.redefined and _inert(cmd) \
+                    and "PYTHONPATH" not in context.scope.values and "PYTHONHOME" not in context.scope.values \
                     and flowing is None and not self.wants_run(" ".join([w.text for w in cmd.words]), context) \
                     and not (cmd.words[0].text in _FLOWING_SOURCES and (
                         depth and cmd.words[0].text in listers.LISTERS
@@ -1075,7 +1090,9 @@ class Walk:
                 spelled, args = self._quiet_text(text, cmd)
                 if spelled is not None and spells(spelled, context):
                     mentioned = True
-                elif spelled is not None and (cmd.words[0].text not in _MODELLED_WRITERS or _reads_only(
+                elif spelled is not None and "PYTHONPATH" not in context.scope.values \
+                        and "PYTHONHOME" not in context.scope.values \
+                        and (cmd.words[0].text not in _MODELLED_WRITERS or _reads_only(
                         cmd.words[0].text, args, self._env(cmd, piped) if cmd.heredocs or cmd.redirects or piped
                         else _NO_ENV)) and not (cmd.words[0].text == "git" and self._git_may_run(spelled)) \
                         and not (cmd.words[0].text in PAGER_USERS and self._pager_set()) \
