@@ -104,6 +104,7 @@ _RESERVED = frozenset({"!", "if", "then", "else", "elif", "do", "while", "until"
 _NO_OPENING = (0, 0)  # no subshell opens the command (`inputs.subshell_opening`)
 _SUBSHELL_HEADS = _RESERVED | {"case"}  # words a subshell may follow in one command (`! (bash)`)
 _DECLARATIONS = frozenset({"export", "declare", "typeset", "local", "readonly"})
+_PYTHON_ASSIGNMENTS = ("PYTHONPATH=", "PYTHONHOME=")  # (`Context.python_environment`)
 _FUNCTION_DEFINITION = LazyPattern(r"[A-Za-z_][A-Za-z0-9_.:-]*\(\)")
 # Builtins and keywords: redefining one of these names changes what a later line means.
 BUILTINS = frozenset({
@@ -792,7 +793,7 @@ class Context:
 
     __slots__ = ("cwd", "stack", "oldpwd", "scope", "glob", "redefined", "written", "writers", "groups", "listed",
                  "node_bin", "links", "cwd_uncertain", "path_dirs", "cwd_glob", "functions", "root", "fds",
-                 "removed", "trees_written", "written_by", "python_written")
+                 "removed", "trees_written", "written_by", "python_written", "python_environment")
 
     def __init__(self, root: tuple[str, ...] | None) -> None:
         self.root = root
@@ -837,6 +838,9 @@ class Context:
         # (`python3 -c "open('x.pth', 'w')…"`), where its code spells them: wherever they land
         # (a `.pth` joined to a site directory at run time), a Python run after it fails closed.
         self.python_written: tuple[tuple[str, ...], ...] = ()
+        # The line assigned PYTHONPATH or PYTHONHOME (`export PYTHONPATH=.`): any program after
+        # it may be a Python console script that reads them, so none is a plain command (r7).
+        self.python_environment = False
 
 
     def directory_value(self, name: str) -> tuple[Value, ...] | None:
@@ -1065,7 +1069,7 @@ class Walk:
             # (asked of a stage even when it is skipped below: `echo … | tr … | sh`)
             rewrites = _rewrites_text(cmd, first=not piped) if cmd.connector == "|" and rewriter is None else None
             if spells is None and self.wants_run is not None and not context.redefined and _inert(cmd) \
-                    and "PYTHONPATH" not in context.scope.values and "PYTHONHOME" not in context.scope.values \
+                    and not context.python_environment \
                     and flowing is None and not self.wants_run(" ".join([w.text for w in cmd.words]), context) \
                     and not (cmd.words[0].text in _FLOWING_SOURCES and (
                         depth and cmd.words[0].text in listers.LISTERS
@@ -1090,9 +1094,7 @@ class Walk:
                 spelled, args = self._quiet_text(text, cmd)
                 if spelled is not None and spells(spelled, context):
                     mentioned = True
-                elif spelled is not None and "PYTHONPATH" not in context.scope.values \
-                        and "PYTHONHOME" not in context.scope.values \
-                        and (cmd.words[0].text not in _MODELLED_WRITERS or _reads_only(
+                elif spelled is not None and (cmd.words[0].text not in _MODELLED_WRITERS or _reads_only(
                         cmd.words[0].text, args, self._env(cmd, piped) if cmd.heredocs or cmd.redirects or piped
                         else _NO_ENV)) and not (cmd.words[0].text == "git" and self._git_may_run(spelled)) \
                         and not (cmd.words[0].text in PAGER_USERS and self._pager_set()) \
@@ -1306,7 +1308,7 @@ class Walk:
         flags = cmd.flags
         if (name in _NAMES_WITH_EFFECTS and name not in _QUIET_WITH_ARGS) or flags & (W_GLOB | W_BRACE | W_SUBST) \
                 or first.flags or first.opaque or "/" in name or "=" in name or name[-1:].isdigit() \
-                or self.context.node_bin is not None or self.context.path_dirs \
+                or self.context.node_bin is not None or self.context.path_dirs or self.context.python_environment \
                 or (self._tilde_found if self._tilde_text is text else self._tildes(text)) \
                 or cmd.heredocs and _heredoc_runs(cmd) \
                 or name == "git" and any(w.text == "config" for w in words) \
@@ -2237,11 +2239,16 @@ class Walk:
             self._arithmetic(view)
         if inner < len(args) and args[inner].text.endswith("()") and _FUNCTION_DEFINITION().fullmatch(args[inner].text):
             context.redefined[args[inner].text[:-2]] = "function"
-        if name == "export" or inner >= len(args):
-            # `export PATH=bin:$PATH`, `PATH=$PWD/bin:$PATH`: the directories put first on PATH
-            for a in args[inner + 1 if name == "export" else 0 :]:
+        if name in _DECLARATIONS or inner >= len(args):
+            # `export PATH=bin:$PATH`, `PATH=$PWD/bin:$PATH`: the directories put first on PATH;
+            # `export PYTHONPATH=.`: Python's environment (`Context.python_environment`)
+            assigning = inner >= len(args)
+            for a in args[0 if assigning else inner + 1 :]:
                 if a.text.startswith("PATH="):
-                    context.path_dirs = self._path_dirs(a.text[5:], view.cwd)
+                    if assigning or name == "export":
+                        context.path_dirs = self._path_dirs(a.text[5:], view.cwd)
+                elif a.text.startswith(_PYTHON_ASSIGNMENTS):
+                    context.python_environment = True
         if view.inputs and args and args[-1].text == "exec":
             from polydeukes.stdlib.shell import inputs  # `exec 3<x.sh`: open for the rest of the line
 

@@ -382,14 +382,14 @@ def site_directories(walk, prefix: tuple[str, ...]) -> list[tuple[str, ...]] | R
     return [prefix + ("lib", name, "site-packages") for name in sorted(names)]
 
 
-def user_site_present(walk, base: tuple[str, ...]) -> bool:
-    """Is there a `lib` directory in the user base `base` (`~/.local`), which may hold user
-    site-packages (round r7)? One look per line: most lines run where it is not there."""
-    key = ("imports.user_site", base)
+def user_site_present(walk, home: tuple[str, ...]) -> bool:
+    """Is there a `.local/lib` directory in `home`, which may hold the user site-packages
+    (round r7)? One look per line: most lines run where it is not there."""
+    key = ("imports.user_site", home)
     present = walk.file_scripts.get(key)
     if present is None:
         # (start-up files the line writes there are read as any such file: `_startup`)
-        present = walk.file_scripts[key] = not walk.disk.missing_directory(base + ("lib",))
+        present = walk.file_scripts[key] = not walk.disk.missing_directory(home + (".local", "lib"))
     return present
 
 

@@ -833,7 +833,7 @@ class _Judge:
             self.file_script(view, cwd, cwd_spelled)
         if model is not None and model.handler in _CODE_HANDLERS or view.file_script is not None:
             self.imported(view, cwd)
-        elif (name in PYTHON_TOOLS or view.inner or "/" in name or _PYTHON_VARIABLES & self.walk.context.scope.values.keys()) \
+        elif (name in PYTHON_TOOLS or view.inner or "/" in name or self.walk.context.python_environment) \
                 and self.walk.disk is not None and _runs_python(view, self.walk, cwd):
             # (the cheap tests first: most commands are neither a console script nor given
             # Python's environment; `_runs_python` decides)
@@ -2037,11 +2037,12 @@ class _Judge:
             path = walk.absolute(user_base, cwd)
             if path is not None:
                 prefixes.append(path)
-        elif _user_site_enabled(view, walk, venv, imports):
+        else:
             # (round r7: `~/.local/lib/python3.N/site-packages`, which an earlier call may have
             # written outside the project; one look per line when it is not there)
             home = _python_user_home(view, walk, cwd)
-            if home is not None and imports.user_site_present(walk, home + (".local",)):
+            if home is not None and imports.user_site_present(walk, home) \
+                    and _user_site_enabled(view, walk, venv, imports):
                 prefixes.append(home + (".local",))
         home = _python_home(view, walk, cwd)
         if home is not None:
@@ -2304,7 +2305,6 @@ def _python_home(view: View, walk, cwd: tuple[str, ...] | None) -> tuple[str, st
 
 
 _PYTHON_ENVIRONMENT = ("PYTHONPATH=", "PYTHONHOME=")
-_PYTHON_VARIABLES = frozenset({"PYTHONPATH", "PYTHONHOME"})
 
 
 def _runs_python(view: View, walk, cwd: tuple[str, ...] | None) -> bool:
@@ -2324,9 +2324,7 @@ def _runs_python(view: View, walk, cwd: tuple[str, ...] | None) -> bool:
         text = walk.read_file(path, PROGRAM_BYTES) if path is not None else None
         if isinstance(text, str) and text.startswith("#!") and "python" in text.partition("\n")[0]:
             return True
-    scope = walk.context.scope.values
-    if "PYTHONPATH" in scope or "PYTHONHOME" in scope \
-            or any(a.text.startswith(_PYTHON_ENVIRONMENT) for a in view.args[: view.inner]):
+    if walk.context.python_environment or any(a.text.startswith(_PYTHON_ENVIRONMENT) for a in view.args[: view.inner]):
         return name not in BUILTINS and not _only_reads(view)
     return False
 
