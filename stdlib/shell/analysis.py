@@ -104,6 +104,7 @@ _RESERVED = frozenset({"!", "if", "then", "else", "elif", "do", "while", "until"
 _NO_OPENING = (0, 0)  # no subshell opens the command (`inputs.subshell_opening`)
 _SUBSHELL_HEADS = _RESERVED | {"case"}  # words a subshell may follow in one command (`! (bash)`)
 _DECLARATIONS = frozenset({"export", "declare", "typeset", "local", "readonly"})
+_PYTHON_ASSIGNMENTS = ("PYTHONPATH=", "PYTHONHOME=")  # (`Context.python_environment`)
 _FUNCTION_DEFINITION = LazyPattern(r"[A-Za-z_][A-Za-z0-9_.:-]*\(\)")
 # Builtins and keywords: redefining one of these names changes what a later line means.
 BUILTINS = frozenset({
@@ -573,6 +574,13 @@ _VENV_RUNNERS = frozenset({"uv run", "poetry run", "pipenv run"})
 _VENV_BIN = (".venv", "bin")
 # A string literal in a program's code that names a Python file (`_code_writes`).
 _PYTHON_FILE_LITERAL = LazyPattern(r"""['"]([^'"\s]*(?:\.pyc?|\.pth|__pycache__/[^'"\s]*))['"]""")
+_PYTHON_FILE_NAME = LazyPattern(r"""[^'"\s]*(?:\.pyc?|\.pth|__pycache__/[^'"\s]*)""")
+# Runs of string literals joined by `+` or by nothing but blanks (Python's implicit concatenation).
+_LITERAL_RUN = LazyPattern(r"""(?:'[^'\\\n]*'|"[^"\\\n]*")(?:[ \t]*\+?[ \t]*(?:'[^'\\\n]*'|"[^"\\\n]*"))+""")
+_LITERAL = LazyPattern(r"'([^'\\\n]*)'|\"([^\"\\\n]*)\"")
+# What names a site-packages directory in Python code: `site.getsitepackages()`,
+# `getusersitepackages()`, `site.USER_SITE`, sysconfig's `purelib`/`platlib`, a spelled path.
+_SITE_DIRECTORY = LazyPattern(r"getsitepackages|getusersitepackages|USER_SITE|\b(?:pure|plat)lib\b|(?:site|dist)-packages")
 # `uv run` options after which it installs nothing before the command.
 _UV_RUN_NO_SYNC = frozenset({"--no-sync", "--no-project", "--script"})
 # Modules that `python3 -m MODULE` runs as the tool of that name (projectfiles.py).
@@ -587,6 +595,19 @@ PROGRAM_FILE_READERS = frozenset({"awk", "gawk", "mawk", "nawk", "sed", "gsed", 
 # Programs that run code from files the line names and no row models (scripts.py `_command_files`):
 # java's single-file source launch, jshell, gdb's command files, sqlite3's `.read`/stdin.
 CODE_FILE_PROGRAMS = frozenset({"java", "jshell", "gdb", "sqlite3"})
+# Python console scripts known by name (pip's, formatters, linters, task runners …): programs of
+# the environment, run by Python, whose start-up files the judge reads as for `python3` (round
+# r7; judgment `_runs_python`). Those named as Python (`imports.family`: pytest …) are read as
+# interpreters.
+PYTHON_TOOLS = frozenset({
+    "pip", "pip3", "pipx", "pipenv", "poetry", "pdm", "hatch", "tox", "nox", "black", "isort", "flake8", "pylint",
+    "mypy", "pyflakes", "pycodestyle", "pydocstyle", "autopep8", "yapf", "bandit", "pyupgrade", "codespell",
+    "pre-commit", "sphinx-build", "sphinx-apidoc", "mkdocs", "jupyter", "django-admin", "flask", "gunicorn",
+    "uvicorn", "celery", "alembic", "ansible", "ansible-playbook", "twine", "pyproject-build", "virtualenv",
+    "pydoc", "pydoc3", "pygmentize", "cookiecutter", "invoke", "scrapy", "streamlit", "dvc", "conda",
+    "pyinstaller", "cython", "semgrep", "aws", "pip3.8", "pip3.9", "pip3.10", "pip3.11", "pip3.12", "pip3.13",
+    "pip3.14",
+})
 # Names whose command can matter without a mention: writers and programs the table models as
 # such, shells, wrappers, reserved words, builtins that change the line's state, and programs
 # that run scripts from files.
@@ -600,6 +621,7 @@ _NAMES_WITH_EFFECTS = (
     | CONTAINER_ENGINES
     | CODE_FILE_PROGRAMS
     | VIEWERS  # (their `+cmd` and `-c` words are commands: viewers.py)
+    | PYTHON_TOOLS
 )
 _plain_lines: re.Pattern[str] | None = None
 
@@ -779,7 +801,7 @@ class Context:
 
     __slots__ = ("cwd", "stack", "oldpwd", "scope", "glob", "redefined", "written", "writers", "groups", "listed",
                  "node_bin", "links", "cwd_uncertain", "path_dirs", "cwd_glob", "functions", "root", "fds",
-                 "removed", "trees_written", "written_by", "python_written")
+                 "removed", "trees_written", "written_by", "python_written", "python_environment")
 
     def __init__(self, root: tuple[str, ...] | None) -> None:
         self.root = root
@@ -824,6 +846,9 @@ class Context:
         # (`python3 -c "open('x.pth', 'w')…"`), where its code spells them: wherever they land
         # (a `.pth` joined to a site directory at run time), a Python run after it fails closed.
         self.python_written: tuple[tuple[str, ...], ...] = ()
+        # The line assigned PYTHONPATH or PYTHONHOME (`export PYTHONPATH=.`): any program after
+        # it may be a Python console script that reads them, so none is a plain command (r7).
+        self.python_environment = False
 
 
     def directory_value(self, name: str) -> tuple[Value, ...] | None:
@@ -1052,6 +1077,7 @@ class Walk:
             # (asked of a stage even when it is skipped below: `echo … | tr … | sh`)
             rewrites = _rewrites_text(cmd, first=not piped) if cmd.connector == "|" and rewriter is None else None
             if spells is None and self.wants_run is not None and not context.redefined and _inert(cmd) \
+                    and not context.python_environment \
                     and flowing is None and not self.wants_run(" ".join([w.text for w in cmd.words]), context) \
                     and not (cmd.words[0].text in _FLOWING_SOURCES and (
                         depth and cmd.words[0].text in listers.LISTERS
@@ -1291,7 +1317,7 @@ class Walk:
         flags = cmd.flags
         if (name in _NAMES_WITH_EFFECTS and name not in _QUIET_WITH_ARGS) or flags & (W_GLOB | W_BRACE | W_SUBST) \
                 or first.flags or first.opaque or "/" in name or "=" in name or name[-1:].isdigit() \
-                or self.context.node_bin is not None or self.context.path_dirs \
+                or self.context.node_bin is not None or self.context.path_dirs or self.context.python_environment \
                 or (self._tilde_found if self._tilde_text is text else self._tildes(text)) \
                 or cmd.heredocs and _heredoc_runs(cmd) \
                 or name == "git" and any(w.text == "config" for w in words) \
@@ -2259,11 +2285,16 @@ class Walk:
             self._arithmetic(view)
         if inner < len(args) and args[inner].text.endswith("()") and _FUNCTION_DEFINITION().fullmatch(args[inner].text):
             context.redefined[args[inner].text[:-2]] = "function"
-        if name == "export" or inner >= len(args):
-            # `export PATH=bin:$PATH`, `PATH=$PWD/bin:$PATH`: the directories put first on PATH
-            for a in args[inner + 1 if name == "export" else 0 :]:
+        if name in _DECLARATIONS or inner >= len(args):
+            # `export PATH=bin:$PATH`, `PATH=$PWD/bin:$PATH`: the directories put first on PATH;
+            # `export PYTHONPATH=.`: Python's environment (`Context.python_environment`)
+            assigning = inner >= len(args)
+            for a in args[0 if assigning else inner + 1 :]:
                 if a.text.startswith("PATH="):
-                    context.path_dirs = self._path_dirs(a.text[5:], view.cwd)
+                    if assigning or name == "export":
+                        context.path_dirs = self._path_dirs(a.text[5:], view.cwd)
+                elif a.text.startswith(_PYTHON_ASSIGNMENTS):
+                    context.python_environment = True
         if view.inputs and args and args[-1].text == "exec":
             from polydeukes.stdlib.shell import inputs  # `exec 3<x.sh`: open for the rest of the line
 
@@ -3252,13 +3283,16 @@ class Walk:
     def _code_writes(self, view: View) -> None:
         """The Python files a program's code on the line (`-c`/`-e` code, a heredoc) may
         write: a string literal naming a module, a start-up file or a compiled module
-        (`open('x.pth', 'w')`, `Path('x.py').write_text(…)`), in code that calls something that
-        writes. Each is written with content this layer does not compute (a later import of it
-        fails closed); a start-up file or compiled module is kept in `python_written` too."""
+        (`open('x.pth', 'w')`, `Path('x.py').write_text(…)`), or spelled in literals joined
+        (`'x.' + 'pth'`), in code that calls something that writes. Each is written with content
+        this layer does not compute (a later import of it fails closed); a start-up file or
+        compiled module is kept in `python_written` too, and so is the site directory such code
+        names (`site.getsitepackages()`) when no start-up file name is spelled."""
         words = view.cmd.words
         spelled = view.source[words[0].start : words[-1].end] if words else ""
-        if ".py" not in spelled and ".pth" not in spelled and "customize" not in spelled \
+        if ".py" not in spelled and "pth" not in spelled and "customize" not in spelled \
                 and "__pycache__" not in spelled and "$" not in spelled and "`" not in spelled \
+                and "site" not in spelled and "+" not in spelled and "' '" not in spelled and '" "' not in spelled \
                 and not view.cmd.heredocs:
             return  # (the cheap test first: most programs name no Python file, nor take code of a value)
         found = view.effects
@@ -3266,15 +3300,21 @@ class Walk:
         if not codes:
             codes = [h.body for h in view.cmd.heredocs]
         for code in codes:
-            if ".py" not in code and ".pth" not in code and "customize" not in code and "__pycache__" not in code:
+            if ".py" not in code and "pth" not in code and "customize" not in code and "__pycache__" not in code \
+                    and "site" not in code and "+" not in code and "' '" not in code and '" "' not in code:
                 continue  # (the cheap test first: most programs name no Python file)
             from polydeukes.stdlib.shell import coded, imports  # only such code loads them
 
             if not coded.calls_writer(code) and "py_compile" not in code and "compileall" not in code:
                 continue  # (py_compile and compileall write the pyc files their calls name)
             context = self.context
-            for m in _PYTHON_FILE_LITERAL().finditer(code):
-                path = self.absolute(m.group(1), view.cwd)
+            # (a name in one literal, or in literals joined: `'x.' + 'pth'`, `'x.p' 'th'`; round r7)
+            names = [m.group(1) for m in _PYTHON_FILE_LITERAL().finditer(code)]
+            if "+" in code or "' '" in code or '" "' in code:
+                names.extend(joined for joined in _joined_literals(code) if _PYTHON_FILE_NAME().fullmatch(joined))
+            startup = False
+            for name in names:
+                path = self.absolute(name, view.cwd)
                 if path is None:
                     continue
                 self.written()  # (the earlier writers first: `written` keeps the line's order)
@@ -3282,6 +3322,14 @@ class Walk:
                 context.removed.discard(path)
                 if imports.is_compiled(path) or path[-1].endswith(".pth") or path[-1] in imports.STARTUP_MODULES:
                     context.python_written = (*context.python_written, path)
+                    startup = True
+            if not startup and ("site" in code or "purelib" in code or "platlib" in code):
+                # Code that writes and names a site directory (`site.getsitepackages()`,
+                # `'…/site-packages/'`, sysconfig's `purelib`) may write a start-up file there
+                # under a name computed at run time (round r7): a later Python run fails closed
+                if _SITE_DIRECTORY().search(code):
+                    site = (*view.cwd, "site-packages") if view.cwd is not None else ("site-packages",)
+                    context.python_written = (*context.python_written, site)
 
     def _activated(self, script: Arg, cwd: tuple[str, ...] | None) -> None:
         """`source .venv/bin/activate`: a venv's activate script (a `bin/activate` beside the
@@ -3812,6 +3860,12 @@ def _flows_out(view: View, flowing: tuple | None) -> tuple | None:
     if flowing is None:
         return None
     return flowing if listers.selects(view) else listers.anywhere(flowing)
+
+
+def _joined_literals(code: str) -> list[str]:
+    """The text of each run of string literals in `code` joined as Python joins them
+    (`'x.' + 'pth'` -> `x.pth`)."""
+    return ["".join(a or b for a, b in _LITERAL().findall(m.group(0))) for m in _LITERAL_RUN().finditer(code)]
 
 
 def _inert(cmd: SimpleCommand) -> bool:

@@ -53,7 +53,7 @@ from __future__ import annotations
 
 import re
 
-from polydeukes.stdlib.shell.disk import MISSING, PROGRAM_BYTES, Binary, CompiledText, Missing, Refused
+from polydeukes.stdlib.shell.disk import FILE_BYTES, MISSING, PROGRAM_BYTES, Binary, CompiledText, Missing, Refused
 from polydeukes.vm.sre import LazyPattern
 
 MODULES = 64  # files read per program
@@ -144,7 +144,7 @@ def local_modules(walk, language: str, code: str, base: tuple[str, ...] | None,
     # (a Python program's modules are under its directory: none in a missing one, but for
     # those the line writes there: `mkdir t; cd t; echo … > x.py; python3 -c 'import x'`)
     written = walk.written()
-    bases = [b for b in (base, *search_path)
+    bases = [b for b in dict.fromkeys((base, *search_path))
              if not (language == "python" and disk.missing_directory(b) and not _written_in(walk, b))]
     queue: list[tuple[str, tuple[str, ...]]] = [(code, b) for b in bases]
     if language == "python":
@@ -336,8 +336,6 @@ def _unproven(walk, source: tuple[str, ...], pyc: tuple[str, ...], optimize: int
     import importlib.util  # only a module with a compiled cache loads them
     import marshal
 
-    from polydeukes.stdlib.shell.disk import FILE_BYTES
-
     disk = walk.disk
     data = disk.read_bytes("/" + "/".join(pyc), FILE_BYTES)
     if isinstance(data, Missing):
@@ -434,13 +432,33 @@ def site_directories(walk, prefix: tuple[str, ...]) -> list[tuple[str, ...]] | R
     return [prefix + ("lib", name, "site-packages") for name in sorted(names)]
 
 
+def user_site_present(walk, home: tuple[str, ...]) -> bool:
+    """Is there a `.local/lib` directory in `home`, which may hold the user site-packages
+    (round r7)? One look per line: most lines run where it is not there."""
+    key = ("imports.user_site", home)
+    present = walk.file_scripts.get(key)
+    if present is None:
+        # (start-up files the line writes there are read as any such file: `_startup`)
+        present = walk.file_scripts[key] = not walk.disk.missing_directory(home + (".local", "lib"))
+    return present
+
+
+_SYSTEM_SITE = LazyPattern(r"(?m)^[ \t]*include-system-site-packages[ \t]*=[ \t]*(.*?)[ \t]*$")
+
+
+def venv_system_site(config: str) -> bool:
+    """Does a venv with this pyvenv.cfg run the system's and the user's site-packages
+    (`site.venv`: when `include-system-site-packages` is absent, or its last value is `true`
+    in any case)?"""
+    values = _SYSTEM_SITE().findall(config)
+    return not values or values[-1].lower() == "true"
+
+
 def startup_code(walk, directory: tuple[str, ...]) -> tuple[str, list[tuple[str, str | Refused]]]:
     """The code Python runs at start-up from the site-packages `directory`: its `.pth` files'
     `import` lines and an import of each start-up module there; and the `.pth` files read, each
     (absolute path, its `import` lines), a `Refused` past the bounds or `WRITTEN` for one the
     line writes with content this layer does not compute."""
-    from polydeukes.stdlib.shell.disk import FILE_BYTES
-
     written = walk.written()
     removed = walk.context.removed
     names = set(walk.disk.names_in(directory, lambda name: name.endswith(".pth") or name in STARTUP_MODULES) or ())
@@ -495,8 +513,6 @@ def stdlib_shadows(disk, directory: tuple[str, ...]) -> list[str] | Refused:
 def package_main(walk, manifest: tuple[str, ...]) -> str | Refused | None:
     """The `main` of the package.json at `manifest` (relative to its directory), or None (no
     such file, not JSON, no `main`); a refusal when it cannot be read within bounds."""
-    from polydeukes.stdlib.shell.disk import FILE_BYTES
-
     text = walk.read_file(manifest, FILE_BYTES)
     if text is None or isinstance(text, (Missing, Binary)):
         return None
