@@ -1016,6 +1016,8 @@ class _Judge:
                     first, first_kind, first_word = index, "literal", it.text
         in_target = False  # a mention in a write redirect's target (a read redirect is a read)
         for r, targets in view.targets:
+            if view.stdin_program and r.operator == "<<<":
+                continue  # (its program's text: `code_mention` reads it)
             writes = is_write_redirect(r)
             for t in targets:
                 index = p.first_in_text(t.text, t.opaque, cwd, cwd_spelled)
@@ -1080,7 +1082,7 @@ class _Judge:
         first segment, a glob pattern, or code?"""
         # An interpreter's code may spell a path only once its string fragments are joined
         # (`'.cl' + 'aude'`); stdin bodies are data, except a program an interpreter reads.
-        if view.written_code is not None or view.piped_unread or (
+        if view.written_code is not None or view.piped_unread or view.stdin_program or (
                 view.model is not None and view.model.handler == "interpreter"):
             return True
         args = view.args
@@ -1859,8 +1861,8 @@ class _Judge:
                 if it.text != "-":
                     reads_stdin = False
         model = view.model
-        if reads_stdin and model is not None and model.handler == "interpreter":
-            codes.extend(view.env.heredocs)
+        if reads_stdin and model is not None and model.handler == "interpreter" or view.stdin_program:
+            codes.extend(view.env.heredocs)  # (`python3 - <<EOF`, `ed -s <<EOF`)
         if view.written_code is not None:
             codes.append(view.written_code)
         for code in codes:
