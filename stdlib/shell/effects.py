@@ -482,6 +482,8 @@ COMMANDS: dict[str, Model] = {
     "compress": _COMPRESSOR, "uncompress": _COMPRESSOR,
     "git": Model("", handler="git"),
     "patch": Model("", handler="patch"),
+    # Codex's V4A patch tool, called through the shell (readers.py)
+    "apply_patch": Model("", handler="apply_patch"), "applypatch": Model("", handler="apply_patch"),
     "python": _INTERPRETER, "python2": _INTERPRETER, "python3": _INTERPRETER,
     "node": _INTERPRETER, "nodejs": _INTERPRETER, "perl": _INTERPRETER, "ruby": _INTERPRETER,
     "php": _INTERPRETER, "lua": _INTERPRETER, "deno": _INTERPRETER, "bun": _INTERPRETER,

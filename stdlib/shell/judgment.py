@@ -1732,11 +1732,15 @@ class _Judge:
 
     def deferred(self, view: View, extra: E.Extra, cwd: tuple[str, ...] | None, head: str) -> None:
         """An archive's members or a patch's targets, read from disk or stdin, as writes."""
-        from polydeukes.stdlib.shell.disk import Missing, Refused, patch_text_links, patch_text_targets
+        from polydeukes.stdlib.shell.disk import Missing, Refused, patch_text_links, patch_text_targets, v4a_targets
 
         p = self.p
         where = view.unknown_directory
-        if where is not None:
+        v4a = extra.rule == "v4a"
+        if v4a:
+            # (a V4A patch's paths may be absolute or climb with `..`: any entry may be reached)
+            hits = list(range(len(p.entries)))
+        elif where is not None:
             # `tar -C c? -xf x.tar`, `patch -d "$D"`: members land below a glob (which may match
             # a directory on an entry's branch) or a word of unknown value (anywhere)
             hits = p.pattern_hits(where.pattern, cwd, view.glob) if where.pattern is not None \
@@ -1780,6 +1784,8 @@ class _Judge:
             text: str | Missing | Refused = Refused("it arrives on stdin")
             if source[0] == "text":
                 text = source[1]
+            elif source[0] == "refused":
+                text = Refused(source[1])
             elif source[0] == "file" and disk is not None:
                 path = self.walk.absolute(source[1], cwd)
                 if path is None:
@@ -1790,7 +1796,14 @@ class _Judge:
                     text = disk.read_text("/" + "/".join(path))
                     if isinstance(text, Missing):
                         text = Refused(f"{source[1]} does not exist yet")
-            if isinstance(text, str):
+            if isinstance(text, str) and v4a:
+                listed, refused = v4a_targets(text, partial(self._patched_text, cwd))
+                if refused is not None and (index := self.code_index(text, cwd)) >= 0:
+                    # (a patch the tool refuses may be applied in part, with paths this reading
+                    # cannot be sure of)
+                    listed = Refused(refused)
+                    hits = [index]
+            elif isinstance(text, str):
                 # (the places its symbolic links lead count as written: `l -> ci`, then `l/gate.sh`)
                 listed = patch_text_targets(text)
                 if not isinstance(listed, Refused) and "120000" in text:
@@ -1806,7 +1819,7 @@ class _Judge:
                 return
             prefix = source[3] if len(source) > 3 and source[3] else ""
             listed = [prefix.rstrip("/") + "/" + path if prefix else path for path in listed]
-            rule = "patch"
+            rule = head if v4a else "patch"
         if where is not None:
             self.unknown_destination(view, where, listed, cwd, head)
             return
@@ -1848,6 +1861,25 @@ class _Judge:
                 self.found(BREAK_PATTERN, UNKNOWN_DESTINATION.format(head=head, member=member, word=where.text,
                                                                      p=p.entries[hits[0]]))
                 return
+
+    def _patched_text(self, cwd: tuple[str, ...] | None, spelled: str) -> str | None:
+        """A V4A patch's target as it is before the patch (`v4a.parse_patch`'s reader): None
+        when it is not there; a file that cannot be read refuses the patch."""
+        from polydeukes.stdlib.adapters.v4a import PatchRefused
+        from polydeukes.stdlib.shell.disk import Missing
+
+        walk = self.walk
+        path = walk.absolute(spelled, cwd)
+        if path is None or walk.disk is None:
+            raise PatchRefused(f"the place of {spelled} is not known")
+        if path in walk.written():
+            raise PatchRefused(f"this line writes {spelled}")
+        text = walk.disk.read_text("/" + "/".join(path))
+        if isinstance(text, Missing):
+            return None
+        if not isinstance(text, str):
+            raise PatchRefused(f"{spelled} cannot be read within bounds ({text.reason})")
+        return text
 
     def code_mention(self, view: View, found: E.Effects | None, cwd: tuple[str, ...] | None) -> int:
         """An interpreter's code (or stdin program, or a script the line wrote) that spells a
