@@ -1313,6 +1313,8 @@ class Walk:
                 return None, args
         for r in cmd.redirects:
             texts.append(r.target.text)
+        if cmd.heredocs and name not in E.COMMANDS:
+            texts.extend(h.body for h in cmd.heredocs)  # (an unknown program's stdin: `_view`)
         return " ".join(texts), args
 
     def nested(self, source: str, depth: int, fully_read: bool) -> Iterator[Event]:
@@ -1577,6 +1579,10 @@ class Walk:
             # sqlite3's stdin (a heredoc, herestring or pipe) is SQL and dot-commands it runs:
             # a mention there fails closed (`.output ci/x`, `ATTACH 'ci/x'`), as in its operands
             view.piped_unread = view.env.heredocs
+        if cmd.heredocs and model is None and name and not view.stdin_program and name not in _STDIN_READ_ELSEWHERE:
+            # A program no row models fed a heredoc (`mycli <<EOF`): what it does with the text
+            # is not known; a mention there fails closed, as in its herestring or operands.
+            view.piped_unread = (*view.piped_unread, *(h.body for h in cmd.heredocs))
         # Subshell group: a `(` opening the command saves the directory, a `)` closing it
         # restores it after the command.
         if opening[1]:
