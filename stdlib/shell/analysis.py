@@ -1567,7 +1567,7 @@ class Walk:
         if flags & W_SUBST and (inner < len(args) or view.wrapper == "gdb") and not (model is not None and model.pure):
             self._substituted_listings(view, text)  # (`gdb -batch -x $(ls g.gdb)`: gdb's own words)
         program = "gdb" if view.wrapper == "gdb" else name  # (`gdb -q --args prog <<EOF`: gdb's commands)
-        if program in E.STDIN_PROGRAMS and (view.env.heredocs or view.env.stdin_file is not None) \
+        if program in E.STDIN_PROGRAMS and (view.env.heredocs or cmd.redirects or view.group_input is not None) \
                 and E.program_on_stdin(program, [a.text for a in args[inner + 1 :]]):
             view.stdin_program = program  # `ed -s <<EOF`, `cat x.ed | ed -s`, `awk -f - <<EOF`: its code
         if view.piped_code and not (name in NESTED_SHELLS or (model is not None and model.handler == "interpreter")
@@ -1610,7 +1610,7 @@ class Walk:
         elif inner < len(args) and (name in _FILE_RUNNERS or (model is not None and model.handler == "interpreter")
                                     or "/" in args[inner].text or view.wrapper in _PYTHON_FILE_RUNNERS
                                     or name == "eval" and cmd.flags & W_SUBST or name in CODE_FILE_PROGRAMS
-                                    or view.stdin_program and view.env.stdin_file is not None):
+                                    or view.stdin_program and (cmd.redirects or view.group_input is not None)):
             if context.writers or context.written:
                 written_script = self._runs_written_script(view)
             if written_script is None and view.runs_written is None and view.written_code is None:

@@ -885,6 +885,12 @@ def _stdin_script(view: View, runner: str, shell: bool, arguments: Sequence[Arg]
             if r.target.text.startswith("<(") and (made := _rewritten_script(r.target.text, runner, shell,
                                                                                True)) is not None:
                 return made  # `bash < <(rev a)`
+            if r.target.flags & W_GLOB:
+                # `python3 < x.p?`: bash opens the one file the pattern matches
+                expanded = next((targets for redirect, targets in view.targets if redirect is r), ())
+                if len(expanded) == 1 and expanded[0].pattern is not None and not expanded[0].opaque:
+                    found = _located(expanded[0], runner, shell, True, arguments)
+                    continue
             if r.target.opaque and printed_file(r.target.text) is None and not (
                     shell and r.target.text.startswith("<(")):  # (`bash < <(…)`: read by `_located`)
                 return None
