@@ -194,6 +194,8 @@ _PROCESS_DIRECTORY_IN_CODE = LazyPattern(r"/proc/[^/\s'\"]+/(?:cwd|fd/[0-9]+)/|/
 # (`${HOME[@]}`, `${HOME:-x}` are the home directory too: HOME is set where an agent runs)
 _HOME_WORD = LazyPattern(r"\$(?:HOME|\{HOME(?:\[[@*0]\]|:?[-=][^{}$`]*)?\})(/[^$`]*)?")
 
+# A variable in an unquoted heredoc body (`$D`, `${D}`; `\$D` is text).
+_BODY_VARIABLE = LazyPattern(r"(?<!\\)\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
 # `opaque_mentions`' marker for a read redirect's target (`-1`: any other redirect target).
 _READ_TARGET = -2
 _NAMES_FROM_STDIN = frozenset({"read", "mapfile", "readarray"})
@@ -1895,6 +1897,14 @@ class _Judge:
         model = view.model
         if reads_stdin and model is not None and model.handler == "interpreter" or view.stdin_program:
             codes.extend(view.env.heredocs)  # (`python3 - <<EOF`, `ed -s <<EOF`)
+            for h in view.cmd.heredocs:
+                if not h.literal and "$" in h.body:
+                    # an unquoted body's variables, expanded where the line gives them one value
+                    # (`D=ci; python3 <<EOF` with `os.remove("$D/gate.sh")`)
+                    expanded = _BODY_VARIABLE().sub(
+                        lambda m: self.walk.environment(view, m.group(1) or m.group(2)) or m.group(0), h.body)
+                    if expanded != h.body:
+                        codes.append(expanded)
         if view.written_code is not None:
             codes.append(view.written_code)
         for code in codes:
