@@ -194,6 +194,11 @@ _PROCESS_DIRECTORY_IN_CODE = LazyPattern(r"/proc/[^/\s'\"]+/(?:cwd|fd/[0-9]+)/|/
 # (`${HOME[@]}`, `${HOME:-x}` are the home directory too: HOME is set where an agent runs)
 _HOME_WORD = LazyPattern(r"\$(?:HOME|\{HOME(?:\[[@*0]\]|:?[-=][^{}$`]*)?\})(/[^$`]*)?")
 
+# Inline code that reads its stdin (Python's `sys.stdin`, `input()`, node's `readFileSync(0)` and
+# `process.stdin`, Perl's `<STDIN>` and `<>`, Ruby's `$stdin`, `STDIN`, `gets`, `ARGF`, PHP's
+# `php://stdin`, Lua's `io.read`, `/dev/stdin`).
+_CODE_READS_STDIN = LazyPattern(r"stdin|STDIN|\binput\s*\(|readFileSync\(\s*0\b|<>|\bgets\b|\bARGF\b|\bio\.read\b"
+                                r"|\bio\.lines\b|\breadline\b")
 # A variable in an unquoted heredoc body (`$D`, `${D}`; `\$D` is text).
 _BODY_VARIABLE = LazyPattern(r"(?<!\\)\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
 # `opaque_mentions`' marker for a read redirect's target (`-1`: any other redirect target).
@@ -1895,8 +1900,12 @@ class _Judge:
                 if it.text != "-":
                     reads_stdin = False
         model = view.model
-        if reads_stdin and model is not None and model.handler == "interpreter" or view.stdin_program:
-            codes.extend(view.env.heredocs)  # (`python3 - <<EOF`, `ed -s <<EOF`)
+        interpreter = model is not None and model.handler == "interpreter"
+        if reads_stdin and interpreter or view.stdin_program or interpreter and view.env.heredocs and codes \
+                and any(_CODE_READS_STDIN().search(code) for code in codes):
+            # (`python3 - <<EOF`, `ed -s <<EOF`; code that reads its stdin takes the body as code or
+            # as names: `python3 -c 'import sys; exec(sys.stdin.read())' <<EOF`)
+            codes.extend(view.env.heredocs)
             for h in view.cmd.heredocs:
                 if not h.literal and "$" in h.body:
                     # an unquoted body's variables, expanded where the line gives them one value
