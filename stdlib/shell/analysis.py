@@ -488,6 +488,7 @@ _SCHEDULERS = frozenset({"at", "batch", "crontab"})
 _ECHO_RUNNERS = NESTED_SHELLS | _SCHEDULERS | {"sqlite3"}
 # Wrappers (`_wrapper_options`' keys) that run a `.py` command, or one after `--script`, with python.
 _PYTHON_FILE_RUNNERS = frozenset({"uv run"})
+_STDIN_PROGRAMS = E.STDIN_PROGRAMS  # (a global: one lookup less on every view and pipeline stage)
 # Stages that execute what arrives on stdin (as commands or as operands of a command).
 # What runs a compiled program (scripts.py reads its strings, the judge names them), for messages.
 COMPILED_RUNNER = "the system"
@@ -622,6 +623,7 @@ _NAMES_WITH_EFFECTS = (
     | CODE_FILE_PROGRAMS
     | VIEWERS  # (their `+cmd` and `-c` words are commands: viewers.py)
     | PYTHON_TOOLS
+    | frozenset(E.STDIN_PROGRAMS)  # (their stdin may be a program: `ed -s <<EOF`)
 )
 _plain_lines: re.Pattern[str] | None = None
 
@@ -697,6 +699,7 @@ class View:
     feeds_executor = False  # its stdout reaches, through `|`, a stage that runs what it reads
     piped_code: tuple[str, ...] = ()  # heredoc/herestring bodies piped into it, when it runs its stdin
     piped_unread: tuple[str, ...] = ()  # those of `piped_code` no analysis reads as code or operands
+    stdin_program = ""  # the program (`E.STDIN_PROGRAMS`) whose own code its stdin is, when fed to it
     redefined: str | None = None  # how the line redefined `name` (function, alias …)
     via_xargs = False  # xargs appends operands this layer cannot read
     env: E.Env = E.Env()
@@ -1346,6 +1349,8 @@ class Walk:
                 return None, args
         for r in cmd.redirects:
             texts.append(r.target.text)
+        if cmd.heredocs and name not in E.COMMANDS:
+            texts.extend(h.body for h in cmd.heredocs)  # (an unknown program's stdin: `_view`)
         return " ".join(texts), args
 
     def nested(self, source: str, depth: int, fully_read: bool) -> Iterator[Event]:
@@ -1613,8 +1618,13 @@ class Walk:
             self._listed_variables(view, text)
         if flags & W_SUBST and (inner < len(args) or view.wrapper == "gdb") and not (model is not None and model.pure):
             self._substituted_listings(view, text)  # (`gdb -batch -x $(ls g.gdb)`: gdb's own words)
+        if (name in _STDIN_PROGRAMS or view.wrapper == "gdb") \
+                and (view.env.heredocs or cmd.redirects or view.group_input is not None):
+            program = "gdb" if view.wrapper == "gdb" else name  # (`gdb -q --args prog <<EOF`: gdb's commands)
+            if E.program_on_stdin(program, [a.text for a in args[inner + 1 :]]):
+                view.stdin_program = program  # `ed -s <<EOF`, `cat x.ed | ed -s`, `awk -f - <<EOF`: its code
         if view.piped_code and not (name in NESTED_SHELLS or (model is not None and model.handler == "interpreter")
-                                    or (xargs_at >= 0 and not view.via_xargs)):
+                                    or view.stdin_program or (xargs_at >= 0 and not view.via_xargs)):
             # `… | while read f; do …`, `… | source /dev/stdin`, `xargs` with operands it could
             # not read: the bodies are mentions nothing proves read-only (fail closed).
             view.piped_unread = view.piped_code
@@ -1622,6 +1632,10 @@ class Walk:
             # sqlite3's stdin (a heredoc, herestring or pipe) is SQL and dot-commands it runs:
             # a mention there fails closed (`.output ci/x`, `ATTACH 'ci/x'`), as in its operands
             view.piped_unread = view.env.heredocs
+        if cmd.heredocs and model is None and name and not view.stdin_program and name not in _STDIN_READ_ELSEWHERE:
+            # A program no row models fed a heredoc (`mycli <<EOF`): what it does with the text
+            # is not known; a mention there fails closed, as in its herestring or operands.
+            view.piped_unread = (*view.piped_unread, *(h.body for h in cmd.heredocs))
         # Subshell group: a `(` opening the command saves the directory, a `)` closing it
         # restores it after the command.
         if opening[1]:
@@ -1633,7 +1647,7 @@ class Walk:
                 and inner + 1 < len(args):
             view.code_runs = True  # (its code may hand a string to a shell: `_follow`)
         if view.wrapper_scripts or name in _RUNS_SCRIPTS or cmd.flags & W_SUBST or view.piped_code \
-                or cmd.heredocs and _heredoc_runs(cmd) or view.runs_options or view.code_runs \
+                or cmd.heredocs and _heredoc_runs(cmd) or view.runs_options or view.code_runs or view.stdin_program \
                 or name in ("for", "select") and len(cmd.words) > 3 and cmd.words[2].text == "do":
             view.follow = True
         written_script = None
@@ -1648,7 +1662,8 @@ class Walk:
             self._project_files(view)  # `deno task NAME`: deno.json's tasks, not a program file
         elif inner < len(args) and (name in _FILE_RUNNERS or (model is not None and model.handler == "interpreter")
                                     or "/" in args[inner].text or view.wrapper in _PYTHON_FILE_RUNNERS
-                                    or name == "eval" and cmd.flags & W_SUBST or name in CODE_FILE_PROGRAMS):
+                                    or name == "eval" and cmd.flags & W_SUBST or name in CODE_FILE_PROGRAMS
+                                    or view.stdin_program and (cmd.redirects or view.group_input is not None)):
             if context.writers or context.written:
                 written_script = self._runs_written_script(view)
             if written_script is None and view.runs_written is None and view.written_code is None:
@@ -1746,9 +1761,10 @@ class Walk:
             for code in texts:
                 for line in sqlite_command_lines(code):
                     yield from self.nested(line, depth, fully_read)
-        if view.code_runs:
+        if view.code_runs or view.stdin_program:
             # A program's code that hands a string to a shell (`os.system("rm -rf c?")`, awk's
-            # `system("…")`): the string is walked as a command line (imports.shell_strings).
+            # `system("…")`, an editor's `!cmd`): the string is walked as a command line
+            # (imports.shell_strings, `_EDITOR_SHELL`).
             from polydeukes.stdlib.shell.imports import shell_strings  # only code loads it
 
             found = view.effects
@@ -1756,8 +1772,14 @@ class Walk:
             script = view.file_script
             if script is not None and not script.shell and script.text is not None:
                 codes.append(script.text)
+            if view.stdin_program:
+                codes.extend(view.env.heredocs)  # (`awk -f - <<EOF`, `ed -s <<EOF`)
+            editor = E.STDIN_PROGRAMS.get(view.stdin_program, ()) is None
             for code in codes:
-                for line in shell_strings(code)[:64]:
+                lines = shell_strings(code)
+                if editor:
+                    lines.extend(m.group(1) for m in _EDITOR_SHELL().finditer(code))
+                for line in lines[:64]:
                     if tokenized(line).fully_read:  # (`exec("print(1)")` is Python, no command line)
                         yield from self.nested(line, depth, fully_read)
             if name in _AWK_NAMES and codes and "BEGIN" in codes[0]:
@@ -5304,6 +5326,8 @@ def _reads_stdin_as_program(cmd: SimpleCommand) -> bool:
             head = basename(first.text)
             if head in _NAMES_FROM_STDIN:
                 return _takes_names_from_stdin(head, [w.text for w in words])
+            if head in _STDIN_PROGRAMS:
+                return E.program_on_stdin(head, [w.text for w in words[1:]])  # `… | ed -s`, `… | awk -f -`
             if head not in _MAY_RUN_STDIN and not head[-1:].isdigit():
                 return False
     index, via_xargs, _, _ = _unwrap(words)
@@ -5322,6 +5346,8 @@ def _reads_stdin_as_program(cmd: SimpleCommand) -> bool:
     if head in NESTED_SHELLS and head != "eval":
         _, known = shell_script_sources(words, cmd)
         return not known and not any(not w.text.startswith(("-", "+")) for w in words[1:])
+    if head in _STDIN_PROGRAMS:
+        return E.program_on_stdin(head, [w.text for w in words[1:]])  # (`… | sudo ed -s`)
     model = E.model_for(head)
     if model is not None and model.handler == "interpreter":
         operands = [w.text for w in words[1:] if not w.text.startswith("-") or w.text == "-"]
@@ -5330,6 +5356,16 @@ def _reads_stdin_as_program(cmd: SimpleCommand) -> bool:
     return False
 
 
+# A shell escape among the commands a program reads on stdin (`E.STDIN_PROGRAMS` whose stdin
+# is always a program): ed's and ex's `!cmd`, `r !cmd`, `w !cmd`, `e !cmd`, vim's `:!cmd`,
+# `:%!cmd`, `:silent !cmd`, gdb's `!cmd` and `shell cmd`, mail's `~!cmd`, ftp's `!cmd`, psql's
+# and mysql's `\! cmd` and `system cmd`: the rest of the line is a command line.
+_EDITOR_SHELL = LazyPattern(r"(?m)^[ \t:]*(?:(?:[0-9.$,;'+%-]*[ \t]*(?:(?:r|read|w|write|W|e|edit|sil|silent|exe)!?"
+                            r"[ \t]*)?|~|\\)!(?!=)|(?:shell|system)[ \t])[ \t]*(.+)$")
+# Commands without a row whose stdin the walk reads on its own terms (shells, builtins, loops,
+# schedulers, make, sqlite3), and gh, whose stdin is a body or API input it sends to GitHub.
+_STDIN_READ_ELSEWHERE = (NESTED_SHELLS | BUILTINS | _STDIN_EXECUTORS | _SCHEDULERS | _RESERVED | PROGRAM_RUNNERS
+                         | {"sqlite3", "gh"})
 # The first names of the stages `_reads_stdin_as_program` must read further (a versioned
 # interpreter name, `python3.12`, ends in a digit and is read further too).
 _MAY_RUN_STDIN = (_STDIN_EXECUTORS | NESTED_SHELLS | _RESERVED | _WRAPPER_NAMES | _SCHEDULERS | {"case", "sqlite3"}

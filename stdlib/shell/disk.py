@@ -25,7 +25,7 @@ from __future__ import annotations
 import os
 import stat
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import msgspec
 
@@ -783,6 +783,24 @@ def patch_text_targets(text: str) -> list[str] | Refused:
             if path and path != DEV_NULL and path not in found:
                 found.append(path)
     return found
+
+
+# The file headers of a V4A patch (`apply_patch`), where Codex's parser finds them: at a line's
+# start after blanks.
+_V4A_HEADER = LazyPattern(r"(?m)^[ \t]*\*\*\* (?:Add File|Delete File|Update File|Move to):[ \t]*(.*?)[ \t\r]*$")
+
+
+def v4a_targets(text: str, read: Callable[[str], str | None]) -> tuple[list[str], str | None]:
+    """The paths a V4A patch (Codex's `apply_patch`) adds, deletes, updates or moves (both
+    ends), as `adapters.v4a.parse_patch` reads them with `read` giving each target's text
+    (None: not there). A patch it refuses may still be applied in part (the tool writes each
+    file as it goes): then the paths of every file header found, and why it was refused."""
+    from polydeukes.stdlib.adapters.v4a import PatchRefused, parse_patch
+
+    try:
+        return [change["path"] for change in parse_patch(text, read)], None
+    except PatchRefused as exc:
+        return [m.group(1) for m in _V4A_HEADER().finditer(text) if m.group(1)], str(exc)
 
 
 def patch_text_links(text: str) -> list[str]:

@@ -482,6 +482,8 @@ COMMANDS: dict[str, Model] = {
     "compress": _COMPRESSOR, "uncompress": _COMPRESSOR,
     "git": Model("", handler="git"),
     "patch": Model("", handler="patch"),
+    # Codex's V4A patch tool, called through the shell (readers.py)
+    "apply_patch": Model("", handler="apply_patch"), "applypatch": Model("", handler="apply_patch"),
     "python": _INTERPRETER, "python2": _INTERPRETER, "python3": _INTERPRETER,
     "node": _INTERPRETER, "nodejs": _INTERPRETER, "perl": _INTERPRETER, "ruby": _INTERPRETER,
     "php": _INTERPRETER, "lua": _INTERPRETER, "deno": _INTERPRETER, "bun": _INTERPRETER,
@@ -518,6 +520,51 @@ def model_for(name: str) -> Model | None:
 
 
 VERSIONED = LazyPattern(r"(python[23]?|pypy[23]?|perl|ruby|node|lua|php)[0-9.]*")
+
+# Programs whose stdin can be a program of their own (issue 11, round 7): an editor's commands
+# (ed's, ex's, vim's keys and Ex commands: `ed -s <<EOF` with `e ci/gate.sh`, `w`), the
+# commands of a debugger, a database client, a mail or FTP client (`!cmd` escapes, `get` and
+# `save` write local files), expect's, dc's, m4's and R's programs; awk's and sed's with `-f -`.
+# A heredoc, herestring, piped text or `< file` fed to one is read as its code: a protected path
+# it spells, string fragments joined, fails closed. The value: None when whatever arrives on
+# stdin may be the program (a mode that reads it as text instead, `vim -`, is not told apart),
+# else the options whose value `-` or `/dev/stdin` names stdin as the program file.
+_EDITORS = ("ed", "red", "ex", "vi", "vim", "view", "rvim", "rview", "vimdiff", "nvim", "gvim", "gview", "evim",
+            "vim.tiny", "vim.basic", "vim.nox", "vim.gtk3", "nvi", "nex", "nview", "elvis")
+_AWK_PROGRAM_FILES = frozenset({"-f", "--file", "-E", "--exec", "-i", "--include"})
+_SED_PROGRAM_FILES = frozenset({"-f", "--file"})
+STDIN_PROGRAMS: dict[str, frozenset[str] | None] = {
+    **{name: None for name in _EDITORS},
+    **{name: None for name in ("gdb", "expect", "dc", "m4", "R", "psql", "mysql", "mariadb", "gnuplot",
+                               "octave", "mail", "mailx", "Mail", "s-nail", "ftp", "sftp", "lftp")},
+    **{name: _AWK_PROGRAM_FILES for name in ("awk", "gawk", "mawk", "nawk")},
+    "sed": _SED_PROGRAM_FILES, "gsed": _SED_PROGRAM_FILES,
+}
+# The names of stdin as a program file (`awk -f -`, `sed -f /dev/stdin`).
+STDIN_FILES = frozenset({"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
+
+
+def program_on_stdin(name: str, texts: Sequence[str]) -> bool:
+    """Does `name` run with `texts` (the words after it) take its program from stdin?"""
+    options = STDIN_PROGRAMS.get(name, ())
+    if options is None:
+        return True
+    if not options:
+        return False
+    for k, t in enumerate(texts):
+        if t == "--":
+            break
+        if t[:1] != "-":
+            continue
+        if t in options or not t.startswith("--") and "-" + t[-1:] in options:
+            # (`-f -`, and a bundle ending in the option: `-nf -`)
+            if k + 1 < len(texts) and texts[k + 1] in STDIN_FILES:
+                return True
+            continue
+        option, equals, value = t.partition("=")
+        if equals and option in options and value in STDIN_FILES or t[:2] in options and t[2:] in STDIN_FILES:
+            return True  # `--file=-`, `-f-`, `-f/dev/stdin`
+    return False
 
 # Names whose command has effects besides its mentions (they can write, run, or change what
 # later commands mean): everything in the table that is not a pure reader. A plain line under

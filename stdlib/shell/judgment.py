@@ -196,6 +196,13 @@ _PROCESS_DIRECTORY_IN_CODE = LazyPattern(r"/proc/[^/\s'\"]+/(?:cwd|fd/[0-9]+)/|/
 # (`${HOME[@]}`, `${HOME:-x}` are the home directory too: HOME is set where an agent runs)
 _HOME_WORD = LazyPattern(r"\$(?:HOME|\{HOME(?:\[[@*0]\]|:?[-=][^{}$`]*)?\})(/[^$`]*)?")
 
+# Inline code that reads its stdin (Python's `sys.stdin`, `input()`, node's `readFileSync(0)` and
+# `process.stdin`, Perl's `<STDIN>` and `<>`, Ruby's `$stdin`, `STDIN`, `gets`, `ARGF`, PHP's
+# `php://stdin`, Lua's `io.read`, `/dev/stdin`).
+_CODE_READS_STDIN = LazyPattern(r"stdin|STDIN|\binput\s*\(|readFileSync\(\s*0\b|<>|\bgets\b|\bARGF\b|\bio\.read\b"
+                                r"|\bio\.lines\b|\breadline\b")
+# A variable in an unquoted heredoc body (`$D`, `${D}`; `\$D` is text).
+_BODY_VARIABLE = LazyPattern(r"(?<!\\)\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
 # `opaque_mentions`' marker for a read redirect's target (`-1`: any other redirect target).
 _READ_TARGET = -2
 _NAMES_FROM_STDIN = frozenset({"read", "mapfile", "readarray"})
@@ -1074,6 +1081,8 @@ class _Judge:
                     first, first_kind, first_word = index, "literal", it.text
         in_target = False  # a mention in a write redirect's target (a read redirect is a read)
         for r, targets in view.targets:
+            if view.stdin_program and r.operator == "<<<":
+                continue  # (its program's text: `code_mention` reads it)
             writes = is_write_redirect(r)
             for t in targets:
                 index = p.first_in_text(t.text, t.opaque, cwd, cwd_spelled)
@@ -1138,7 +1147,7 @@ class _Judge:
         first segment, a glob pattern, or code?"""
         # An interpreter's code may spell a path only once its string fragments are joined
         # (`'.cl' + 'aude'`); stdin bodies are data, except a program an interpreter reads.
-        if view.written_code is not None or view.piped_unread or (
+        if view.written_code is not None or view.piped_unread or view.stdin_program or (
                 view.model is not None and view.model.handler == "interpreter"):
             return True
         args = view.args
@@ -1788,11 +1797,15 @@ class _Judge:
 
     def deferred(self, view: View, extra: E.Extra, cwd: tuple[str, ...] | None, head: str) -> None:
         """An archive's members or a patch's targets, read from disk or stdin, as writes."""
-        from polydeukes.stdlib.shell.disk import Missing, Refused, patch_text_links, patch_text_targets
+        from polydeukes.stdlib.shell.disk import Missing, Refused, patch_text_links, patch_text_targets, v4a_targets
 
         p = self.p
         where = view.unknown_directory
-        if where is not None:
+        v4a = extra.rule == "v4a"
+        if v4a:
+            # (a V4A patch's paths may be absolute or climb with `..`: any entry may be reached)
+            hits = list(range(len(p.entries)))
+        elif where is not None:
             # `tar -C c? -xf x.tar`, `patch -d "$D"`: members land below a glob (which may match
             # a directory on an entry's branch) or a word of unknown value (anywhere)
             hits = p.pattern_hits(where.pattern, cwd, view.glob) if where.pattern is not None \
@@ -1836,6 +1849,8 @@ class _Judge:
             text: str | Missing | Refused = Refused("it arrives on stdin")
             if source[0] == "text":
                 text = source[1]
+            elif source[0] == "refused":
+                text = Refused(source[1])
             elif source[0] == "file" and disk is not None:
                 path = self.walk.absolute(source[1], cwd)
                 if path is None:
@@ -1846,7 +1861,14 @@ class _Judge:
                     text = disk.read_text("/" + "/".join(path))
                     if isinstance(text, Missing):
                         text = Refused(f"{source[1]} does not exist yet")
-            if isinstance(text, str):
+            if isinstance(text, str) and v4a:
+                listed, refused = v4a_targets(text, partial(self._patched_text, cwd))
+                if refused is not None and (index := self.code_index(text, cwd)) >= 0:
+                    # (a patch the tool refuses may be applied in part, with paths this reading
+                    # cannot be sure of)
+                    listed = Refused(refused)
+                    hits = [index]
+            elif isinstance(text, str):
                 # (the places its symbolic links lead count as written: `l -> ci`, then `l/gate.sh`)
                 listed = patch_text_targets(text)
                 if not isinstance(listed, Refused) and "120000" in text:
@@ -1862,7 +1884,7 @@ class _Judge:
                 return
             prefix = source[3] if len(source) > 3 and source[3] else ""
             listed = [prefix.rstrip("/") + "/" + path if prefix else path for path in listed]
-            rule = "patch"
+            rule = head if v4a else "patch"
         if where is not None:
             self.unknown_destination(view, where, listed, cwd, head)
             return
@@ -1905,6 +1927,25 @@ class _Judge:
                                                                      p=p.entries[hits[0]]))
                 return
 
+    def _patched_text(self, cwd: tuple[str, ...] | None, spelled: str) -> str | None:
+        """A V4A patch's target as it is before the patch (`v4a.parse_patch`'s reader): None
+        when it is not there; a file that cannot be read refuses the patch."""
+        from polydeukes.stdlib.adapters.v4a import PatchRefused
+        from polydeukes.stdlib.shell.disk import Missing
+
+        walk = self.walk
+        path = walk.absolute(spelled, cwd)
+        if path is None or walk.disk is None:
+            raise PatchRefused(f"the place of {spelled} is not known")
+        if path in walk.written():
+            raise PatchRefused(f"this line writes {spelled}")
+        text = walk.disk.read_text("/" + "/".join(path))
+        if isinstance(text, Missing):
+            return None
+        if not isinstance(text, str):
+            raise PatchRefused(f"{spelled} cannot be read within bounds ({text.reason})")
+        return text
+
     def code_mention(self, view: View, found: E.Effects | None, cwd: tuple[str, ...] | None) -> int:
         """An interpreter's code (or stdin program, or a script the line wrote) that spells a
         protected path, string fragments joined."""
@@ -1917,8 +1958,20 @@ class _Judge:
                 if it.text != "-":
                     reads_stdin = False
         model = view.model
-        if reads_stdin and model is not None and model.handler == "interpreter":
+        interpreter = model is not None and model.handler == "interpreter"
+        if reads_stdin and interpreter or view.stdin_program or interpreter and view.env.heredocs and codes \
+                and any(_CODE_READS_STDIN().search(code) for code in codes):
+            # (`python3 - <<EOF`, `ed -s <<EOF`; code that reads its stdin takes the body as code or
+            # as names: `python3 -c 'import sys; exec(sys.stdin.read())' <<EOF`)
             codes.extend(view.env.heredocs)
+            for h in view.cmd.heredocs:
+                if not h.literal and "$" in h.body:
+                    # an unquoted body's variables, expanded where the line gives them one value
+                    # (`D=ci; python3 <<EOF` with `os.remove("$D/gate.sh")`)
+                    expanded = _BODY_VARIABLE().sub(
+                        lambda m: self.walk.environment(view, m.group(1) or m.group(2)) or m.group(0), h.body)
+                    if expanded != h.body:
+                        codes.append(expanded)
         if view.written_code is not None:
             codes.append(view.written_code)
         for code in codes:

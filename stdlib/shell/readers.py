@@ -1170,6 +1170,19 @@ def patch_source(input_file: str | None, env: Env, strip: int | None, prefix: st
     return ("stdin", None, strip, prefix)
 
 
+def _apply_patch(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
+    """Codex's `apply_patch` (and `applypatch`): a V4A patch, given as its first operand or on
+    stdin (a heredoc, a herestring, `< file`); the files it adds, deletes, updates or moves are
+    read by the judge from the patch (`Extra(kind="patch", rule="v4a")`), relative to the
+    command's directory. Any other operand proves nothing."""
+    if args:
+        source = ("refused", "its text is not known", None, "") if args[0].opaque else ("text", args[0].text, None, "")
+    else:
+        source = patch_source(None, env, None, "")
+    items = tuple(Item(k, a.text, DATA if k == 0 else UNKNOWN) for k, a in enumerate(args))
+    return Effects(items, (Extra("patch", path=".", tree=True, rule="v4a", source=source),))
+
+
 def _split(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
     """`split IN PREFIX`, `csplit -f PREFIX`: the output names are PREFIX and a suffix it
     chooses (`split -a1 x ci/gate.s` writes ci/gate.sa … ci/gate.sz), so the prefix is the
@@ -1294,5 +1307,5 @@ def _compiler(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects
 HANDLERS: dict[str, Callable[[str, Sequence[Arg], Model, Env], Effects]] = {
     "dd": _dd, "sed": _sed, "awk": _awk, "find": _find, "tar": _tar, "unzip": _unzip,
     "compress": _compress, "patch": _patch, "interpreter": interpreter, "split": _split,
-    "rename": _rename, "compiler": _compiler,
+    "rename": _rename, "compiler": _compiler, "apply_patch": _apply_patch,
 }

@@ -201,15 +201,17 @@ def located(view: View) -> FileScript | None:
         rest = args[k + 1 :]
         return _located(args[k], name, True, False, rest if rest else None) \
             or _listed_script(view, k, name, True, False, rest if rest else None)
+    if view.stdin_program and view.stdin_program != "gdb" and name not in PROGRAM_FILE_READERS:
+        return _stdin_script(view, name, False, ())  # `ed -s < x.ed`: its commands (E.STDIN_PROGRAMS)
     if name in CODE_FILE_PROGRAMS:
-        return _command_files(view, view.inner + 1, name)
+        return _command_files(view, view.inner + 1, name) or _stdin_commands(view)
     if name == "split":
         return _split_filter(view, args[inner + 1 :])
     if name == "parallel":
         return _parallel_lines(view, args[inner + 1 :])
     if view.wrapper == "gdb" and inner >= len(args):
         at = next((k for k in range(len(args)) if basename(args[k].text) == "gdb"), None)
-        return _command_files(view, at + 1, "gdb") if at is not None else None
+        return (_command_files(view, at + 1, "gdb") if at is not None else None) or _stdin_commands(view)
     model = view.model
     if name in _LINE_LOOPERS and (script := _input_script(view, args[inner + 1 :])) is not None:
         return script  # `perl -ne 'system $_' x.txt`
@@ -225,6 +227,11 @@ def located(view: View) -> FileScript | None:
     if inner < len(args) and "/" in args[inner].text:
         return _located(args[inner], "", True, True, args[inner + 1 :])  # runner and kind: its `#!` line
     return None
+
+
+def _stdin_commands(view: View) -> FileScript | None:
+    """`gdb -q < cmds.gdb`: the file gdb reads its commands from (`E.STDIN_PROGRAMS`)."""
+    return _stdin_script(view, "gdb", False, ()) if view.stdin_program == "gdb" else None
 
 
 # Options of java, gdb and sqlite3 whose value is the next word (and those of gdb and sqlite3
@@ -341,6 +348,8 @@ def _command_files(view: View, k: int, name: str) -> FileScript | None:
                 if operands > 1:
                     files.extend(m.group(1) for m in _SQLITE_READ().finditer(t))  # `sqlite3 DB '.read q.sql'`
         k += 1
+    if name == "gdb" and view.stdin_program == "gdb":
+        files.extend(f for body in view.env.heredocs for f in gdb_sourced(body))  # (`source g.gdb` on stdin)
     if name == "sqlite3" and operands < 2:
         # (`.read q.sql` in its heredoc, herestring or piped text)
         files.extend(m.group(1) for body in view.env.heredocs for m in _SQLITE_READ().finditer(body))
@@ -894,6 +903,12 @@ def _stdin_script(view: View, runner: str, shell: bool, arguments: Sequence[Arg]
             if r.target.text.startswith("<(") and (made := _rewritten_script(r.target.text, runner, shell,
                                                                                True)) is not None:
                 return made  # `bash < <(rev a)`
+            if r.target.flags & W_GLOB:
+                # `python3 < x.p?`: bash opens the one file the pattern matches
+                expanded = next((targets for redirect, targets in view.targets if redirect is r), ())
+                if len(expanded) == 1 and expanded[0].pattern is not None and not expanded[0].opaque:
+                    found = _located(expanded[0], runner, shell, True, arguments)
+                    continue
             if r.target.opaque and printed_file(r.target.text) is None and not (
                     shell and r.target.text.startswith("<(")):  # (`bash < <(…)`: read by `_located`)
                 return None
@@ -1662,7 +1677,10 @@ def _program_files(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript | 
             option, value = t[:2], t[2:]
         elif t == "--":
             break
-        if value is not None and option in options:
+        if value is not None and option in options and value in E.STDIN_FILES:
+            if view.stdin_program and (script := _stdin_script(view, view.name, False, ())) is not None:
+                return read(walk, view, script)  # `awk -f - < p.awk` (a heredoc: the judge's `code_mention`)
+        elif value is not None and option in options:
             files.append(value)
             if option in ("-i", "--include") and not value.endswith(".awk"):
                 files.append(value + ".awk")  # (gawk tries NAME, then NAME.awk)
