@@ -649,6 +649,12 @@ class GlobOptions:
         return other
 
 
+# Why a relative file the command runs or reads as code is not read after `cd "$D"`: `$D` may be a
+# directory outside the project holding any file of the name, written there by an earlier call
+# (round r7; before, every project file of the name was read).
+UNKNOWN_DIRECTORY = "the directory it runs in is unknown"
+
+
 class View:
     """One simple command as the shell would run it (see the module docstring).
 
@@ -687,6 +693,7 @@ class View:
     items_written: str | None = None  # xargs's operand file, written by the line with content not computed
     print_refused: tuple[str, str] | None = None  # a `$(cat F)` whose F cannot be read within bounds: (F, why)
     prints_written: str | None = None  # a `$(cat F)` whose F the line wrote with content not computed
+    prints_unplaced: str | None = None  # a `$(cat F)`, F relative where the directory is unknown
     rewritten_word: str | None = None  # a rewriter of literal text whose output is one of its words
     # A word whose value the line makes of text the walk does not work out (`Scope.made`,
     # `_data_rewriter`): (the word as spelled, how its value is made, whether it is a write
@@ -1322,6 +1329,17 @@ class Walk:
         # checked for rewritten text, `_rewritten_word`)
         yield from self._script(source, tokenized(source), depth + 1, fully_read, self._moves)
 
+    def _substitution(self, source: str, depth: int, fully_read: bool) -> Iterator[Event]:
+        """A command substitution's script: it runs in a subshell, so a `cd` there leaves the
+        line where it was (`d=$(cd "$(dirname "$0")" && pwd); ./x.sh`: x.sh where the line is)."""
+        context = self.context
+        if "cd" not in source and "pushd" not in source and "popd" not in source:
+            yield from self.nested(source, depth, fully_read)
+            return
+        saved = (context.cwd, list(context.stack), context.oldpwd, context.cwd_glob, context.cwd_uncertain)
+        yield from self.nested(source, depth, fully_read)
+        context.cwd, context.stack, context.oldpwd, context.cwd_glob, context.cwd_uncertain = saved
+
     def _runs_more(self, source: str) -> bool:
         """May `source`, past the nesting bound, run what the walk has not read? Not when the
         script or function it is in runs as an outer one did (the same text, arguments,
@@ -1637,14 +1655,14 @@ class Walk:
             if word.flags & W_SUBST:
                 for inner_text in substitutions(text[word.start : word.end]):
                     self.printed = None
-                    yield from self.nested(inner_text, depth, fully_read)
+                    yield from self._substitution(inner_text, depth, fully_read)
                     if loop:  # `for f in $(git ls-files)`: `f` takes the paths it prints
                         printed = self.printed
                         view.loop_listing = None if printed is None else (*(view.loop_listing or ()), *printed)
         for r in cmd.redirects:
             if r.target.flags & W_SUBST:
                 for inner_text in substitutions(text[r.target.start : r.target.end]):
-                    yield from self.nested(inner_text, depth, fully_read)
+                    yield from self._substitution(inner_text, depth, fully_read)
         if loop and len(cmd.words) > 3 and cmd.words[2].text == "do":
             # `for f do bash x.sh; done`: without `;`, `do` after `for NAME` still opens the
             # body, whose first command the tokenizer left among the loop's words
@@ -1883,6 +1901,10 @@ class Walk:
                         values[spelling] = (Value(printed[0].rstrip("\n"), printed[1]),)
                     continue
                 path = self.absolute(spelled, self.context.cwd)
+                if path is None and self.context.cwd is None and self.context.cwd_glob is None \
+                        and spelled[:1] not in ("/", "~", "$"):
+                    view.prints_unplaced = spelled  # (`cd "$D"`: code if a shell runs it, `UNKNOWN_DIRECTORY`)
+                    continue
                 if path is None or self.disk is None:
                     continue  # unknown where
                 written = self.written()

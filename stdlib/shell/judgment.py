@@ -37,6 +37,7 @@ import msgspec
 from polydeukes.stdlib.shell import effects as E
 from polydeukes.stdlib.shell import viewers
 from polydeukes.stdlib.shell.analysis import (
+    UNKNOWN_DIRECTORY,
     BUILTINS,
     CONTAINER_ENGINES,
     DANGEROUS_ENVIRONMENT,
@@ -844,6 +845,11 @@ class _Judge:
                                                  and model.handler == "interpreter"):
             self.unknown_reach = True  # (`sh -c "$(cat s)"` runs s, as `sh s` does)
             self.found(BREAK_UNREADABLE, WRITTEN_SCRIPT.format(head=view.head, path=view.prints_written))
+        if view.prints_unplaced is not None and (name in NESTED_SHELLS or model is not None
+                                                  and model.handler == "interpreter"):
+            self.unknown_reach = True  # (`cd "$D" && sh -c "$(cat s)"` runs s of a directory anywhere)
+            self.found(BREAK_UNREADABLE, UNREADABLE_PRINTED.format(head=view.head, path=view.prints_unplaced,
+                                                                   why=UNKNOWN_DIRECTORY))
         if view.rewritten_word is not None and not _only_reads(view):
             self.unknown_reach = True
             self.found(BREAK_UNREADABLE, REWRITTEN_WORD.format(head=view.head, stage=view.rewritten_word))
@@ -1986,6 +1992,18 @@ class _Judge:
                                      or module is not None and module.text == "pickle"
                                      and self._unpickled(view, cwd, module.index + 1)):
             return
+        if base is None and view.cwd_glob is None and self.walk.disk is not None:
+            # `cd "$D" && python3 -c 'import x'`, `python3 -m x`: the modules of a directory that
+            # may lie outside the project, holding any x.py (round r7); judged last, so a
+            # mention in the code itself names the entry first
+            site = not any(a.text[:1] == "-" and a.text[1:2] != "-" and "S" in a.text
+                           for a in view.args[view.inner + 1 :])  # (`python3 -S`: `site` not run)
+            for code in codes:
+                unplaced = imports.first_import(language, code, site)
+                if unplaced is not None:
+                    self.judged_last = self.judged_last or UNREADABLE_MODULE.format(
+                        head=view.head, module=unplaced, why=UNKNOWN_DIRECTORY)
+                    return
         for code in codes:
             if self._modules(view, cwd, imports.local_modules(self.walk, language, code, base, cwd, search_path)):
                 return

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import re
 
-from polydeukes.stdlib.shell.analysis import View, Walk
+from polydeukes.stdlib.shell.analysis import UNKNOWN_DIRECTORY, View, Walk
 from polydeukes.stdlib.shell.disk import Refused
 from polydeukes.stdlib.shell.expansion import Arg
 from polydeukes.stdlib.shell.scripts import FileScript, _read_file
@@ -1232,7 +1232,7 @@ def _member_directories(walk: Walk, view: View, prefix: str, pattern: str) -> li
         for place in found:
             path = walk.absolute(prefix + place, view.cwd)
             names = walk.disk.links_in(list(path), lambda n: fnmatch.fnmatchcase(n, segment), directories=True) \
-                if path is not None and walk.disk is not None else Refused("the directory it runs in is unknown")
+                if path is not None and walk.disk is not None else Refused(UNKNOWN_DIRECTORY)
             if isinstance(names, Refused):
                 return _refused(prefix + pattern, view.name, names.reason)
             listed.extend(place + n + "/" for n in sorted(names))
@@ -1250,7 +1250,7 @@ def _archive_code(walk: Walk, view: View, spelled: str) -> FileScript | None:
         return _refused(spelled, view.name, "it builds the committed files of a local repository, "
                                             "which this layer does not read")
     if view.cwd is None and spelled[:1] not in ("/", "~"):
-        return _refused(spelled, view.name, "the directory it runs in is unknown")
+        return _refused(spelled, view.name, UNKNOWN_DIRECTORY)
     path = walk.absolute(spelled, view.cwd)
     if path is None:
         return _refused(spelled, view.name, "its name is not known")
