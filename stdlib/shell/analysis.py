@@ -512,8 +512,9 @@ PROJECT_TOOLS = frozenset({"just", "task", "go-task", "rake", "invoke", "inv", "
                            "uv", "pipx", "poetry", "pyproject-build"})
 # Options that make a command work in another directory (their value then is its `cd`).
 # Of those, the commands whose option only says where archive members or patched files land.
-_EXTRACTORS = frozenset({"tar", "unzip", "patch"})
-_WORKING_DIRECTORY_OPTIONS = {"git": ("-C",), "tar": ("-C", "--directory"), "unzip": ("-d",),
+_EXTRACTORS = frozenset({"tar", "bsdtar", "unzip", "7z", "7za", "7zr", "7zz", "patch"})
+_WORKING_DIRECTORY_OPTIONS = {"git": ("-C",), "tar": ("-C", "--directory"), "bsdtar": ("-C", "--cd", "--directory"),
+                              "unzip": ("-d",), "7z": ("-o",), "7za": ("-o",), "7zr": ("-o",), "7zz": ("-o",),
                               "patch": ("-d", "--directory"), "make": ("-C", "--directory"),
                               "gmake": ("-C", "--directory")}
 
@@ -682,6 +683,7 @@ class View:
     # The same for git settings of unknown value (gitruns.UNKNOWN_SETTINGS), judged last: a
     # reason of the command's own words (a protected hook `-c "$S"` takes out of use) comes first.
     runs_unknown: str | None = None
+    runs_unplaced: str | None = None  # why the repository git works in is of unknown place (gitruns.py)
     written_code: str | None = None  # a program the line wrote, run by an interpreter here
     file_script = None  # a script file on disk it runs (`scripts.FileScript`)
     passes_unreadable: tuple[str, str] | None = None  # a file it passes to an executor, unread: (path, why)
@@ -3065,8 +3067,9 @@ class Walk:
                     if self.context.trees_written is _NO_PATHS:
                         self.context.trees_written = set()
                     self.context.trees_written.add(path)
-                    if extra.kind == "extract":
-                        self.file_scripts.setdefault(EXTRACTED, []).append((path, extra, view.cwd))
+                if extra.kind == "extract" and (path is not None or view.cwd is None or view.unknown_directory):
+                    # (None: below a directory of unknown place, `tar xf h.tar -C "$D"`)
+                    self.file_scripts.setdefault(EXTRACTED, []).append((path, extra, view.cwd))
 
     # -- scripts the line wrote -------------------------------------------------------------
 
@@ -3302,12 +3305,15 @@ class Walk:
         (gitruns.py)?"""
         from polydeukes.stdlib.shell import gitruns  # only a git command loads it
 
-        if "-C" in spelled or "--git-dir" in spelled:
+        if "-C" in spelled or "--git-dir" in spelled or "--work-tree" in spelled:
             return True  # (another repository than the directory's: `git -C sub status`)
         context = self.context
+        if context.cwd is None and context.cwd_glob is None:
+            return True  # (`cd "$D" && git status`: a repository anywhere, gitruns.py)
         # (what the line set before it may name a hook or configuration git reads; what it
         # wrote may be one, in a repository)
         if self.file_scripts.get(gitruns.SETTINGS) or self.file_scripts.get(gitruns.TEMPLATES) \
+                or EXTRACTED in self.file_scripts \
                 or gitruns.UNKNOWN_SETTINGS in self.file_scripts \
                 or gitruns.LINE_VARIABLES & context.scope.values.keys():
             return True

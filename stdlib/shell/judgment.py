@@ -156,6 +156,7 @@ UNREADABLE_ITEMS = "{head} takes operands from a file that cannot be read within
 SCRIPT_MENTION = "{runner} runs {path}, which mentions protected path {p}"
 SCRIPT_CODE = "{runner} runs {path}, whose code mentions protected path {p}"
 UNREADABLE_SCRIPT = "{runner} runs {path}, which cannot be read within bounds ({why})"
+UNPLACED_REPOSITORY = "the hooks and configured programs of its repository"  # (`git -C "$D"`: gitruns.py)
 MADE_OF_DATA = "{runner} {what} from the text of {path}, which cannot be judged"
 LISTED_RUN = "{name} runs the files {lister} lists, which cannot be judged"
 TOO_DEEP = "{text} runs more than {depth} levels deep (scripts, shells and substitutions that run one another), which cannot be judged"
@@ -828,6 +829,9 @@ class _Judge:
             self.found(BREAK_UNREADABLE, ROOTED.format(head=wrapper, root=root))
         if view.runs_unknown is not None and self.judged_last is None:
             self.judged_last = WRITTEN_SCRIPT.format(head=view.head, path=view.runs_unknown)
+        if view.runs_unplaced is not None and self.judged_last is None:
+            self.judged_last = UNREADABLE_SCRIPT.format(runner=view.head, path=UNPLACED_REPOSITORY,
+                                                        why=view.runs_unplaced)
         if view.file_script is not None:
             self.file_script(view, cwd, cwd_spelled)
         if model is not None and model.handler in _CODE_HANDLERS or view.file_script is not None:
@@ -1745,6 +1749,8 @@ class _Judge:
             # a directory on an entry's branch) or a word of unknown value (anywhere)
             hits = p.pattern_hits(where.pattern, cwd, view.glob) if where.pattern is not None \
                 else list(range(len(p.entries)))
+        elif cwd is None and (extra.path or ".")[:1] not in ("/", "~"):
+            hits = list(range(len(p.entries)))  # (`cd "$D" && tar xf …`: below a directory anywhere)
         else:
             hits = p.tree_hits(extra.path, cwd)
         if not hits:
@@ -1771,8 +1777,12 @@ class _Judge:
             if isinstance(listed, Missing):
                 listed = Refused("it does not exist yet")
             if isinstance(listed, Refused):
-                if where is not None and where.pattern is None:
-                    return  # below a word of unknown value: unjudgeable, as such a word's writes are
+                if where is not None and where.pattern is None and (archive is None or path is None or disk is None):
+                    # an archive of unknown content (stdin, a word of unknown value) below a word
+                    # of unknown value: unjudgeable, as such a word's writes are; a known archive
+                    # that cannot be listed fails closed (round r7: `cp x h.tar; tar xf h.tar -C
+                    # "$D"` passed)
+                    return
                 self.unknown_reach = True
                 self.reached.update(hits)
                 self.found(BREAK_UNREADABLE, UNLISTED_ARCHIVE.format(head=head, archive=archive or "stdin",
@@ -1815,6 +1825,16 @@ class _Judge:
             self.unknown_destination(view, where, listed, cwd, head)
             return
         base = extra.path or "."
+        if cwd is None and base[:1] not in ("/", "~"):
+            # `cd "$D" && tar xf /x/h.tar`: each member can be any path that ends as it does, as
+            # `rm gate.sh` there can (`unknown_base`; round r7, before nothing matched)
+            for member in listed:
+                if not member.startswith("/"):
+                    relative = member if base in (".", "./", "") else base.rstrip("/") + "/" + member
+                    self.unknown_base(view, relative, None, cwd, "member", shown=member)
+                    if self.reason is not None:
+                        return
+            return
         for member in listed:
             target = member if member.startswith("/") else (base.rstrip("/") + "/" + member)
             # An archive member lands where its name says (resolved, not matched by spelling);
