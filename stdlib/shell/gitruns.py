@@ -165,22 +165,23 @@ def git_script(walk: Walk, view: View) -> FileScript | None:
     if unknown is not None:
         view.runs_unknown = "the programs of " + unknown  # (the judge fails closed: WRITTEN_SCRIPT)
         return None
+    if walk.disk is None:
+        return None
     scope = walk.context.scope.values
     if unplaced is None and (view.inner or "GIT_DIR" in scope or "GIT_WORK_TREE" in scope):
         unplaced = _unknown_variable(walk, view, directory)
-    if walk.context.writers:
-        walk.written()  # (records the line's extractions so far: `EXTRACTED`)
+    if walk.context.writers and MAKES_REPOSITORY in walk.file_scripts:
+        walk.written()  # (records the line's extractions so far, `EXTRACTED`: `_may_make_repository`)
     if EXTRACTED in walk.file_scripts and (members := _unplaced_members(walk)) is not None:
         view.runs_written = members  # (the judge fails closed: WRITTEN_SCRIPT)
         return None
-    if unplaced is not None and k < len(args) and (args[k].opaque or args[k].text not in _RUNS_NOTHING) \
-            and walk.disk is not None:
+    if unplaced is not None and k < len(args) and (args[k].opaque or args[k].text not in _RUNS_NOTHING):
         # A repository outside the project may hold any hook and configuration (an earlier
         # call can write them there), and none of its files is read (round r7); judged last,
         # so the command's own words name an entry first (`git -C "$D" rm gate.sh`)
         view.runs_unplaced = unplaced
         return None
-    if k >= len(args) or args[k].opaque or directory is None or walk.disk is None:
+    if k >= len(args) or args[k].opaque or directory is None:
         return None
     sub = args[k].text
     if _ENVIRONMENT_SETTINGS & scope.keys() \
