@@ -1551,6 +1551,14 @@ class Walk:
             # name in a directory the line put first on PATH is what runs.
             prefixed = [a for a in args[:inner] if a.text.startswith("PATH=")]
             directories = self._path_dirs(prefixed[-1].text[5:], view.cwd) if prefixed else context.path_dirs
+            if prefixed and view.cwd is None and view.cwd_glob is None:
+                # `cd "$D" && PATH=.:$PATH x.sh`: a relative PATH directory is below the unknown
+                # one, so what runs is that relative program (which fails closed, scripts.py)
+                relative = next((c or "." for c in prefixed[-1].text[5:].split(":")[:8]
+                                 if c[:1] not in ("/", "~", "$")), None)
+                if relative is not None:
+                    view.wrapper_scripts = (*view.wrapper_scripts,
+                                            _command_line(f"{relative}/{name}", args[inner + 1 :]))
             for directory in directories:
                 kind = self.disk.kind([*directory, name])
                 if isinstance(kind, str) and kind != "missing":
