@@ -151,12 +151,13 @@ def git_script(walk: Walk, view: View) -> FileScript | None:
             elif _unknown_key(name) or consequential(_normal_key(name)):
                 unknown = unknown or "--config-env " + value
         if key == "-C" or key == "--git-dir" or key == "--work-tree":
-            place = walk.absolute(value, directory) if not a.opaque and directory is not None else None
+            place = walk.absolute(value, directory) if not a.opaque else None
             if place is None:
                 if view.cwd_glob is None:  # (`-C c?`: the walk's `cwd_glob`, judged as after `cd c?`)
                     unplaced = unplaced or f"{key} {value} names a directory of unknown value"
             elif key == "-C":
                 directory = place
+                unplaced = None  # (`cd "$D" && git -C /x/repo log`: an absolute one places it again)
             elif key == "--git-dir":
                 git_dir = place
         k += 1
