@@ -1576,6 +1576,11 @@ class Walk:
                 binary = self._node_binary(name, view.cwd, _VENV_BIN)
             else:
                 binary = self._node_binary(name, view.cwd if view.wrapper in _NODE_BIN_RUNNERS else context.node_bin)
+            if view.cwd is None and view.cwd_glob is None and (view.wrapper in _VENV_RUNNERS
+                                                               or view.wrapper in _NODE_BIN_RUNNERS):
+                # `cd "$D" && poetry run tool`: the tool of a project anywhere, as the relative
+                # path it is found by (which fails closed, scripts.py)
+                binary = "/".join((*(_VENV_BIN if view.wrapper in _VENV_RUNNERS else ("node_modules", ".bin")), name))
             if binary is not None and not any(a.opaque for a in args[inner + 1 :]):
                 view.wrapper_scripts = (*view.wrapper_scripts, _command_line(binary, args[inner + 1 :]))
         if flowing is not None:
