@@ -9,7 +9,8 @@ A tree maps a path (relative to the project root) to what is there:
     dist/app.tar: {tar: {ci/gate.sh: "x"}}   a tar archive holding those members; a member
                                              value {symlink: target} is a link member
     dist/app.tgz: {tar.gz: {...}}            the same, gzip-compressed
-    dist/app.zip: {zip: {...}}               a zip archive
+    dist/app.zip: {zip: {...}}               a zip archive (its members stored)
+    app.pyz: {zip-deflated: {...}}           a zip archive of deflated members
     lib/x.a: {ar: {a.o: "x"}}                a GNU ar archive (names over 15 bytes in `//`)
     lib/y.a: {ar-bsd: {a.o: "x"}}            a BSD ar archive (`#1/LEN` names)
     dist/a.7z: {bytes: "7z\xbc\xaf"}           a file of those bytes (latin-1)
@@ -74,9 +75,10 @@ def make_tree(root: Path | str, tree: dict) -> None:
                         data = content.encode("utf-8")
                         info.size = len(data)
                         archive.addfile(info, io.BytesIO(data))
-        elif "zip" in spec:
-            with zipfile.ZipFile(path, "w") as archive:
-                for name, content in spec["zip"].items():
+        elif "zip" in spec or "zip-deflated" in spec:
+            method = zipfile.ZIP_DEFLATED if "zip-deflated" in spec else zipfile.ZIP_STORED
+            with zipfile.ZipFile(path, "w", method) as archive:
+                for name, content in (spec.get("zip") or spec["zip-deflated"]).items():
                     if isinstance(content, dict):
                         info = zipfile.ZipInfo(name)
                         info.external_attr = (0o120777 << 16)
@@ -89,7 +91,7 @@ def make_tree(root: Path | str, tree: dict) -> None:
             line = "#" * 63 + "\n"
             path.write_text((line * (spec["size"] // len(line) + 1))[: spec["size"]], encoding="utf-8")
         elif "bytes" in spec:
-            path.write_bytes(spec["bytes"].encode("latin-1"))
+            path.write_bytes(rebase(spec["bytes"], str(root), home).encode("latin-1"))
         else:
             raise ValueError(f"unknown tree entry {rel}: {spec}")
 

@@ -45,6 +45,17 @@ def payload(root: Path, template: dict = BASH_LS) -> bytes:
     return json.dumps({**template, "cwd": str(root)}).encode()
 
 
+def codex_ls(root: Path) -> bytes:
+    """CODEX_LS with a rollout that records the call (no workdir): allowed unpinned, so the
+    hook says nothing on stdout."""
+    rollout = root.parent / f"rollout-{root.name}.jsonl"
+    call = {"type": "function_call", "name": "exec_command", "arguments": '{"cmd":"ls"}',
+            "call_id": CODEX_LS["tool_use_id"]}
+    rollout.write_text(json.dumps({"timestamp": "2026-12-01T10:00:00.000Z", "type": "response_item",
+                                   "payload": call}) + "\n", encoding="utf-8")
+    return json.dumps({**CODEX_LS, "cwd": str(root), "transcript_path": str(rollout)}).encode()
+
+
 def claude(root: Path, *, path: str | None = None, cwd: Path | None = None, **env: str):
     variables = {"CLAUDE_PROJECT_DIR": str(root), **env}
     if path is not None:
@@ -171,7 +182,7 @@ def test_without_the_project_variable_the_command_walks_up_from_its_cwd(project)
 
 def test_codex_runs_from_any_subdirectory_and_says_nothing_on_stdout(project, tmp_path):
     (project / "src" / "deep").mkdir(parents=True)
-    result = run_hook("codex", project, payload(project, CODEX_LS), cwd=project / "src" / "deep",
+    result = run_hook("codex", project, codex_ls(project), cwd=project / "src" / "deep",
                       env=clean_env(PATH=SYSTEM_PATH))
     assert (result.code, result.stdout, result.rows) == (0, "", [["passed", "covenant-check", "-"]])
     outside = tmp_path / "elsewhere"
@@ -191,7 +202,7 @@ def test_the_command_reads_the_same_in_every_shell_a_host_may_use(project, shell
         pytest.skip(f"{shell} is not installed here")
     command = registered_command("codex", project)
     (project / "src").mkdir()
-    result = run([shell, "-c", command], project / "src", payload(project, CODEX_LS),
+    result = run([shell, "-c", command], project / "src", codex_ls(project),
                  env=clean_env(PATH=SYSTEM_PATH), log=project / ".polydeukes" / "roi.log")
     assert (result.code, result.stdout, result.rows) == (0, "", [["passed", "covenant-check", "-"]])
 

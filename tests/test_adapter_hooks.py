@@ -16,7 +16,7 @@ import shutil
 
 import pytest
 
-from adapter_support import (check, git_project, install, load_cases, materialize, prepare,
+from adapter_support import (check, clean_env, git_project, install, load_cases, materialize, prepare,
                              reset_state, run, run_hook)
 from conftest import PDKS
 
@@ -88,13 +88,16 @@ def test_payload_through_the_registered_command(host, case, installed, tmp_path,
     failure_line = capsys.readouterr().err
     piped = check(root, judged)
     assert (got.stderr, got.rows) == (failure_line + piped.stderr, piped.rows)
-    assert (got.code, got.stdout) == told(HOSTS[host], piped.code, got.stderr)
+    assert (got.code, got.stdout) == told(HOSTS[host], piped.code, got.stderr, want.get("stdout"))
 
 
-def told(host, code: int, stderr: str) -> tuple[int, str]:
+def told(host, code: int, stderr: str, allowed_document: dict | None = None) -> tuple[int, str]:
     """What a hook answers for the judge's exit `code`, in the host's own terms (an oracle
-    written from the hosts' documentation, not from the runner)."""
+    written from the hosts' documentation, not from the runner). `allowed_document`: the
+    decision an allowed call hands the host (Codex: a call pinned to its directory)."""
     if code == 0:
+        if allowed_document is not None:
+            return 0, json.dumps(allowed_document, separators=(",", ":"), ensure_ascii=False) + "\n"
         return 0, {"cursor": "{}\n"}.get(host.name, "")
     reason = stderr.rstrip("\n")
     document = {
@@ -103,3 +106,28 @@ def told(host, code: int, stderr: str) -> tuple[int, str]:
     }.get(host.name)
     status = 0 if host.name == "copilot" else 2
     return status, "" if document is None else json.dumps(document, separators=(",", ":"), ensure_ascii=False) + "\n"
+
+
+def test_a_codex_call_pinned_to_its_directory_runs_only_there(installed, tmp_path):
+    """Codex hides a shell call's workdir from the hook; without the rollout to show it, the
+    hook hands Codex the command pinned to the directory it judged. Run as Codex runs a
+    rewritten exec_command (`bash -lc` in the call's directory): where the model set a workdir
+    the pinned command refuses and the hook folder stays; where it was judged it runs."""
+    root = tmp_path / "project"
+    shutil.copytree(installed["codex"], root, symlinks=True)
+    payload = {"session_id": "0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b", "transcript_path": None,
+               "cwd": str(root), "hook_event_name": "PreToolUse", "model": "gpt-5-codex",
+               "permission_mode": "default", "turn_id": "turn-3", "tool_name": "Bash",
+               "tool_input": {"command": "rm -rf hooks && echo removed"}, "tool_use_id": "call_8f3a"}
+    got = run_hook("codex", root, json.dumps(payload).encode())
+    assert got.code == 0, got.stderr
+    pinned = json.loads(got.stdout)["hookSpecificOutput"]["updatedInput"]["command"]
+
+    elsewhere = run(["bash", "-lc", pinned], root / ".codex", b"", env=clean_env())
+    assert elsewhere.code == 1 and "" == elsewhere.stdout
+    assert elsewhere.stderr.startswith("pdks: not run: Codex runs this call in another directory")
+    assert (root / ".codex" / "hooks").is_dir()
+
+    judged_here = run(["sh", "-c", pinned], root, b"", env=clean_env())
+    assert (judged_here.code, judged_here.stdout) == (0, "removed\n")
+    assert (root / ".codex" / "hooks").is_dir()

@@ -428,6 +428,27 @@ def test_a_program_is_read_to_a_larger_bound_than_a_shell_script(tmp_path: pathl
         f"python3 runs huge.py, which cannot be read within bounds ('{root}/huge.py' is larger than 4 MiB)")
 
 
+def test_a_compiled_program_past_its_bound_fails_closed(tmp_path: pathlib.Path, monkeypatch) -> None:
+    """`./e`: a compiled program larger than `scripts.COMPILED_BYTES` is not searched for the
+    names it holds; the command fails closed and says why. At the bound it is read and judged."""
+    from polydeukes.stdlib.shell import scripts
+
+    root = tmp_path / "u" / "proj"
+    root.mkdir(parents=True)
+    program = b"\x7fELF\x02\x01\x01\0\0\0" + b"\0" * 20 + b"ci/gate.sh\0"
+    (root / "e").write_bytes(program)
+
+    def judged() -> ShellModResult:
+        return judge_shell_mod("./e", ["ci/gate.sh"], root=str(root), home=str(root.parent))
+
+    monkeypatch.setattr(scripts, "COMPILED_BYTES", len(program))
+    assert judged().reason == "the system runs ./e, whose code mentions protected path ci/gate.sh"
+    monkeypatch.setattr(scripts, "COMPILED_BYTES", len(program) - 1)
+    over = judged()
+    assert over.broken and over.reason == (f"the system runs ./e, which cannot be read within bounds "
+                                           f"('{root}/e' is larger than {len(program) - 1} bytes)")
+
+
 def test_a_test_directory_past_its_bound_fails_closed(tmp_path: pathlib.Path, monkeypatch) -> None:
     """`pytest tests/`: more test files under a directory operand than `disk.TEST_FILES` are
     not read; the command fails closed and says why. At the bound they are read and judged."""

@@ -66,6 +66,12 @@ class Host:
     deny_status = 2      # the exit status of a blocked call
     allow_output = ""    # stdout of a call that may run
 
+    def allow_text(self, raw: bytes) -> str:
+        """What an allowed call writes on stdout for the payload `raw` (translated already):
+        `allow_output` unless the host answers per call (Codex pins a call whose directory it
+        does not show)."""
+        return self.allow_output
+
     def deny_document(self, reason: str) -> dict | None:
         """The JSON object a blocked call writes on stdout, or None when exit 2 and stderr say
         it all. `reason` is the judge's stderr."""
@@ -188,7 +194,7 @@ def run_hook(host: Host) -> int:
     if stderr is not None:
         sys.stderr = stderr  # the reason a stdout decision carries is what the judge said
     try:
-        code = _judgment(host)
+        code, raw = _judgment(host)
     finally:
         if stderr is not None:
             sys.stderr = stderr.stream
@@ -196,7 +202,7 @@ def run_hook(host: Host) -> int:
     # a decision document and proceeds when it is not one); the judge never speaks there. The
     # host's own decision document is written to the stdout saved before it was silenced.
     if code == 0:
-        _tell(host.allow_output)
+        _tell(host.allow_text(raw))
         return 0
     document = host.deny_document(stderr.text().rstrip("\n") if stderr is not None else "")
     if document is not None:
@@ -204,8 +210,9 @@ def run_hook(host: Host) -> int:
     return host.deny_status
 
 
-def _judgment(host: Host) -> int:
-    """0 or 2 from the judge, whatever happens on the way."""
+def _judgment(host: Host) -> tuple[int, bytes]:
+    """0 or 2 from the judge, whatever happens on the way, and the payload read."""
+    raw = b""
     try:
         raw = _read_stdin()
     except OSError as exc:
@@ -220,12 +227,12 @@ def _judgment(host: Host) -> int:
     except BaseException as exc:  # noqa: BLE001 - never let the host read a crash as "allowed"
         write_stderr(f"covenant hook failed closed: the judge failed before a verdict "
                      f"({type(exc).__name__}: {exc})\n")
-        return 2
+        return 2, raw
     if code not in (0, 2):
         write_stderr(f"covenant hook failed closed: the judge exited with status {code} "
                      "before a verdict\n")
-        return 2
-    return code
+        return 2, raw
+    return code, raw
 
 
 class _Tee:

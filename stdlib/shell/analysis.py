@@ -141,6 +141,9 @@ _COMMAND_VARIABLES = {
     "BASH_ENV": "source {}", "ENV": "source {}",  # sourced by a non-interactive bash, an interactive sh
     "PYTHONSTARTUP": "python3 {}", "NODE_OPTIONS": "node {} -e 0", "PERL5OPT": "perl {} -e 0",
     "RUBYOPT": "ruby {} -e 0",
+    # a shared object the dynamic linker loads into every program (its constructors run first):
+    # read as the compiled program it is (scripts.py, `_compiled_strings`)
+    "LD_PRELOAD": "{}", "LD_AUDIT": "{}", "DYLD_INSERT_LIBRARIES": "{}",
     # make's built-in rules run these programs (`CC=./x.sh make x.o` with no makefile rule for
     # it); configure scripts, cmake and compiler crates read CC, CXX, LD … from the environment too
     **dict.fromkeys((
@@ -482,6 +485,8 @@ _ECHO_RUNNERS = NESTED_SHELLS | _SCHEDULERS | {"sqlite3"}
 # Wrappers (`_wrapper_options`' keys) that run a `.py` command, or one after `--script`, with python.
 _PYTHON_FILE_RUNNERS = frozenset({"uv run"})
 # Stages that execute what arrives on stdin (as commands or as operands of a command).
+# What runs a compiled program (scripts.py reads its strings, the judge names them), for messages.
+COMPILED_RUNNER = "the system"
 _STDIN_EXECUTORS = frozenset({"xargs", "parallel", "while", "until", "source", "."})
 _FD_REFERENCE = LazyPattern(r"-|\d+-?")
 # A walk-only word flag beside the tokenizer's `W_*` bits: the command has a substitution that

@@ -497,6 +497,11 @@ COMMANDS: dict[str, Model] = {
     "pytest": _INTERPRETER, "py.test": _INTERPRETER, "pytest-3": _INTERPRETER,
     # (and JavaScript's: the test files they collect, their configuration and setup files)
     "jest": _INTERPRETER, "vitest": _INTERPRETER, "mocha": _INTERPRETER, "_mocha": _INTERPRETER,
+    # other languages' interpreters (interpreters.py, `_OTHER_LANGUAGES`)
+    **dict.fromkeys(("julia", "elixir", "escript", "groovy", "kotlin", "kotlinc", "swift", "guile", "sbcl",
+                     "racket", "scala", "clojure", "bb", "dart", "crystal", "pwsh", "powershell", "osascript",
+                     "R", "octave", "runghc", "runhaskell", "ocaml", "raku", "perl6", "luajit", "gnuplot",
+                     "fish", "nu", "xonsh", "wish", "expectk", "gforth", "pike"), _INTERPRETER),
 }
 del COMMANDS["wc."]
 COMMANDS["batcat"] = COMMANDS["bat"]  # Debian's name for bat

@@ -119,7 +119,69 @@ MODULE_RUNNERS: dict[str, Family] = {
                               module_flag="-m", stdin=False, code_ends=True),
 }
 
+# Interpreters of other languages (round 7, 2026-12-03): their script operand, the files they
+# load first and their code options are read as a program's are (a mention fails closed);
+# before, `julia x.jl` ran a file nothing read. A word after an option the row does not list is
+# read as a candidate script either way (the module docstring), so a missing value only reads more.
+def _f(code: str = "", loads: str = "", values: str = "", *, modes: str = "", other_modes: str = "",
+       eval_mode: str = "", stdin: bool = False) -> Family:
+    return Family(code=frozenset(code.split()), loads=frozenset(loads.split()), values=frozenset(values.split()),
+                  modes=frozenset(modes.split()), other_modes=frozenset(other_modes.split()),
+                  eval_mode=eval_mode, stdin=stdin)
+
+
+_OTHER_LANGUAGES: dict[str, Family] = {
+    "julia": _f("-e --eval -E --print", "-L --load", "-J --sysimage -t --threads -p --procs --project -O "
+                "--optimize -C --cpu-target --machine-file -g --color --history-file --startup-file "
+                "--compiled-modules --pkgimages --check-bounds -i", stdin=True),
+    "elixir": _f("-e --eval", "-r -pr", "--erl --name --sname --cookie --boot --boot-var --vm-args --pa --pz "
+                 "--logger-otp-reports --logger-sasl-reports"),
+    "escript": _f(values="-s -d -c -i"),
+    "groovy": _f("-e", "", "-cp -classpath --classpath -D --define -c --encoding -l -p --configscript "
+                 "--indy --parameters"),
+    "kotlin": _f("-e -expression", "", "-cp -classpath -J -howtorun"),
+    "kotlinc": _f("-e -expression", "-script", "-cp -classpath -d -jdk-home -jvm-target -language-version "
+                  "-api-version -module-name -kotlin-home -J -P -Xplugin"),
+    "swift": _f("-e", "", "-I -L -l -F -module-name -sdk -target -Xcc -Xlinker -D -swift-version", stdin=True),
+    "guile": _f("-c", "-s -l -x", "-L -C -e --listen --language"),
+    "sbcl": _f("--eval", "--script --load", "--core --dynamic-space-size --control-stack-size "
+               "--tls-limit --userinit --sysinit --merge-core-pages"),
+    "racket": _f("-e --eval", "-f --load -t --require -r --require-script -u --require-script-then", "-l --lib "
+                 "-k -Y -S --search -A --addon -U --compiled --collects -G --config -X", stdin=True),
+    "scala": _f("-e", "", "-cp -classpath -J -deprecation -language -release -encoding"),
+    # (`-M`, `-X`, `-A` carry their aliases attached, `-M:dev`; `-m NS` runs a namespace)
+    "clojure": Family(code=frozenset({"-e", "--eval"}), loads=frozenset({"-i", "--init"}),
+                      values=frozenset({"-Sdeps", "-Scp"}), module=frozenset({"-m", "--main"})),
+    "bb": _f("-e --eval", "-i -f --file -cp --classpath", "--config --deps-root -m --main -x --exec "
+             "--nrepl-server --socket-repl --prepl"),
+    "dart": _f("", "", "--packages -D --define --enable-experiment --observe --verbosity",
+               modes="run", other_modes="pub test compile create analyze format fix doc info devtools "
+               "language-server build install uninstall"),
+    "crystal": _f("", "", "-D --define -o --output --error-trace --release --link-flags --prelude --cross-compile",
+                  modes="run", eval_mode="eval", other_modes="build init docs env play spec tool version deps"),
+    "pwsh": _f("-c -Command -EncodedCommand -e -ec", "-f -File", "-ExecutionPolicy -ep -WorkingDirectory -wd "
+               "-ConfigurationName -OutputFormat -of -InputFormat -if -WindowStyle -CustomPipeName "
+               "-SettingsFile", stdin=True),
+    "powershell": _f("-c -Command -EncodedCommand -e -ec", "-f -File", "-ExecutionPolicy -ep "
+                     "-WindowStyle -OutputFormat -InputFormat -ConfigurationName", stdin=True),
+    "osascript": _f("-e", "", "-l -s", stdin=True),
+    "R": _f("-e", "-f --file", "--encoding --args -d --debugger", stdin=True),
+    "octave": _f("--eval", "", "--path -p --exec-path --image-path --info-file --info-program --texi-macros-file "
+                 "--doc-cache-file"),
+    "runghc": _f("", "", "-f --ghc-arg"), "runhaskell": _f("", "", "-f --ghc-arg"),
+    "ocaml": _f("", "-init", "-I -open -ppx -w -warn-error"),
+    "raku": _f("-e", "-M", "-I"), "perl6": _f("-e", "-M", "-I"),
+    "luajit": _f("-e", "-l", "-b -j -O"),
+    "gnuplot": _f("-e", "", "-d -c", stdin=True),
+    "fish": _f("-c --command", "-C --init-command", "-d --debug -o --debug-output --features", stdin=True),
+    "nu": _f("-c --commands", "--config --env-config", "--log-level --log-target --table-mode --plugin-config "
+             "--include-path -I", stdin=True),
+    "xonsh": _f("-c", "--rc", "-D -i", stdin=True),
+    "wish": _f(), "expectk": _f(), "gforth": _f("-e --evaluate"), "pike": _f("-e"),
+}
+
 FAMILIES: dict[str, Family] = {
+    **_OTHER_LANGUAGES,
     "python": _PYTHON, "python2": _PYTHON, "python3": _PYTHON, "pypy": _PYTHON, "pypy3": _PYTHON,
     "ipython": _IPYTHON, "ipython3": _IPYTHON, "coverage": _COVERAGE, "coverage3": _COVERAGE,
     "node": _NODE, "nodejs": _NODE, "tsx": _TS_NODE, "ts-node": _TS_NODE, "ts-node-esm": _TS_NODE,

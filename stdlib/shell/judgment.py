@@ -235,6 +235,29 @@ def _on_branch(cwd: tuple[str, ...], target: list[str]) -> bool:
     return list(cwd[:n]) == target[:n]
 
 
+def _names_in(text: str, name: str, inside) -> bool:
+    """Does `name` stand in `text` with no character `inside` accepts on either side (`rm
+    ci/gate.sh`, not `xci/gate.shy`)? (`str.find`, not a regular expression with look-arounds:
+    a compiled program runs to megabytes.)"""
+    at = text.find(name)
+    while at >= 0:
+        end = at + len(name)
+        if (at == 0 or not inside(text[at - 1])) and (end == len(text) or not inside(text[end])):
+            return True
+        at = text.find(name, at + 1)
+    return False
+
+
+def _name_character(c: str) -> bool:
+    """A character a file name around a path may hold."""
+    return c.isalnum() or c in "_.+-"
+
+
+def _printable(c: str) -> bool:
+    """A character of a string of printable ASCII (a C literal ends at its NUL)."""
+    return " " <= c <= "~"
+
+
 class Protected:
     """The protected entries with their segments precomputed, plus the matching context.
 
@@ -280,6 +303,28 @@ class Protected:
         self._matches: dict[tuple[str, bool], int] = {}
         self._matches_off_first = False
         self._off_first_matches: dict[tuple[str, bool], int] = {}
+
+    def compiled_index(self, program: str, cwd: tuple[str, ...] | None) -> int:
+        """The first entry a compiled program names, -1 for none (`program`: its bytes, one
+        character each). A name is its strings' literal text: the entry's path, from the root,
+        absolute, or from the directory the program runs in, between characters no name holds
+        (`"rm -f ci/gate.sh"`, `"/home/u/proj/ci/gate.sh"`); or each of the path's names a
+        string of its own (`chdir("ci"); unlink("gate.sh")`). Patterns do not count: a program's
+        strings are full of regular expressions and formats, which would match anything."""
+        if self.fold:
+            program = program.lower()
+        for index, segs in enumerate(self.segs):
+            spellings = ["/".join(segs)]
+            if self.absolute is not None:
+                absolute = self.absolute[index]
+                spellings.append("/" + "/".join(absolute))
+                if cwd is not None and len(cwd) < len(absolute) and tuple(absolute[: len(cwd)]) == tuple(cwd):
+                    spellings.append("/".join(absolute[len(cwd) :]))
+            if any(_names_in(program, spelling, _name_character) for spelling in spellings):
+                return index
+            if len(segs) > 1 and all(_names_in(program, seg, _printable) for seg in segs):
+                return index
+        return -1
 
     def spelled_in(self, text: str) -> bool:
         """Cheap pre-filter: any literal match needs some entry's first segment spelled in the
@@ -2163,13 +2208,16 @@ class _Judge:
             message = SCRIPT_MENTION if shell else SCRIPT_CODE
             if shell:
                 index = self.p.first_in_text(text, False, cwd, cwd_spelled)
+            elif path in script.compiled:
+                index = self.p.compiled_index(text, cwd)
             else:
                 index = self.code_index(text, cwd)
                 if index < 0 and isinstance(script.directory, tuple) and script.directory != cwd:
                     index = self.code_index(text, script.directory)  # (pip's build backend runs there)
             if index >= 0:
                 break
-            if not shell and self.judged_last is None and _program_text(script.runner, path):
+            if not shell and self.judged_last is None and path not in script.compiled \
+                    and _program_text(script.runner, path):
                 made = made_text(text)
                 if made is not None:
                     self.judged_last = MADE_IN_SCRIPT.format(runner=script.runner, path=path, how=made[0],

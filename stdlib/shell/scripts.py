@@ -23,7 +23,8 @@ mentions), and hands the judges a `FileScript`:
   imports (`pytest tests/`, `python3 -m pytest`: testrunners.py); a reason names the file
   that mentions;
 - a file that is not there (or a directory) runs nothing and is not judged; a file whose
-  first line holds a NUL byte is a compiled program, not judged (as any unknown program);
+  first line holds a NUL byte is a compiled program: run by its path, its bytes are searched
+  for the protected entries' names (`_compiled_strings`, `Protected.compiled_index`);
 - a file that cannot be read within the bounds (a FIFO, a device, too large, unreadable, the
   disk budget spent) fails closed.
 
@@ -55,19 +56,20 @@ from collections.abc import Iterator, Sequence
 from polydeukes.stdlib.shell import effects as E
 from polydeukes.stdlib.shell import inputs, listers
 from polydeukes.stdlib.shell.analysis import (
-    UNKNOWN_DIRECTORY,
+    COMPILED_RUNNER,
     CODE_FILE_PROGRAMS,
     MAKES,
     NESTED_SHELLS,
     PROGRAM_FILE_READERS,
     PROJECT_TOOLS,
+    UNKNOWN_DIRECTORY,
     Event,
     View,
     Walk,
     basename,
     shell_options,
 )
-from polydeukes.stdlib.shell.disk import FILE_BYTES, PROGRAM_BYTES, SCRIPT_BYTES, Binary, Missing, Refused
+from polydeukes.stdlib.shell.disk import BINARY, FILE_BYTES, PROGRAM_BYTES, SCRIPT_BYTES, Binary, Missing, Refused
 from polydeukes.stdlib.shell.expansion import Arg, Value, compile_segment, printed_file, printed_words, segment_matches
 from polydeukes.stdlib.shell.readers import LINES, MADE, WRITES, input_runs
 from polydeukes.stdlib.shell.tokenizer import W_GLOB, PlainRun
@@ -96,7 +98,7 @@ class FileScript:
     __slots__ = ("path", "runner", "shell", "text", "refused", "arguments", "child", "lines", "directory",
                  "paths", "parts", "tests", "node_bin", "rewritten", "pattern", "patterns", "sources",
                  "fallback", "made", "listings", "listings_read", "listed_text",
-                 "code_parts")
+                 "code_parts", "compiled")
 
     def __init__(self, path: str, runner: str, shell: bool, child: bool,
                  arguments: Sequence[Arg] | None) -> None:
@@ -138,6 +140,9 @@ class FileScript:
         # Program files a tool of shell lines also runs, read as code ((path, text) each: the
         # build hooks `hatch run` builds the project with, beside pyproject.toml's scripts).
         self.code_parts: list[tuple[str, str]] = []
+        # The spelled paths among its files that are compiled programs: their text is their
+        # bytes (latin-1), searched for names (`Protected.compiled_index`), not read as code
+        self.compiled: set[str] = set()
         # The script is the text of files a substitution passes on (`eval "$(head x.sh)"`,
         # `source <(tail x.sh)`): their spelled names or patterns, read together (`_sources`).
         self.sources: list[tuple[str, bool]] | None = None
@@ -995,6 +1000,14 @@ def read(walk: Walk, view: View, script: FileScript) -> FileScript | None:
         if entry is not None:
             script.path = entry
             content = _text(walk, view, entry, PROGRAM_BYTES)
+    if content is None and not _is_interpreter_run(view, script):
+        # A compiled program run by its path (`./e`, `build/bin/tool`: `cc e.c -o e` in one
+        # call, `./e` in the next), or handed to an interpreter (`python3 app.pyz`, a zip
+        # archive whose __main__.py Python runs; `node addon.node`)
+        content = _compiled(walk, view, script, script.path)
+        if isinstance(content, str) and script.compiled:
+            # (judged from `parts` alone: its bytes are no code any other reading should see)
+            script.parts, content = [(script.path, content)], ""
     if content is None:
         return None
     if not isinstance(content, Refused) and not script.runner:
@@ -1007,6 +1020,63 @@ def read(walk: Walk, view: View, script: FileScript) -> FileScript | None:
         return _refused(script, content.reason)
     script.text = content
     return script
+
+
+# A compiled program is read to this size for the names it holds (past it: refused, fail closed).
+COMPILED_BYTES = 64 << 20
+
+
+def _is_interpreter_run(view: View, script: FileScript) -> bool:
+    """Is `script` the command itself, an interpreter the model knows run by its path
+    (`.venv/bin/python3 -c 1`)? Compiled, it is that interpreter: its program and start-up
+    files are what is judged, not its bytes."""
+    model = view.model
+    return model is not None and model.handler == "interpreter" and view.inner < len(view.args) \
+        and script.path == view.args[view.inner].text
+
+
+def _compiled(walk: Walk, view: View, script: FileScript, spelled: str) -> str | Refused | None:
+    """The text to judge of the compiled program at `spelled` that `script` runs, None when
+    the file is none (`read` judged it already) or lies under an unknown directory: the Python
+    modules of a zip archive Python runs, read as code; else the program's bytes, one character
+    each (latin-1), searched for the protected entries' names (`Protected.compiled_index`)."""
+    path = walk.absolute(spelled, view.cwd)
+    if path is None or walk.disk is None or walk.read_file(path, PROGRAM_BYTES) is not BINARY:
+        return None
+    data = walk.disk.read_bytes("/" + "/".join(path), COMPILED_BYTES)
+    if not script.runner:
+        script.runner, script.shell = COMPILED_RUNNER, False
+    if not isinstance(data, bytes):
+        return data if isinstance(data, Refused) else None
+    from polydeukes.stdlib.shell.imports import family
+
+    if script.runner and family(script.runner) == "python" and b"PK\x05\x06" in data[-(1 << 16) - 22 :]:
+        return _zipped_python(data)
+    script.compiled.add(spelled)
+    return data.decode("latin-1")
+
+
+def _zipped_python(data: bytes) -> str | Refused:
+    """The Python modules of a zip archive (`python3 app.pyz`: Python runs its __main__.py,
+    which may import the rest), joined, read as code; an archive that cannot be read within
+    bounds is refused."""
+    import io
+    import zipfile  # (only a zipped program needs it)
+
+    texts: list[str] = []
+    total = 0
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            for member in archive.infolist():
+                if not member.filename.endswith((".py", ".pyw")):
+                    continue
+                total += member.file_size
+                if total > PROGRAM_BYTES:
+                    return Refused(f"its modules hold more than {PROGRAM_BYTES >> 20} MiB")
+                texts.append(archive.read(member).decode("utf-8", "replace"))
+    except (zipfile.BadZipFile, OSError, ValueError, RuntimeError, EOFError, NotImplementedError) as exc:
+        return Refused(f"it is a zip archive that cannot be read ({exc})")
+    return "\n".join(texts)
 
 
 def _under_unknown_directory(view: View, spelled: str) -> bool:
@@ -1219,6 +1289,9 @@ def _read_program(walk: Walk, view: View, script: FileScript) -> FileScript | No
                         script.path, script.refused = read_too, f"it reads more than {_SQLITE_READS} files"
                         return script
                     script.paths.append(read_too)
+        if content is None:
+            # (`python3 app.pyz`: a zip archive; `python3 x.pyc`, `node addon.node`: compiled)
+            content = _compiled(walk, view, script, spelled)
         if content is None and script.tests is None:
             # (`python3 app`: a directory runs its __main__.py; `node app`: its `main`)
             entry = _directory_entry(walk, view, FileScript(spelled, script.runner, False, True, None))
@@ -1229,7 +1302,7 @@ def _read_program(walk: Walk, view: View, script: FileScript) -> FileScript | No
         if isinstance(content, Refused):
             script.path, script.refused = spelled, content.reason
             return script
-        total += len(content)
+        total += len(content) if spelled not in script.compiled else 0
         if total > FILE_BYTES:
             script.refused = f"the files it runs are larger than {FILE_BYTES >> 20} MiB together"
             return script
@@ -1238,7 +1311,8 @@ def _read_program(walk: Walk, view: View, script: FileScript) -> FileScript | No
         return None
     script.parts = parts
     script.path = parts[0][0]
-    script.text = "\n".join(text for _, text in parts)
+    # (a compiled program's bytes are judged from `parts` alone: no other reading sees them)
+    script.text = "\n".join(text for path, text in parts if path not in script.compiled)
     return script
 
 
