@@ -685,10 +685,10 @@ class View:
     targets: tuple = ()  # (redirect, its expanded targets)
     glob: GlobOptions
     runs_written: str | None = None  # a script the line wrote with unknown content, run here
-    # The same for git settings of unknown value (gitruns.UNKNOWN_SETTINGS), judged last: a
-    # reason of the command's own words (a protected hook `-c "$S"` takes out of use) comes first.
+    # What git runs that nothing read, as the reason judged last (gitruns.py: settings of unknown
+    # value, a repository of unknown place): a reason of the command's own words (a protected
+    # hook `-c "$S"` takes out of use, `git -C "$D" rm gate.sh`) comes first.
     runs_unknown: str | None = None
-    runs_unplaced: str | None = None  # why the repository git works in is of unknown place (gitruns.py)
     written_code: str | None = None  # a program the line wrote, run by an interpreter here
     file_script = None  # a script file on disk it runs (`scripts.FileScript`)
     passes_unreadable: tuple[str, str] | None = None  # a file it passes to an executor, unread: (path, why)
@@ -698,9 +698,10 @@ class View:
     unknown_directory: Arg | None = None  # `tar -C c?`, `unzip -d "$D"`: where members land, unknown
     cwd_glob: tuple[tuple[str, ...], str] | None = None  # with `cwd` unknown: `Context.cwd_glob`
     items_written: str | None = None  # xargs's operand file, written by the line with content not computed
-    print_refused: tuple[str, str] | None = None  # a `$(cat F)` whose F cannot be read within bounds: (F, why)
+    # A `$(cat F)` whose F cannot be read within bounds: (F, why, whether it matters only to a
+    # command that runs it as code: F relative where the directory is unknown)
+    print_refused: tuple[str, str, bool] | None = None
     prints_written: str | None = None  # a `$(cat F)` whose F the line wrote with content not computed
-    prints_unplaced: str | None = None  # a `$(cat F)`, F relative where the directory is unknown
     rewritten_word: str | None = None  # a rewriter of literal text whose output is one of its words
     # A word whose value the line makes of text the walk does not work out (`Scope.made`,
     # `_data_rewriter`): (the word as spelled, how its value is made, whether it is a write
@@ -1923,7 +1924,7 @@ class Walk:
                 path = self.absolute(spelled, self.context.cwd)
                 if path is None and self.context.cwd is None and self.context.cwd_glob is None \
                         and spelled[:1] not in ("/", "~", "$"):
-                    view.prints_unplaced = spelled  # (`cd "$D"`: code if a shell runs it, `UNKNOWN_DIRECTORY`)
+                    view.print_refused = (spelled, UNKNOWN_DIRECTORY, True)  # (`cd "$D"`: code if a shell runs it)
                     continue
                 if path is None or self.disk is None:
                     continue  # unknown where
@@ -1938,7 +1939,7 @@ class Walk:
 
                 content = self.disk.read_text("/" + "/".join(path), PRINT_BYTES)
                 if isinstance(content, Refused):
-                    view.print_refused = (spelled, content.reason)
+                    view.print_refused = (spelled, content.reason, False)
                     continue
                 # (bash drops the trailing newlines of a substitution's output)
                 values[spelling] = (Value("" if isinstance(content, Missing) else content.rstrip("\n")),)

@@ -38,7 +38,7 @@ from itertools import islice
 from polydeukes.stdlib.shell.analysis import EXTRACTED, GIT_CONFIG, MAKES_REPOSITORY, UNKNOWN_DIRECTORY, View, Walk
 from polydeukes.stdlib.shell.disk import SCRIPT_BYTES, Binary, Missing, Refused
 from polydeukes.stdlib.shell.git import _GIT_GLOBAL_MODEL, _GIT_READERS, _GIT_SUBCOMMANDS
-from polydeukes.stdlib.shell.judgment import GIT_HOOKS, member_paths
+from polydeukes.stdlib.shell.judgment import GIT_HOOKS, UNREADABLE_SCRIPT, WRITTEN_SCRIPT, member_paths
 from polydeukes.stdlib.shell.scripts import FileScript
 from polydeukes.vm.sre import LazyPattern
 
@@ -164,7 +164,7 @@ def git_script(walk: Walk, view: View) -> FileScript | None:
     if k < len(args) and args[k].text == "config" and not args[k].opaque:
         _record_setting(walk, args[k + 1 :])
     if unknown is not None:
-        view.runs_unknown = "the programs of " + unknown  # (the judge fails closed: WRITTEN_SCRIPT)
+        view.runs_unknown = WRITTEN_SCRIPT.format(head=view.head, path="the programs of " + unknown)
         return None
     if walk.disk is None:
         return None
@@ -180,7 +180,7 @@ def git_script(walk: Walk, view: View) -> FileScript | None:
         # A repository outside the project may hold any hook and configuration (an earlier
         # call can write them there), and none of its files is read (round r7); judged last,
         # so the command's own words name an entry first (`git -C "$D" rm gate.sh`)
-        view.runs_unplaced = unplaced
+        view.runs_unknown = UNREADABLE_SCRIPT.format(runner=view.head, path=_UNPLACED_REPOSITORY, why=unplaced)
         return None
     if k >= len(args) or args[k].opaque or directory is None:
         return None
@@ -341,6 +341,7 @@ _COUNTED = 64  # GIT_CONFIG_KEY_<n> read at most
 # pager either: git pages only commands that set up a repository, `pager.<cmd>`), so a
 # repository of unknown place does not matter to them.
 _RUNS_NOTHING = frozenset({"rev-parse", "version", "check-ref-format"})
+_UNPLACED_REPOSITORY = "the hooks and configured programs of its repository"
 _PLACE_VARIABLES = ("GIT_DIR", "GIT_WORK_TREE")
 
 

@@ -156,7 +156,6 @@ UNREADABLE_ITEMS = "{head} takes operands from a file that cannot be read within
 SCRIPT_MENTION = "{runner} runs {path}, which mentions protected path {p}"
 SCRIPT_CODE = "{runner} runs {path}, whose code mentions protected path {p}"
 UNREADABLE_SCRIPT = "{runner} runs {path}, which cannot be read within bounds ({why})"
-UNPLACED_REPOSITORY = "the hooks and configured programs of its repository"  # (`git -C "$D"`: gitruns.py)
 MADE_OF_DATA = "{runner} {what} from the text of {path}, which cannot be judged"
 LISTED_RUN = "{name} runs the files {lister} lists, which cannot be judged"
 TOO_DEEP = "{text} runs more than {depth} levels deep (scripts, shells and substitutions that run one another), which cannot be judged"
@@ -873,10 +872,7 @@ class _Judge:
             wrapper, root = view.new_root
             self.found(BREAK_UNREADABLE, ROOTED.format(head=wrapper, root=root))
         if view.runs_unknown is not None and self.judged_last is None:
-            self.judged_last = WRITTEN_SCRIPT.format(head=view.head, path=view.runs_unknown)
-        if view.runs_unplaced is not None and self.judged_last is None:
-            self.judged_last = UNREADABLE_SCRIPT.format(runner=view.head, path=UNPLACED_REPOSITORY,
-                                                        why=view.runs_unplaced)
+            self.judged_last = view.runs_unknown
         if view.file_script is not None:
             self.file_script(view, cwd, cwd_spelled)
         if model is not None and model.handler in _CODE_HANDLERS or view.file_script is not None:
@@ -894,11 +890,6 @@ class _Judge:
                                                  and model.handler == "interpreter"):
             self.unknown_reach = True  # (`sh -c "$(cat s)"` runs s, as `sh s` does)
             self.found(BREAK_UNREADABLE, WRITTEN_SCRIPT.format(head=view.head, path=view.prints_written))
-        if view.prints_unplaced is not None and (name in NESTED_SHELLS or model is not None
-                                                  and model.handler == "interpreter"):
-            self.unknown_reach = True  # (`cd "$D" && sh -c "$(cat s)"` runs s of a directory anywhere)
-            self.found(BREAK_UNREADABLE, UNREADABLE_PRINTED.format(head=view.head, path=view.prints_unplaced,
-                                                                   why=UNKNOWN_DIRECTORY))
         if view.rewritten_word is not None and not _only_reads(view):
             self.unknown_reach = True
             self.found(BREAK_UNREADABLE, REWRITTEN_WORD.format(head=view.head, stage=view.rewritten_word))
@@ -906,9 +897,11 @@ class _Judge:
             self.unknown_reach = True
             word, option = view.option_glob
             self.found(BREAK_UNREADABLE, OPTION_GLOB.format(head=view.head, word=word, name=option))
-        if view.print_refused is not None:
+        if view.print_refused is not None and (not view.print_refused[2] or name in NESTED_SHELLS
+                                               or model is not None and model.handler == "interpreter"):
+            # (`cd "$D" && sh -c "$(cat s)"` runs s of a directory anywhere; `echo` takes it as data)
             self.unknown_reach = True
-            path, why = view.print_refused
+            path, why, _ = view.print_refused
             self.found(BREAK_UNREADABLE, UNREADABLE_PRINTED.format(head=view.head, path=path, why=why))
         if view.items_written is not None and (model is None or not model.pure):
             self.unknown_reach = True
