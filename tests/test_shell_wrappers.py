@@ -64,7 +64,9 @@ def _prefixes() -> list[tuple[list[str], list[list[str]], list[str]]]:
     out = []
     for name, (short, long, positionals, _assignments) in sorted(A._WRAPPERS.items()):
         if name not in _NO_COMMAND_WORD:
-            out.append(([name], _options(name, short, long), ["1"] * positionals))
+            # (setarch's first word is the architecture: `setarch rm -f ci` runs nothing)
+            head = [name, "x86_64"] if name == "setarch" else [name]
+            out.append((head, _options(name, short, long), ["1"] * positionals))
     for name, (short, long, rows) in sorted(A._SUBCOMMAND_WRAPPERS.items()):
         for sub, (row_short, row_long, positionals, _assignments) in sorted(rows.items()):
             if positionals >= 1 << 16:
@@ -109,6 +111,8 @@ MANUAL_PREFIXES = [
     "watch --interval=2 --differences", "watch -g -t", "nice -n 10", "timeout -s KILL 5", "timeout --kill-after=2 5",
     "ionice -c 3", "taskset -c 0", "stdbuf -oL", "sudo -u root -E", "env -u HOME A=1", "flock /tmp/l", "setsid -f",
     "time -p", "time -o t.txt", "chrt -f 10", "unbuffer", "caffeinate -i",
+    "ip netns exec n1", "ip -all netns exec", "ip -n n0 -4 netns exec n1", "ip net e n1", "ip vrf exec red",
+    "ip -s -b /dev/null vrf exec red",
 ]
 
 

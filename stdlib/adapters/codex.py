@@ -195,9 +195,11 @@ def _recorded_arguments(path: object, call_id: object) -> dict | None:
     finally:
         os.close(fd)
     needle = msgspec.json.encode(call_id)
-    for line in reversed(tail.split(b"\n")):
-        if needle not in line:
-            continue
+    at = len(tail)
+    while (at := tail.rfind(needle, 0, at)) >= 0:  # (the last lines first, each found directly)
+        end = tail.find(b"\n", at)
+        at = tail.rfind(b"\n", 0, at) + 1  # (the line's start: the next search looks before it)
+        line = tail[at : end if end >= 0 else len(tail)]
         try:
             entry = msgspec.json.decode(line)
         except msgspec.DecodeError:

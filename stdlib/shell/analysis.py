@@ -104,6 +104,7 @@ _RESERVED = frozenset({"!", "if", "then", "else", "elif", "do", "while", "until"
 _NO_OPENING = (0, 0)  # no subshell opens the command (`inputs.subshell_opening`)
 _SUBSHELL_HEADS = _RESERVED | {"case"}  # words a subshell may follow in one command (`! (bash)`)
 _DECLARATIONS = frozenset({"export", "declare", "typeset", "local", "readonly"})
+_PYTHON_ASSIGNMENTS = ("PYTHONPATH=", "PYTHONHOME=")  # (`Context.python_environment`)
 _FUNCTION_DEFINITION = LazyPattern(r"[A-Za-z_][A-Za-z0-9_.:-]*\(\)")
 # Builtins and keywords: redefining one of these names changes what a later line means.
 BUILTINS = frozenset({
@@ -415,7 +416,10 @@ _SUBCOMMAND_WRAPPERS: dict[str, tuple[frozenset[str], frozenset[str], dict[str, 
             (("if-shell", "if"), "t"), (("send-keys", "send"), "Nt"))
         for sub in subs}),
 }
-_WRAPPER_NAMES = frozenset(_WRAPPERS) | frozenset(_SUBCOMMAND_WRAPPERS)
+# (round 7) iproute2's `ip netns exec NAME CMD`, `ip -all netns exec CMD` and `ip vrf exec NAME
+# CMD`: a wrapper two words deep, its words abbreviated as ip matches them (`_ip_exec_row`); GNU
+# parallel with a command and arguments not given as `:::` words (`_parallel_row`).
+_WRAPPER_NAMES = frozenset(_WRAPPERS) | frozenset(_SUBCOMMAND_WRAPPERS) | {"ip", "parallel"}
 
 
 class _WrapperStrings(NamedTuple):
@@ -571,6 +575,13 @@ _VENV_RUNNERS = frozenset({"uv run", "poetry run", "pipenv run"})
 _VENV_BIN = (".venv", "bin")
 # A string literal in a program's code that names a Python file (`_code_writes`).
 _PYTHON_FILE_LITERAL = LazyPattern(r"""['"]([^'"\s]*(?:\.pyc?|\.pth|__pycache__/[^'"\s]*))['"]""")
+_PYTHON_FILE_NAME = LazyPattern(r"""[^'"\s]*(?:\.pyc?|\.pth|__pycache__/[^'"\s]*)""")
+# Runs of string literals joined by `+` or by nothing but blanks (Python's implicit concatenation).
+_LITERAL_RUN = LazyPattern(r"""(?:'[^'\\\n]*'|"[^"\\\n]*")(?:[ \t]*\+?[ \t]*(?:'[^'\\\n]*'|"[^"\\\n]*"))+""")
+_LITERAL = LazyPattern(r"'([^'\\\n]*)'|\"([^\"\\\n]*)\"")
+# What names a site-packages directory in Python code: `site.getsitepackages()`,
+# `getusersitepackages()`, `site.USER_SITE`, sysconfig's `purelib`/`platlib`, a spelled path.
+_SITE_DIRECTORY = LazyPattern(r"getsitepackages|getusersitepackages|USER_SITE|\b(?:pure|plat)lib\b|(?:site|dist)-packages")
 # `uv run` options after which it installs nothing before the command.
 _UV_RUN_NO_SYNC = frozenset({"--no-sync", "--no-project", "--script"})
 # Modules that `python3 -m MODULE` runs as the tool of that name (projectfiles.py).
@@ -585,6 +596,19 @@ PROGRAM_FILE_READERS = frozenset({"awk", "gawk", "mawk", "nawk", "sed", "gsed", 
 # Programs that run code from files the line names and no row models (scripts.py `_command_files`):
 # java's single-file source launch, jshell, gdb's command files, sqlite3's `.read`/stdin.
 CODE_FILE_PROGRAMS = frozenset({"java", "jshell", "gdb", "sqlite3"})
+# Python console scripts known by name (pip's, formatters, linters, task runners …): programs of
+# the environment, run by Python, whose start-up files the judge reads as for `python3` (round
+# r7; judgment `_runs_python`). Those named as Python (`imports.family`: pytest …) are read as
+# interpreters.
+PYTHON_TOOLS = frozenset({
+    "pip", "pip3", "pipx", "pipenv", "poetry", "pdm", "hatch", "tox", "nox", "black", "isort", "flake8", "pylint",
+    "mypy", "pyflakes", "pycodestyle", "pydocstyle", "autopep8", "yapf", "bandit", "pyupgrade", "codespell",
+    "pre-commit", "sphinx-build", "sphinx-apidoc", "mkdocs", "jupyter", "django-admin", "flask", "gunicorn",
+    "uvicorn", "celery", "alembic", "ansible", "ansible-playbook", "twine", "pyproject-build", "virtualenv",
+    "pydoc", "pydoc3", "pygmentize", "cookiecutter", "invoke", "scrapy", "streamlit", "dvc", "conda",
+    "pyinstaller", "cython", "semgrep", "aws", "pip3.8", "pip3.9", "pip3.10", "pip3.11", "pip3.12", "pip3.13",
+    "pip3.14",
+})
 # Names whose command can matter without a mention: writers and programs the table models as
 # such, shells, wrappers, reserved words, builtins that change the line's state, and programs
 # that run scripts from files.
@@ -598,6 +622,7 @@ _NAMES_WITH_EFFECTS = (
     | CONTAINER_ENGINES
     | CODE_FILE_PROGRAMS
     | VIEWERS  # (their `+cmd` and `-c` words are commands: viewers.py)
+    | PYTHON_TOOLS
 )
 _plain_lines: re.Pattern[str] | None = None
 
@@ -786,7 +811,7 @@ class Context:
 
     __slots__ = ("cwd", "stack", "oldpwd", "scope", "glob", "redefined", "written", "writers", "groups", "listed",
                  "node_bin", "links", "cwd_uncertain", "path_dirs", "cwd_glob", "functions", "root", "fds",
-                 "removed", "trees_written", "written_by", "python_written")
+                 "removed", "trees_written", "written_by", "python_written", "python_environment")
 
     def __init__(self, root: tuple[str, ...] | None) -> None:
         self.root = root
@@ -831,6 +856,9 @@ class Context:
         # (`python3 -c "open('x.pth', 'w')…"`), where its code spells them: wherever they land
         # (a `.pth` joined to a site directory at run time), a Python run after it fails closed.
         self.python_written: tuple[tuple[str, ...], ...] = ()
+        # The line assigned PYTHONPATH or PYTHONHOME (`export PYTHONPATH=.`): any program after
+        # it may be a Python console script that reads them, so none is a plain command (r7).
+        self.python_environment = False
 
 
     def directory_value(self, name: str) -> tuple[Value, ...] | None:
@@ -1059,6 +1087,7 @@ class Walk:
             # (asked of a stage even when it is skipped below: `echo … | tr … | sh`)
             rewrites = _rewrites_text(cmd, first=not piped) if cmd.connector == "|" and rewriter is None else None
             if spells is None and self.wants_run is not None and not context.redefined and _inert(cmd) \
+                    and not context.python_environment \
                     and flowing is None and not self.wants_run(" ".join([w.text for w in cmd.words]), context) \
                     and not (cmd.words[0].text in _FLOWING_SOURCES and (
                         depth and cmd.words[0].text in listers.LISTERS
@@ -1147,7 +1176,8 @@ class Walk:
                 # `echo 'rm -rf c?' | sh`, `printf '%s\n' 'rm …' | sh`: what it prints is the
                 # script the shell runs (`| at now`: the job it runs later; `| sqlite3`: its program)
                 printed = None if any(a.opaque for a in view.args[view.inner + 1 :]) else _words_printed(
-                    " ".join(a.text for a in view.args[view.inner :])) if view.name == "echo" else (
+                    " ".join(a.text if a.pattern is not None else _quoted(a.text) for a in view.args[view.inner :])
+                ) if view.name == "echo" else (
                     _printf_text([a.text for a in view.args[view.inner + 1 :]]), False)
                 if printed is not None and printed[0] is None:
                     printed = None
@@ -1297,7 +1327,7 @@ class Walk:
         flags = cmd.flags
         if (name in _NAMES_WITH_EFFECTS and name not in _QUIET_WITH_ARGS) or flags & (W_GLOB | W_BRACE | W_SUBST) \
                 or first.flags or first.opaque or "/" in name or "=" in name or name[-1:].isdigit() \
-                or self.context.node_bin is not None or self.context.path_dirs \
+                or self.context.node_bin is not None or self.context.path_dirs or self.context.python_environment \
                 or (self._tilde_found if self._tilde_text is text else self._tildes(text)) \
                 or cmd.heredocs and _heredoc_runs(cmd) \
                 or name == "git" and any(w.text == "config" for w in words) \
@@ -1511,8 +1541,24 @@ class Walk:
                      for script in heredoc_substitutions(a.text)]
             if later:
                 view.wrapper_scripts = (*view.wrapper_scripts, *later)
+        if name == "ip" and any(a.text.startswith(("-b", "--b")) for a in args[inner + 1 :]):
+            # `ip -batch FILE`: its lines that run a command (`netns exec n1 CMD`)
+            from polydeukes.stdlib.shell import scripts  # only such a command loads it
+
+            batch = scripts.ip_batch_lines(self, view, args[inner + 1 :])
+            if isinstance(batch, list):
+                view.wrapper_scripts = (*view.wrapper_scripts, *batch)
+            else:
+                view.file_script = batch
         if name == "parallel" and inner < len(args):
             view.wrapper_scripts = (*view.wrapper_scripts, *_parallel_lines(args[inner + 1 :]))
+            texts = {a.text for a in args[inner + 1 :]}
+            if "--pipepart" in texts:
+                # (round 7) `--pipepart -a FILE CMD` gives CMD parts of FILE on its stdin: not followed
+                view.items_refused = "--pipepart gives the command parts of it on its stdin"
+            elif not texts.isdisjoint(("::::", "::::+")) and not texts.isdisjoint((":::", ":::+")):
+                # (round 7) `parallel CMD ::: a :::: list`: the file's arguments combined with the words'
+                view.items_refused = "it combines them with the arguments of its words"
         if inner or name in _DECLARATIONS or name in MAKES:
             # (make's operands may set variables too: `make SHELL=./x.sh`)
             run = _command_variables(args[:inner] if name not in _DECLARATIONS and name not in MAKES else args)
@@ -2028,6 +2074,27 @@ class Walk:
         replace: str | None = None
         grouped = False
         k = xargs_at + 1
+        if basename(args[xargs_at].text) == "parallel":
+            groups = [j for j in range(view.inner, len(args)) if args[j].text in _PARALLEL_GROUPS]
+            command = args[view.inner : groups[0] if groups else len(args)]
+            if len(groups) > 1 or groups and groups[0] + 2 != len(args):
+                view.items_refused = "it combines them with other arguments"
+                return
+            if any(not a.opaque and _PARALLEL_REPLACEMENTS().search(a.text) for a in command):
+                view.items_refused = "its replacement strings are not read"
+                return
+            if any(not a.opaque and _PARALLEL_SHELL_WORD().search(a.text) for a in command):
+                view.items_refused = "its command line is run by a shell"
+                return
+            if any("{}" in a.text for a in command):
+                replace = "{}"  # (parallel's own replacement string; without one, appended)
+            if groups:
+                # `parallel CMD :::: FILE`: xargs's `-a FILE`
+                from_file = args[groups[0] + 1].text if not args[groups[0] + 1].opaque else None
+                view.args = args = args[: groups[0]]
+                if from_file is None:
+                    view.items_refused = "its name is not known"
+                    return
         while k < view.inner:
             t = args[k].text
             if t in ("-a", "--arg-file") and k + 1 < view.inner:
@@ -2256,11 +2323,16 @@ class Walk:
             self._arithmetic(view)
         if inner < len(args) and args[inner].text.endswith("()") and _FUNCTION_DEFINITION().fullmatch(args[inner].text):
             context.redefined[args[inner].text[:-2]] = "function"
-        if name == "export" or inner >= len(args):
-            # `export PATH=bin:$PATH`, `PATH=$PWD/bin:$PATH`: the directories put first on PATH
-            for a in args[inner + 1 if name == "export" else 0 :]:
+        if name in _DECLARATIONS or inner >= len(args):
+            # `export PATH=bin:$PATH`, `PATH=$PWD/bin:$PATH`: the directories put first on PATH;
+            # `export PYTHONPATH=.`: Python's environment (`Context.python_environment`)
+            assigning = inner >= len(args)
+            for a in args[0 if assigning else inner + 1 :]:
                 if a.text.startswith("PATH="):
-                    context.path_dirs = self._path_dirs(a.text[5:], view.cwd)
+                    if assigning or name == "export":
+                        context.path_dirs = self._path_dirs(a.text[5:], view.cwd)
+                elif a.text.startswith(_PYTHON_ASSIGNMENTS):
+                    context.python_environment = True
         if view.inputs and args and args[-1].text == "exec":
             from polydeukes.stdlib.shell import inputs  # `exec 3<x.sh`: open for the rest of the line
 
@@ -3139,6 +3211,12 @@ class Walk:
             view.wrapper_scripts = (*view.wrapper_scripts, *_cmake_programs(args))
         elif name == "sqlite3":
             view.follow = True  # (its `.shell` lines: `_follow`)
+            texts = [*view.env.heredocs, *(a.text for a in args[inner + 1 :] if not a.opaque)]
+            if any("edit" in code.lower() and sqlite_editors(code) is None for code in texts):
+                # `select edit('x', 'sh e' || '.sh')`: the editor is computed in SQL (fails closed)
+                from polydeukes.stdlib.shell.scripts import sqlite_refusal  # only such a program loads it
+
+                view.file_script = sqlite_refusal()
         if (name in _NPM_TOOLS or view.wrapper.partition(" ")[0] in _NPM_TOOLS) \
                 and any(a.text.startswith(_NPM_SHELL_OPTIONS) for a in args):
             # `npm run t --script-shell=./s.sh`, `npx --script-shell ./s.sh x`, `pnpm
@@ -3151,8 +3229,13 @@ class Walk:
             # plugins (scripts.package_manager_code): walked as the node programs they are
             from polydeukes.stdlib.shell import scripts  # only such a command loads it
 
-            code = scripts.package_manager_code(self, view, tool, args[view.inner + 1 :] if tool == name else args)
-            view.wrapper_scripts = (*view.wrapper_scripts, *code)
+            # (`pnpm -C sub exec x`: the wrapper's directory is the command's already)
+            code = scripts.package_manager_code(self, view, tool, args[view.inner + 1 :] if tool == name else [
+                a for a in args[:inner] if a.text.partition("=")[0] not in scripts.MANAGER_DIRECTORY])
+            if isinstance(code, list):
+                view.wrapper_scripts = (*view.wrapper_scripts, *code)
+            else:
+                view.file_script = code  # (a directory of unknown value: fails closed)
         if view.wrapper in _NPM_EXECS:
             # `npx x`, `npm exec -- x` run x through the script shell the npmrc files name
             from polydeukes.stdlib.shell import scripts  # only such a command loads it
@@ -3170,6 +3253,8 @@ class Walk:
         (scripts.py); its shell commands are walked after it."""
         from polydeukes.stdlib.shell import scripts  # only a command that runs a file loads it
 
+        if view.file_script is not None and view.file_script.refused is not None:
+            return  # (a refusal of `_configured_programs`: `yarn --cwd "$D"`)
         if view.name in PROGRAM_RUNNERS or view.name in PROGRAM_FILE_READERS:
             view.file_script = script = self._in_glob_directory(view, scripts.runner_script)
         else:
@@ -3237,13 +3322,16 @@ class Walk:
     def _code_writes(self, view: View) -> None:
         """The Python files a program's code on the line (`-c`/`-e` code, a heredoc) may
         write: a string literal naming a module, a start-up file or a compiled module
-        (`open('x.pth', 'w')`, `Path('x.py').write_text(…)`), in code that calls something that
-        writes. Each is written with content this layer does not compute (a later import of it
-        fails closed); a start-up file or compiled module is kept in `python_written` too."""
+        (`open('x.pth', 'w')`, `Path('x.py').write_text(…)`), or spelled in literals joined
+        (`'x.' + 'pth'`), in code that calls something that writes. Each is written with content
+        this layer does not compute (a later import of it fails closed); a start-up file or
+        compiled module is kept in `python_written` too, and so is the site directory such code
+        names (`site.getsitepackages()`) when no start-up file name is spelled."""
         words = view.cmd.words
         spelled = view.source[words[0].start : words[-1].end] if words else ""
-        if ".py" not in spelled and ".pth" not in spelled and "customize" not in spelled \
+        if ".py" not in spelled and "pth" not in spelled and "customize" not in spelled \
                 and "__pycache__" not in spelled and "$" not in spelled and "`" not in spelled \
+                and "site" not in spelled and "+" not in spelled and "' '" not in spelled and '" "' not in spelled \
                 and not view.cmd.heredocs:
             return  # (the cheap test first: most programs name no Python file, nor take code of a value)
         found = view.effects
@@ -3251,15 +3339,21 @@ class Walk:
         if not codes:
             codes = [h.body for h in view.cmd.heredocs]
         for code in codes:
-            if ".py" not in code and ".pth" not in code and "customize" not in code and "__pycache__" not in code:
+            if ".py" not in code and "pth" not in code and "customize" not in code and "__pycache__" not in code \
+                    and "site" not in code and "+" not in code and "' '" not in code and '" "' not in code:
                 continue  # (the cheap test first: most programs name no Python file)
             from polydeukes.stdlib.shell import coded, imports  # only such code loads them
 
             if not coded.calls_writer(code) and "py_compile" not in code and "compileall" not in code:
                 continue  # (py_compile and compileall write the pyc files their calls name)
             context = self.context
-            for m in _PYTHON_FILE_LITERAL().finditer(code):
-                path = self.absolute(m.group(1), view.cwd)
+            # (a name in one literal, or in literals joined: `'x.' + 'pth'`, `'x.p' 'th'`; round r7)
+            names = [m.group(1) for m in _PYTHON_FILE_LITERAL().finditer(code)]
+            if "+" in code or "' '" in code or '" "' in code:
+                names.extend(joined for joined in _joined_literals(code) if _PYTHON_FILE_NAME().fullmatch(joined))
+            startup = False
+            for name in names:
+                path = self.absolute(name, view.cwd)
                 if path is None:
                     continue
                 self.written()  # (the earlier writers first: `written` keeps the line's order)
@@ -3267,6 +3361,14 @@ class Walk:
                 context.removed.discard(path)
                 if imports.is_compiled(path) or path[-1].endswith(".pth") or path[-1] in imports.STARTUP_MODULES:
                     context.python_written = (*context.python_written, path)
+                    startup = True
+            if not startup and ("site" in code or "purelib" in code or "platlib" in code):
+                # Code that writes and names a site directory (`site.getsitepackages()`,
+                # `'…/site-packages/'`, sysconfig's `purelib`) may write a start-up file there
+                # under a name computed at run time (round r7): a later Python run fails closed
+                if _SITE_DIRECTORY().search(code):
+                    site = (*view.cwd, "site-packages") if view.cwd is not None else ("site-packages",)
+                    context.python_written = (*context.python_written, site)
 
     def _activated(self, script: Arg, cwd: tuple[str, ...] | None) -> None:
         """`source .venv/bin/activate`: a venv's activate script (a `bin/activate` beside the
@@ -3571,8 +3673,8 @@ def _unwrap(args: Sequence[Arg] | Sequence[Word]) -> tuple[int, bool, bool, int]
                 break  # no wrapper, or a program whose subcommand runs no command (`npm run x`)
             changes_directory = changes_directory or moved
         short_args, long_args, positionals, assignments = spec
-        if name == "xargs":
-            via_xargs = True
+        if name == "xargs" or name == "parallel" and _PARALLEL_PIPES.isdisjoint(a.text for a in args[k:]):
+            via_xargs = True  # (GNU parallel with a command and its arguments from stdin or files)
             xargs_at = k - 1
         elif name == "setarch" and k < n and not args[k].text.startswith("-"):
             k += 1  # `setarch x86_64 -R cmd`
@@ -3720,7 +3822,8 @@ def _subcommand_row(args: Sequence[Arg] | Sequence[Word], k: int,
     the program is no such wrapper or its subcommand runs no command of the line's."""
     program = _SUBCOMMAND_WRAPPERS.get(name)
     if program is None:
-        return None, k, False
+        return _ip_exec_row(args, k) if name == "ip" else _parallel_row(args, k) if name == "parallel" \
+            else (None, k, False)
     short_args, long_args, rows = program
     j, moved = _past_options(args, k + 1, name, short_args, long_args, False)
     if j < len(args) and not args[j].opaque and args[j - 1].text != "--":
@@ -3729,6 +3832,44 @@ def _subcommand_row(args: Sequence[Arg] | Sequence[Word], k: int,
             return row, j + 1, moved
     row = rows.get("")
     return (row, j, moved) if row is not None else (None, k, False)
+
+
+# ip's global options in the order ip tries them, each with whether it takes the next word: a
+# word is the first whose name it begins (`-n` is `-netns`, `-b` `-batch`, `-r` `-resolve` but
+# `-rc` `-rcvbuf`; two dashes as one). iproute2 6.1's ip.c.
+_IP_OPTIONS = (
+    ("-loops", True), ("-family", True), ("-human", False), ("-iec", False), ("-stats", False),
+    ("-statistics", False), ("-details", False), ("-resolve", False), ("-oneline", False),
+    ("-timestamp", False), ("-tshort", False), ("-Version", False), ("-force", False), ("-batch", True),
+    ("-brief", False), ("-json", False), ("-pretty", False), ("-rcvbuf", True), ("-help", False),
+    ("-netns", True), ("-Numeric", False), ("-all", False),
+)
+# The objects whose `exec` runs a command (the spellings ip's first match gives them: `n` and `ne`
+# are `neighbor`), and how many names stand between `exec` and the command.
+_IP_EXEC_OBJECTS = {"net": 1, "netn": 1, "netns": 1, "v": 1, "vr": 1, "vrf": 1}
+
+
+def ip_option(text: str) -> tuple[str, bool] | None:
+    """The global option of ip a word spells (`_IP_OPTIONS`), or None."""
+    word = text[1:] if text.startswith("--") else text
+    return next((row for row in _IP_OPTIONS if row[0].startswith(word)), None) if len(word) > 1 else None
+
+
+def _ip_exec_row(args: Sequence[Arg] | Sequence[Word], k: int) -> tuple[_WrapperRow | None, int, bool]:
+    """`_subcommand_row` for ip (`ip [OPTIONS] netns exec NAME CMD`, `ip -all netns exec CMD`,
+    `ip vrf exec NAME CMD`, each word as ip abbreviates it: `ip net e n1 CMD`); (None, k,
+    False) for any other ip command."""
+    j = k + 1
+    every = False
+    while j < len(args) and args[j].text.startswith("-") and not args[j].opaque:
+        option = ip_option(args[j].text)
+        every = every or option is not None and option[0] == "-all"
+        j += 2 if option is not None and option[1] else 1
+    if j + 1 >= len(args) or args[j].opaque or args[j + 1].opaque or not args[j + 1].text \
+            or not "exec".startswith(args[j + 1].text) or args[j].text not in _IP_EXEC_OBJECTS:
+        return None, k, False
+    names = 0 if every and args[j].text.startswith("net") else _IP_EXEC_OBJECTS[args[j].text]
+    return (_NO_VALUES, _NO_VALUES, names, False), j + 2, False
 
 
 def _is_case_pattern(a: Arg | Word) -> bool:
@@ -3761,6 +3902,12 @@ def _flows_out(view: View, flowing: tuple | None) -> tuple | None:
     if flowing is None:
         return None
     return flowing if listers.selects(view) else listers.anywhere(flowing)
+
+
+def _joined_literals(code: str) -> list[str]:
+    """The text of each run of string literals in `code` joined as Python joins them
+    (`'x.' + 'pth'` -> `x.pth`)."""
+    return ["".join(a or b for a, b in _LITERAL().findall(m.group(0))) for m in _LITERAL_RUN().finditer(code)]
 
 
 def _inert(cmd: SimpleCommand) -> bool:
@@ -4141,12 +4288,40 @@ _PARALLEL_VALUES = frozenset({
 _PARALLEL_LIMIT = 64  # command lines worked out per call; past it the rest is not followed
 
 
+# (round 7) GNU parallel with a command whose arguments come from stdin, `-a FILE` or `::::
+# FILE` reads them as xargs does (`_xargs`); with `--pipe` it is a wrapper whose command reads
+# parallel's stdin. (`:::` arguments: `_parallel_lines`.)
+_PARALLEL_ROW: _WrapperRow = (
+    frozenset(o[1] for o in _PARALLEL_VALUES if len(o) == 2 and o != "-X"),
+    frozenset(o for o in _PARALLEL_VALUES if o.startswith("--")), 0, False)
+_PARALLEL_PIPES = frozenset({"--pipe", "--spreadstdin"})
+_PARALLEL_GROUPS = frozenset({":::", ":::+", "::::", "::::+"})
+# parallel's replacement strings other than `{}` (`{.}`, `{/}`, `{//}`, `{/.}`, `{#}`, `{%}`,
+# `{3}`, `{=perl=}`): what they make of an argument is not worked out.
+_PARALLEL_REPLACEMENTS = LazyPattern(r"\{(?:\.|/|//|/\.|#|%|\d+[./]*|=)")
+# A word parallel's shell reads as more than one word (parallel joins the command's words and
+# runs them with a shell): `'rm {}'`.
+_PARALLEL_SHELL_WORD = LazyPattern(r"[\s;&|<>()`$\\\"'*?\[~]")
+
+
+def _parallel_row(args: Sequence[Arg] | Sequence[Word], k: int) -> tuple[_WrapperRow | None, int, bool]:
+    """`_subcommand_row` for parallel: its row when it runs a command of the line with arguments
+    from stdin or files (`ls | parallel rm`, `parallel -a list bash`, `parallel bash :::: list`)
+    or its stdin's blocks (`--pipe`); (None, k, False) without a command, with `:::` arguments
+    (`_parallel_lines`) or `--pipepart` (its file's parts on the command's stdin: not followed)."""
+    j, _ = _past_options(args, k + 1, "parallel", *_PARALLEL_ROW[:2], False)
+    if j >= len(args) or args[j].text in _PARALLEL_GROUPS or any(
+            a.text in (":::", ":::+", "--pipepart") for a in args[k + 1 :]):
+        return None, k, False
+    return _PARALLEL_ROW, k + 1, False
+
+
 def _parallel_lines(words: Sequence[Arg]) -> list[str]:
     """The command lines `parallel [options] COMMAND … ::: ARGS …` runs: the command with each
     argument in place of `{}` (or appended), one line per argument of each `:::` group, each
     run by a shell as parallel does; without a command, each argument is a command line.
-    Arguments read from files (`::::`, `-a`) or stdin are not known here; a word of unknown
-    value leaves the lines out."""
+    Arguments read from files (`::::`, `-a`) or stdin are not known here (`_parallel_row` reads
+    them for a command without `:::` words); a word of unknown value leaves the lines out."""
     k = 0
     while k < len(words) and words[k].text.startswith("-") and words[k].text not in (":::", "::::"):
         k += 2 if words[k].text in _PARALLEL_VALUES and words[k].text != "-X" else 1
@@ -4248,24 +4423,83 @@ _CURL_HOMES = frozenset({"CURL_HOME", "XDG_CONFIG_HOME", "HOME"})
 # sqlite3's command lines: `.shell`/`.system` run the rest of their line; `.read`, `.import`,
 # `.output` and `.once` run a file name that starts with `|` (sqlite3's shell documentation;
 # after options and words before it, `.import --csv '|cmd' t`; unquoted, `.output`'s and
-# `.once`'s take the rest of the line), and the SQL function `edit(TEXT, EDITOR)` runs EDITOR
-# with a file name after it.
+# `.once`'s take the rest of the line).
 _SQLITE_SHELL = LazyPattern(
     r"(?m)^[ \t]*\.(?:shell|system)[ \t]+(.+)$"
     r"|^[ \t]*\.(?:output|once)(?:[ \t]+-\S+)*[ \t]+(?:'\|([^'\n]*)'|\"\|([^\"\n]*)\"|\|(.+)$)"
-    r"|^[ \t]*\.(?:read|import)(?:[ \t]+[^\s'\"|]+)*?[ \t]+(?:'\|([^'\n]*)'|\"\|([^\"\n]*)\"|\|(\S+))"
-    r"|\bedit[ \t\n]*\([^,()]*,[ \t\n]*'(?P<editor>[^'\n]*)'")
+    r"|^[ \t]*\.(?:read|import)(?:[ \t]+[^\s'\"|]+)*?[ \t]+(?:'\|([^'\n]*)'|\"\|([^\"\n]*)\"|\|(\S+))")
+# (round 7) The SQL function `edit(TEXT, EDITOR)` runs the shell line `EDITOR FILE` (`edit(TEXT)`:
+# the VISUAL variable's, `_COMMAND_VARIABLES`). A function name is any case and may be quoted,
+# with comments before its parenthesis (`EDIT ( …`, `"edit"(…)`, `edit/**/(…)`: each passed).
+_SQLITE_EDIT = LazyPattern(r"(?is)(?:\bedit\b|\"edit\"|\[edit\]|`edit`)(?:\s|/\*.*?\*/|--[^\n]*\n)*\(")
+# One SQL string literal (sqlite3's shell also takes a double-quoted one as a string).
+_SQL_LITERAL = LazyPattern(r"\s*(?:'((?:[^']|'')*)'|\"((?:[^\"]|\"\")*)\")\s*")
+
+
+def _sql_arguments(code: str, at: int) -> list[str] | None:
+    """The texts of a SQL call's arguments from `code[at]` (past its `(`), split at the commas
+    outside quotes, brackets, comments and inner parentheses; None when the call does not close."""
+    args: list[str] = []
+    depth = 0
+    start = k = at
+    n = len(code)
+    while k < n:
+        c = code[k]
+        if c in "'\"`[":
+            end = code.find("]" if c == "[" else c, k + 1)
+            while end > 0 and c in "'\"" and code[end + 1 : end + 2] == c:
+                end = code.find(c, end + 2)  # (a doubled quote inside the literal)
+            if end < 0:
+                return None
+            k = end
+        elif code.startswith("/*", k) or code.startswith("--", k):
+            end = code.find("*/" if c == "/" else "\n", k + 2)
+            if end < 0:
+                return None
+            k = end
+        elif c == "(":
+            depth += 1
+        elif c == ")" and depth:
+            depth -= 1
+        elif c in ",)" and not depth:
+            args.append(code[start:k])
+            if c == ")":
+                return args
+            start = k + 1
+        k += 1
+    return None
+
+
+def sqlite_editors(code: str) -> list[str] | None:
+    """The command lines the `edit()` calls of sqlite3's program `code` run (`EDITOR x`, the
+    file it edits); None when an editor is not one string literal (`'sh e' || '.sh'`, a
+    column's value: computed in SQL, not read here) or a call does not close."""
+    lines: list[str] = []
+    for m in _SQLITE_EDIT().finditer(code):
+        args = _sql_arguments(code, m.end())
+        if args is None:
+            return None
+        if len(args) != 2:
+            continue  # (one: VISUAL's program; another count: sqlite3 refuses the call)
+        literal = _SQL_LITERAL().fullmatch(args[1])
+        if literal is None:
+            return None
+        editor = literal.group(1).replace("''", "'") if literal.group(1) is not None \
+            else literal.group(2).replace('""', '"')
+        lines.append(editor + " x")  # (the editor's file)
+    return lines
 
 
 def sqlite_command_lines(code: str) -> list[str]:
-    """The command lines sqlite3 runs from `code`, its program (`_SQLITE_SHELL`)."""
-    if ".s" not in code and "|" not in code and "edit" not in code:
-        return []
-    lines = []
-    for m in _SQLITE_SHELL().finditer(code):
-        line = m.group(m.lastindex or 0)
-        lines.append(line + " x" if m.group("editor") is not None else line)  # (the editor's file)
+    """The command lines sqlite3 runs from `code`, its program (`_SQLITE_SHELL`, `edit()`'s
+    editor; one that is computed refuses where the program is read, `sqlite_editors`)."""
+    lines = [m.group(m.lastindex or 0) for m in _SQLITE_SHELL().finditer(code)] \
+        if ".s" in code or "|" in code else []
+    if "edit" in code.lower():
+        lines += sqlite_editors(code) or []
     return lines
+
+
 # cmake's cache variables whose value is a program it or its build runs
 _CMAKE_PROGRAMS = LazyPattern(r"CMAKE_\w+_(?:COMPILER|COMPILER_LAUNCHER|LINKER_LAUNCHER)|CMAKE_(?:LINKER|AR|RANLIB"
                               r"|MAKE_PROGRAM|OBJCOPY|OBJDUMP|STRIP|NM|ADDR2LINE|READELF|DLLTOOL)")
@@ -4872,6 +5106,15 @@ def _rewritten_word(text: str, cmd: SimpleCommand, known: dict) -> str | None:
     return None
 
 
+_PLAIN_WORD = LazyPattern(r"[\w@%+=:,./-]*")
+
+
+def _quoted(text: str) -> str:
+    """A word's text as a shell word that gives it back (echo's operands are spelled again for
+    `_words_printed`: unquoted, `echo "select edit('x', 'y')"` lost its inner quotes, round 7)."""
+    return text if _PLAIN_WORD().fullmatch(text) else "'" + text.replace("'", "'\\''") + "'"
+
+
 def _words_printed(command: str | None, expanded: bool = False) -> tuple[str, str | None] | None:
     """What `echo WORDS` (`-n`; no `-e` with a backslash) or `printf FORMAT ARGS`
     (`_printf_value`) prints, the words read as the tokenizer reads them, and, when a glob
@@ -4955,8 +5198,8 @@ def _into_xargs(commands: Sequence, k: int) -> bool:
     for following in commands[k + 1 :]:
         if type(following) is not SimpleCommand or not following.words:
             return False
-        if following.words[0].text == "xargs":
-            return True
+        if following.words[0].text in ("xargs", "parallel"):
+            return True  # (GNU parallel reads its arguments from stdin as xargs does: round 7)
         if following.connector != "|" or following.words[0].text not in listers.SELECTING:
             return False
     return False

@@ -74,6 +74,13 @@ class Binary(msgspec.Struct, frozen=True):
 BINARY = Binary()
 
 
+class CompiledText(str):
+    """A compiled file's bytes, one character each (latin-1): searched for the protected
+    entries' names (`Protected.compiled_index`), never read as code."""
+
+    __slots__ = ()
+
+
 class _Walked(msgspec.Struct, frozen=True):
     """A path resolved as far as `Disk._walk` went."""
 

@@ -23,6 +23,10 @@ read-only and within bounds, and scanned as code too, transitively:
   the command runs; `$FindBin::Bin` is the script's directory). `.` is not on `@INC` (perl
   5.26 and later) unless one of those puts it there. A module in none of them is perl's own or
   an installed one: not followed.
+- Compiled modules (round 7): a Python extension module (`x.cpython-312-….so`, `x.abi3.so`,
+  `x.so`, `x.pyd`), which the import system finds before `x.py`, and a native addon a
+  `require("./x.node")` loads, are read as their bytes (`CompiledText`): the judge searches
+  them for the protected entries' names.
 - Any language: a script file a string in the code names (`exec(open("x.py").read())`,
   `runpy.run_path("x.py")`, `os.system("bash x.sh")`, Perl's or awk's `system("sh x.sh")`),
   where the command runs or beside the importing file: a word that ends in a script's suffix
@@ -49,7 +53,7 @@ from __future__ import annotations
 
 import re
 
-from polydeukes.stdlib.shell.disk import MISSING, PROGRAM_BYTES, Binary, Missing, Refused
+from polydeukes.stdlib.shell.disk import FILE_BYTES, MISSING, PROGRAM_BYTES, Binary, CompiledText, Missing, Refused
 from polydeukes.vm.sre import LazyPattern
 
 MODULES = 64  # files read per program
@@ -140,7 +144,7 @@ def local_modules(walk, language: str, code: str, base: tuple[str, ...] | None,
     # (a Python program's modules are under its directory: none in a missing one, but for
     # those the line writes there: `mkdir t; cd t; echo … > x.py; python3 -c 'import x'`)
     written = walk.written()
-    bases = [b for b in (base, *search_path)
+    bases = [b for b in dict.fromkeys((base, *search_path))
              if not (language == "python" and disk.missing_directory(b) and not _written_in(walk, b))]
     queue: list[tuple[str, tuple[str, ...]]] = [(code, b) for b in bases]
     if language == "python":
@@ -155,6 +159,7 @@ def local_modules(walk, language: str, code: str, base: tuple[str, ...] | None,
                 queue.append(("import " + ", ".join(shadows), b))
     queue.extend(("import sitecustomize\nimport usercustomize", b) for b in search_path if b in bases)
     manifests: set[tuple[str, ...]] = set()
+    extensions: dict[tuple[str, ...], list[str] | Refused] = {}  # a directory's extension modules
     spent = 0
     while queue:
         text, directory = queue.pop(0)
@@ -200,19 +205,64 @@ def local_modules(walk, language: str, code: str, base: tuple[str, ...] | None,
             else:
                 content = MISSING if disk.missing_directory(path[:-1]) else walk.read_file(path, PROGRAM_BYTES)
             if language == "python" and path[-1].endswith(".py") and path not in named \
+                    and not disk.missing_directory(path[:-1]):
+                # (an extension module is found before the source: `x.cpython-311-….so`)
+                extension = _extension_module(walk, path, extensions)
+                if extension is not None:
+                    found.append(extension)
+                    if isinstance(extension[1], Refused):
+                        return found
+                    continue
+            if language == "python" and path[-1].endswith(".py") and path not in named \
                     and not isinstance(content, Refused):
                 # (a compiled module Python imports in place of the source, or without one)
                 compiled = compiled_module(walk, path, not isinstance(content, (Missing, Binary)))
                 if compiled is not None:
                     found.append(compiled)
                     return found
+            if isinstance(content, Binary) and language == "js" and path[-1].endswith(".node"):
+                # (`require("./addon.node")`: a native addon, its names searched)
+                data = disk.read_bytes(spelled, _EXTENSION_BYTES)
+                content = CompiledText(data.decode("latin-1")) if isinstance(data, bytes) else data
+                found.append((spelled, content, False))
+                if isinstance(content, Refused):
+                    return found
+                continue
             if isinstance(content, (Missing, Binary)):
-                continue  # not a module of the project (or a compiled one)
+                continue  # not a module of the project
             found.append((spelled, content, path in named and path not in imported))
             if isinstance(content, str):
                 spent += len(content)
                 queue.append((content, path[:-1]))
     return found
+
+
+# A compiled extension module's names (`importlib.machinery.EXTENSION_SUFFIXES`, of any Python
+# version the project may run: `x.cpython-312-x86_64-linux-gnu.so`, `x.abi3.so`, `x.so`, `x.pyd`).
+_EXTENSION = LazyPattern(r"[^.]+(?:\.[A-Za-z0-9_-]+)?\.(?:so|pyd)")
+_EXTENSION_BYTES = 64 << 20
+
+
+def _extension_module(walk, source: tuple[str, ...], listed: dict) -> tuple[str, str | Refused, bool] | None:
+    """The extension module Python imports for the source path `source` (`x.py`: `x.*.so` in
+    its directory), as (path, its bytes as `CompiledText`, False), None when there is none;
+    `listed` keeps each directory's extension modules for the search (one listing each)."""
+    directory, stem = source[:-1], source[-1][:-3]
+    names = listed.get(directory)
+    if names is None:
+        pattern = _EXTENSION()
+        names = listed[directory] = walk.disk.names_in(directory, lambda name: pattern.fullmatch(name) is not None)
+    if isinstance(names, Refused):
+        return "/" + "/".join(directory), names, False
+    for name in sorted(names):
+        if name.split(".", 1)[0] == stem:
+            spelled = "/" + "/".join(directory + (name,))
+            data = walk.disk.read_bytes(spelled, _EXTENSION_BYTES)
+            if isinstance(data, Refused):
+                return spelled, data, False
+            if isinstance(data, bytes):
+                return spelled, CompiledText(data.decode("latin-1")), False
+    return None
 
 
 # -- compiled modules on disk (round r6) ----------------------------------------------------------
@@ -285,8 +335,6 @@ def _unproven(walk, source: tuple[str, ...], pyc: tuple[str, ...], optimize: int
     or None when Python would not use it or it is the source's own compile."""
     import importlib.util  # only a module with a compiled cache loads them
     import marshal
-
-    from polydeukes.stdlib.shell.disk import FILE_BYTES
 
     disk = walk.disk
     data = disk.read_bytes("/" + "/".join(pyc), FILE_BYTES)
@@ -384,13 +432,33 @@ def site_directories(walk, prefix: tuple[str, ...]) -> list[tuple[str, ...]] | R
     return [prefix + ("lib", name, "site-packages") for name in sorted(names)]
 
 
+def user_site_present(walk, home: tuple[str, ...]) -> bool:
+    """Is there a `.local/lib` directory in `home`, which may hold the user site-packages
+    (round r7)? One look per line: most lines run where it is not there."""
+    key = ("imports.user_site", home)
+    present = walk.file_scripts.get(key)
+    if present is None:
+        # (start-up files the line writes there are read as any such file: `_startup`)
+        present = walk.file_scripts[key] = not walk.disk.missing_directory(home + (".local", "lib"))
+    return present
+
+
+_SYSTEM_SITE = LazyPattern(r"(?m)^[ \t]*include-system-site-packages[ \t]*=[ \t]*(.*?)[ \t]*$")
+
+
+def venv_system_site(config: str) -> bool:
+    """Does a venv with this pyvenv.cfg run the system's and the user's site-packages
+    (`site.venv`: when `include-system-site-packages` is absent, or its last value is `true`
+    in any case)?"""
+    values = _SYSTEM_SITE().findall(config)
+    return not values or values[-1].lower() == "true"
+
+
 def startup_code(walk, directory: tuple[str, ...]) -> tuple[str, list[tuple[str, str | Refused]]]:
     """The code Python runs at start-up from the site-packages `directory`: its `.pth` files'
     `import` lines and an import of each start-up module there; and the `.pth` files read, each
     (absolute path, its `import` lines), a `Refused` past the bounds or `WRITTEN` for one the
     line writes with content this layer does not compute."""
-    from polydeukes.stdlib.shell.disk import FILE_BYTES
-
     written = walk.written()
     removed = walk.context.removed
     names = set(walk.disk.names_in(directory, lambda name: name.endswith(".pth") or name in STARTUP_MODULES) or ())
@@ -445,8 +513,6 @@ def stdlib_shadows(disk, directory: tuple[str, ...]) -> list[str] | Refused:
 def package_main(walk, manifest: tuple[str, ...]) -> str | Refused | None:
     """The `main` of the package.json at `manifest` (relative to its directory), or None (no
     such file, not JSON, no `main`); a refusal when it cannot be read within bounds."""
-    from polydeukes.stdlib.shell.disk import FILE_BYTES
-
     text = walk.read_file(manifest, FILE_BYTES)
     if text is None or isinstance(text, (Missing, Binary)):
         return None

@@ -44,6 +44,7 @@ from polydeukes.stdlib.shell.analysis import (
     MAX_NESTING,
     NESTED_SHELLS,
     NESTING_TOO_DEEP,
+    PYTHON_TOOLS,
     Context,
     GlobOptions,
     QuietCommand,
@@ -54,6 +55,7 @@ from polydeukes.stdlib.shell.analysis import (
     shell_options,
 )
 from polydeukes.stdlib.shell.coded import changes_case, decoded_variants, made_text
+from polydeukes.stdlib.shell.disk import CompiledText, PROGRAM_BYTES
 from polydeukes.stdlib.shell.expansion import (
     ONE,
     Arg,
@@ -213,6 +215,12 @@ _SINGLE_FILE_WRITES = E.HARMLESS | {E.WRITE, E.CREATE, E.LINK}
 
 # Values git reads as false for a boolean environment variable (git_env_bool).
 _GIT_FALSE = frozenset({"", "0", "false", "no", "off"})
+
+
+def _feeder(view: View) -> str:
+    """The program that hands a command the operands it reads (`xargs`, or GNU `parallel`
+    reading them the same way, round 7), as a message names it."""
+    return "parallel" if view.wrapper == "parallel" else "xargs"
 
 class ShellModResult(msgspec.Struct, frozen=True):
     broken: bool
@@ -877,6 +885,11 @@ class _Judge:
             self.file_script(view, cwd, cwd_spelled)
         if model is not None and model.handler in _CODE_HANDLERS or view.file_script is not None:
             self.imported(view, cwd)
+        elif (name in PYTHON_TOOLS or view.inner or "/" in name or self.walk.context.python_environment) \
+                and self.walk.disk is not None and _runs_python(view, self.walk, cwd):
+            # (the cheap tests first: most commands are neither a console script nor given
+            # Python's environment; `_runs_python` decides)
+            self.python_started(view, cwd)
         if view.file_script is not None and view.file_script.made is not None:
             # (after the program's own code is read: a mention there names what it reaches)
             script = view.file_script
@@ -968,7 +981,7 @@ class _Judge:
             what = viewers.commands(name, [a.text for a in args], [a.opaque for a in args])
             if what is None and (view.via_xargs or view.listed) and not any(a.text == "--" for a in args) \
                     and not _found_names(view.listed):
-                head = f"xargs {name}" if view.via_xargs else name
+                head = f"{_feeder(view)} {name}" if view.via_xargs else name
                 self.judged_last = self.judged_last or VIEWER_OPERANDS.format(head=head)
                 return
         if what is None and name in viewers.PAGER_USERS:
@@ -1679,7 +1692,7 @@ class _Judge:
                     name = "{}" if view.inner in extra.source else view.name
                     self.found(BREAK_EFFECT, FIND_EXEC.format(action=extra.rule[4:], name=name, p=p.entries[hits[0]]))
                 else:
-                    name = f"xargs {view.name}" if view.via_xargs else view.name or view.head
+                    name = f"{_feeder(view)} {view.name}" if view.via_xargs else view.name or view.head
                     self.found(BREAK_EFFECT, LISTED.format(name=name, lister=extra.rule, p=p.entries[hits[0]]))
                 return
         argv = argv if argv is not None else view.args
@@ -1695,7 +1708,7 @@ class _Judge:
                     self.unknown_reach = True
                     finds = extra.rule.startswith("find-")
                     name = f"find {extra.rule[4:]} {view.name if k != view.inner else '{}'}" if finds else (
-                        f"xargs {view.name}" if view.via_xargs else view.name or view.head)
+                        f"{_feeder(view)} {view.name}" if view.via_xargs else view.name or view.head)
                     self.found(BREAK_UNREADABLE, LISTED_RUN.format(name=name, lister="find" if finds else extra.rule))
                     return
 
@@ -2066,6 +2079,19 @@ class _Judge:
             if self._modules(view, cwd, imports.local_modules(self.walk, language, code, base, cwd, search_path)):
                 return
 
+    def python_started(self, view: View, cwd: tuple[str, ...] | None) -> None:
+        """A Python console script not named as Python (`pip`, `black`, a program whose file
+        starts with a Python shebang: `_runs_python`; round r7): what Python runs before it,
+        its start-up files (`_startup`) and the `sitecustomize.py`/`usercustomize.py` and
+        standard-library shadows of `PYTHONPATH`, judged as for `python3`."""
+        from polydeukes.stdlib.shell import imports  # only a Python run loads it
+
+        if self._startup(view, cwd, imports):
+            return
+        search_path = _python_path(view, self.walk, cwd)
+        if search_path:
+            self._modules(view, cwd, imports.local_modules(self.walk, "python", "", search_path[0], cwd, search_path))
+
     def _startup(self, view: View, cwd: tuple[str, ...] | None, imports) -> bool:
         """What Python runs at start-up before the program (imports.startup_code), from the
         site-packages directories of a venv whose interpreter the command names
@@ -2081,25 +2107,34 @@ class _Judge:
             return False
         prefixes: list[tuple[str, ...]] = []
         program = view.args[view.inner].text if view.inner < len(view.args) else ""
+        venv = None
         if "/" in program and not view.args[view.inner].opaque:
             path = walk.absolute(program, cwd)
             if path is not None and len(path) > 2 and path[-2] == "bin" \
                     and walk.disk.kind(list(path[:-2] + ("pyvenv.cfg",))) == "file":
-                prefixes.append(path[:-2])  # (a venv's interpreter or console script)
+                venv = path[:-2]  # (a venv's interpreter or console script)
+                prefixes.append(venv)
         user_base = walk.environment(view, "PYTHONUSERBASE")
         if user_base:
             path = walk.absolute(user_base, cwd)
             if path is not None:
                 prefixes.append(path)
+        else:
+            # (round r7: `~/.local/lib/python3.N/site-packages`, which an earlier call may have
+            # written outside the project; one look per line when it is not there)
+            home = _python_user_home(view, walk, cwd)
+            if home is not None and imports.user_site_present(walk, home) \
+                    and _user_site_enabled(view, walk, venv, imports):
+                prefixes.append(home + (".local",))
         home = _python_home(view, walk, cwd)
         if home is not None:
             # `PYTHONHOME=.venv python3`: the standard library (`encodings`, `site`, `os` …) is
-            # imported from HOME/lib/python3.N, the project's files, every one of them code
+            # imported from HOME/lib/python3.N, the project's files (or files the line wrote
+            # there), every one of them code
             self.unknown_reach = True
-            known = home != "$PYTHONHOME"
+            spelled, why = home
             self.found(BREAK_UNREADABLE, UNREADABLE_MODULE.format(
-                head=view.head, module=home.rstrip("/") + "/lib",
-                why="PYTHONHOME names a directory of the project" if known else "PYTHONHOME is of unknown value"))
+                head=view.head, module=spelled.rstrip("/") + "/lib", why=why))
             return True
         directories: list[tuple[str, ...]] = []
         for prefix in prefixes:
@@ -2162,12 +2197,15 @@ class _Judge:
                 self.unknown_reach = True
                 self.found(BREAK_UNREADABLE, UNREADABLE_MODULE.format(head=view.head, module=shown, why=text.reason))
                 return True
-            if self.judged_last is None:
-                made = made_text(text)
-                if made is not None:
-                    self.judged_last = MADE_IN_MODULE.format(head=view.head, module=shown, how=made[0],
-                                                              call=made[1])
-            index = self.code_index(text, cwd)
+            if isinstance(text, CompiledText):  # (an extension module: its names, not code)
+                index = self.p.compiled_index(text, cwd)
+            else:
+                if self.judged_last is None:
+                    made = made_text(text)
+                    if made is not None:
+                        self.judged_last = MADE_IN_MODULE.format(head=view.head, module=shown, how=made[0],
+                                                                  call=made[1])
+                index = self.code_index(text, cwd)
             if index >= 0:
                 self.reached.add(index)
                 message = NAMED_SCRIPT if named else IMPORTED
@@ -2320,10 +2358,12 @@ def _pickle_calls(walk, a, cwd: tuple[str, ...] | None) -> str | None:
     return "it is no pickle this layer can read"
 
 
-def _python_home(view: View, walk, cwd: tuple[str, ...] | None) -> str | None:
-    """The `PYTHONHOME` the command runs with, spelled for the message, when it may be a
-    directory of the project (inside it, or of unknown value); None when it is not given or
-    names a directory outside the project (the system's, a toolchain's)."""
+def _python_home(view: View, walk, cwd: tuple[str, ...] | None) -> tuple[str, str] | None:
+    """The `PYTHONHOME` the command runs with, spelled for the message, and why its standard
+    library cannot be read, when it may be a directory of the project (inside it, or of
+    unknown value) or one the line writes into (round r7: `cp x.py /tmp/h/lib/python3.11/
+    site.py; PYTHONHOME=/tmp/h python3`); None when it is not given or names another
+    directory outside the project (the system's, a toolchain's)."""
     given = None
     for a in reversed(view.args[: view.inner]):
         if a.text.startswith("PYTHONHOME="):
@@ -2336,14 +2376,101 @@ def _python_home(view: View, walk, cwd: tuple[str, ...] | None) -> str | None:
     else:
         return None
     if value is None:
-        return "$PYTHONHOME"  # (of unknown value: it may be the project's)
+        return "$PYTHONHOME", "PYTHONHOME is of unknown value"  # (it may be the project's)
     if value == "":
         return None  # (empty: Python's own)
     path = walk.absolute(value, cwd)
     root = walk.root_segs
     if path is not None and root is not None and path[: len(root)] != root:
+        context = walk.context
+        depth = len(path)
+        for written in (walk.written(), context.trees_written, context.links):
+            for w in written:
+                if w is not None and w[:depth] == path:
+                    return value, "PYTHONHOME names a directory this line writes into"
         return None
-    return value
+    return value, "PYTHONHOME names a directory of the project"
+
+
+_PYTHON_ENVIRONMENT = ("PYTHONPATH=", "PYTHONHOME=")
+
+
+def _runs_python(view: View, walk, cwd: tuple[str, ...] | None) -> bool:
+    """Does the command start Python though its name is not an interpreter's (round r7)? A
+    known console script (`PYTHON_TOOLS`), a program named by path whose file
+    starts with a `#!…python…` line, and any program but a builtin or a pure reader given
+    `PYTHONPATH` or `PYTHONHOME` (a console script of the environment this layer cannot look
+    up: `PYTHONPATH=. yq`)."""
+    if view.inner >= len(view.args):
+        return False
+    name = basename(view.name)
+    if name in PYTHON_TOOLS:
+        return True
+    program = view.args[view.inner]
+    if "/" in program.text and not program.opaque:
+        path = walk.absolute(program.text, cwd)
+        text = walk.read_file(path, PROGRAM_BYTES) if path is not None else None
+        if isinstance(text, str) and text.startswith("#!") and "python" in text.partition("\n")[0]:
+            return True
+    if walk.context.python_environment or any(a.text.startswith(_PYTHON_ENVIRONMENT) for a in view.args[: view.inner]):
+        return name not in BUILTINS and not _only_reads(view)
+    return False
+
+
+def _user_site_enabled(view: View, walk, venv: tuple[str, ...] | None, imports) -> bool:
+    """Does Python run the user site's start-up files for this command (round r7)? Not with
+    `-s` or `-I` before the program, nor `PYTHONNOUSERSITE` set (unless `-E`), nor for a venv's
+    program whose pyvenv.cfg leaves out the system site-packages (`include-system-site-packages`
+    other than `true`: `site.venv`). A pyvenv.cfg that cannot be read reads the user site
+    (reading more only fails closed)."""
+    ignores_environment = False
+    if basename(view.name).startswith(("python", "pypy")):
+        for flag in _python_flags(view):
+            if flag in "sI":
+                return False
+            ignores_environment = ignores_environment or flag == "E"
+    if not ignores_environment and walk.environment(view, "PYTHONNOUSERSITE"):
+        return False
+    if venv is not None:
+        text = walk.read_file(venv + ("pyvenv.cfg",), imports.FILE_BYTES)
+        if isinstance(text, str):
+            return imports.venv_system_site(text)
+    return True
+
+
+def _python_flags(view: View) -> str:
+    """The one-letter flags before a Python interpreter's program (`-sE` -> "sE"), up to the
+    first `-c`, `-m`, operand or word of unknown value."""
+    args = view.args
+    flags: list[str] = []
+    k = view.inner + 1
+    while k < len(args):
+        a = args[k]
+        t = a.text
+        if a.opaque or not t.startswith("-") or t in ("-", "--"):
+            break
+        if t.startswith("--"):
+            k += 2 if t == "--check-hash-based-pycs" else 1
+            continue
+        for j, letter in enumerate(t[1:], 1):
+            if letter in "cm":
+                return "".join(flags)
+            if letter in "WX":
+                if j == len(t) - 1:
+                    k += 1  # (its value is the next word)
+                break
+            flags.append(letter)
+        k += 1
+    return "".join(flags)
+
+
+def _python_user_home(view: View, walk, cwd: tuple[str, ...] | None) -> tuple[str, ...] | None:
+    """The home directory whose `.local` is Python's user base for the command: `HOME` given
+    to it, else the line's home (None when unknown)."""
+    given = walk.environment(view, "HOME")
+    if given is not None:
+        return walk.absolute(given, cwd) if given.startswith("/") else None
+    return walk.home_now()
 
 
 def _python_path(view: View, walk, cwd: tuple[str, ...] | None) -> tuple[tuple[str, ...], ...]:

@@ -68,6 +68,7 @@ from polydeukes.stdlib.shell.analysis import (
     Walk,
     basename,
     shell_options,
+    sqlite_editors,
 )
 from polydeukes.stdlib.shell.disk import BINARY, FILE_BYTES, PROGRAM_BYTES, SCRIPT_BYTES, Binary, Missing, Refused
 from polydeukes.stdlib.shell.expansion import Arg, Value, compile_segment, printed_file, printed_words, segment_matches
@@ -268,6 +269,7 @@ def _command_files(view: View, k: int, name: str) -> FileScript | None:
     operands = 0
     patterns: list[str] = []
     unknown: list[int] = []  # gdb's command files of unknown value (`-x "$F"`, `-x $(ls g.gdb)`)
+    class_path = ["."]  # java's (`-cp`)
     while k < len(args):
         a = args[k]
         t = a.text
@@ -277,12 +279,23 @@ def _command_files(view: View, k: int, name: str) -> FileScript | None:
             k += 1
             continue
         if name == "java":
+            if t == "-jar" and k + 1 < len(args):
+                files.append(args[k + 1].text)  # `java -jar app.jar`: its classes (`_compiled`)
+                break
+            if t in ("-cp", "-classpath", "--class-path") and k + 1 < len(args) and not args[k + 1].opaque:
+                class_path = args[k + 1].text.split(":")
             if t in _JAVA_VALUES:
                 k += 2
                 continue
             if not t.startswith("-") and not t.startswith("@"):
                 if t.endswith(".java"):
                     files.append(t)  # `java X.java`: compiled and run from source (JDK 11)
+                else:
+                    # `java -cp app.jar:classes Main`: the class is looked up along the class
+                    # path, the current directory without one; each place is read (`_compiled`)
+                    class_file = t.replace(".", "/") + ".class"
+                    files.extend(entry if entry.endswith((".jar", ".zip")) else f"{entry or '.'}/{class_file}"
+                                 for entry in class_path)
                 break  # the class or file; what follows is the program's argv
         elif name == "jshell":
             if t in ("--class-path", "-cp", "--module-path", "--add-modules", "--startup", "-R", "-J", "-C"):
@@ -1050,33 +1063,48 @@ def _compiled(walk: Walk, view: View, script: FileScript, spelled: str) -> str |
         return data if isinstance(data, Refused) else None
     from polydeukes.stdlib.shell.imports import family
 
-    if script.runner and family(script.runner) == "python" and b"PK\x05\x06" in data[-(1 << 16) - 22 :]:
+    zipped = b"PK\x05\x06" in data[-(1 << 16) - 22 :]  # (the end of a zip's central directory)
+    if zipped and script.runner and family(script.runner) == "python":
         return _zipped_python(data)
+    if zipped and script.runner == "java":
+        # `java -jar app.jar`: its classes, uncompressed, searched for names as compiled code
+        classes = _zip_members(data, (".class",), COMPILED_BYTES, "classes")
+        if isinstance(classes, Refused):
+            return classes
+        data = b"\0".join(classes)
     script.compiled.add(spelled)
     return data.decode("latin-1")
 
 
-def _zipped_python(data: bytes) -> str | Refused:
-    """The Python modules of a zip archive (`python3 app.pyz`: Python runs its __main__.py,
-    which may import the rest), joined, read as code; an archive that cannot be read within
-    bounds is refused."""
+def _zip_members(data: bytes, suffixes: tuple[str, ...], limit: int, what: str) -> list[bytes] | Refused:
+    """The members of the zip archive `data` whose names end in `suffixes`, uncompressed,
+    `limit` bytes together at most; refused past it or when the archive cannot be read."""
     import io
     import zipfile  # (only a zipped program needs it)
 
-    texts: list[str] = []
+    found: list[bytes] = []
     total = 0
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             for member in archive.infolist():
-                if not member.filename.endswith((".py", ".pyw")):
+                if not member.filename.endswith(suffixes):
                     continue
                 total += member.file_size
-                if total > PROGRAM_BYTES:
-                    return Refused(f"its modules hold more than {PROGRAM_BYTES >> 20} MiB")
-                texts.append(archive.read(member).decode("utf-8", "replace"))
+                if total > limit:
+                    return Refused(f"its {what} hold more than {limit >> 20} MiB")
+                found.append(archive.read(member))
     except (zipfile.BadZipFile, OSError, ValueError, RuntimeError, EOFError, NotImplementedError) as exc:
         return Refused(f"it is a zip archive that cannot be read ({exc})")
-    return "\n".join(texts)
+    return found
+
+
+def _zipped_python(data: bytes) -> str | Refused:
+    """The Python modules of a zip archive (`python3 app.pyz`: Python runs its __main__.py,
+    which may import the rest), joined, read as code."""
+    members = _zip_members(data, (".py", ".pyw"), PROGRAM_BYTES, "modules")
+    if isinstance(members, Refused):
+        return members
+    return "\n".join(member.decode("utf-8", "replace") for member in members)
 
 
 def _under_unknown_directory(view: View, spelled: str) -> bool:
@@ -1281,6 +1309,10 @@ def _read_program(walk: Walk, view: View, script: FileScript) -> FileScript | No
                         script.path, script.refused = sourced, f"it sources more than {_GDB_SOURCED} files"
                         return script
                     script.paths.append(sourced)
+        if script.runner == "sqlite3" and isinstance(content, str) and "edit" in content.lower() \
+                and sqlite_editors(content) is None:
+            script.path, script.refused = spelled, _SQLITE_COMPUTED_EDITOR
+            return script
         if script.runner == "sqlite3" and isinstance(content, str) and ".read" in content:
             # (a `.read` file that reads another: read too, each once; past the bound, closed)
             for read_too in (m.group(1) for m in _SQLITE_READ().finditer(content)):
@@ -2042,10 +2074,9 @@ def _package_scripts(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript 
     while k < len(args):
         a = args[k]
         t = a.text
-        if t in ("--prefix", "-C", "--dir", "--cwd") and k + 1 < len(args):
-            if args[k + 1].opaque:
-                return None
-            directory = args[k + 1].text
+        if t in MANAGER_DIRECTORY and k + 1 < len(args):
+            # (one of unknown value refuses once a script runs, below)
+            directory = "\0" if args[k + 1].opaque else args[k + 1].text
             k += 2
             continue
         if name == "npm" and t in ("-w", "--workspace") or name == "pnpm" and t in ("--filter", "-F"):
@@ -2114,6 +2145,10 @@ def _package_scripts(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript 
         script_name = words[1].text
     else:
         script_name = first  # `yarn build`, `pnpm test`: a script of that name, if there is one
+    if directory == "\0":
+        # (round 7) `npm --prefix "$D" test`: any package.json could be the one run, as after
+        # `cd "$D"` (it passed)
+        return _manager_refusal(view, "package.json")
     if selected is None and lifecycle is not None and lifecycle[0] == _INSTALL[0]:
         # An install at a workspace root links the workspaces and runs their install scripts.
         selected, with_root = [], True
@@ -2555,44 +2590,191 @@ _PNPMFILE_SETTING = LazyPattern(r"(?m)^[ \t]*['\"]?pnpmfile['\"]?[ \t]*[=:][ \t]
 _YARN_PATH = LazyPattern(r"(?m)^[ \t]*['\"]?(?:yarnPath|yarn-path)['\"]?[ \t]*:?[ \t]+(.*?)[ \t]*$")
 _YARN_PLUGIN = LazyPattern(r"(?m)^[ \t]*-[ \t]+(?:path[ \t]*:[ \t]*)?([^\s#'\"]*\.c?js|['\"][^'\"\n]*\.c?js['\"])[ \t]*$"
                            r"|^[ \t]+path[ \t]*:[ \t]*([^\s#]+)[ \t]*$")
+# (round 7) The options that run a package manager in another directory (`yarn --cwd DIR`,
+# `pnpm -C DIR` / `--dir DIR`, `npm --prefix DIR`): its configuration, pnpmfile and scripts
+# are DIR's.
+MANAGER_DIRECTORY = frozenset({"--prefix", "-C", "--dir", "--cwd"})
+# (round 7) yarn's configuration files, read in the directory it runs in and in every
+# directory above it up to `/`, and in the home directory (berry's `.yarnrc.yml`; yarn 1's
+# `.yarnrc`, and yarn 1.22 defers to a `.yarnrc.yml`'s `yarnPath` too): a `yarnPath` or
+# plugin in any of them runs. YARN_RC_FILENAME names berry's file instead; YARN_YARN_PATH
+# sets `yarnPath` itself.
+_YARN_CONFIGS = (".yarnrc.yml", ".yarnrc")
 
 
-def package_manager_code(walk: Walk, view: View, tool: str, args: Sequence[Arg]) -> list[str]:
-    """The node command lines that run the code pnpm or yarn (`tool`) loads from the project
-    for any command (`_PNPMFILE_SETTING`, `_YARN_PATH`, `_YARN_PLUGIN`); a configuration file
-    that cannot be read within bounds is such a program itself (its reading refuses). A
-    pnpmfile is read as the program it is; a pinned yarn binary or a plugin only when the line
-    writes it or the file naming it (a checked-in yarn release is a bundle of yarn's own code,
-    which the mention rule would trip on: on disk alone it is not read, docs/shell-axis.md)."""
+def manager_directory(args: Sequence[Arg]) -> str | None:
+    """The directory `--prefix`, `-C`, `--dir` or `--cwd` (`=DIR` too) runs a package
+    manager in, as spelled ("." without one); None when it is of unknown value."""
+    directory = "."
+    for k, a in enumerate(args):
+        option, equals, value = a.text.partition("=")
+        if option in MANAGER_DIRECTORY:
+            word = a if equals else args[k + 1] if k + 1 < len(args) else None
+            if word is None:
+                continue
+            if word.opaque or word.pattern is not None:
+                return None
+            directory = value if equals else word.text
+    return directory
+
+
+def _manager_refusal(view: View, spelled: str, why: str = "the directory it runs in is unknown") -> FileScript:
+    """A package manager's refusal: the file it runs or reads is `spelled`, which cannot be
+    read for `why` (`yarn --cwd "$D"`, `YARN_RC_FILENAME="$F"`)."""
+    refused = FileScript(spelled, view.name, True, True, None)
+    refused.refused = why
+    return refused
+
+
+def package_manager_code(walk: Walk, view: View, tool: str, args: Sequence[Arg]) -> list[str] | FileScript:
+    """The node command lines that run the code pnpm or yarn (`tool`) loads for any command
+    (`_PNPMFILE_SETTING`, `_YARN_PATH`, `_YARN_PLUGIN`), in the directory its `--cwd`/`-C`/
+    `--dir` names; a refusal when that directory is of unknown value. A configuration file
+    that cannot be read within bounds is such a program itself (its reading refuses). Each
+    file named is read as the program it is (round 7: a pinned yarn release or plugin on disk
+    too, which the line need not write), except one that is a protected path or inside one:
+    the user's, which the agent cannot have written (docs/shell-axis.md)."""
     import shlex  # only a pnpm or yarn command needs it
 
+    directory = manager_directory(args)
+    start = None if directory is None else walk.absolute(directory, view.cwd)
+    if start is None:
+        if directory is not None and view.cwd_glob is not None:
+            return []  # (`cd s?b && pnpm i`: the package's files are read in each match, `_in_glob_directory`)
+        return _manager_refusal(view, ".pnpmfile.cjs" if tool == "pnpm" else ".yarnrc.yml")
+    here = walk.context.cwd  # (the lines are walked where the line runs: `pnpm -C sub exec x`)
     files: list[str] = []
     if tool == "pnpm":
-        files = [".pnpmfile.cjs", ".pnpmfile.mjs"]
         for k, a in enumerate(args):
             option, equals, value = a.text.partition("=")
             if option == "--pnpmfile" and not a.opaque:
                 files.append(value if equals else args[k + 1].text if k + 1 < len(args) else "")
-        for config in (".npmrc", "pnpm-workspace.yaml"):
-            text = _read_file(walk, view, config)
-            if isinstance(text, FileScript):
-                return [f"node {shlex.quote(config)}"]  # (read again as code: it refuses, naming the file)
-            if text is not None and "pnpmfile" in text:
-                files.extend(m.group(1).strip("'\"") for m in _PNPMFILE_SETTING().finditer(text))
+        # (pnpm loads the pnpmfile of the package's directory, and in a workspace the one of the
+        # workspace's root: the nearest directory above with a pnpm-workspace.yaml)
+        places = [start]
+        disk = walk.disk
+        for n in range(len(start) - 1, -1, -1) if disk is not None else ():
+            if disk.kind([*start[:n], "pnpm-workspace.yaml"]) != "missing":
+                places.append(start[:n])  # (a refusal too: read there, it refuses)
+                break
+        for place in places:
+            files += [_shown_from(place + (name,), here) for name in (".pnpmfile.cjs", ".pnpmfile.mjs")]
+            for name in (".npmrc", "pnpm-workspace.yaml"):
+                config = _shown_from(place + (name,), here)
+                text = _read_file(walk, view, "/" + "/".join(place + (name,)))
+                if isinstance(text, FileScript):
+                    return [f"node {shlex.quote(config)}"]  # (read again as code: it refuses, naming the file)
+                if text is not None and "pnpmfile" in text:
+                    files.extend(_shown_from(place + (m.group(1).strip("'\""),), here)
+                                 for m in _PNPMFILE_SETTING().finditer(text) if m.group(1).strip("'\""))
         return [f"node {shlex.quote(f)}" for f in files if f]
-    written = walk.written()
-    for config in (".yarnrc.yml", ".yarnrc"):
-        text = _read_file(walk, view, config)
-        if isinstance(text, FileScript):
-            return [f"node {shlex.quote(config)}"]
-        if text is None or "yarn" not in text and "path" not in text and "plugins" not in text:
-            continue
-        named = [m.group(1).strip("'\"") for m in _YARN_PATH().finditer(text)]
-        if config == ".yarnrc.yml" and "plugins" in text:
-            named += [(m.group(1) or m.group(2)).strip("'\"") for m in _YARN_PLUGIN().finditer(text)]
-        config_written = walk.absolute(config, view.cwd) in written
-        files.extend(f for f in named if f and (config_written or walk.absolute(f, view.cwd) in written))
-    return [f"node {shlex.quote(f)}" for f in files]
+    names = list(_YARN_CONFIGS)
+    rc_filename = _make_environment(walk, view, "YARN_RC_FILENAME")
+    if rc_filename is not None:
+        if "$" in rc_filename:
+            return _manager_refusal(view, rc_filename, "its name is not known")
+        names[0] = rc_filename
+    yarn_path = _make_environment(walk, view, "YARN_YARN_PATH")
+    if yarn_path is not None:
+        files.append(_shown_from(start + (yarn_path,), here) if not yarn_path.startswith("/") else yarn_path)
+    # (yarn runs the `yarnPath` of the directory the process starts in and loads the plugins of
+    # both it and the `--cwd` directory: both chains are read)
+    directories = list(dict.fromkeys(place[:n] for place in (start, here) if place is not None
+                                     for n in range(len(place), -1, -1)))
+    home = walk.home_now()
+    assigned = _make_environment(walk, view, "HOME")
+    if assigned is not None:
+        # (`HOME=d yarn`: d's .yarnrc.yml)
+        if "$" in assigned:
+            return _manager_refusal(view, "~/" + names[0], "its name is not known")
+        home = walk.absolute(assigned, view.cwd)
+    if home is not None and home not in directories:
+        directories.append(home)
+    for place in directories:
+        for name in names:
+            config = _shown_from(place + (name,), here)
+            text = _read_file(walk, view, "/" + "/".join(place + (name,)))
+            if isinstance(text, FileScript):
+                return [f"node {shlex.quote(config)}"]
+            if text is None or "yarn" not in text and "path" not in text and "plugins" not in text:
+                continue
+            named = [m.group(1).strip("'\"") for m in _YARN_PATH().finditer(text)]
+            if name != ".yarnrc" and "plugins" in text:
+                named += [(m.group(1) or m.group(2)).strip("'\"") for m in _YARN_PLUGIN().finditer(text)]
+            # (a name in a configuration file is relative to the file's directory)
+            files.extend(f if f.startswith("/") else _shown_from(place + (f,), here) for f in named if f)
+    return [f"node {shlex.quote(f)}" for f in files
+            if f and (walk.names_entry is None or not walk.names_entry(f, here))]
+
+
+def _shown_from(path: tuple[str, ...], cwd: tuple[str, ...] | None) -> str:
+    """A path as a command line run in `cwd` spells it: relative when under it, or when both
+    share a directory below the first two (`../x.cjs` from the project's `sub`); else absolute.
+    (A segment may hold a relative name as a configuration file spells it, `../x.cjs`.)"""
+    if any(".." in segment for segment in path):
+        import posixpath  # only a name that climbs needs it (`d/../x.cjs` is shown as `x.cjs`)
+
+        path = tuple(s for s in posixpath.normpath("/" + "/".join(path)).split("/") if s)
+    if cwd is not None and path[: len(cwd)] == cwd and len(path) > len(cwd):
+        return "/".join(path[len(cwd) :])
+    if cwd is not None and len(cwd) > 2 and path[:2] == cwd[:2]:
+        import posixpath  # only a file above the directory a package manager runs in needs it
+
+        return posixpath.relpath("/" + "/".join(path), "/" + "/".join(cwd))
+    return "/" + "/".join(path).lstrip("/")
+
+
+# (round 7) `ip -batch FILE` (`-b`, `-batch -` for stdin) runs each line of FILE as an ip
+# command: the lines of an object whose `exec` runs a command (`netns exec n1 CMD`) are walked
+# as `ip LINE`, at most this many.
+_IP_BATCH_LINES = 64
+
+
+def ip_batch_lines(walk: Walk, view: View, args: Sequence[Arg]) -> list[str] | FileScript:
+    """The `ip …` command lines the batch files of ip's `args` (its words after its name) run
+    that may run a command of their own; a refusal for a batch file of unknown name, stdin, one
+    the line writes with content not computed, or one that cannot be read within bounds."""
+    from polydeukes.stdlib.shell.analysis import _IP_EXEC_OBJECTS, ip_option
+
+    lines: list[str] = []
+    k = 0
+    while k < len(args) and args[k].text.startswith("-"):
+        option = ip_option(args[k].text)
+        if option is not None and option[0] == "-batch" and k + 1 < len(args):
+            word = args[k + 1]
+            refused = FileScript(word.text, "ip", True, True, None)
+            if word.opaque or word.text == "-":
+                refused.refused = "its name is not known" if word.opaque else "it reads its commands from stdin"
+                return refused
+            path = walk.absolute(word.text, view.cwd)
+            written = walk.written()
+            content = written.get(path, "") if path in written else walk.read_file(path, SCRIPT_BYTES) \
+                if path is not None else None
+            if content is None and (path is None or path in written):
+                refused.refused = "its content is not known"
+                return refused
+            if isinstance(content, (Refused, Binary)):
+                refused.refused = content.reason if isinstance(content, Refused) else "it is not a text file"
+                return refused
+            for line in content.splitlines() if isinstance(content, str) else ():
+                first = line.split(None, 1)[0] if line.strip() else ""
+                if first in _IP_EXEC_OBJECTS or first.startswith("-"):
+                    lines.append("ip " + line)
+            if len(lines) > _IP_BATCH_LINES:
+                refused.refused = f"it runs more than {_IP_BATCH_LINES} commands of its own"
+                return refused
+        k += 2 if option is not None and option[1] else 1
+    return lines
+
+
+_SQLITE_COMPUTED_EDITOR = "the editor of its edit() is computed in SQL"
+
+
+def sqlite_refusal() -> FileScript:
+    """sqlite3's program on the line calls edit() with an editor this layer cannot read."""
+    refused = FileScript("the editor of edit()", "sqlite3", True, True, None)
+    refused.refused = "it is computed in SQL"
+    return refused
 
 
 def npm_config_files(walk: Walk, view: View, args: Sequence[Arg], directory: str) -> list[str]:
