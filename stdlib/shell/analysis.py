@@ -522,8 +522,9 @@ PROJECT_TOOLS = frozenset({"just", "task", "go-task", "rake", "invoke", "inv", "
                            "uv", "pipx", "poetry", "pyproject-build"})
 # Options that make a command work in another directory (their value then is its `cd`).
 # Of those, the commands whose option only says where archive members or patched files land.
-_EXTRACTORS = frozenset({"tar", "unzip", "patch"})
-_WORKING_DIRECTORY_OPTIONS = {"git": ("-C",), "tar": ("-C", "--directory"), "unzip": ("-d",),
+_EXTRACTORS = frozenset({"tar", "bsdtar", "unzip", "7z", "7za", "7zr", "7zz", "patch"})
+_WORKING_DIRECTORY_OPTIONS = {"git": ("-C",), "tar": ("-C", "--directory"), "bsdtar": ("-C", "--cd", "--directory"),
+                              "unzip": ("-d",), "7z": ("-o",), "7za": ("-o",), "7zr": ("-o",), "7zz": ("-o",),
                               "patch": ("-d", "--directory"), "make": ("-C", "--directory"),
                               "gmake": ("-C", "--directory")}
 
@@ -681,6 +682,12 @@ class GlobOptions:
         return other
 
 
+# Why a relative file the command runs or reads as code is not read after `cd "$D"`: `$D` may be a
+# directory outside the project holding any file of the name, written there by an earlier call
+# (round r7; before, every project file of the name was read).
+UNKNOWN_DIRECTORY = "the directory it runs in is unknown"
+
+
 class View:
     """One simple command as the shell would run it (see the module docstring).
 
@@ -706,8 +713,9 @@ class View:
     targets: tuple = ()  # (redirect, its expanded targets)
     glob: GlobOptions
     runs_written: str | None = None  # a script the line wrote with unknown content, run here
-    # The same for git settings of unknown value (gitruns.UNKNOWN_SETTINGS), judged last: a
-    # reason of the command's own words (a protected hook `-c "$S"` takes out of use) comes first.
+    # What git runs that nothing read, as the reason judged last (gitruns.py: settings of unknown
+    # value, a repository of unknown place): a reason of the command's own words (a protected
+    # hook `-c "$S"` takes out of use, `git -C "$D" rm gate.sh`) comes first.
     runs_unknown: str | None = None
     written_code: str | None = None  # a program the line wrote, run by an interpreter here
     file_script = None  # a script file on disk it runs (`scripts.FileScript`)
@@ -718,7 +726,9 @@ class View:
     unknown_directory: Arg | None = None  # `tar -C c?`, `unzip -d "$D"`: where members land, unknown
     cwd_glob: tuple[tuple[str, ...], str] | None = None  # with `cwd` unknown: `Context.cwd_glob`
     items_written: str | None = None  # xargs's operand file, written by the line with content not computed
-    print_refused: tuple[str, str] | None = None  # a `$(cat F)` whose F cannot be read within bounds: (F, why)
+    # A `$(cat F)` whose F cannot be read within bounds: (F, why, whether it matters only to a
+    # command that runs it as code: F relative where the directory is unknown)
+    print_refused: tuple[str, str, bool] | None = None
     prints_written: str | None = None  # a `$(cat F)` whose F the line wrote with content not computed
     rewritten_word: str | None = None  # a rewriter of literal text whose output is one of its words
     # A word whose value the line makes of text the walk does not work out (`Scope.made`,
@@ -1362,6 +1372,17 @@ class Walk:
         # checked for rewritten text, `_rewritten_word`)
         yield from self._script(source, tokenized(source), depth + 1, fully_read, self._moves)
 
+    def _substitution(self, source: str, depth: int, fully_read: bool) -> Iterator[Event]:
+        """A command substitution's script: it runs in a subshell, so a `cd` there leaves the
+        line where it was (`d=$(cd "$(dirname "$0")" && pwd); ./x.sh`: x.sh where the line is)."""
+        context = self.context
+        if "cd" not in source and "pushd" not in source and "popd" not in source:
+            yield from self.nested(source, depth, fully_read)
+            return
+        saved = (context.cwd, list(context.stack), context.oldpwd, context.cwd_glob, context.cwd_uncertain)
+        yield from self.nested(source, depth, fully_read)
+        context.cwd, context.stack, context.oldpwd, context.cwd_glob, context.cwd_uncertain = saved
+
     def _runs_more(self, source: str) -> bool:
         """May `source`, past the nesting bound, run what the walk has not read? Not when the
         script or function it is in runs as an outer one did (the same text, arguments,
@@ -1587,6 +1608,14 @@ class Walk:
             # name in a directory the line put first on PATH is what runs.
             prefixed = [a for a in args[:inner] if a.text.startswith("PATH=")]
             directories = self._path_dirs(prefixed[-1].text[5:], view.cwd) if prefixed else context.path_dirs
+            if prefixed and view.cwd is None and view.cwd_glob is None:
+                # `cd "$D" && PATH=.:$PATH x.sh`: a relative PATH directory is below the unknown
+                # one, so what runs is that relative program (which fails closed, scripts.py)
+                relative = next((c or "." for c in prefixed[-1].text[5:].split(":")[:8]
+                                 if c[:1] not in ("/", "~", "$")), None)
+                if relative is not None:
+                    view.wrapper_scripts = (*view.wrapper_scripts,
+                                            _command_line(f"{relative}/{name}", args[inner + 1 :]))
             for directory in directories:
                 kind = self.disk.kind([*directory, name])
                 if isinstance(kind, str) and kind != "missing":
@@ -1604,6 +1633,11 @@ class Walk:
                 binary = self._node_binary(name, view.cwd, _VENV_BIN)
             else:
                 binary = self._node_binary(name, view.cwd if view.wrapper in _NODE_BIN_RUNNERS else context.node_bin)
+            if view.cwd is None and view.cwd_glob is None and (view.wrapper in _VENV_RUNNERS
+                                                               or view.wrapper in _NODE_BIN_RUNNERS):
+                # `cd "$D" && poetry run tool`: the tool of a project anywhere, as the relative
+                # path it is found by (which fails closed, scripts.py)
+                binary = "/".join((*(_VENV_BIN if view.wrapper in _VENV_RUNNERS else ("node_modules", ".bin")), name))
             if binary is not None and not any(a.opaque for a in args[inner + 1 :]):
                 view.wrapper_scripts = (*view.wrapper_scripts, _command_line(binary, args[inner + 1 :]))
         if flowing is not None:
@@ -1703,14 +1737,14 @@ class Walk:
             if word.flags & W_SUBST:
                 for inner_text in substitutions(text[word.start : word.end]):
                     self.printed = None
-                    yield from self.nested(inner_text, depth, fully_read)
+                    yield from self._substitution(inner_text, depth, fully_read)
                     if loop:  # `for f in $(git ls-files)`: `f` takes the paths it prints
                         printed = self.printed
                         view.loop_listing = None if printed is None else (*(view.loop_listing or ()), *printed)
         for r in cmd.redirects:
             if r.target.flags & W_SUBST:
                 for inner_text in substitutions(text[r.target.start : r.target.end]):
-                    yield from self.nested(inner_text, depth, fully_read)
+                    yield from self._substitution(inner_text, depth, fully_read)
         if loop and len(cmd.words) > 3 and cmd.words[2].text == "do":
             # `for f do bash x.sh; done`: without `;`, `do` after `for NAME` still opens the
             # body, whose first command the tokenizer left among the loop's words
@@ -1956,6 +1990,10 @@ class Walk:
                         values[spelling] = (Value(printed[0].rstrip("\n"), printed[1]),)
                     continue
                 path = self.absolute(spelled, self.context.cwd)
+                if path is None and self.context.cwd is None and self.context.cwd_glob is None \
+                        and spelled[:1] not in ("/", "~", "$"):
+                    view.print_refused = (spelled, UNKNOWN_DIRECTORY, True)  # (`cd "$D"`: code if a shell runs it)
+                    continue
                 if path is None or self.disk is None:
                     continue  # unknown where
                 written = self.written()
@@ -1969,7 +2007,7 @@ class Walk:
 
                 content = self.disk.read_text("/" + "/".join(path), PRINT_BYTES)
                 if isinstance(content, Refused):
-                    view.print_refused = (spelled, content.reason)
+                    view.print_refused = (spelled, content.reason, False)
                     continue
                 # (bash drops the trailing newlines of a substitution's output)
                 values[spelling] = (Value("" if isinstance(content, Missing) else content.rstrip("\n")),)
@@ -3142,8 +3180,9 @@ class Walk:
                     if self.context.trees_written is _NO_PATHS:
                         self.context.trees_written = set()
                     self.context.trees_written.add(path)
-                    if extra.kind == "extract":
-                        self.file_scripts.setdefault(EXTRACTED, []).append((path, extra, view.cwd))
+                if extra.kind == "extract" and (path is not None or view.cwd is None or view.unknown_directory):
+                    # (None: below a directory of unknown place, `tar xf h.tar -C "$D"`)
+                    self.file_scripts.setdefault(EXTRACTED, []).append((path, extra, view.cwd))
 
     # -- scripts the line wrote -------------------------------------------------------------
 
@@ -3409,12 +3448,15 @@ class Walk:
         (gitruns.py)?"""
         from polydeukes.stdlib.shell import gitruns  # only a git command loads it
 
-        if "-C" in spelled or "--git-dir" in spelled:
+        if "-C" in spelled or "--git-dir" in spelled or "--work-tree" in spelled:
             return True  # (another repository than the directory's: `git -C sub status`)
         context = self.context
+        if context.cwd is None and context.cwd_glob is None:
+            return True  # (`cd "$D" && git status`: a repository anywhere, gitruns.py)
         # (what the line set before it may name a hook or configuration git reads; what it
         # wrote may be one, in a repository)
         if self.file_scripts.get(gitruns.SETTINGS) or self.file_scripts.get(gitruns.TEMPLATES) \
+                or EXTRACTED in self.file_scripts \
                 or gitruns.UNKNOWN_SETTINGS in self.file_scripts \
                 or gitruns.LINE_VARIABLES & context.scope.values.keys():
             return True

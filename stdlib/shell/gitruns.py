@@ -35,10 +35,10 @@ from __future__ import annotations
 
 from itertools import islice
 
-from polydeukes.stdlib.shell.analysis import EXTRACTED, GIT_CONFIG, MAKES_REPOSITORY, View, Walk
+from polydeukes.stdlib.shell.analysis import EXTRACTED, GIT_CONFIG, MAKES_REPOSITORY, UNKNOWN_DIRECTORY, View, Walk
 from polydeukes.stdlib.shell.disk import SCRIPT_BYTES, Binary, Missing, Refused
 from polydeukes.stdlib.shell.git import _GIT_GLOBAL_MODEL, _GIT_READERS, _GIT_SUBCOMMANDS
-from polydeukes.stdlib.shell.judgment import GIT_HOOKS, member_paths
+from polydeukes.stdlib.shell.judgment import GIT_HOOKS, UNREADABLE_SCRIPT, WRITTEN_SCRIPT, member_paths
 from polydeukes.stdlib.shell.scripts import FileScript
 from polydeukes.vm.sre import LazyPattern
 
@@ -125,6 +125,8 @@ def git_script(walk: Walk, view: View) -> FileScript | None:
     overrides: dict[str, list[str]] = {}  # `-c key=value`, after the files' values
     # A setting of unknown value, earlier on the line or on the command (`UNKNOWN_SETTINGS`)
     unknown = next(iter(walk.file_scripts.get(UNKNOWN_SETTINGS, ())), None)
+    # Why the repository git works in is unknown (`cd "$D"`, `-C "$D"`, `GIT_DIR="$D"`), or None
+    unplaced = UNKNOWN_DIRECTORY if directory is None and view.cwd_glob is None else None
     k = 0
     while k < len(args) and args[k].text.startswith("-"):
         a = args[k]
@@ -148,24 +150,41 @@ def git_script(walk: Walk, view: View) -> FileScript | None:
                 overrides.setdefault(_normal_key(name), []).append(setting)
             elif _unknown_key(name) or consequential(_normal_key(name)):
                 unknown = unknown or "--config-env " + value
-        if key == "-C" or key == "--git-dir":
+        if key == "-C" or key == "--git-dir" or key == "--work-tree":
             place = walk.absolute(value, directory) if not a.opaque else None
             if place is None:
-                return None  # where git works is unknown: nothing to read
-            if key == "-C":
+                if view.cwd_glob is None:  # (`-C c?`: the walk's `cwd_glob`, judged as after `cd c?`)
+                    unplaced = unplaced or f"{key} {value} names a directory of unknown value"
+            elif key == "-C":
                 directory = place
-            else:
+                unplaced = None  # (`cd "$D" && git -C /x/repo log`: an absolute one places it again)
+            elif key == "--git-dir":
                 git_dir = place
         k += 1
     if k < len(args) and args[k].text == "config" and not args[k].opaque:
         _record_setting(walk, args[k + 1 :])
     if unknown is not None:
-        view.runs_unknown = "the programs of " + unknown  # (the judge fails closed: WRITTEN_SCRIPT)
+        view.runs_unknown = WRITTEN_SCRIPT.format(head=view.head, path="the programs of " + unknown)
         return None
-    if k >= len(args) or args[k].opaque or directory is None or walk.disk is None:
+    if walk.disk is None:
+        return None
+    scope = walk.context.scope.values
+    if unplaced is None and (view.inner or "GIT_DIR" in scope or "GIT_WORK_TREE" in scope):
+        unplaced = _unknown_variable(walk, view, directory)
+    if walk.context.writers and MAKES_REPOSITORY in walk.file_scripts:
+        walk.written()  # (records the line's extractions so far, `EXTRACTED`: `_may_make_repository`)
+    if EXTRACTED in walk.file_scripts and (members := _unplaced_members(walk)) is not None:
+        view.runs_written = members  # (the judge fails closed: WRITTEN_SCRIPT)
+        return None
+    if unplaced is not None and k < len(args) and (args[k].opaque or args[k].text not in _RUNS_NOTHING):
+        # A repository outside the project may hold any hook and configuration (an earlier
+        # call can write them there), and none of its files is read (round r7); judged last,
+        # so the command's own words name an entry first (`git -C "$D" rm gate.sh`)
+        view.runs_unknown = UNREADABLE_SCRIPT.format(runner=view.head, path=_UNPLACED_REPOSITORY, why=unplaced)
+        return None
+    if k >= len(args) or args[k].opaque or directory is None:
         return None
     sub = args[k].text
-    scope = walk.context.scope.values
     if _ENVIRONMENT_SETTINGS & scope.keys() \
             or view.inner and any(a.text.startswith("GIT_CONFIG_") for a in view.args[: view.inner]):
         _environment_settings(walk, view, overrides)
@@ -306,7 +325,8 @@ _ALL_HOOKS = frozenset(hook for hooks in _HOOKS.values() for hook in hooks)
 SETTINGS = ("git settings of the line",)  # (a key of `walk.file_scripts`)
 _NOT_WRITTEN = object()
 CONFIG_VARIABLES = frozenset({"GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG"})
-LINE_VARIABLES = CONFIG_VARIABLES | {"GIT_TEMPLATE_DIR", "GIT_DIR", "GIT_CONFIG_COUNT", "GIT_CONFIG_PARAMETERS"}  # (a git command after one is always read)
+LINE_VARIABLES = CONFIG_VARIABLES | {"GIT_TEMPLATE_DIR", "GIT_DIR", "GIT_WORK_TREE", "GIT_CONFIG_COUNT",
+                                     "GIT_CONFIG_PARAMETERS"}  # (a git command after one is always read)
 _CONFIG_TAKES_VALUE = frozenset({"-f", "--file", "--blob", "--type", "--default", "--comment", "--value", "--url"})
 _CONFIG_READS = frozenset({"--get", "--get-all", "--get-regexp", "--get-urlmatch", "--list", "-l", "--unset",
                            "--unset-all", "--remove-section", "--rename-section", "-e", "--edit", "get", "list",
@@ -315,6 +335,28 @@ _CONFIG_READS = frozenset({"--get", "--get-all", "--get-regexp", "--get-urlmatch
 
 _ENVIRONMENT_SETTINGS = frozenset({"GIT_CONFIG_COUNT", "GIT_CONFIG_PARAMETERS"})
 _COUNTED = 64  # GIT_CONFIG_KEY_<n> read at most
+
+
+# Subcommands that run no hook and no configured program whatever the repository holds (no
+# pager either: git pages only commands that set up a repository, `pager.<cmd>`), so a
+# repository of unknown place does not matter to them.
+_RUNS_NOTHING = frozenset({"rev-parse", "version", "check-ref-format"})
+_UNPLACED_REPOSITORY = "the hooks and configured programs of its repository"
+_PLACE_VARIABLES = ("GIT_DIR", "GIT_WORK_TREE")
+
+
+def _unknown_variable(walk: Walk, view: View, directory: tuple[str, ...] | None) -> str | None:
+    """Why `GIT_DIR` or `GIT_WORK_TREE`, given to the command or set on the line, names a
+    directory of unknown value (`GIT_DIR="$D" git log`), or None."""
+    for name in _PLACE_VARIABLES:
+        given = any(a.text.startswith(name + "=") for a in view.args[: view.inner]) \
+            or name in walk.context.scope.values
+        if not given:
+            continue
+        value = walk.environment(view, name)
+        if value is None or value and walk.absolute(value, directory) is None:
+            return f"{name} names a directory of unknown value"
+    return None
 
 
 def _environment_settings(walk: Walk, view: View, overrides: dict[str, list[str]]) -> None:
@@ -548,6 +590,8 @@ def _extracted(walk: Walk, directory: tuple[str, ...], git_dir: tuple[str, ...] 
     extraction directory."""
     out: set[tuple[str, ...]] = set()
     for where, extra, cwd in walk.file_scripts[EXTRACTED]:
+        if where is None:
+            continue  # (below a directory of unknown place: `_unplaced_members`)
         if directory[: len(where)] != where and (git_dir is None or git_dir[: len(where)] != where):
             continue
         names = _archive_names(walk, extra, cwd)
@@ -561,6 +605,19 @@ def _extracted(walk: Walk, directory: tuple[str, ...], git_dir: tuple[str, ...] 
                 if path is not None:
                     out.add(path)
     return out
+
+
+def _unplaced_members(walk: Walk) -> str | None:
+    """An archive the line extracts below a directory of unknown place (`tar xf h.tar -C "$D"`)
+    whose members may make a git directory (a `.git` segment), or that cannot be listed: the
+    hooks and configuration git reads may be among them; None when there is none."""
+    for where, extra, cwd in walk.file_scripts.get(EXTRACTED, ()):
+        if where is not None:
+            continue
+        names = _archive_names(walk, extra, cwd)
+        if names is None or any(".git" in name.split("/") for name in names):
+            return f"the hooks and programs that {extra.source[1] or 'stdin'} may extract below a directory of unknown place"
+    return None
 
 
 def _archive_names(walk: Walk, extra, cwd: tuple[str, ...] | None) -> list[str] | None:

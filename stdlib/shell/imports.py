@@ -646,6 +646,25 @@ def _candidates(language: str, text: str, directory: tuple[str, ...]) -> list[tu
     return [path for path in out if path]
 
 
+# Modules Python has imported before the program's first line (its start-up and `site`'s):
+# an `import os` finds them loaded and looks for no file (not so under `-S`).
+_STARTED = frozenset({"abc", "builtins", "codecs", "encodings", "genericpath", "io", "marshal", "os", "posix",
+                      "posixpath", "site", "stat", "sys", "time", "zipimport"})
+
+
+def first_import(language: str, code: str, site: bool = True) -> str | None:
+    """The first relative file an import or a script name in `code` may load, spelled from where
+    it runs (`x.py` of `import x`), or None when it names none (`site`: Python runs `site`,
+    so the modules it loads are loaded)."""
+    for path in (*_candidates(language, code, ("",)), *_named_scripts(code, ("",), None)):
+        if path[:1] != ("",) or len(path) < 2:
+            continue  # (absolute: the spelling does not keep the marker)
+        if language == "python" and site and (path[1][:-3] if len(path) == 2 else path[1]) in _STARTED:
+            continue
+        return "/".join(path[1:])
+    return None
+
+
 def _join(directory: tuple[str, ...], spelled: str) -> tuple[str, ...]:
     """`spelled` (relative, or absolute) under `directory`, `.` and `..` resolved."""
     parts = list(directory) if not spelled.startswith("/") else []

@@ -37,6 +37,7 @@ import msgspec
 from polydeukes.stdlib.shell import effects as E
 from polydeukes.stdlib.shell import viewers
 from polydeukes.stdlib.shell.analysis import (
+    UNKNOWN_DIRECTORY,
     BUILTINS,
     CONTAINER_ENGINES,
     DANGEROUS_ENVIRONMENT,
@@ -886,7 +887,7 @@ class _Judge:
             wrapper, root = view.new_root
             self.found(BREAK_UNREADABLE, ROOTED.format(head=wrapper, root=root))
         if view.runs_unknown is not None and self.judged_last is None:
-            self.judged_last = WRITTEN_SCRIPT.format(head=view.head, path=view.runs_unknown)
+            self.judged_last = view.runs_unknown
         if view.file_script is not None:
             self.file_script(view, cwd, cwd_spelled)
         if model is not None and model.handler in _CODE_HANDLERS or view.file_script is not None:
@@ -916,9 +917,11 @@ class _Judge:
             self.unknown_reach = True
             word, option = view.option_glob
             self.found(BREAK_UNREADABLE, OPTION_GLOB.format(head=view.head, word=word, name=option))
-        if view.print_refused is not None:
+        if view.print_refused is not None and (not view.print_refused[2] or name in NESTED_SHELLS
+                                               or model is not None and model.handler == "interpreter"):
+            # (`cd "$D" && sh -c "$(cat s)"` runs s of a directory anywhere; `echo` takes it as data)
             self.unknown_reach = True
-            path, why = view.print_refused
+            path, why, _ = view.print_refused
             self.found(BREAK_UNREADABLE, UNREADABLE_PRINTED.format(head=view.head, path=path, why=why))
         if view.items_written is not None and (model is None or not model.pure):
             self.unknown_reach = True
@@ -1810,6 +1813,8 @@ class _Judge:
             # a directory on an entry's branch) or a word of unknown value (anywhere)
             hits = p.pattern_hits(where.pattern, cwd, view.glob) if where.pattern is not None \
                 else list(range(len(p.entries)))
+        elif cwd is None and (extra.path or ".")[:1] not in ("/", "~"):
+            hits = list(range(len(p.entries)))  # (`cd "$D" && tar xf …`: below a directory anywhere)
         else:
             hits = p.tree_hits(extra.path, cwd)
         if not hits:
@@ -1836,8 +1841,12 @@ class _Judge:
             if isinstance(listed, Missing):
                 listed = Refused("it does not exist yet")
             if isinstance(listed, Refused):
-                if where is not None and where.pattern is None:
-                    return  # below a word of unknown value: unjudgeable, as such a word's writes are
+                if where is not None and where.pattern is None and (archive is None or path is None or disk is None):
+                    # an archive of unknown content (stdin, a word of unknown value) below a word
+                    # of unknown value: unjudgeable, as such a word's writes are; a known archive
+                    # that cannot be listed fails closed (round r7: `cp x h.tar; tar xf h.tar -C
+                    # "$D"` passed)
+                    return
                 self.unknown_reach = True
                 self.reached.update(hits)
                 self.found(BREAK_UNREADABLE, UNLISTED_ARCHIVE.format(head=head, archive=archive or "stdin",
@@ -1889,6 +1898,16 @@ class _Judge:
             self.unknown_destination(view, where, listed, cwd, head)
             return
         base = extra.path or "."
+        if cwd is None and base[:1] not in ("/", "~"):
+            # `cd "$D" && tar xf /x/h.tar`: each member can be any path that ends as it does, as
+            # `rm gate.sh` there can (`unknown_base`; round r7, before nothing matched)
+            for member in listed:
+                if not member.startswith("/"):
+                    relative = member if base in (".", "./", "") else base.rstrip("/") + "/" + member
+                    self.unknown_base(view, relative, None, cwd, "member", shown=member)
+                    if self.reason is not None:
+                        return
+            return
         for member in listed:
             target = member if member.startswith("/") else (base.rstrip("/") + "/" + member)
             # An archive member lands where its name says (resolved, not matched by spelling);
@@ -2097,6 +2116,18 @@ class _Judge:
                                      or module is not None and module.text == "pickle"
                                      and self._unpickled(view, cwd, module.index + 1)):
             return
+        if base is None and view.cwd_glob is None and self.walk.disk is not None:
+            # `cd "$D" && python3 -c 'import x'`, `python3 -m x`: the modules of a directory that
+            # may lie outside the project, holding any x.py (round r7); judged last, so a
+            # mention in the code itself names the entry first
+            site = not any(a.text[:1] == "-" and a.text[1:2] != "-" and "S" in a.text
+                           for a in view.args[view.inner + 1 :])  # (`python3 -S`: `site` not run)
+            for code in codes:
+                unplaced = imports.first_import(language, code, site)
+                if unplaced is not None:
+                    self.judged_last = self.judged_last or UNREADABLE_MODULE.format(
+                        head=view.head, module=unplaced, why=UNKNOWN_DIRECTORY)
+                    return
         for code in codes:
             if self._modules(view, cwd, imports.local_modules(self.walk, language, code, base, cwd, search_path)):
                 return

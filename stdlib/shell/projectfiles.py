@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import re
 
-from polydeukes.stdlib.shell.analysis import View, Walk
+from polydeukes.stdlib.shell.analysis import UNKNOWN_DIRECTORY, View, Walk
 from polydeukes.stdlib.shell.disk import Refused
 from polydeukes.stdlib.shell.expansion import Arg
 from polydeukes.stdlib.shell.scripts import FileScript, _read_file
@@ -153,7 +153,8 @@ def project_script(walk: Walk, view: View) -> FileScript | None:
     """What `view` (a tool in `TOOLS`, or pip) runs from the project, as a `FileScript`, or
     None when it runs none this layer can name."""
     args = view.args[view.inner + 1 :]
-    words = [a for a in args if not a.text.startswith("-")]
+    words = [a for a in args if not a.text.startswith("-")] if view.name not in _PROJECT_OPTIONS \
+        else _operands(args, _BUILDERS[view.name][0])
     if view.name in PIP:
         return _pip_project(walk, view, args)
     if view.name in _BUILDERS:
@@ -215,6 +216,13 @@ def _project_script_of(walk: Walk, view: View, args, words) -> FileScript | None
     directory = _source_directory(view.name, args)
     if directory is None:
         return None  # a source directory of unknown value
+    if view.name in _PROJECT_OPTIONS:
+        # `pdm run -p sub x`: the scripts of the project the option names (round r7; before,
+        # the root's were read)
+        place = _project_place(view, view.name, args)
+        if isinstance(place, FileScript):
+            return place
+        directory = _as_prefix(place[0])
     names = tuple(directory + n for n in names)
     if view.name == "cmake":
         loaded = _cmake_loaded(walk, view, args, directory)
@@ -471,6 +479,22 @@ def _cmake_presets(walk: Walk, view: View, directory: str) -> list[str] | FileSc
                 if "$" in value:
                     return _refused(directory + spelled, "cmake", f"it names CMake code of unknown name ({value})")
                 out.extend(f for f in value.split(";") if f)
+    return out
+
+
+def _operands(args, valued: frozenset[str]) -> list:
+    """The words of `args` that are no option and no separate value of one of `valued`
+    (`pdm run -p sub x`: `run`, `x`)."""
+    out = []
+    k = 0
+    while k < len(args):
+        text = args[k].text
+        if text in valued:
+            k += 2
+            continue
+        if not text.startswith("-"):
+            out.append(args[k])
+        k += 1
     return out
 
 
@@ -1232,7 +1256,7 @@ def _member_directories(walk: Walk, view: View, prefix: str, pattern: str) -> li
         for place in found:
             path = walk.absolute(prefix + place, view.cwd)
             names = walk.disk.links_in(list(path), lambda n: fnmatch.fnmatchcase(n, segment), directories=True) \
-                if path is not None and walk.disk is not None else Refused("the directory it runs in is unknown")
+                if path is not None and walk.disk is not None else Refused(UNKNOWN_DIRECTORY)
             if isinstance(names, Refused):
                 return _refused(prefix + pattern, view.name, names.reason)
             listed.extend(place + n + "/" for n in sorted(names))
@@ -1250,7 +1274,7 @@ def _archive_code(walk: Walk, view: View, spelled: str) -> FileScript | None:
         return _refused(spelled, view.name, "it builds the committed files of a local repository, "
                                             "which this layer does not read")
     if view.cwd is None and spelled[:1] not in ("/", "~"):
-        return _refused(spelled, view.name, "the directory it runs in is unknown")
+        return _refused(spelled, view.name, UNKNOWN_DIRECTORY)
     path = walk.absolute(spelled, view.cwd)
     if path is None:
         return _refused(spelled, view.name, "its name is not known")

@@ -62,6 +62,7 @@ from polydeukes.stdlib.shell.analysis import (
     NESTED_SHELLS,
     PROGRAM_FILE_READERS,
     PROJECT_TOOLS,
+    UNKNOWN_DIRECTORY,
     Event,
     View,
     Walk,
@@ -997,16 +998,12 @@ def read(walk: Walk, view: View, script: FileScript) -> FileScript | None:
     if view.cwd is None and view.cwd_glob is not None and script.paths is None and not script.path.startswith(
             ("/", "~", "$", "<(")):
         return _under_glob(walk, view, script)
-    if view.cwd is None and view.cwd_glob is None and script.paths is None and (script.shell or not script.runner) \
-            and script.path[:1] not in ("/", "~", "$", "<", "-", ""):
-        # `cd "$D" && bash x.sh`, `cd "$D"; ./x.sh` (round r6): the script is any file of the
-        # project so named
-        return _under_unknown_directory(walk, view, script)
-    if view.cwd is None and view.cwd_glob is None and script.runner and not script.shell and script.tests is None \
-            and any(path[:1] not in ("/", "~", "$", "<", "-", "") for path in script.paths or (script.path,)):
-        # `cd "$D" && python3 x.py`: a program of a directory of unknown place (round 7)
-        script.refused = "the directory it runs in is unknown"
-        return script
+    if script.tests is None and any(_under_unknown_directory(view, path) for path in script.paths or (script.path,)):
+        # `cd "$D" && bash x.sh`, `cd "$D"; ./x.sh`, `cd "$D" && python3 x.py`: `$D` may be a
+        # directory outside the project holding any x.sh (an earlier call can write one there),
+        # so no file of the project is the one run (round r7; before, a shell script passed
+        # when every project file so named was harmless)
+        return _refused(script, UNKNOWN_DIRECTORY)
     if view.cwd is None and view.cwd_glob is not None and script.paths and script.tests is None:
         # `cd s?b && python3 x.py`: the program in every matching directory
         directories = glob_matches(walk, view, view.cwd_glob[1], view.cwd_glob[0], absolute=True)
@@ -1125,38 +1122,11 @@ def _zipped_python(data: bytes) -> str | Refused:
     return "\n".join(member.decode("utf-8", "replace") for member in members)
 
 
-def _under_unknown_directory(walk: Walk, view: View, script: FileScript) -> FileScript | None:
-    """A relative script under a directory of unknown value (`cd "$D" && bash x.sh`): every
-    file of the project whose path ends as the spelled one does (after its last `..`), read
-    together as `_under_glob` reads them; more than `_GLOB_MATCHES` files, a walk past the
-    disk's budget, or no such file in the project (it can only lie outside) fail closed."""
-    parts = [s for s in script.path.split("/") if s and s != "."]
-    if ".." in parts:
-        parts = parts[len(parts) - parts[::-1].index("..") :]
-    if not parts or walk.disk is None:
-        return None
-    tail = "/" + "/".join(parts)
-    root = [s for s in walk.root.split("/") if s]
-    found = walk.disk.files_below(root, lambda name, last=parts[-1]: name == last, _GLOB_MATCHES)
-    if isinstance(found, Refused):
-        return _refused(script, f"the directory it runs in is unknown, and {found.reason}")
-    texts: list[str] = []
-    for path in sorted(p for p in found if p.endswith(tail)):
-        content = walk.read_file(tuple(s for s in path.split("/") if s), SCRIPT_BYTES)
-        if isinstance(content, Refused):
-            return _refused(script, content.reason)
-        if isinstance(content, str):
-            texts.append(content)
-    if not texts:
-        # (then it lies outside the project, if anywhere: a file no walk here can find)
-        return _refused(script, "the directory it runs in is unknown, and no file of the project is so named")
-    if not script.runner:
-        script.runner, script.shell = shebang(texts[0])
-        if not script.shell:
-            script.refused = "the directory it runs in is unknown"  # (a program there: round 7)
-            return script
-    script.text = "\n".join(texts)
-    return script
+def _under_unknown_directory(view: View, spelled: str) -> bool:
+    """Is `spelled` a relative path where `view` runs in a directory of unknown value (`cd "$D"`;
+    not a pattern's, `_under_glob`)? `$D` may lie outside the project, holding any file of the
+    name (an earlier call can write one there), so no file of the project is the one meant."""
+    return view.cwd is None and view.cwd_glob is None and spelled[:1] not in ("/", "~", "$", "<", "-", "")
 
 
 def _refused(script: FileScript, why: str) -> FileScript:
@@ -1400,7 +1370,9 @@ def _text(walk: Walk, view: View, spelled: str, limit: int = SCRIPT_BYTES) -> st
     content this layer does not compute: `view.runs_written` then says so)."""
     path = walk.absolute(spelled, view.cwd)
     if path is None:
-        return None  # a relative path under an unknown directory: not followed
+        if _under_unknown_directory(view, spelled):
+            return Refused(UNKNOWN_DIRECTORY)
+        return None  # a path of unknown value: not followed
     written = walk.written()
     if path in written:
         # The line writes it first (`echo … > x.sh; sh < x.sh`): the content is the line's.
@@ -1525,6 +1497,9 @@ def passed_files(walk: Walk, view: View) -> list[str]:
     for name in spelled:
         path = walk.absolute(name, view.cwd)
         disk = walk.disk
+        if path is None and _under_unknown_directory(view, name):
+            view.passes_unreadable = (name, UNKNOWN_DIRECTORY)  # `cd "$D" && cat x.sh | sh`
+            continue
         if path is None or disk is None:
             continue
         written = walk.written()
@@ -2092,7 +2067,7 @@ def _read_file(walk: Walk, view: View, spelled: str) -> str | FileScript | None:
     Makefile or package.json of the project could be the one run (round r5)."""
     if view.cwd is None and view.cwd_glob is None and spelled[:1] not in ("/", "~") and walk.disk is not None:
         refused = FileScript(spelled, view.name, True, True, None)
-        refused.refused = "the directory it runs in is unknown"
+        refused.refused = UNKNOWN_DIRECTORY
         return refused
     content = _text(walk, view, spelled)
     if isinstance(content, Refused):

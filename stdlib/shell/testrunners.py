@@ -42,7 +42,7 @@ from __future__ import annotations
 import re
 import msgspec
 
-from polydeukes.stdlib.shell.analysis import View, Walk
+from polydeukes.stdlib.shell.analysis import UNKNOWN_DIRECTORY, View, Walk
 from polydeukes.stdlib.shell.disk import FILE_BYTES, Refused
 from polydeukes.stdlib.shell.interpreters import (
     CONFIG_FILE, NOSE2, OVERRIDE, PLUGIN, TEST_PATH, TestRun, runner_items,
@@ -58,7 +58,9 @@ def test_files(walk: Walk, view: View, run: TestRun) -> list[str] | Refused:
     disk = walk.disk
     cwd = view.cwd
     if disk is None or cwd is None:
-        return []  # relative paths under an unknown directory: not followed
+        # (after `cd "$D"` the runner collects the tests and conftest.py of a directory that may
+        # lie outside the project: none of its files is known, round r7)
+        return Refused(UNKNOWN_DIRECTORY) if disk is not None and view.cwd_glob is None else []
     found: list[str] = []
     seen: set[tuple[str, ...]] = set()
 
@@ -656,7 +658,8 @@ def source_files(walk: Walk, view: View, targets: list[tuple[str, bool]], files:
     names), spelled as `test_files` spells them; bounded as a test runner's collection."""
     cwd = view.cwd
     if walk.disk is None or cwd is None:
-        return []
+        relative = any(spelled[:1] not in ("/", "~", "$") for spelled, _ in targets)
+        return Refused(UNKNOWN_DIRECTORY) if relative and walk.disk is not None and view.cwd_glob is None else []
     found: list[str] = []
     seen: set[tuple[str, ...]] = set()
     for spelled, recursive in targets:
