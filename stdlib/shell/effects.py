@@ -186,6 +186,7 @@ def reader(options: str = "", layout: str = "read...") -> Model:
 _CHECKSUM = reader()
 _COMPRESSOR = Model("", handler="compress")
 _INTERPRETER = Model("", handler="interpreter")
+_INSTALLER = Model("", handler="pip")
 _DATA = Model("data...", pure=True)
 
 COMMANDS: dict[str, Model] = {
@@ -481,6 +482,8 @@ COMMANDS: dict[str, Model] = {
     "unpigz": _COMPRESSOR, "lz4": _COMPRESSOR, "unlz4": _COMPRESSOR, "lz4cat": _COMPRESSOR,
     "compress": _COMPRESSOR, "uncompress": _COMPRESSOR,
     "git": Model("", handler="git"),
+    # installers: the directories pip writes below (pymodules.pip_command)
+    "pip": _INSTALLER, "pip3": _INSTALLER, "uv": _INSTALLER,
     "patch": Model("", handler="patch"),
     "python": _INTERPRETER, "python2": _INTERPRETER, "python3": _INTERPRETER,
     "node": _INTERPRETER, "nodejs": _INTERPRETER, "perl": _INTERPRETER, "ruby": _INTERPRETER,
@@ -855,12 +858,13 @@ def _handlers() -> dict[str, Callable[[str, Sequence[Arg], Model, Env], Effects]
     """The readers of the rows whose syntax is not options and operands (readers.py, git.py),
     imported on first use: most command strings need none of them."""
     if not _HANDLERS:
-        from polydeukes.stdlib.shell import archivers, downloads, git, readers
+        from polydeukes.stdlib.shell import archivers, downloads, git, pymodules, readers
 
         _HANDLERS.update(readers.HANDLERS)
         _HANDLERS.update(archivers.HANDLERS)
         _HANDLERS.update(downloads.HANDLERS)
         _HANDLERS["git"] = git.git
+        _HANDLERS["pip"] = pymodules.pip_command
     return _HANDLERS
 
 
