@@ -2121,6 +2121,11 @@ def _package_scripts(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript 
 # packages already under node_modules as they are; their registry packages' scripts come
 # from the network, not from files here.)
 _REBUILDS = frozenset({"rebuild", "rb"})
+# An install's commands whose operands name packages already installed (removed, rebuilt,
+# pruned): one of unknown value adds none. The others' operands are specs, and one of unknown
+# value fails closed: it may be a local package (`./evil`, `file:…`, `x@file:…`).
+_NAMES_INSTALLED = _REBUILDS | frozenset({"uninstall", "unlink", "remove", "rm", "r", "un", "prune", "dedupe",
+                                          "ddp"})
 _INSTALLED_PACKAGES = 512
 _DEPENDENCIES = ("dependencies", "devDependencies", "optionalDependencies", "peerDependencies")
 _LOCAL_SPEC = LazyPattern(
@@ -2139,6 +2144,13 @@ def _built_packages(walk: Walk, view: View, directory: str, words: Sequence[Arg]
             a.text.rsplit("@", 1)[0] if a.text.rfind("@") > 0 else a.text for a in operands}
         return _installed(walk, view, base, names)
     found: list[str] = []
+    unknown = next((a for a in operands if a.opaque), None) if command not in _NAMES_INSTALLED else None
+    if unknown is not None:
+        # (`npm i "$X"`, `yarn add $P`: it may be a local directory or tarball, whose install
+        # scripts run; round r7)
+        refused = FileScript(unknown.text, view.name, True, True, None)
+        refused.refused = "its name is not known"
+        return refused
     specs = [a.text for a in operands if not a.opaque]
     text = _text(walk, view, base + "package.json", FILE_BYTES)
     if isinstance(text, str) and (":" in text or "/" in text):
