@@ -1102,7 +1102,18 @@ def _index_requirement(walk: Walk, view: View, text: str) -> bool:
     if _VERSIONED_NAME().match(known) is None or view.cwd is None or walk.disk is None:
         return False
     names = walk.disk.names_in(view.cwd, lambda name: name.startswith(known))
-    return not names and not isinstance(names, Refused)
+    return not names and not isinstance(names, Refused) and not _made_on_line(walk, view.cwd, known)
+
+
+def _made_on_line(walk: Walk, directory: tuple[str, ...], known: str) -> bool:
+    """Whether the line made something in `directory` whose name begins with `known` (`mkdir
+    'requests==1'`, `mkdir -p 'requests==1/x'`, `cp -r sub 'requests==1'`: round r7), or wrote
+    members of unknown names into it or a directory above it (an archive extracted there)."""
+    depth = len(directory)
+    for path in walk.written():
+        if len(path) > depth and path[depth].startswith(known) and path[:depth] == directory:
+            return True
+    return any(directory[: len(tree)] == tree for tree in walk.context.trees_written)
 
 
 def _linked_archives(walk: Walk, view: View, value: str) -> list[str] | FileScript:
