@@ -3142,7 +3142,12 @@ class Walk:
         if view.name in PROGRAM_RUNNERS or view.name in PROGRAM_FILE_READERS:
             view.file_script = script = self._in_glob_directory(view, scripts.runner_script)
         else:
-            script = _wrapped_script(view) if view.wrapper or view.name in _SCHEDULERS else None
+            script = None
+            if view.name == "bun" and scripts.bun_package_call(view):
+                # (`bun run build`, `bun install`: package.json's scripts, as npm's; none of
+                # that name: the file, below)
+                view.file_script = script = self._in_glob_directory(view, scripts.runner_script)
+            script = script or (_wrapped_script(view) if view.wrapper or view.name in _SCHEDULERS else None)
             script = script or scripts.located(view)
             if script is not None:
                 view.file_script = script = scripts.read(self, view, script)

@@ -1515,6 +1515,31 @@ def runner_script(walk: Walk, view: View) -> FileScript | None:
     return _package_scripts(walk, view, args)
 
 
+# bun's commands that run the package's scripts (round r7): `bun run NAME` (a script of the
+# nearest package.json first, else a file), `bun NAME` (a name that is no builtin command and
+# no file's: a script), and its installs, which run the root package's life cycle scripts (and
+# those of dependencies `trustedDependencies` lists: the local ones are read, as npm's are).
+_BUN_INSTALLS = frozenset({"install", "i", "add", "remove", "rm", "update", "link", "unlink"})
+
+
+def bun_package_call(view: View) -> bool:
+    """Whether a `bun` command may run package.json scripts (see `_BUN_INSTALLS`): its first
+    word after bun's own options is `run`, an install, or a name that is none of bun's
+    builtin commands and spells no file (`bun dev`; `bun x.ts`, `bun ./x` run the file)."""
+    from polydeukes.stdlib.shell.interpreters import FAMILIES
+
+    bun = FAMILIES["bun"]
+    args = view.args
+    k = view.inner + 1
+    while k < len(args) and args[k].text.startswith("-") and not args[k].opaque:
+        k += 2 if args[k].text in bun.values else 1
+    if k >= len(args) or args[k].opaque:
+        return False
+    first = args[k].text
+    return first == "run" or first in _BUN_INSTALLS or (
+        first not in bun.other_modes and "/" not in first and "." not in first)
+
+
 def _program_files(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript | None:
     """`awk -f prog.awk`, `sed -f script.sed` (`--file=F`, `-fF`, in a bundle `-nf F`; gawk's
     `-E F` and `-i F`): the program files, read as code (a mention fails closed, as in the
