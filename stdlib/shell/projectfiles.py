@@ -1039,6 +1039,8 @@ def _local_projects(walk: Walk, view: View, args) -> list[str] | FileScript:
             if isinstance(archives, FileScript):
                 return archives
             out.extend(archives)
+        elif option in _PIP_INDEXES and not _pip_place_harmless("index-url", value.text):
+            return _refused(value.text, view.name, _LOCAL_INDEX)
     seen: set[str] = set()
     k = 0
     while k < len(files):
@@ -1066,6 +1068,9 @@ def _local_projects(walk: Walk, view: View, args) -> list[str] | FileScript:
                                            else base + "/" + value.text)
                     elif value is not None and option in _PIP_EDITABLE:
                         named_projects.append(_local_project(value.text, True))
+                    elif value is not None and option in _PIP_INDEXES \
+                            and not _pip_place_harmless("index-url", value.text):
+                        return _refused(value.text, view.name, _LOCAL_INDEX)
                     elif value is not None and option in _PIP_LINKS:
                         # (relative to the file when there is one there, else to where pip runs)
                         for place in dict.fromkeys((value.text, base + "/" + value.text if base else value.text)):
@@ -1087,6 +1092,10 @@ def _local_projects(walk: Walk, view: View, args) -> list[str] | FileScript:
 # The options whose value names a local path to a project, a requirements file or archives
 # (round r6): one of unknown value fails closed, as pip may read it as a path.
 _PIP_LINKS = frozenset({"-f", "--find-links"})
+# An index on this machine (`--index-url file:///…/simple`: its pages link archives there,
+# which pip builds; round r7) is not read: it fails closed. One on another host passes.
+_PIP_INDEXES = frozenset({"-i", "--index-url", "--extra-index-url"})
+_LOCAL_INDEX = "the archives an index on this machine links are not read"
 _PIP_PATHS = frozenset({None}) | _PIP_EDITABLE | _PIP_FILES | _PIP_LINKS
 # An operand whose known beginning is a project's name and a version operator (`"requests==$V"`):
 # pip reads it as a path only when a directory (`requests==1/../sub`) or an archive file that
