@@ -663,12 +663,13 @@ def _pip_project(walk: Walk, view: View, args) -> FileScript | None:
 # `PIP_CONFIG_FILE`, and `pip.conf` of the environment whose pip runs (its `sys.prefix`: a venv
 # the line names, `.venv/bin/pip`, or puts first on PATH, `. .venv/bin/activate`). The
 # user's and the system's files are outside the project (docs/shell-axis.md, "Still open").
-# (the venv's pip.conf of a pip run by its path, handed on with the line analysis.py walks for
-# it: a name no variable of the agent's has)
-SITE_CONFIGURATION = "PDKS_PIP_SITE_CONFIGURATION"
 _PIP_CONFIGURED = {"find-links": "--find-links", "requirement": "--requirement", "constraint": "--constraint",
                    "editable": "--editable"}
 _PIP_CONFIGURED_PLACES = frozenset({"target", "prefix", "root", "src", "index-url", "extra-index-url"})
+# The venv's pip.conf of a pip run by its path, handed on with the line analysis.py walks for
+# it (which names pip alone): a name no variable of the agent's has; set by hand, it only
+# makes pip's reading read one more file.
+SITE_CONFIGURATION = "PDKS_PIP_SITE_CONFIGURATION"
 
 
 def _pip_configuration(walk: Walk, view: View) -> list[Arg] | FileScript:
@@ -717,7 +718,8 @@ def _pip_place_harmless(key: str, value: str) -> bool:
 
 def _line_setting(walk: Walk, view: View, name: str) -> list[str] | None | bool:
     """The values the line gives environment variable `name` for `view` (assigned in front of
-    it or earlier on the line): None when it gives none, False when one is of unknown value."""
+    it, as spelled, or earlier on the line): None when it gives none, False when it gave one
+    earlier whose value is unknown."""
     for a in reversed(view.args[: view.inner]):
         if a.text.startswith(name + "="):
             return [a.text[len(name) + 1 :]]  # (of unknown value: spelled with its `$`)
