@@ -858,17 +858,24 @@ def _handlers() -> dict[str, Callable[[str, Sequence[Arg], Model, Env], Effects]
     """The readers of the rows whose syntax is not options and operands (readers.py, git.py),
     imported on first use: most command strings need none of them."""
     if not _HANDLERS:
-        from polydeukes.stdlib.shell import archivers, downloads, git, pymodules, readers
+        from polydeukes.stdlib.shell import archivers, downloads, git, readers
 
         _HANDLERS.update(readers.HANDLERS)
         _HANDLERS.update(archivers.HANDLERS)
         _HANDLERS.update(downloads.HANDLERS)
         _HANDLERS["git"] = git.git
-        _HANDLERS["pip"] = pymodules.pip_command
+        _HANDLERS["pip"] = _pip_command
     return _HANDLERS
 
 
 _HANDLERS: dict[str, Callable[[str, Sequence[Arg], Model, Env], Effects]] = {}
+
+
+def _pip_command(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
+    """pip's reader (pymodules.py), imported by a pip command only (not by every handler's)."""
+    from polydeukes.stdlib.shell.pymodules import pip_command
+
+    return pip_command(name, args, model, env)
 
 
 # Emptied like the functools caches of the shell modules (bench/bench_shell.py clears every
