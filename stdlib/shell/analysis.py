@@ -1598,8 +1598,21 @@ class Walk:
             # `./gradlew build`: the wrapper script is read as the script it is, and what it
             # hands its arguments to reads the project's build files as `gradle build` does;
             # `node_modules/.bin/eslint .`, `.venv/bin/nox`: the tool itself, run by its path.
-            view.wrapper_scripts = (*view.wrapper_scripts, _command_line(_BUILD_WRAPPERS.get(name, name),
-                                                                         args[inner + 1 :], quote_program=False))
+            line = _command_line(_BUILD_WRAPPERS.get(name, name), args[inner + 1 :], quote_program=False)
+            place = self.absolute(args[inner].text, view.cwd) if context.path_dirs else None
+            if place is not None and place[:-1] in context.path_dirs:
+                # (`. .venv/bin/activate && pip …`: the tool by its name is not looked up again
+                # in the directory the line put first on PATH, which would run this path again)
+                line = "PATH=$PATH " + line
+            if name in ("pip", "pip3"):
+                # (`.venv/bin/pip install x`: the venv's pip.conf goes with the line, which no
+                # longer names the venv)
+                from polydeukes.stdlib.shell import projectfiles
+
+                site = projectfiles._pip_site_configuration(self, view)
+                if site is not None:
+                    line = projectfiles.SITE_CONFIGURATION + "=" + _argv_line([Arg(site, None, False, 1, None)]) + " " + line
+            view.wrapper_scripts = (*view.wrapper_scripts, line)
         if (context.path_dirs or inner and any(a.text.startswith("PATH=") for a in args[:inner])) \
                 and inner < len(args) and name and "/" not in args[inner].text and not args[inner].opaque \
                 and name not in BUILTINS and name not in _RESERVED \
@@ -3280,13 +3293,18 @@ class Walk:
         if view.name in PROGRAM_RUNNERS or view.name in PROGRAM_FILE_READERS:
             view.file_script = script = self._in_glob_directory(view, scripts.runner_script)
         else:
-            script = _wrapped_script(view) if view.wrapper or view.name in _SCHEDULERS else None
+            script = None
+            if view.name == "bun" and scripts.bun_package_call(view):
+                # (`bun run build`, `bun install`: package.json's scripts, as npm's; none of
+                # that name: the file, below)
+                view.file_script = script = self._in_glob_directory(view, scripts.runner_script)
+            script = script or (_wrapped_script(view) if view.wrapper or view.name in _SCHEDULERS else None)
             script = script or scripts.located(view)
             if script is not None:
                 view.file_script = script = scripts.read(self, view, script)
                 if script is not None and script.text is not None and view.name == "crontab":
                     script.text = _job_text("crontab", script.text)  # (its lines' commands)
-            elif view.model is not None and view.model.handler == "interpreter":
+            if script is None and view.model is not None and view.model.handler == "interpreter":
                 # `python3 -m pip install -e .`: pip, as the `pip` command; `python3 -m sphinx`:
                 # sphinx-build (projectfiles.py)
                 args = view.args

@@ -596,7 +596,7 @@ class Disk:
             if os.fstat(fd).st_size > ARCHIVE_BYTES:
                 return Refused(f"'{path}' is larger than {ARCHIVE_BYTES // safeio.MiB} MiB")
             with os.fdopen(fd, "rb", closefd=False) as handle:
-                if kind == "zip":
+                if kind in ("zip", "wheel"):
                     return self._zip_members(handle, path)
                 if kind == "ar":
                     return self._ar_members(handle, path)

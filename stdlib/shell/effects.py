@@ -186,6 +186,7 @@ def reader(options: str = "", layout: str = "read...") -> Model:
 _CHECKSUM = reader()
 _COMPRESSOR = Model("", handler="compress")
 _INTERPRETER = Model("", handler="interpreter")
+_INSTALLER = Model("", handler="pip")
 _DATA = Model("data...", pure=True)
 
 COMMANDS: dict[str, Model] = {
@@ -481,6 +482,8 @@ COMMANDS: dict[str, Model] = {
     "unpigz": _COMPRESSOR, "lz4": _COMPRESSOR, "unlz4": _COMPRESSOR, "lz4cat": _COMPRESSOR,
     "compress": _COMPRESSOR, "uncompress": _COMPRESSOR,
     "git": Model("", handler="git"),
+    # installers: the directories pip writes below (pymodules.pip_command)
+    "pip": _INSTALLER, "pip3": _INSTALLER, "uv": _INSTALLER,
     "patch": Model("", handler="patch"),
     # Codex's V4A patch tool, called through the shell (readers.py)
     "apply_patch": Model("", handler="apply_patch"), "applypatch": Model("", handler="apply_patch"),
@@ -913,10 +916,18 @@ def _handlers() -> dict[str, Callable[[str, Sequence[Arg], Model, Env], Effects]
         _HANDLERS.update(archivers.HANDLERS)
         _HANDLERS.update(downloads.HANDLERS)
         _HANDLERS["git"] = git.git
+        _HANDLERS["pip"] = _pip_command
     return _HANDLERS
 
 
 _HANDLERS: dict[str, Callable[[str, Sequence[Arg], Model, Env], Effects]] = {}
+
+
+def _pip_command(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
+    """pip's reader (pymodules.py), imported by a pip command only (not by every handler's)."""
+    from polydeukes.stdlib.shell.pymodules import pip_command
+
+    return pip_command(name, args, model, env)
 
 
 # Emptied like the functools caches of the shell modules (bench/bench_shell.py clears every

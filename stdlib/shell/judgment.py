@@ -1852,7 +1852,7 @@ class _Judge:
                 self.found(BREAK_UNREADABLE, UNLISTED_ARCHIVE.format(head=head, archive=archive or "stdin",
                                                                      p=p.entries[hits[0]], why=listed.reason))
                 return
-            rule = "archive-extract"
+            rule = extra.rule  # (archive-extract, pip)
         else:
             source = extra.source
             text: str | Missing | Refused = Refused("it arrives on stdin")
@@ -2861,6 +2861,8 @@ def member_paths(members, source: tuple) -> list[str]:
     symbolic link member whose target points into the tree (later members can write
     through it)."""
     kind, _archive, strip, _transformed, option = source  # (renamed: refused before)
+    if kind == "wheel":
+        return _wheel_paths(members)
     out = []
     links: dict[str, str] = {}  # a link member's name -> where it leads, spelled from the directory
     for member in members:
@@ -2890,6 +2892,28 @@ def member_paths(members, source: tuple) -> list[str]:
                 name = links[prefix].rstrip("/") + name[len(prefix):]
                 out.append(name)
     return out
+
+
+# Where `pip install --target DIR` puts a wheel's `NAME.data/KEY/` members, below DIR (pip
+# installs into a scheme whose home is a temporary directory, then moves each top-level item of
+# its purelib, platlib and data directories into DIR, removing an item of that name first
+# with `--upgrade`): None drops the key's name.
+_WHEEL_DATA = {"purelib": None, "platlib": None, "data": None, "scripts": "bin", "headers": "include"}
+
+
+def _wheel_paths(members) -> list[str]:
+    """A wheel's members as `pip install --target` writes them (see `_WHEEL_DATA`), each
+    top-level item too (replaced whole with `--upgrade`), and `bin`, where its console
+    scripts go (pip writes a link member as a file of its text: named only)."""
+    out = ["bin"]
+    for member in members:
+        parts = [s for s in member.name.split("/") if s and s != "."]
+        if len(parts) > 2 and parts[0].endswith(".data"):
+            place = _WHEEL_DATA.get(parts[1], parts[1])
+            parts = parts[2:] if place is None else [place, *parts[2:]]
+        if parts:
+            out.extend((parts[0], "/".join(parts)))
+    return list(dict.fromkeys(out))
 
 
 # Options that name the revision `git checkout` or `git restore` takes files from (round 6).

@@ -668,10 +668,139 @@ def _pip_project(walk: Walk, view: View, args) -> FileScript | None:
     rest = args[at + 1 :]
     if args[at].text == "sync":  # (`uv pip sync requirements.txt`: its operands are requirements files)
         rest = [word for a in rest if not a.text.startswith("-") for word in (Arg("-r", None, False, 1, None), a)]
-    directories = _local_projects(walk, view, rest)
+    configured = _pip_configuration(walk, view)
+    if isinstance(configured, FileScript):
+        return configured
+    directories = _local_projects(walk, view, [*configured, *rest])
     if isinstance(directories, FileScript):
         return directories
     return _projects_code(walk, view, directories)
+
+
+# pip's options from its environment and configuration files (round r7): every option has a
+# default in `PIP_<NAME>` and in a configuration file's `[global]` or command section (`name =
+# value`, whitespace between the values of an option given more than once). Those that name
+# what pip builds or where it finds archives are read as on the command line (`find-links`
+# with `-f`'s rule, `requirement`, `constraint`, `editable`); those that say where it
+# installs, or an index on this machine, fail closed (`PIP_TARGET=. pip install x`; the
+# command line's own `--target` is judged as a write: pymodules.pip_writes). The files read:
+# `PIP_CONFIG_FILE`, and `pip.conf` of the environment whose pip runs (its `sys.prefix`: a venv
+# the line names, `.venv/bin/pip`, or puts first on PATH, `. .venv/bin/activate`). The
+# user's and the system's files are outside the project (docs/shell-axis.md, "Still open").
+_PIP_CONFIGURED = {"find-links": "--find-links", "requirement": "--requirement", "constraint": "--constraint",
+                   "editable": "--editable"}
+_PIP_CONFIGURED_PLACES = frozenset({"target", "prefix", "root", "src", "index-url", "extra-index-url"})
+# The venv's pip.conf of a pip run by its path, handed on with the line analysis.py walks for
+# it (which names pip alone): a name no variable of the agent's has; set by hand, it only
+# makes pip's reading read one more file.
+SITE_CONFIGURATION = "PDKS_PIP_SITE_CONFIGURATION"
+
+
+def _pip_configuration(walk: Walk, view: View) -> list[Arg] | FileScript:
+    """pip's options from the environment and the configuration files the line gives it (see
+    above), as command-line words; a refusal of one of unknown value or one that says where
+    pip installs."""
+    words: list[Arg] = []
+    for key in (*_PIP_CONFIGURED, *_PIP_CONFIGURED_PLACES, "config-file"):
+        name = "PIP_" + key.upper().replace("-", "_")
+        values = _line_setting(walk, view, name)
+        if values is None:
+            continue
+        unknown = f"${name}" if isinstance(values, bool) else next((v for v in values if "$" in v or "`" in v), None)
+        if unknown is not None:
+            return _refused(unknown, view.name, "its name is not known")
+        for value in values:
+            if key == "config-file":
+                found = _pip_config_file(walk, view, value)
+                if isinstance(found, FileScript):
+                    return found
+                words.extend(found)
+            elif not _pip_place_harmless(key, value):
+                return _refused(f"{name}={value}", view.name, "it says where pip installs or finds archives")
+            elif key in _PIP_CONFIGURED:
+                words.extend(Arg(w, None, False, 1, None) for part in value.split()
+                             for w in (_PIP_CONFIGURED[key], part))
+    site = _pip_site_configuration(walk, view)
+    given = _line_setting(walk, view, SITE_CONFIGURATION) if site is None else None
+    site = given[0] if given else site
+    if site is not None:
+        found = _pip_config_file(walk, view, site)
+        if isinstance(found, FileScript):
+            return found
+        words.extend(found)
+    return words
+
+
+def _pip_place_harmless(key: str, value: str) -> bool:
+    """Whether a configured option is one read as on the command line (`_PIP_CONFIGURED`), or
+    an index on another host (`index-url = https://…`)."""
+    if key in _PIP_CONFIGURED:
+        return True
+    return key in ("index-url", "extra-index-url") and all(
+        "://" in v and not v.startswith("file:") for v in value.split())
+
+
+def _line_setting(walk: Walk, view: View, name: str) -> list[str] | None | bool:
+    """The values the line gives environment variable `name` for `view` (assigned in front of
+    it, as spelled, or earlier on the line): None when it gives none, False when it gave one
+    earlier whose value is unknown."""
+    for a in reversed(view.args[: view.inner]):
+        if a.text.startswith(name + "="):
+            return [a.text[len(name) + 1 :]]  # (of unknown value: spelled with its `$`)
+    if name not in walk.context.scope.values:
+        return None
+    values = walk.context.scope.values[name]
+    if values is None or any(v.pattern is not None for v in values):
+        return False
+    return [v.text for v in values]
+
+
+def _pip_config_file(walk: Walk, view: View, spelled: str) -> list[Arg] | FileScript:
+    """The options a pip configuration file sets that `_PIP_CONFIGURED` reads, as words; a
+    refusal of a file that cannot be read or that says where pip installs."""
+    import configparser  # only a pip with a configuration file of the line's needs it
+
+    if spelled in ("/dev/null", "os.devnull"):
+        return []
+    text = _read_file(walk, view, spelled)
+    if text is None or isinstance(text, FileScript):
+        return text or []
+    parser = configparser.RawConfigParser()
+    try:
+        parser.read_string(text)
+    except configparser.Error:
+        return []  # (pip stops: a configuration it cannot parse is an error)
+    words: list[Arg] = []
+    for section in parser.sections():
+        for key, value in parser.items(section):
+            key = key.lower().replace("_", "-").removeprefix("--")
+            if key in _PIP_CONFIGURED_PLACES and not _pip_place_harmless(key, value):
+                return _refused(spelled, view.name, f"it sets {key}, which says where pip installs or finds archives")
+            if key in _PIP_CONFIGURED:
+                if "$" in value:  # (pip expands `$VAR` and `~` in these values)
+                    return _refused(spelled, view.name, "a file or project it names holds an environment variable")
+                words.extend(Arg(w, None, False, 1, None) for part in value.split() for w in (_PIP_CONFIGURED[key], part))
+    return words
+
+
+def _pip_site_configuration(walk: Walk, view: View) -> str | None:
+    """`pip.conf` of the virtual environment whose pip (or python) runs, spelled absolute, when
+    the line names it: run by its path in the venv's `bin`, or found in a `bin` the line put
+    first on PATH; None otherwise."""
+    word = view.args[view.inner] if view.inner < len(view.args) else None
+    if word is None or word.opaque or walk.disk is None:
+        return None
+    path = None
+    if "/" in word.text:
+        path = walk.absolute(word.text, view.cwd)
+    else:
+        for directory in walk.context.path_dirs:
+            if walk.disk.kind([*directory, word.text]) in ("file", "link"):
+                path = (*directory, word.text)
+                break
+    if path is None or len(path) < 3 or path[-2] != "bin" or walk.disk.kind([*path[:-2], "pyvenv.cfg"]) != "file":
+        return None
+    return "/" + "/".join((*path[:-2], "pip.conf"))
 
 
 # Python front ends that build and install local projects with their build backends (issue 11,
@@ -936,6 +1065,8 @@ def _local_projects(walk: Walk, view: View, args) -> list[str] | FileScript:
             if isinstance(archives, FileScript):
                 return archives
             out.extend(archives)
+        elif option in _PIP_INDEXES and not _pip_place_harmless("index-url", value.text):
+            return _refused(value.text, view.name, _LOCAL_INDEX)
     seen: set[str] = set()
     k = 0
     while k < len(files):
@@ -963,6 +1094,9 @@ def _local_projects(walk: Walk, view: View, args) -> list[str] | FileScript:
                                            else base + "/" + value.text)
                     elif value is not None and option in _PIP_EDITABLE:
                         named_projects.append(_local_project(value.text, True))
+                    elif value is not None and option in _PIP_INDEXES \
+                            and not _pip_place_harmless("index-url", value.text):
+                        return _refused(value.text, view.name, _LOCAL_INDEX)
                     elif value is not None and option in _PIP_LINKS:
                         # (relative to the file when there is one there, else to where pip runs)
                         for place in dict.fromkeys((value.text, base + "/" + value.text if base else value.text)):
@@ -984,6 +1118,10 @@ def _local_projects(walk: Walk, view: View, args) -> list[str] | FileScript:
 # The options whose value names a local path to a project, a requirements file or archives
 # (round r6): one of unknown value fails closed, as pip may read it as a path.
 _PIP_LINKS = frozenset({"-f", "--find-links"})
+# An index on this machine (`--index-url file:///…/simple`: its pages link archives there,
+# which pip builds; round r7) is not read: it fails closed. One on another host passes.
+_PIP_INDEXES = frozenset({"-i", "--index-url", "--extra-index-url"})
+_LOCAL_INDEX = "the archives an index on this machine links are not read"
 _PIP_PATHS = frozenset({None}) | _PIP_EDITABLE | _PIP_FILES | _PIP_LINKS
 # An operand whose known beginning is a project's name and a version operator (`"requests==$V"`):
 # pip reads it as a path only when a directory (`requests==1/../sub`) or an archive file that
@@ -999,7 +1137,18 @@ def _index_requirement(walk: Walk, view: View, text: str) -> bool:
     if _VERSIONED_NAME().match(known) is None or view.cwd is None or walk.disk is None:
         return False
     names = walk.disk.names_in(view.cwd, lambda name: name.startswith(known))
-    return not names and not isinstance(names, Refused)
+    return not names and not isinstance(names, Refused) and not _made_on_line(walk, view.cwd, known)
+
+
+def _made_on_line(walk: Walk, directory: tuple[str, ...], known: str) -> bool:
+    """Whether the line made something in `directory` whose name begins with `known` (`mkdir
+    'requests==1'`, `mkdir -p 'requests==1/x'`, `cp -r sub 'requests==1'`: round r7), or wrote
+    members of unknown names into it or a directory above it (an archive extracted there)."""
+    depth = len(directory)
+    for path in walk.written():
+        if len(path) > depth and path[depth].startswith(known) and path[:depth] == directory:
+            return True
+    return any(directory[: len(tree)] == tree for tree in walk.context.trees_written)
 
 
 def _linked_archives(walk: Walk, view: View, value: str) -> list[str] | FileScript:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from polydeukes.stdlib.shell.effects import CHDIR, CODE, DATA, READ, WRITE, Extra, Item
+from polydeukes.stdlib.shell.effects import CHDIR, CODE, DATA, READ, WRITE, Effects, Extra, Item
 from polydeukes.stdlib.shell.expansion import Arg
 
 
@@ -74,22 +74,76 @@ def _venv(args: Sequence[Arg], start: int) -> tuple[list[Item], list[Extra]]:
             [Extra(WRITE, path=args[k].text, tree=True, rule="venv") for k in operands])
 
 
-def _pip(args: Sequence[Arg], start: int) -> tuple[list[Item], list[Extra]]:
-    """`-m pip install/download/wheel` with `--target`/`-t`, `--prefix`, `--root`, `-d`/`--dest`,
-    `-w`/`--wheel-dir`, `--src`: a tree written below that directory."""
+# pip's options whose value is a directory it writes below (red-team round 7: the `pip`
+# command as `-m pip`): where `--target` puts a package's top-level items (and, with
+# `--upgrade`, removes what has their names first), the `--prefix`/`--root` trees, the
+# archives `download -d`/`wheel -w` save, the checkouts of `--src`.
+PIP_DIRECTORIES = frozenset({"--target", "-t", "--prefix", "--root", "-d", "--dest", "-w", "--wheel-dir", "--src"})
+
+
+def pip_writes(args: Sequence[Arg], start: int) -> list[Extra]:
+    """The directories a pip command line (`args[start:]`, after `pip` or `-m pip`) writes
+    below, as tree writes; with `--target` and only local wheels (`--no-deps`: no
+    requirement of the index joins them), each wheel's members as they land there
+    (`judgment.member_paths` of kind `wheel`)."""
+    from polydeukes.stdlib.shell.projectfiles import _pip_options  # (only pip's words need it)
+
+    directories: list[tuple[str, str]] = []
+    operands: list[Arg] = []
+    others = False  # requirements from files, editables, dependencies: not listed
+    for option, value in _pip_options(args[start:]):
+        if option is None:
+            operands.append(value)
+        elif option in PIP_DIRECTORIES and value is not None:
+            directories.append((option, value.text or "."))
+        elif option in _PIP_MORE_REQUIREMENTS:
+            others = True
+    subcommand, operands = (operands[0].text if operands and not operands[0].opaque else None), operands[1:]
+    # (`--no-deps`: no requirement of the index joins the wheels)
+    wheels = subcommand == "install" and not others and operands \
+        and any(a.text == "--no-deps" for a in args[start:]) \
+        and all(not a.opaque and a.pattern is None and a.text.endswith(".whl") for a in operands)
     extra = []
-    directories = {"--target", "-t", "--prefix", "--root", "-d", "--dest", "-w", "--wheel-dir", "--src"}
-    k = start
-    while k < len(args):
-        t = args[k].text
-        key, eq, value = t.partition("=")
-        if key in directories:
-            if not eq and k + 1 < len(args):
-                k += 1
-                value = args[k].text
-            extra.append(Extra(WRITE, path=value or ".", tree=True, rule="pip"))
-        k += 1
-    return [Item(j, args[j].text, DATA) for j in range(start, len(args))], extra
+    for option, directory in directories:
+        if option in _ARCHIVE_DIRECTORIES:
+            from polydeukes.stdlib.shell.expansion import escape_pattern
+            from polydeukes.stdlib.shell.projectfiles import _ARCHIVES
+
+            base = escape_pattern(directory.rstrip("/") or "/").rstrip("/")
+            extra.extend(Extra(WRITE, path=directory, pattern=f"{base}/*{kind}", rule="pip") for kind in _ARCHIVES)
+        elif wheels and option in ("--target", "-t"):
+            extra.extend(Extra("extract", path=directory, tree=True, rule="pip", source=("wheel", a.text, 0, False, False))
+                         for a in operands)
+        else:
+            extra.append(Extra(WRITE, path=directory, tree=True, rule="pip"))
+    return extra
+
+
+# Options whose directory gets only the archives pip saves (`pip download -d`, `pip wheel -w`).
+_ARCHIVE_DIRECTORIES = frozenset({"-d", "--dest", "-w", "--wheel-dir"})
+# Options that add requirements besides the operands (a requirements file, an editable project).
+_PIP_MORE_REQUIREMENTS = frozenset({"-r", "--requirement", "-e", "--editable"})
+
+
+def _pip(args: Sequence[Arg], start: int) -> tuple[list[Item], list[Extra]]:
+    """`-m pip …`: its words are pip's (`pip_writes`)."""
+    return [Item(j, args[j].text, DATA) for j in range(start, len(args))], pip_writes(args, start)
+
+
+def pip_command(name: str, args: Sequence[Arg], model, env) -> Effects:
+    """The `pip` command (and `uv pip`): the directories it writes below (`pip_writes`); an
+    installer runs code (a build's), so nothing else is proven."""
+    start = 0
+    if name == "uv":  # (`uv [options] pip …`; uv's other subcommands: projectfiles.python_builder)
+        from polydeukes.stdlib.shell.projectfiles import _BUILDERS
+
+        valued = _BUILDERS["uv"][0]
+        while start < len(args) and args[start].text.startswith("-") and not args[start].opaque:
+            start += 2 if args[start].text in valued else 1
+        if start >= len(args) or args[start].opaque or args[start].text != "pip":
+            return Effects((), (), "an installer runs code")
+        start += 1
+    return Effects((), tuple(pip_writes(args, start)), "an installer runs code")
 
 
 def _gzip(args: Sequence[Arg], start: int) -> tuple[list[Item], list[Extra]]:

@@ -1611,6 +1611,31 @@ def runner_script(walk: Walk, view: View) -> FileScript | None:
     return _package_scripts(walk, view, args)
 
 
+# bun's commands that run the package's scripts (round r7): `bun run NAME` (a script of the
+# nearest package.json first, else a file), `bun NAME` (a name that is no builtin command and
+# no file's: a script), and its installs, which run the root package's life cycle scripts (and
+# those of dependencies `trustedDependencies` lists: the local ones are read, as npm's are).
+_BUN_INSTALLS = frozenset({"install", "i", "add", "remove", "rm", "update", "link", "unlink"})
+
+
+def bun_package_call(view: View) -> bool:
+    """Whether a `bun` command may run package.json scripts (see `_BUN_INSTALLS`): its first
+    word after bun's own options is `run`, an install, or a name that is none of bun's
+    builtin commands and spells no file (`bun dev`; `bun x.ts`, `bun ./x` run the file)."""
+    from polydeukes.stdlib.shell.interpreters import FAMILIES
+
+    bun = FAMILIES["bun"]
+    args = view.args
+    k = view.inner + 1
+    while k < len(args) and args[k].text.startswith("-") and not args[k].opaque:
+        k += 2 if args[k].text in bun.values else 1
+    if k >= len(args) or args[k].opaque:
+        return False
+    first = args[k].text
+    return first == "run" or first in _BUN_INSTALLS or (
+        first not in bun.other_modes and "/" not in first and "." not in first)
+
+
 def _program_files(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript | None:
     """`awk -f prog.awk`, `sed -f script.sed` (`--file=F`, `-fF`, in a bundle `-nf F`; gawk's
     `-E F` and `-i F`): the program files, read as code (a mention fails closed, as in the
@@ -2223,6 +2248,11 @@ def _package_scripts(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript 
 # packages already under node_modules as they are; their registry packages' scripts come
 # from the network, not from files here.)
 _REBUILDS = frozenset({"rebuild", "rb"})
+# An install's commands whose operands name packages already installed (removed, rebuilt,
+# pruned): one of unknown value adds none. The others' operands are specs, and one of unknown
+# value fails closed: it may be a local package (`./evil`, `file:…`, `x@file:…`).
+_NAMES_INSTALLED = _REBUILDS | frozenset({"uninstall", "unlink", "remove", "rm", "r", "un", "prune", "dedupe",
+                                          "ddp"})
 _INSTALLED_PACKAGES = 512
 _DEPENDENCIES = ("dependencies", "devDependencies", "optionalDependencies", "peerDependencies")
 _LOCAL_SPEC = LazyPattern(
@@ -2241,6 +2271,13 @@ def _built_packages(walk: Walk, view: View, directory: str, words: Sequence[Arg]
             a.text.rsplit("@", 1)[0] if a.text.rfind("@") > 0 else a.text for a in operands}
         return _installed(walk, view, base, names)
     found: list[str] = []
+    unknown = next((a for a in operands if a.opaque), None) if command not in _NAMES_INSTALLED else None
+    if unknown is not None:
+        # (`npm i "$X"`, `yarn add $P`: it may be a local directory or tarball, whose install
+        # scripts run; round r7)
+        refused = FileScript(unknown.text, view.name, True, True, None)
+        refused.refused = "its name is not known"
+        return refused
     specs = [a.text for a in operands if not a.opaque]
     text = _text(walk, view, base + "package.json", FILE_BYTES)
     if isinstance(text, str) and (":" in text or "/" in text):
