@@ -55,7 +55,6 @@ from polydeukes.stdlib.shell.analysis import (
     shell_options,
 )
 from polydeukes.stdlib.shell.coded import changes_case, decoded_variants, made_text
-from polydeukes.stdlib.shell.disk import CompiledText, PROGRAM_BYTES
 from polydeukes.stdlib.shell.expansion import (
     ONE,
     Arg,
@@ -2250,7 +2249,7 @@ class _Judge:
                 self.unknown_reach = True
                 self.found(BREAK_UNREADABLE, UNREADABLE_MODULE.format(head=view.head, module=shown, why=text.reason))
                 return True
-            if isinstance(text, CompiledText):  # (an extension module: its names, not code)
+            if isinstance(text, imports.CompiledText):  # (an extension module: its names, not code)
                 index = self.p.compiled_index(text, cwd)
             else:
                 if self.judged_last is None:
@@ -2462,6 +2461,8 @@ def _runs_python(view: View, walk, cwd: tuple[str, ...] | None) -> bool:
     program = view.args[view.inner]
     if "/" in program.text and not program.opaque:
         path = walk.absolute(program.text, cwd)
+        from polydeukes.stdlib.shell.disk import PROGRAM_BYTES  # (a program run by its path: the disk is read)
+
         text = walk.read_file(path, PROGRAM_BYTES) if path is not None else None
         if isinstance(text, str) and text.startswith("#!") and "python" in text.partition("\n")[0]:
             return True
