@@ -482,22 +482,6 @@ def _cmake_presets(walk: Walk, view: View, directory: str) -> list[str] | FileSc
     return out
 
 
-def _operands(args, valued: frozenset[str]) -> list:
-    """The words of `args` that are no option and no separate value of one of `valued`
-    (`pdm run -p sub x`: `run`, `x`)."""
-    out = []
-    k = 0
-    while k < len(args):
-        text = args[k].text
-        if text in valued:
-            k += 2
-            continue
-        if not text.startswith("-"):
-            out.append(args[k])
-        k += 1
-    return out
-
-
 def _as_prefix(spelled: str) -> str:
     """A directory as a prefix for file names (`.` and `./`: none)."""
     spelled = spelled.rstrip("/")
@@ -2012,7 +1996,8 @@ _SPHINX_VALUES = frozenset({"-b", "-d", "-c", "-D", "-A", "-t", "-j", "-w", "--b
 
 
 def _operands(args, takes_value: frozenset[str]) -> list:
-    """The operands of a call whose options in `takes_value` take the next word."""
+    """The operands of a call whose options in `takes_value` take the next word (`pdm run -p
+    sub x`: `run`, `x`); every word after `--`."""
     out = []
     k = 0
     while k < len(args):
