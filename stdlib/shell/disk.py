@@ -74,6 +74,11 @@ class Binary(msgspec.Struct, frozen=True):
 BINARY = Binary()
 
 
+# A compiled program, module or addon is read to this size for the names it holds (past it:
+# refused, fail closed).
+COMPILED_BYTES = 64 * safeio.MiB
+
+
 class CompiledText(str):
     """A compiled file's bytes, one character each (latin-1): searched for the protected
     entries' names (`Protected.compiled_index`), never read as code."""

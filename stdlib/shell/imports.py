@@ -53,7 +53,9 @@ from __future__ import annotations
 
 import re
 
-from polydeukes.stdlib.shell.disk import FILE_BYTES, MISSING, PROGRAM_BYTES, Binary, CompiledText, Missing, Refused
+from polydeukes.stdlib.shell.disk import (
+    COMPILED_BYTES, FILE_BYTES, MISSING, PROGRAM_BYTES, Binary, CompiledText, Missing, Refused,
+)
 from polydeukes.vm.sre import LazyPattern
 
 MODULES = 64  # files read per program
@@ -222,7 +224,7 @@ def local_modules(walk, language: str, code: str, base: tuple[str, ...] | None,
                     return found
             if isinstance(content, Binary) and language == "js" and path[-1].endswith(".node"):
                 # (`require("./addon.node")`: a native addon, its names searched)
-                data = disk.read_bytes(spelled, _EXTENSION_BYTES)
+                data = disk.read_bytes(spelled, COMPILED_BYTES)
                 content = CompiledText(data.decode("latin-1")) if isinstance(data, bytes) else data
                 found.append((spelled, content, False))
                 if isinstance(content, Refused):
@@ -240,7 +242,6 @@ def local_modules(walk, language: str, code: str, base: tuple[str, ...] | None,
 # A compiled extension module's names (`importlib.machinery.EXTENSION_SUFFIXES`, of any Python
 # version the project may run: `x.cpython-312-x86_64-linux-gnu.so`, `x.abi3.so`, `x.so`, `x.pyd`).
 _EXTENSION = LazyPattern(r"[^.]+(?:\.[A-Za-z0-9_-]+)?\.(?:so|pyd)")
-_EXTENSION_BYTES = 64 << 20
 
 
 def _extension_module(walk, source: tuple[str, ...], listed: dict) -> tuple[str, str | Refused, bool] | None:
@@ -257,7 +258,7 @@ def _extension_module(walk, source: tuple[str, ...], listed: dict) -> tuple[str,
     for name in sorted(names):
         if name.split(".", 1)[0] == stem:
             spelled = "/" + "/".join(directory + (name,))
-            data = walk.disk.read_bytes(spelled, _EXTENSION_BYTES)
+            data = walk.disk.read_bytes(spelled, COMPILED_BYTES)
             if isinstance(data, Refused):
                 return spelled, data, False
             if isinstance(data, bytes):

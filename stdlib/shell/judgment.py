@@ -2283,6 +2283,8 @@ class _Judge:
             return
         if script.made is not None:
             return  # (data, judged after the program's code: `command`)
+        from polydeukes.stdlib.shell.disk import CompiledText  # (a script was read: the disk is loaded)
+
         # A script of several files or scripts (`node -r ./x.js y.js`, what pytest imports,
         # npm's life cycle scripts) names the one that mentions the entry.
         index = -1
@@ -2291,7 +2293,7 @@ class _Judge:
             message = SCRIPT_MENTION if shell else SCRIPT_CODE
             if shell:
                 index = self.p.first_in_text(text, False, cwd, cwd_spelled)
-            elif path in script.compiled:
+            elif isinstance(text, CompiledText):
                 index = self.p.compiled_index(text, cwd)
             else:
                 index = self.code_index(text, cwd)
@@ -2299,7 +2301,7 @@ class _Judge:
                     index = self.code_index(text, script.directory)  # (pip's build backend runs there)
             if index >= 0:
                 break
-            if not shell and self.judged_last is None and path not in script.compiled \
+            if not shell and self.judged_last is None and not isinstance(text, CompiledText) \
                     and _program_text(script.runner, path):
                 made = made_text(text)
                 if made is not None:

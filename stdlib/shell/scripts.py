@@ -24,7 +24,7 @@ mentions), and hands the judges a `FileScript`:
   that mentions;
 - a file that is not there (or a directory) runs nothing and is not judged; a file whose
   first line holds a NUL byte is a compiled program: run by its path, its bytes are searched
-  for the protected entries' names (`_compiled_strings`, `Protected.compiled_index`);
+  for the protected entries' names (`_compiled`, `Protected.compiled_index`);
 - a file that cannot be read within the bounds (a FIFO, a device, too large, unreadable, the
   disk budget spent) fails closed.
 
@@ -70,7 +70,9 @@ from polydeukes.stdlib.shell.analysis import (
     shell_options,
     sqlite_editors,
 )
-from polydeukes.stdlib.shell.disk import BINARY, FILE_BYTES, PROGRAM_BYTES, SCRIPT_BYTES, Binary, Missing, Refused
+from polydeukes.stdlib.shell.disk import (
+    BINARY, COMPILED_BYTES, FILE_BYTES, PROGRAM_BYTES, SCRIPT_BYTES, Binary, CompiledText, Missing, Refused,
+)
 from polydeukes.stdlib.shell.expansion import Arg, Value, compile_segment, printed_file, printed_words, segment_matches
 from polydeukes.stdlib.shell.readers import LINES, MADE, WRITES, input_runs
 from polydeukes.stdlib.shell.tokenizer import W_GLOB, PlainRun
@@ -99,7 +101,7 @@ class FileScript:
     __slots__ = ("path", "runner", "shell", "text", "refused", "arguments", "child", "lines", "directory",
                  "paths", "parts", "tests", "node_bin", "rewritten", "pattern", "patterns", "sources",
                  "fallback", "made", "listings", "listings_read", "listed_text",
-                 "code_parts", "compiled")
+                 "code_parts")
 
     def __init__(self, path: str, runner: str, shell: bool, child: bool,
                  arguments: Sequence[Arg] | None) -> None:
@@ -141,9 +143,6 @@ class FileScript:
         # Program files a tool of shell lines also runs, read as code ((path, text) each: the
         # build hooks `hatch run` builds the project with, beside pyproject.toml's scripts).
         self.code_parts: list[tuple[str, str]] = []
-        # The spelled paths among its files that are compiled programs: their text is their
-        # bytes (latin-1), searched for names (`Protected.compiled_index`), not read as code
-        self.compiled: set[str] = set()
         # The script is the text of files a substitution passes on (`eval "$(head x.sh)"`,
         # `source <(tail x.sh)`): their spelled names or patterns, read together (`_sources`).
         self.sources: list[tuple[str, bool]] | None = None
@@ -1033,7 +1032,7 @@ def read(walk: Walk, view: View, script: FileScript) -> FileScript | None:
         # call, `./e` in the next), or handed to an interpreter (`python3 app.pyz`, a zip
         # archive whose __main__.py Python runs; `node addon.node`)
         content = _compiled(walk, view, script, script.path)
-        if isinstance(content, str) and script.compiled:
+        if isinstance(content, CompiledText):
             # (judged from `parts` alone: its bytes are no code any other reading should see)
             script.parts, content = [(script.path, content)], ""
     if content is None:
@@ -1050,10 +1049,6 @@ def read(walk: Walk, view: View, script: FileScript) -> FileScript | None:
     return script
 
 
-# A compiled program is read to this size for the names it holds (past it: refused, fail closed).
-COMPILED_BYTES = 64 << 20
-
-
 def _is_interpreter_run(view: View, script: FileScript) -> bool:
     """Is `script` the command itself, an interpreter the model knows run by its path
     (`.venv/bin/python3 -c 1`)? Compiled, it is that interpreter: its program and start-up
@@ -1063,11 +1058,11 @@ def _is_interpreter_run(view: View, script: FileScript) -> bool:
         and script.path == view.args[view.inner].text
 
 
-def _compiled(walk: Walk, view: View, script: FileScript, spelled: str) -> str | Refused | None:
+def _compiled(walk: Walk, view: View, script: FileScript, spelled: str) -> str | CompiledText | Refused | None:
     """The text to judge of the compiled program at `spelled` that `script` runs, None when
     the file is none (`read` judged it already) or lies under an unknown directory: the Python
     modules of a zip archive Python runs, read as code; else the program's bytes, one character
-    each (latin-1), searched for the protected entries' names (`Protected.compiled_index`)."""
+    each (`CompiledText`), searched for the protected entries' names."""
     path = walk.absolute(spelled, view.cwd)
     if path is None or walk.disk is None or walk.read_file(path, PROGRAM_BYTES) is not BINARY:
         return None
@@ -1087,8 +1082,7 @@ def _compiled(walk: Walk, view: View, script: FileScript, spelled: str) -> str |
         if isinstance(classes, Refused):
             return classes
         data = b"\0".join(classes)
-    script.compiled.add(spelled)
-    return data.decode("latin-1")
+    return CompiledText(data.decode("latin-1"))
 
 
 def _zip_members(data: bytes, suffixes: tuple[str, ...], limit: int, what: str) -> list[bytes] | Refused:
@@ -1349,7 +1343,7 @@ def _read_program(walk: Walk, view: View, script: FileScript) -> FileScript | No
         if isinstance(content, Refused):
             script.path, script.refused = spelled, content.reason
             return script
-        total += len(content) if spelled not in script.compiled else 0
+        total += len(content) if not isinstance(content, CompiledText) else 0
         if total > FILE_BYTES:
             script.refused = f"the files it runs are larger than {FILE_BYTES >> 20} MiB together"
             return script
@@ -1359,7 +1353,7 @@ def _read_program(walk: Walk, view: View, script: FileScript) -> FileScript | No
     script.parts = parts
     script.path = parts[0][0]
     # (a compiled program's bytes are judged from `parts` alone: no other reading sees them)
-    script.text = "\n".join(text for path, text in parts if path not in script.compiled)
+    script.text = "\n".join(text for _, text in parts if not isinstance(text, CompiledText))
     return script
 
 
