@@ -530,6 +530,12 @@ class Disk:
         except (OSError, ValueError) as exc:
             return _open_failure(exc, path)
 
+    def read_compiled(self, path: str) -> CompiledText | Missing | Refused:
+        """The bytes of a compiled module or addon a program loads, as `CompiledText`, within
+        `COMPILED_BYTES`."""
+        data = self.read_bytes(path, COMPILED_BYTES)
+        return CompiledText(data.decode("latin-1")) if type(data) is bytes else data
+
     def read_script(self, path: str, limit: int = SCRIPT_BYTES) -> str | Binary | Missing | Refused:
         """The text of a script a command runs, or `BINARY` for a compiled program, of which
         only the first kilobyte is read (an unknown program is not judged by its bytes). A

@@ -53,9 +53,7 @@ from __future__ import annotations
 
 import re
 
-from polydeukes.stdlib.shell.disk import (
-    COMPILED_BYTES, FILE_BYTES, MISSING, PROGRAM_BYTES, Binary, CompiledText, Missing, Refused,
-)
+from polydeukes.stdlib.shell.disk import FILE_BYTES, MISSING, PROGRAM_BYTES, Binary, Missing, Refused
 from polydeukes.vm.sre import LazyPattern
 
 MODULES = 64  # files read per program
@@ -224,9 +222,9 @@ def local_modules(walk, language: str, code: str, base: tuple[str, ...] | None,
                     return found
             if isinstance(content, Binary) and language == "js" and path[-1].endswith(".node"):
                 # (`require("./addon.node")`: a native addon, its names searched)
-                data = disk.read_bytes(spelled, COMPILED_BYTES)
-                content = CompiledText(data.decode("latin-1")) if isinstance(data, bytes) else data
-                found.append((spelled, content, False))
+                content = disk.read_compiled(spelled)
+                if not isinstance(content, Missing):
+                    found.append((spelled, content, False))
                 if isinstance(content, Refused):
                     return found
                 continue
@@ -258,11 +256,9 @@ def _extension_module(walk, source: tuple[str, ...], listed: dict) -> tuple[str,
     for name in sorted(names):
         if name.split(".", 1)[0] == stem:
             spelled = "/" + "/".join(directory + (name,))
-            data = walk.disk.read_bytes(spelled, COMPILED_BYTES)
-            if isinstance(data, Refused):
-                return spelled, data, False
-            if isinstance(data, bytes):
-                return spelled, CompiledText(data.decode("latin-1")), False
+            content = walk.disk.read_compiled(spelled)
+            if not isinstance(content, Missing):
+                return spelled, content, False
     return None
 
 

@@ -2238,6 +2238,7 @@ class _Judge:
         """Judge the modules `imports.local_modules` found: one written on the line with content
         unknown, unreadable, or whose code mentions an entry breaks (True)."""
         from polydeukes.stdlib.shell import imports
+        from polydeukes.stdlib.shell.disk import CompiledText  # (modules were read: the disk is loaded)
 
         for module, text, named in modules:
             shown = _shown_path(module, cwd)
@@ -2249,7 +2250,7 @@ class _Judge:
                 self.unknown_reach = True
                 self.found(BREAK_UNREADABLE, UNREADABLE_MODULE.format(head=view.head, module=shown, why=text.reason))
                 return True
-            if isinstance(text, imports.CompiledText):  # (an extension module: its names, not code)
+            if isinstance(text, CompiledText):  # (an extension module: its names, not code)
                 index = self.p.compiled_index(text, cwd)
             else:
                 if self.judged_last is None:
