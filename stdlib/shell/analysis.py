@@ -562,6 +562,13 @@ def _unknown_chdir(args: Sequence[Arg], inner: int, options: tuple[str, ...]) ->
 _PROCESS_DIRECTORY = LazyPattern(
     r"(?:/proc/(?:self|thread-self)/(?:(?P<own>cwd)|(?P<root>root))|/proc/[^/]+/(?:cwd|root|fd/[^/]+)"
     r"|/proc/(?:self|thread-self)/fd/[^/]+|/dev/fd/[^/]+)(?=/|$)")
+def _spells_name(raw: str, name: str) -> bool:
+    """Whether an assignment word spells its `NAME=` (or `NAME+=`) itself, quoted or not (`x=…`,
+    `"x=$v"`), rather than taking it from an expansion (`$(cat .env)`, `x$s`)."""
+    head = raw[: len(name) + 8].replace('"', "").replace("'", "")
+    return head.startswith(name) and head[len(name) : len(name) + 1] in ("=", "+")
+
+
 # A word whose text the shell may evaluate again later: an assignment (`x=…`, `x+=…`: its value)
 # or an array element's name (`a[…]`, given to `printf -v`, `read`, `let`, `test -v`, `declare`;
 # or assigned, `a[…]=…`: bash evaluates the subscript as arithmetic, running its `$(…)`).
@@ -2399,6 +2406,10 @@ class Walk:
                 self._name_references(rest)  # `declare -n r=x`: `$r` is `$x`
             else:
                 self._assign_all(rest, 0, view.source)
+                for a in rest:
+                    if a.opaque and "=" not in a.text and a.word.flags & (W_VAR | W_SUBST) \
+                            and a.text[:1] not in ("-", "+"):
+                        self._assign_unnamed(name, a, view.source)
                 letters = set("".join(a.text[1:] for a in rest if a.text[:1] == "-" and not a.text.startswith("--")))
                 if name != "export" and letters & set("luci"):
                     # `declare -l y=CI` (`-u`, `-c`): the value is changed as it is stored, made
@@ -2618,6 +2629,10 @@ class Walk:
             for name, how in scope.made.items():
                 if "$" + name in raw or "${" + name in raw:
                     return how
+        if scope.wild is not None and flags & W_VAR:
+            for m in _VARIABLE_REFERENCE().finditer(raw):
+                if m.group(1) not in scope.wild_since and _NAME().fullmatch(m.group(1)):
+                    return scope.wild
         if flags & W_VAR and ("$_" in raw or "${_" in raw or "BASH_" in raw) and _SHELL_MADE().search(raw):
             return _SHELL_TEXT
         if flags & W_VAR and "${" in raw and (scope.values or scope.directories):
@@ -2642,6 +2657,12 @@ class Walk:
             self.context.listed.pop(name, None)
         word = a.word
         scope = self.context.scope
+        if word.flags & (W_VAR | W_SUBST) and not _spells_name(source[word.start : word.end], name):
+            # `export $(cat .env)`, `declare "$x"`, `export T$s`: the `NAME=` itself is text an
+            # expansion gave (a declaration builtin assigns what its operand expands to), so the
+            # value is that text, not what follows a `=` the word does not spell
+            self._assign_expanded(a, name, value, append, source)
+            return
         if word.flags & W_SUBST and not file_prints(source[word.start : word.end]):
             values = None
         elif word.flags & (W_VAR | W_SUBST):
@@ -2674,6 +2695,31 @@ class Walk:
         if name == "GLOBIGNORE":
             self.context.glob = self.context.glob.copy()
             self.context.glob.dotglob = True
+
+    def _assign_expanded(self, a: Arg, name: str, value: str, append: bool, source: str) -> None:
+        """An assignment whose `NAME=` an expansion gave (`_assign`): the value is the rest of the
+        expanded text, unknown where part of the word is; made as the word's expansion is."""
+        scope = self.context.scope
+        values = None if a.opaque else (Value(value),)
+        if append:
+            before = scope.value(name)
+            values = None if before is None or values is None or len(before) > 64 \
+                else tuple(Value(b.text + value) for b in before)
+        scope.assign(name, values)
+        how = self._maker(source[a.word.start : a.word.end], a.word.flags, False)
+        if how is not None:
+            scope.made[name] = how
+
+    def _assign_unnamed(self, declaration: str, a: Arg, source: str) -> None:
+        """A declaration's operand whose expansion is of unknown text (`export $(python3 env.py)`):
+        it may assign any name. The values the line knew are unknown from here on; where the text
+        is made of data the walk does not work out, every name not assigned again is made of it."""
+        scope = self.context.scope
+        for known in [n for n in scope.values if _NAME().fullmatch(n)]:
+            scope.assign(known, None)
+        how = self._maker(source[a.word.start : a.word.end], a.word.flags, False)
+        if how is not None:
+            scope.any_made(f"may come from {declaration} of text this layer does not work out")
 
     def _arithmetic(self, view: View) -> None:
         """Names `let`, `((…))` or `$((…))` assign (`((x=1))`, `let x++`, `: $((x+=2))`): set,

@@ -581,7 +581,8 @@ class Scope:
     its first element; `spellings` keeps what an array's assignment spelled, which an
     expansion of unknown value carries so the mention rules can read it."""
 
-    __slots__ = ("values", "spellings", "keyed", "references", "directories", "made", "unset")
+    __slots__ = ("values", "spellings", "keyed", "references", "directories", "made", "unset", "wild",
+                 "wild_since")
 
     def __init__(self, directories=None) -> None:
         self.values: dict[str, tuple[Value, ...] | None] = {}
@@ -600,6 +601,16 @@ class Scope:
         # Names the line `unset`: their value is empty, and a default word is taken without
         # the colon too (`unset x; rm -rf "${x-ci}"`).
         self.unset: set[str] = set()
+        # Set when an operand of unknown text may have assigned any name (`export $(rev f)`,
+        # `any_made`): how, for the judge's message; every name not assigned since
+        # (`wild_since`) is made so.
+        self.wild: str | None = None
+        self.wild_since: set[str] = set()
+
+    def any_made(self, how: str) -> None:
+        """Every name may now hold a value made as `how` says, until the line assigns it."""
+        self.wild = how
+        self.wild_since = set()
 
     def copy(self) -> Scope:
         other = Scope(self.directories)
@@ -609,6 +620,8 @@ class Scope:
         other.references = dict(self.references)
         other.made = dict(self.made)
         other.unset = set(self.unset)
+        other.wild = self.wild
+        other.wild_since = set(self.wild_since)
         return other
 
     def refer(self, name: str, target: str | None) -> None:
@@ -725,6 +738,8 @@ class Scope:
             self.unset.discard(name)
         if self.made:
             self.made.pop(name, None)
+        if self.wild is not None:
+            self.wild_since.add(name)
         if self.spellings and name + "[@]" not in self.values:
             self.spellings.pop(name, None)
         if name + "[@]" in self.values:  # a scalar assignment replaces element 0
@@ -742,6 +757,8 @@ class Scope:
         elements = elements if elements is None or elements else (Value(""),)
         if self.made:
             self.made.pop(name, None)
+        if self.wild is not None:
+            self.wild_since.add(name)
         if self.unset:
             self.unset.discard(name)
         self.values[name + "[@]"] = elements
