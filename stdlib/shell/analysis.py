@@ -569,6 +569,15 @@ def _spells_name(raw: str, name: str) -> bool:
     return head.startswith(name) and head[len(name) : len(name) + 1] in ("=", "+")
 
 
+# Where bash evaluates a name's value again, running a `$(…)` in it (`_evaluated_made`): an
+# arithmetic expansion or command, an array subscript, a substring offset, `${!x}`, `${x@P}`.
+_EVALUATING_SPAN = LazyPattern(r"\$?\(\((.*?)\)\)|\$\{!([^}]*)\}|\$\{([A-Za-z_][A-Za-z0-9_]*)@P\}"
+                               r"|\$\{[A-Za-z_][A-Za-z0-9_]*(\[[^]]*\]|:(?![-=+?])[^}]*)\}", re.DOTALL)
+_ARITHMETIC_TEST = LazyPattern(r"\s-(?:eq|ne|lt|le|gt|ge)\s")
+_INTEGER_OPTION = LazyPattern(r"\s-[a-zA-Z]*i")
+_IDENTIFIER = LazyPattern(r"(?<![A-Za-z0-9_])[A-Za-z_][A-Za-z0-9_]*")
+
+
 # A word whose text the shell may evaluate again later: an assignment (`x=…`, `x+=…`: its value)
 # or an array element's name (`a[…]`, given to `printf -v`, `read`, `let`, `test -v`, `declare`;
 # or assigned, `a[…]=…`: bash evaluates the subscript as arithmetic, running its `$(…)`).
@@ -1341,10 +1350,11 @@ class Walk:
                 or (self._tilde_found if self._tilde_text is text else self._tildes(text)) \
                 or cmd.heredocs and _heredoc_runs(cmd) \
                 or name == "git" and any(w.text == "config" for w in words) \
-                or name in _ELEMENT_TESTS and _spells_substitution(text[first.start : words[-1].end]):
+                or name in _ELEMENT_TESTS and _spells_substitution(text[first.start : words[-1].end]) \
+                or flags & W_VAR and (self.context.scope.made or self.context.scope.wild is not None):
             # (a package script's name may be a local binary; `~+` is a path; an unquoted
             # heredoc's `$(…)` runs; `git config` may set what git runs; `test -v 'a[$(…)]'`
-            # runs the subscript's `$(…)`)
+            # runs the subscript's `$(…)`; `${a[x]}` runs what a made `x` holds: `_evaluated_made`)
             return None, None
         args = None
         if flags & W_VAR:
@@ -1446,7 +1456,9 @@ class Walk:
             if self._print_values(text, cmd, view):
                 flags |= W_PRINTS
             view.rewritten_word = _rewritten_word(text, cmd, context.scope.values)
-        if flags & (W_VAR | W_SUBST):
+        if (context.scope.made or context.scope.wild is not None) and words:
+            view.made_word = self._evaluated_made(text, cmd)
+        if flags & (W_VAR | W_SUBST) and view.made_word is None:
             view.made_word = self._made_word(text, cmd)
         if args is not None:
             view.args = args
@@ -2598,6 +2610,30 @@ class Walk:
                 return raw, how, k >= len(words)
         return None
 
+    def _evaluated_made(self, text: str, cmd: SimpleCommand) -> tuple[str, str, bool] | None:
+        """A name the line made of text it does not work out (`Scope.made`), evaluated again by
+        the shell where it would run a `$(…)` in its value: arithmetic (`$((x))`, `((x))`,
+        `let`, `[[ x -eq 1 ]]`, `declare -i`, an array subscript `${a[x]}`, an offset
+        `${s:x}`), indirection `${!x}` and prompt expansion `${x@P}` (`x=$(rev f); : $((x))`
+        ran the `a[$(…)]` that rev made). Taken as a target: a reader does not absolve it."""
+        words = cmd.words
+        spelled = text[words[0].start : words[-1].end]
+        head = words[0].text
+        spans = [(m.group(), "".join(m.groups(""))) for m in _EVALUATING_SPAN().finditer(spelled)]
+        if head == "let" or head == "[[" and _ARITHMETIC_TEST().search(spelled) \
+                or head in _DECLARATIONS and _INTEGER_OPTION().search(spelled):
+            spans.append((spelled, spelled))
+        scope = self.context.scope
+        for whole, evaluated in spans:
+            for m in _IDENTIFIER().finditer(evaluated):
+                name = m.group()
+                how = scope.made.get(name)
+                if how is None and scope.wild is not None and name not in scope.wild_since:
+                    how = scope.wild
+                if how is not None:
+                    return whole if len(whole) <= 60 else whole[:57] + "...", f"is evaluated again from {name}, which {how}", True
+        return None
+
     def _maker(self, raw: str, flags: int, splits: bool) -> str | None:
         """How the line makes the value of a word spelled `raw` of text the walk does not work
         out, or None: a substitution that rewrites data (`$(rev f)`, `_data_rewriter`), a
@@ -2806,6 +2842,11 @@ class Walk:
                 if how is not None:
                     view.made_input = how
                     return
+                if r.operator == "<<<":
+                    # `read x <<< "$(cat f)"`, `<<< "$v"`: a herestring of one known value
+                    found = word_values(target, view.source[target.start : target.end], self.context.scope)
+                    if found is not None and len(found) == 1 and found[0].pattern is None:
+                        bodies.append(found[0].text + "\n")
             if r.operator != "<":
                 continue
             path = self.absolute(r.target.text, view.cwd) if not r.target.opaque else None
@@ -2842,6 +2883,15 @@ class Walk:
             view.made_input = _OTHER_SPLIT
         else:
             view.loop_values = values
+            if "$(" in text or "`" in text:
+                # A command substitution in the text read (`read x < f; : $((x))`, `${x@P}`,
+                # `${a[x]}`): the shell may evaluate the value again, and run it; walked as the
+                # script it may become, as one spelled in an assignment is.
+                later = tuple(script for found in values.values() for v in found
+                              for script in heredoc_substitutions(v.text))
+                if later:
+                    view.wrapper_scripts = (*view.wrapper_scripts, *later)
+                    view.follow = True
 
     def _directory(self, name: str, rest: Sequence[Arg], connector: str = "", cdpath: Arg | None = None) -> None:
         """`cd`, `pushd`, `popd`: where the rest of the line runs (`cdpath`: a `CDPATH=…` in
