@@ -243,6 +243,19 @@ def init_cmd(with_git: bool, hosts: tuple[str, ...], list_hosts: bool) -> None:
             write_stderr(f"pdks init failed: {refusal}\n")
             raise SystemExit(2)
     try:
+        from polydeukes.cli.scaffold import pinned_yarn_entries
+
+        # A yarn release the project pins runs on every yarn command: protected, it is the
+        # user's, and the shell axis does not read it as code an agent may have written.
+        pinned = pinned_yarn_entries(root)
+        if pinned:
+            from polydeukes.stdlib.adapters import protect
+            from polydeukes.stdlib.adapters.install import InstallError
+
+            try:
+                protect.preflight(root, pinned, "pdks")
+            except InstallError as exc:
+                raise InitError(str(exc)) from None
         gate: list[str] = []
         if with_git:
             from polydeukes.stdlib.adapters import protect
@@ -255,6 +268,11 @@ def init_cmd(with_git: bool, hosts: tuple[str, ...], list_hosts: bool) -> None:
             except (GitError, InstallError) as exc:
                 raise InitError(str(exc)) from None
         lines = run_init(root)
+        if pinned:
+            try:
+                lines += protect.apply(root, pinned, "pdks")
+            except InstallError as exc:
+                raise InitError(str(exc)) from None
         if with_git:
             # Protection first: a hook that is not yet protected is a gate left open.
             try:

@@ -207,6 +207,55 @@ def run_init(root: str) -> list[str]:
     return [f"created {p}" for p in created] + [f"skipped {p} (already present)" for p in skipped]
 
 
+# Where a yarn release or plugin a project pins is kept: a file there is protected through its
+# directory, so `yarn set version` (a new file name) stays covered.
+_YARN_DIRECTORIES = (".yarn/releases", ".yarn/plugins")
+
+
+def pinned_yarn_entries(root: str) -> list[str]:
+    """The protectedPaths entries that cover the yarn release and plugins the project pins
+    (`.yarnrc.yml`'s `yarnPath` and `plugins`, yarn 1's `.yarnrc` `yarn-path`), inside the
+    project. Yarn runs that file instead of itself on every command, so the shell axis reads a
+    pinned file as code unless it is protected (docs/shell-axis.md): a real release, a 3-4 MB
+    bundle, trips the mention rule and would block every yarn command. Protected, it is the
+    user's, and an agent cannot replace it. Unreadable or odd files name nothing."""
+    named: list[str] = []
+    try:
+        with open(os.path.join(root, ".yarnrc.yml"), encoding="utf-8") as handle:
+            import yaml
+
+            settings = yaml.safe_load(handle.read(1 << 20))
+    except Exception:  # noqa: BLE001 - missing, unreadable or not YAML: it pins nothing
+        settings = None
+    if isinstance(settings, dict):
+        if isinstance(settings.get("yarnPath"), str):
+            named.append(settings["yarnPath"])
+        plugins = settings.get("plugins")
+        for plugin in plugins if isinstance(plugins, list) else ():
+            path = plugin.get("path") if isinstance(plugin, dict) else plugin
+            if isinstance(path, str):
+                named.append(path)
+    try:
+        with open(os.path.join(root, ".yarnrc"), encoding="utf-8") as handle:
+            for line in handle.read(1 << 20).splitlines():
+                key, _, value = line.strip().partition(" ")
+                if key.strip("'\"") == "yarn-path" and value.strip():
+                    named.append(value.strip().strip("'\""))
+    except (OSError, UnicodeDecodeError):
+        pass
+    entries: list[str] = []
+    real_root = os.path.realpath(root)
+    for path in named:
+        full = os.path.realpath(os.path.join(root, path))
+        if os.path.commonpath([full, real_root]) != real_root or full == real_root:
+            continue  # (a release outside the project is not the project's to protect)
+        relative = os.path.relpath(full, real_root).replace(os.sep, "/")
+        entry = next((d for d in _YARN_DIRECTORIES if relative.startswith(d + "/")), relative)
+        if entry not in entries:
+            entries.append(entry)
+    return entries
+
+
 def _create_exclusive(path: str, text: str) -> None:
     # O_EXCL: a file that appeared since the check is never overwritten.
     try:

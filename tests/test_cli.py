@@ -298,3 +298,52 @@ def test_a_repair_that_fails_only_with_the_layer_says_so(project):
         f"invalid config in polydeukes.config.yaml with layer {project.root}/layer.yaml: "
         f"disciplines[1] ('d') duplicates the id of an earlier entry (at {project.root}/"
         "layer.yaml:2:10))\n")
+
+
+_YARN_CALL = {"toolCalls": [{"name": "Bash", "args": {"command": "yarn --version"}}], "subagentSpawns": [],
+              "userMessages": [], "tools": {"mutating": ["Edit", "Write"], "shell": ["Bash"],
+                                            "commandArgs": ["command"]}}
+
+
+def test_init_protects_the_yarn_release_and_plugins_the_project_pins(project):
+    # A pinned release runs on every yarn command; unprotected, the shell axis reads it as code
+    # an agent may have written, and a real bundle (globs, dotted names) blocks every yarn call.
+    project.write(".yarnrc.yml", "yarnPath: .yarn/releases/yarn-4.1.0.cjs\nplugins:\n"
+                                 "  - path: .yarn/plugins/@yarnpkg/plugin-x.cjs\n    spec: x\n")
+    project.write(".yarn/releases/yarn-4.1.0.cjs", "const hooks = '.claude/hooks';\n")
+    project.write(".yarn/plugins/@yarnpkg/plugin-x.cjs", "module.exports = {};\n")
+    project.config("protectedPaths:\n  - '.claude/hooks'\n")
+    before = project.check(_YARN_CALL, "--enforce", "block")
+    assert before.code == 2
+    assert "node runs .yarn/releases/yarn-4.1.0.cjs, whose code mentions protected path .claude/hooks" \
+        in before.stderr
+    result = project.run("init")
+    assert (result.code, result.stdout) == (0, (
+        "created .gitignore\nskipped polydeukes.config.yaml (already present)\n"
+        "protected .yarn/releases in polydeukes.config.yaml\n"
+        "protected .yarn/plugins in polydeukes.config.yaml\n"))
+    assert (project.root / "polydeukes.config.yaml").read_text() == (
+        "protectedPaths:\n  - '.claude/hooks'\n  - '.yarn/releases'\n  - '.yarn/plugins'\n")
+    assert project.check(_YARN_CALL, "--enforce", "block").code == 0
+    assert project.run("init").stdout.count("protected") == 0  # covered: nothing added again
+
+
+def test_init_leaves_a_yarn_release_outside_the_project_and_yarn_1_pins_too(project, tmp_path_factory):
+    outside = tmp_path_factory.mktemp("elsewhere") / "yarn.cjs"
+    outside.write_text("")
+    project.write(".yarnrc.yml", f"yarnPath: {outside}\n")
+    project.write(".yarnrc", 'yarn-path "./tools/yarn-1.22.22.js"\n')
+    result = project.run("init")
+    assert result.code == 0
+    assert result.stdout.splitlines()[-1] == "protected tools/yarn-1.22.22.js in polydeukes.config.yaml"
+    assert str(outside) not in (project.root / "polydeukes.config.yaml").read_text()
+
+
+def test_init_refuses_before_writing_when_the_yarn_release_cannot_be_protected(project):
+    project.write(".yarnrc.yml", "yarnPath: .yarn/releases/yarn-4.1.0.cjs\n")
+    project.config('{"protectedPaths": "not a list"}', "polydeukes.config.json")
+    result = project.run("init")
+    assert result.code == 2 and result.stdout == ""
+    assert result.stderr.startswith("pdks init failed: cannot add to protectedPaths in polydeukes.config.json")
+    assert "'.yarn/releases'" in result.stderr or '".yarn/releases"' in result.stderr
+    assert not (project.root / ".gitignore").exists()
