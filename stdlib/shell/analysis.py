@@ -133,6 +133,9 @@ _COMMAND_VARIABLES = {
         "GIT_ASKPASS", "SSH_ASKPASS", "SUDO_ASKPASS", "GIT_PROXY_COMMAND", "PROMPT_COMMAND",
         "LESSCLOSE", "BROWSER", "SHELL", "MAKESHELL", "CONFIG_SHELL", "npm_config_script_shell",
         "npm_config_shell", "npm_config_editor", "FZF_DEFAULT_COMMAND",
+        # rsync's remote shell (`-e`) and the program it connects to a daemon through (round 8:
+        # `RSYNC_RSH=./x.sh rsync f h:x` ran x.sh)
+        "RSYNC_RSH", "RSYNC_CONNECT_PROG",
         # cargo's programs (projectfiles.py reads the same keys in its configuration files)
         "RUSTC_WRAPPER", "RUSTC_WORKSPACE_WRAPPER", "CARGO_BUILD_RUSTC_WRAPPER",
         "CARGO_BUILD_RUSTC_WORKSPACE_WRAPPER", "RUSTC", "CARGO_BUILD_RUSTC", "RUSTDOC", "CARGO_BUILD_RUSTDOC",
@@ -738,6 +741,7 @@ class View:
     passes_unreadable: tuple[str, str] | None = None  # a file it passes to an executor, unread: (path, why)
     passes_written: str | None = None  # a file it passes to an executor, written by the line, content unknown
     items_refused: str | None = None  # why xargs's operand file could not be read
+    configuration_home: str | None = None  # `HOME=notes`: where the line points its configuration
     option_glob: tuple[str, str] | None = None  # a glob word, and the option-like name it can expand to
     unknown_directory: Arg | None = None  # `tar -C c?`, `unzip -d "$D"`: where members land, unknown
     cwd_glob: tuple[tuple[str, ...], str] | None = None  # with `cwd` unknown: `Context.cwd_glob`
@@ -1351,7 +1355,9 @@ class Walk:
                 or cmd.heredocs and _heredoc_runs(cmd) \
                 or name == "git" and any(w.text == "config" for w in words) \
                 or name in _ELEMENT_TESTS and _spells_substitution(text[first.start : words[-1].end]) \
-                or flags & W_VAR and (self.context.scope.made or self.context.scope.wild is not None):
+                or flags & W_VAR and (self.context.scope.made or self.context.scope.wild is not None) \
+                or name in _OPTION_VARIABLES and not self.context.scope.values.keys().isdisjoint(_OPTION_VARIABLES[name]) \
+                or not self.context.scope.values.keys().isdisjoint(CONFIGURATION_HOMES):
             # (a package script's name may be a local binary; `~+` is a path; an unquoted
             # heredoc's `$(…)` runs; `git config` may set what git runs; `test -v 'a[$(…)]'`
             # runs the subscript's `$(…)`; `${a[x]}` runs what a made `x` holds: `_evaluated_made`)
@@ -1495,6 +1501,10 @@ class Walk:
         view.name = name
         if name == "history" and "HISTFILE" in context.scope.values:
             view.args = args = self._with_history_file(args, inner)
+        if inner or not context.scope.values.keys().isdisjoint(CONFIGURATION_HOMES):
+            view.configuration_home = self._configuration_home(view)
+        if name in _OPTION_VARIABLES and (inner or not context.scope.values.keys().isdisjoint(_OPTION_VARIABLES[name])):
+            view.args = args = self._with_environment_options(view, args, inner, name)
         model = E.COMMANDS.get(name)
         if model is None and name[-1:].isdigit():
             model = E.model_for(name)  # a versioned interpreter
@@ -2973,6 +2983,43 @@ class Walk:
                     a = args[at]
                     out[at] = Arg(prefix + "/" + "/".join(resolved), None, a.opaque, a.count, a.word)
         return out
+
+    def _configuration_home(self, view: View) -> str | None:
+        """`NAME=VALUE` when the command runs with a `CONFIGURATION_HOMES` variable the line
+        gives a known value (in front of it or earlier), other than the real home directory."""
+        for variable in CONFIGURATION_HOMES:
+            value = self.environment(view, variable)
+            if not value:
+                continue
+            if variable == "HOME" and self.absolute(value, view.cwd) == self.home_segs:
+                continue  # (the user's own home: docs/security.md)
+            return f"{variable}={value}"
+        return None
+
+    def _with_environment_options(self, view: View, args: list[Arg], inner: int, name: str) -> list[Arg]:
+        """The options a program takes from its environment (`_OPTION_VARIABLES`: assigned in
+        front of it or earlier on the line), put in front of its own as it reads them; one of
+        unknown value is an option of unknown value."""
+        import shlex
+
+        added: list[Arg] = []
+        word = args[inner].word
+        view.inner = inner  # (`environment` reads the assignments in front of the command)
+        for variable in _OPTION_VARIABLES[name]:
+            assigned = any(a.text.startswith(variable + "=") for a in args[:inner]) \
+                or variable in self.context.scope.values
+            if not assigned:
+                continue
+            value = self.environment(view, variable)
+            if value is None:
+                added.append(Arg("$" + variable, None, True, ANY, word))
+                continue
+            try:
+                texts = shlex.split(value)
+            except ValueError:
+                texts = value.split()
+            added.extend(Arg(t, None, False, ONE, word) for t in texts)
+        return [*args[: inner + 1], *added, *args[inner + 1 :]] if added else args
 
     def _with_history_file(self, args: list[Arg], inner: int) -> list[Arg]:
         """`history -w` or `-a` without a file writes the history to `$HISTFILE`: the value
@@ -4556,6 +4603,60 @@ _MAKE_NAME = LazyPattern(r"[^\s=:#$]+")
 # The variables that place the .curlrc curl reads (scripts._CONFIG_HOMES): assigned earlier on
 # the line, a `curl` that only reads still gets its view.
 _CURL_HOMES = frozenset({"CURL_HOME", "XDG_CONFIG_HOME", "HOME"})
+# Variables that say where programs find their user configuration (round 8). Set by the line to
+# a place an agent can write, they make a program run what it finds there: `HOME=notes git st`
+# ran notes/.gitconfig's alias, `HOME=notes gdb -batch` notes/.gdbinit, `HOME=notes bash -i`
+# notes/.bashrc (each deleted the gate). A program run so fails closed (judgment.py), but for pure
+# readers and those whose files there are read (`HOME_READ`: curl's, wget's, Python's user site).
+CONFIGURATION_HOMES = ("HOME", "XDG_CONFIG_HOME", "CARGO_HOME", "GRADLE_USER_HOME", "KUBECONFIG",
+                       "AWS_CONFIG_FILE", "NPM_CONFIG_USERCONFIG", "npm_config_userconfig", "GOENV",
+                       "PSQLRC", "IPYTHONDIR", "JUPYTER_CONFIG_DIR", "R_PROFILE_USER", "GNUPGHOME")
+# Programs that read nothing there: the commands of the table's plain rows (`Model.handler` None:
+# coreutils and the like), pure readers, and these wrappers, which read none of their own (the
+# command they run is asked in turn).
+_HOME_NEUTRAL = frozenset({
+    "env", "nice", "nohup", "timeout", "time", "stdbuf", "ionice", "taskset", "chrt", "setsid",
+    "flock", "command", "builtin", "exec", "xargs", "caffeinate", "prlimit", "numactl", "setarch",
+    "linux32", "linux64", "arch", "i386", "x86_64", "uname26", "unbuffer", "eatmydata", "nocache",
+    "timelimit", "softlimit", "cpulimit", "trickle", "chpst", "setlock", "lckdo", "with-lock-ex",
+    "ifne", "chronic", "dumb-init", "tini", "catchsegv", "gamemoderun", "prime-run", "vglrun",
+    "setuidgid", "envuidgid", "envdir", "cgexec",
+})
+# The programs whose files there are read where the line puts them (scripts.py, projectfiles.py):
+# curl's and wget's, yarn's `.yarnrc.yml`, Python's user site, cargo's and npm's configuration.
+_HOME_READ = {
+    "HOME": frozenset({"curl", "wget", "yarn"}), "XDG_CONFIG_HOME": frozenset({"curl"}),
+    "CARGO_HOME": frozenset({"cargo"}), "NPM_CONFIG_USERCONFIG": frozenset({"npm"}),
+    "npm_config_userconfig": frozenset({"npm"}),
+}
+
+
+def configuration_reader(view: View) -> str | None:
+    """The first program of a command run with a configuration home the line sets
+    (`View.configuration_home`) that may read configuration files there this layer does not: a
+    wrapper in front (`HOME=notes npm run t`: npm) or the command itself; None when none may."""
+    variable = (view.configuration_home or "").partition("=")[0]
+    read = _HOME_READ.get(variable, frozenset())
+    programs = [basename(a.text) for a in view.args[: view.inner] if not a.opaque and "=" not in a.text]
+    if view.inner < len(view.args):
+        programs.append(view.name)
+    for program in programs:
+        model = E.COMMANDS.get(program)
+        if not program or program in _HOME_NEUTRAL or program in read or program.startswith("python") \
+                or model is not None and (model.pure or model.handler is None):
+            continue
+        return program
+    return None
+# Environment variables whose value a program reads as options in front of its own (round 8):
+# `TAR_OPTIONS=--to-command=./x.sh tar xf a.tar` runs x.sh, `UNZIP='-d ci' unzip a.zip`
+# extracts into ci, `XZ_OPT=-k` keeps the input. (gzip 1.12 takes only harmless options from
+# GZIP: not listed.) Checked with GNU tar 1.34, zip 3.0, unzip 6.0, xz 5.4 and bzip2 1.0.8.
+_OPTION_VARIABLES = {
+    **dict.fromkeys(("tar", "gtar"), ("TAR_OPTIONS",)),
+    "zip": ("ZIPOPT",), **dict.fromkeys(("unzip", "zipinfo"), ("UNZIP", "UNZIPOPT")),
+    **dict.fromkeys(("xz", "unxz", "xzcat", "lzma", "unlzma", "lzcat"), ("XZ_DEFAULTS", "XZ_OPT")),
+    **dict.fromkeys(("bzip2", "bunzip2", "bzcat"), ("BZIP2", "BZIP")),
+}
 # sqlite3's command lines: `.shell`/`.system` run the rest of their line; `.read`, `.import`,
 # `.output` and `.once` run a file name that starts with `|` (sqlite3's shell documentation;
 # after options and words before it, `.import --csv '|cmd' t`; unquoted, `.output`'s and

@@ -51,6 +51,7 @@ from polydeukes.stdlib.shell.analysis import (
     View,
     Walk,
     basename,
+    configuration_reader,
     is_write_redirect,
     shell_options,
 )
@@ -154,6 +155,7 @@ REWRITTEN = "{head} runs what {stage} makes of the text on its way through the p
 WRITTEN_SCRIPT = "{head} runs {path}, which this line writes with content this layer does not compute"
 FEEDS_PROCESS = "{head} writes into {process}, which runs what it reads: code this layer does not read"
 UNREADABLE_ITEMS = "{head} takes operands from a file that cannot be read within bounds ({why})"
+CONFIGURATION_HOME = "{head} runs with {setting}, where it may read configuration files of its own, which cannot be judged"
 SCRIPT_MENTION = "{runner} runs {path}, which mentions protected path {p}"
 SCRIPT_CODE = "{runner} runs {path}, whose code mentions protected path {p}"
 UNREADABLE_SCRIPT = "{runner} runs {path}, which cannot be read within bounds ({why})"
@@ -931,6 +933,10 @@ class _Judge:
         if view.items_refused is not None and (model is None or not model.pure):
             self.unknown_reach = True
             self.found(BREAK_UNREADABLE, UNREADABLE_ITEMS.format(head=view.head, why=view.items_refused))
+        if view.configuration_home is not None and (reader := configuration_reader(view)) is not None:
+            # (judged last: a file the program's own reading finds names the entry first)
+            self.judged_last = self.judged_last or CONFIGURATION_HOME.format(
+                head=reader, setting=view.configuration_home)
         if name in _VIEWERS_AND_PAGER_USERS:
             self.viewer(view)
         if name in CONTAINER_ENGINES and view.inner < len(view.args):
