@@ -1664,6 +1664,11 @@ class Walk:
                     binary = "/" + "/".join((*directory, name))
                     view.wrapper_scripts = (*view.wrapper_scripts, _command_line(binary, args[inner + 1 :]))
                     break
+        if name == "git" and self.disk is not None and (context.path_dirs or inner or "GIT_EXEC_PATH" in context.scope.values
+                                                        or any(a.text.startswith("--exec-path=") for a in args[inner + 1 :])):
+            program = self._git_external(view, args, inner)
+            if program is not None:
+                view.wrapper_scripts = (*view.wrapper_scripts, program)
         if inner < len(args) and name and "/" not in args[inner].text and not args[inner].opaque \
                 and (view.wrapper in _NODE_BIN_RUNNERS or view.wrapper in _VENV_RUNNERS
                      or context.node_bin is not None and name not in BUILTINS and name not in _RESERVED) \
@@ -3564,6 +3569,37 @@ class Walk:
         if self.disk.kind([*path[:-2], "pyvenv.cfg"]) == "file":
             directory = path[:-1]
             self.context.path_dirs = (directory, *(d for d in self.context.path_dirs if d != directory))
+
+    def _git_external(self, view: View, args: list[Arg], inner: int) -> str | None:
+        """`git SUB …` runs `git-SUB` from its exec path (`--exec-path=DIR`, `GIT_EXEC_PATH`),
+        then from PATH, when SUB is no built-in: in a directory the line names there (`PATH=
+        notes/ex:$PATH git foo` and `GIT_EXEC_PATH=notes/ex git foo` ran notes/ex/git-foo), the
+        line that runs it; None when none is there. (A built-in of that name runs instead; the
+        file is read all the same.)"""
+        rest = args[inner + 1 :]
+        directories: list[tuple[str, ...]] = []
+        k = 0
+        while k < len(rest) and rest[k].text.startswith("-"):
+            if rest[k].text.startswith("--exec-path="):
+                place = self.absolute(rest[k].text[len("--exec-path="):], view.cwd)
+                if place is not None:
+                    directories.append(place)
+            k += 2 if rest[k].text in _GIT_VALUED_GLOBALS else 1
+        if k >= len(rest) or rest[k].opaque or "/" in rest[k].text:
+            return None
+        if not directories:
+            spelled = self.environment(view, "GIT_EXEC_PATH")
+            place = self.absolute(spelled, view.cwd) if spelled else None
+            if place is not None:
+                directories.append(place)
+        prefixed = [a for a in args[:inner] if a.text.startswith("PATH=")]
+        directories.extend(self._path_dirs(prefixed[-1].text[5:], view.cwd) if prefixed else self.context.path_dirs)
+        name = "git-" + rest[k].text
+        for directory in directories:
+            kind = self.disk.kind([*directory, name])
+            if isinstance(kind, str) and kind != "missing":
+                return _command_line("/" + "/".join((*directory, name)), rest[k + 1 :])
+        return None
 
     def _path_dirs(self, value: str, cwd: tuple[str, ...] | None) -> tuple[tuple[str, ...], ...]:
         """The directories a PATH value puts before `$PATH` (`bin:$PATH`, `$PWD/bin:…`), as
