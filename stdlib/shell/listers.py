@@ -23,7 +23,10 @@ from polydeukes.stdlib.shell import effects as E
 
 # The commands `listing` may answer for (the walk asks only about these names).
 LISTERS = frozenset({"find", "git", "ls", "grep", "egrep", "fgrep", "rg", "ag", "fd", "fdfind", "tree", "du",
-                     "stat", "compgen"})
+                     "stat", "compgen", "locate", "plocate", "mlocate", "slocate"})
+# (round 8) Programs that print paths from a database built earlier, of any directory: what they
+# print may be anywhere (`locate gate.sh | xargs rm` passed).
+_DATABASE_LISTERS = frozenset({"locate", "plocate", "mlocate", "slocate"})
 # Commands that print their own words (round r5): fed to xargs (`echo x.sh | xargs bash`) or
 # printing a lister's paths again (`bash $(echo $(ls x.sh))`), the words are a listing of files.
 WORD_PRINTERS = frozenset({"echo", "printf"})
@@ -57,10 +60,13 @@ def listing(view) -> tuple[E.Extra, ...] | None:
         return _git_ls_files(view, found)
     if name == "compgen":
         return _compgen(args[inner + 1 :])
+    if name in _DATABASE_LISTERS:
+        return (_start("/", None, True, name),)
     if name in _GREPS:
         words = [a.text for a in args[inner + 1 :]]
-        if not any(w in _FILES_ONLY or w[:1] == "-" and w[1:2] != "-" and ("l" in w or "L" in w) for w in words):
-            return None  # matching lines, not paths
+        if not any(w in _FILES_ONLY or w[:1] == "-" and w[1:2] != "-" and ("l" in w or "L" in w) for w in words) \
+                and not (name == "ag" and any(w[:1] == "-" and w[1:2] != "-" and "g" in w for w in words)):
+            return None  # matching lines, not paths (ag's `-g PATTERN` prints the files it names)
         includes = [w.split("=", 1)[1] for w in words if w.startswith("--include=")]
         if len(includes) == 1 and "/" not in includes[0]:
             names = (includes[0],)

@@ -649,7 +649,9 @@ def _find(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
         starts.append(args[k])
         k += 1
     if not starts:
-        starts = [Arg(".", None, False, ONE, args[0].word)] if args else []  # `find` alone: the directory
+        # `find` alone, or only an expression: the directory (`find | xargs rm -f` passed, its
+        # start was none when no word was left to carry it)
+        starts = [Arg(".", None, False, ONE, args[0].word if args else None)]
     extra: list[Extra] = []
     unproven = None
     names: list[str] = []
