@@ -129,6 +129,10 @@ THROUGH_SYMLINK = "{head} writes through symbolic link {path} into protected pat
 THROUGH_LINE_LINK_UNKNOWN = ("{head} writes {path} through a symbolic link the line makes, which leads where "
                              "the walk cannot tell")
 WHOLE_TREE = "{what} rewrites the work tree, which holds protected path {p}"
+# remotes.py: a tree whose names come from a bucket, a repository, a backup (not the line)
+REMOTE_TREE = "{what} copies a remote tree into {path}, which may write protected path {p}"
+REMOTE_PROFILE = ("{what} synchronizes roots its profile names, which the line does not show: "
+                  "they may hold protected path {p}")
 SKIPS_HOOK = "{what} {how} skips {hooks}"
 REDIRECTS_HOOKS = "{what} can point core.hooksPath elsewhere, which takes {hooks} out of use"
 # Every hook git runs (githooks(5)): a new core.hooksPath takes any of them out of use.
@@ -1567,8 +1571,15 @@ class _Judge:
                     hits = self._tree_dir_hits(tree if tree is not None else "", None)
             if hits:
                 self.reached.update(hits)
-                what = f"git {_git_subcommand(view)}" if name == "git" else name
+                what = extra.what or (f"git {_git_subcommand(view)}" if name == "git" else name)
                 self.found(BREAK_EFFECT, WHOLE_TREE.format(what=what, p=entries[hits[0]]))
+            return
+        if extra.rule in ("remote", "remote-profile") and kind == E.WRITE:
+            hits = list(range(len(entries))) if extra.rule == "remote-profile" else p.tree_hits(extra.path, cwd)
+            if hits:
+                self.reached.update(hits)
+                template = REMOTE_PROFILE if extra.rule == "remote-profile" else REMOTE_TREE
+                self.found(BREAK_EFFECT, template.format(what=extra.what or name, path=extra.path, p=entries[hits[0]]))
             return
         if kind in ("extract", "patch"):
             self.deferred(view, extra, cwd, head)
