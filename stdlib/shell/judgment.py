@@ -131,8 +131,10 @@ THROUGH_LINE_LINK_UNKNOWN = ("{head} writes {path} through a symbolic link the l
 WHOLE_TREE = "{what} rewrites the work tree, which holds protected path {p}"
 # remotes.py: a tree whose names come from a bucket, a repository, a backup (not the line)
 REMOTE_TREE = "{what} copies a remote tree into {path}, which may write protected path {p}"
+REMOTE_MOUNT = "{what} mounts a remote tree over {path}, which may write protected path {p}"
 REMOTE_PROFILE = ("{what} synchronizes roots its profile names, which the line does not show: "
                   "they may hold protected path {p}")
+_REMOTE_TEMPLATES = {"remote": REMOTE_TREE, "remote-mount": REMOTE_MOUNT, "remote-profile": REMOTE_PROFILE}
 SKIPS_HOOK = "{what} {how} skips {hooks}"
 REDIRECTS_HOOKS = "{what} can point core.hooksPath elsewhere, which takes {hooks} out of use"
 # Every hook git runs (githooks(5)): a new core.hooksPath takes any of them out of use.
@@ -1574,11 +1576,11 @@ class _Judge:
                 what = extra.what or (f"git {_git_subcommand(view)}" if name == "git" else name)
                 self.found(BREAK_EFFECT, WHOLE_TREE.format(what=what, p=entries[hits[0]]))
             return
-        if extra.rule in ("remote", "remote-profile") and kind == E.WRITE:
+        if extra.rule in _REMOTE_TEMPLATES and kind == E.WRITE:
             hits = list(range(len(entries))) if extra.rule == "remote-profile" else p.tree_hits(extra.path, cwd)
             if hits:
                 self.reached.update(hits)
-                template = REMOTE_PROFILE if extra.rule == "remote-profile" else REMOTE_TREE
+                template = _REMOTE_TEMPLATES[extra.rule]
                 self.found(BREAK_EFFECT, template.format(what=extra.what or name, path=extra.path, p=entries[hits[0]]))
             return
         if kind in ("extract", "patch"):

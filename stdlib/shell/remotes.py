@@ -234,7 +234,7 @@ TOOLS: dict[str, Tool] = {
     "incus": Tool(2, {"file pull": "object", "file push": "read"}, _LXC, recursive=_options("-r --recursive"),
                   remote=r"(?!)"),
     "restic": Tool(1, {"restore": "target", "mount": "last", "snapshots": "read", "ls": "read", "check": "read",
-                       "stats": "read", "find": "read", "diff": "read", "cat": "read", "version": "read",
+                       "stats": "read", "find": "read", "diff": "read", "cat": "read", "version": "read", "dump": "read",
                        "help": "read", "backup": "read"},
                    _RESTIC_VALUES, _options("--dry-run -n"), target=_options("-t --target"),
                    writes=_options("-t --target")),
@@ -264,7 +264,7 @@ TOOLS["git-svn"] = Tool(1, {"clone": "clone", "rebase": "work", "dcommit": "work
                             "reset": "read", "gc": "read"},
                         _options("-T --trunk -b --branches -t --tags --prefix --username -r --revision "
                                  "--ignore-paths --include-paths --authors-file -A --authors-prog --config-dir "
-                                 "--ignore-refs --log-window-size --strategy -s -m --message"),
+                                 "--ignore-refs --log-window-size"),
                         _options("-n --dry-run"), remote=_URL, label="git svn")
 TOOLS["git-lfs"] = Tool(1, {"pull": "work", "checkout": "work", "fetch": "read", "ls-files": "read",
                             "status": "read", "env": "read", "version": "read", "logs": "read", "locks": "read",
@@ -423,10 +423,11 @@ def remote_copy(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effec
             role_of[j] = DELETE
             if not args[j].opaque:
                 extra.append(Extra(DELETE, path=args[j].text, tree=True, rule="remote", what=what))
+    rule = "remote-mount" if sub in _MOUNTS else "remote"
     for j in dests:
         role_of[j] = WRITE
         if not args[j].opaque:
-            extra.append(Extra(WRITE, path=args[j].text, tree=True, rule="remote", what=what))
+            extra.append(Extra(WRITE, path=args[j].text, tree=True, rule=rule, what=what))
     if default is not None:
         extra.append(Extra(WRITE, path=default, tree=True, rule="remote", what=what))
     return Effects(tuple(assign(items, role_of)), tuple(extra), None)
