@@ -28,12 +28,13 @@ per subcommand a mode:
 A destination operand is local unless it has the row's remote form (`s3://…`, `remote:path`,
 `pod:path`, `https://…`); a local one is a `write` item (a protected path spelled as the
 destination blocks as any write does; an unknown value is judged as any written word's) and an
-`Extra(WRITE, tree=True, rule="remote")` the judge reports as "copies a remote tree into". An
-option the row does not list is read as a flag; when the destination is the word after one, the
-word before it is taken as a destination too (the option may have taken a value). Include and
-exclude filters are not read: a destination above a protected path fails closed whatever they
-say. A subcommand the row does not list is unproven (as an unknown program: a protected path it
-mentions blocks).
+`Extra(WRITE, tree=True, rule="remote")` the judge reports as "copies a remote tree into" (a
+mount: "mounts a remote tree over"). An option the row does not list is read as a flag; when the
+destination is the word after one, the word before it is taken as a destination too (the option
+may have taken a value), and an `object` copy is taken as recursive (it may be an abbreviation of
+the recursive option). Include and exclude filters are not read: a destination above a
+protected path fails closed whatever they say. A subcommand the row does not list is unproven
+(as an unknown program: a protected path it mentions blocks); one of unknown value is `tree`.
 """
 
 from __future__ import annotations
@@ -59,6 +60,8 @@ class Tool(msgspec.Struct, frozen=True, gc=False):
     remote: str = r"[a-z][a-z0-9+.-]*://"  # a remote operand starts so (a regular expression)
     writes: frozenset[str] = frozenset()  # options whose value is a file written
     label: str = ""  # the program as messages name it, when not its command name (`git svn`)
+    chdir: frozenset[str] = frozenset()  # options naming the directory relative paths start from
+    dry_subs: frozenset[str] = frozenset()  # the subcommands `dry` applies to (empty: every one)
 
 
 def _options(text: str) -> frozenset[str]:
@@ -161,7 +164,7 @@ TOOLS: dict[str, Tool] = {
                 _BUCKET, _options("--dryrun"), _options("--recursive"), remote=_S3),
     "gsutil": Tool(1, {"cp": "object", "mv": "object move", "rsync": "tree", "ls": "read", "cat": "read",
                        "du": "read", "stat": "read", "hash": "read", "rm": "read", "mb": "read", "rb": "read"},
-                   _GSUTIL, _options("-n"), _options("-r -R"), remote=_GS),
+                   _GSUTIL, _options("-n"), _options("-r -R"), remote=_GS, dry_subs=frozenset({"rsync"})),
     "gcloud": Tool(2, {"storage cp": "object", "storage mv": "object move", "storage rsync": "tree",
                        "storage ls": "read", "storage cat": "read", "storage du": "read", "storage hash": "read",
                        "storage rm": "read"}, _GCLOUD, _options("--dry-run"), _options("-r -R --recursive"),
@@ -212,7 +215,7 @@ TOOLS: dict[str, Tool] = {
                    "config": "read", "showconfig": "read", "verify": "read", "parents": "read", "locate": "read",
                    "cat": "read", "export": "read", "bundle": "read", "push": "read", "commit": "read",
                    "ci": "read", "add": "read"},
-               _HG, _options("-n --dry-run"), repo=_options("-R --repository --cwd"),
+               _HG, _options("-n --dry-run"), repo=_options("-R --repository --cwd"), chdir=_options("--cwd"),
                writes=_options("-o --output"), remote=_URL),
     "bzr": Tool(1, {"branch": "clone", "get": "clone", "clone": "clone", "checkout": "clone", "co": "clone",
                     "export": "first", "pull": "work", "update": "work", "up": "work", "merge": "work",
@@ -244,7 +247,7 @@ TOOLS: dict[str, Tool] = {
     "duplicity": Tool(1, {"restore": "tree", "verify": "read", "collection-status": "read",
                           "list-current-files": "read", "full": "read", "incremental": "read", "inc": "read",
                           "backup": "read", "": "tree"},
-                      _DUPLICITY, _options("--dry-run")),
+                      _DUPLICITY),
     "rdiff-backup": Tool(1, {"restore": "tree", "backup": "tree", "": "tree", "list": "read", "verify": "read",
                              "compare": "read", "info": "read", "calculate": "read", "test": "read"},
                          _RDIFF, _options("-l --list-increments --list-increment-sizes --list-changed-since "
@@ -280,7 +283,25 @@ _STDIN_NAMES = frozenset({"-I"})
 
 
 def _remote(tool: Tool, text: str) -> bool:
+    if text.startswith(_LOCAL_URLS):
+        return False
     return text == "-" or LazyPattern(tool.remote)().match(text) is not None
+
+
+# Spellings of a local path as a remote one: gsutil's and gcloud's `file://PATH`, rclone's
+# on-the-fly local backend `:local:PATH`.
+_LOCAL_URLS = ("file://", ":local:", ":local,")
+
+
+def _local_path(name: str, text: str, base: str) -> str:
+    """The local path a destination word names (below `base`, hg's `--cwd`)."""
+    if text.startswith("file://"):
+        text = text[len("file://"):] or "."
+    elif text.startswith((":local:", ":local,")):
+        text = text.split(":", 2)[2] or "."
+    if base and not text.startswith(("/", "~")):
+        text = base.rstrip("/") + "/" + text
+    return text
 
 
 def remote_copy(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
@@ -292,7 +313,7 @@ def remote_copy(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effec
     sub_words: list[int] = []
     flags: set[str] = set()
     values: dict[str, list[str]] = {}  # the destination and work-tree options' values
-    options_done = False
+    options_done = unknown_flag = False
     k = 0
     n = len(args)
     while k < n:
@@ -313,9 +334,18 @@ def remote_copy(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effec
             k += 1
             continue
         key, eq, value = t.partition("=")
+        if not t.startswith("--") and key not in tool.values:
+            # A bundle of short flags (`-rn`), up to a letter that takes a value: the rest of the
+            # word (`-d.`, `-t/tmp/x`) or, ending the word, the next one.
+            for pos in range(1, len(t)):
+                letter = "-" + t[pos]
+                flags.add(letter)
+                if letter in tool.values:
+                    key = letter
+                    if pos + 1 < len(t):
+                        eq, value = "=", t[pos + 1 :]
+                    break
         flags.add(key)
-        if not t.startswith("--"):
-            flags.update("-" + c for c in t[1:])  # (a bundle of short flags: `-rn`)
         role = WRITE if key in tool.writes else DATA
         if key in tool.values and not eq:
             items.append(Item(k, t, DATA))
@@ -331,6 +361,7 @@ def remote_copy(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effec
             items.append(Item(k, t, DATA))
             if key not in tool.dry and key not in tool.recursive:
                 after_unknown.add(k + 1)
+                unknown_flag = True
         k += 1
     sub = " ".join(args[j].text for j in sub_words)
     if sub not in tool.subs and "" in tool.subs:
@@ -340,13 +371,16 @@ def remote_copy(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effec
         sub_words, sub = [], ""
     what = " ".join([tool.label or name, *(args[j].text for j in sub_words)])
     mode = tool.subs.get(sub)
-    if mode is None or any(args[j].opaque for j in sub_words):
+    if any(args[j].opaque for j in sub_words):
+        mode = "tree"  # (a subcommand of unknown value may be `sync`: its last operand is taken)
+    elif mode is None:
         return Effects(tuple(Item(it.index, it.text, UNKNOWN) if not it.role else it for it in items), (),
                        f"{what} is not in the model")
     move = mode.endswith(" move")
     mode = mode.split()[0]
-    if flags & tool.dry and sub not in _MOUNTS:
+    if flags & tool.dry and sub not in _MOUNTS and (not tool.dry_subs or sub in tool.dry_subs):
         mode = "read"  # (`--dry-run`: nothing is written)
+    base = next((v for key in tool.chdir for v in values.get(key, ())), "")
     extra: list[Extra] = []
     role_of: dict[int, str] = {}
     local = [j for j in operands if not _remote(tool, args[j].text)]
@@ -357,7 +391,7 @@ def remote_copy(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effec
         if last is not None and (len(operands) >= 2 or sub in _MOUNTS or flags & _STDIN_NAMES) \
                 and last in local:
             dests.append(last)
-            if last in after_unknown and len(operands) >= 3:
+            if last in after_unknown and len(operands) >= 3 and operands[-2] in local:
                 dests.append(operands[-2])  # (the unknown option may have taken `last` as its value)
         elif len(operands) == 1 and name in _CWD_DEFAULT and last not in local:
             operands = [last, -1]  # (the directory it runs in)
@@ -369,9 +403,10 @@ def remote_copy(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effec
                     if not args[j].opaque:
                         extra.append(Extra(DELETE, path=args[j].text, tree=True, rule="remote", what=what))
         sources = operands[:-1]
-        if mode == "object" and not flags & tool.recursive and not flags & _STDIN_NAMES and sources \
+        # (an option the row does not list may be a recursive one: `aws s3 cp --rec`, abbreviated)
+        if mode == "object" and not flags & tool.recursive and not flags & _STDIN_NAMES and not unknown_flag and sources \
                 and (dests or operands[-1] == -1):
-            directory = "." if operands[-1] == -1 else args[dests[0]].text
+            directory = "." if operands[-1] == -1 else _local_path(name, args[dests[0]].text, base)
             if dests:
                 role_of[dests[0]] = WRITE
             dests = []
@@ -397,7 +432,9 @@ def remote_copy(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effec
             default = "."  # (named after a source of unknown value: anywhere in the directory)
         elif operands:
             default = args[operands[0]].text.rstrip("/").rsplit("/", 1)[-1].rsplit(":", 1)[-1] or "."
-            if name != "svn" and default.endswith((".git", ".hg")):
+            if name == "svn":
+                default = default.split("@", 1)[0] or "."  # (a peg revision: `URL@5`)
+            elif default.endswith((".git", ".hg")):
                 default = default.rsplit(".", 1)[0]
     elif mode == "first":
         dests = operands[:1] if operands[:1] and operands[0] in local else []
@@ -427,9 +464,9 @@ def remote_copy(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effec
     for j in dests:
         role_of[j] = WRITE
         if not args[j].opaque:
-            extra.append(Extra(WRITE, path=args[j].text, tree=True, rule=rule, what=what))
+            extra.append(Extra(WRITE, path=_local_path(name, args[j].text, base), tree=True, rule=rule, what=what))
     if default is not None:
-        extra.append(Extra(WRITE, path=default, tree=True, rule="remote", what=what))
+        extra.append(Extra(WRITE, path=_local_path(name, default, base), tree=True, rule="remote", what=what))
     return Effects(tuple(assign(items, role_of)), tuple(extra), None)
 
 
@@ -451,9 +488,10 @@ _TARSNAP_LETTERS = frozenset("fCTXs")
 def tarsnap(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
     """`tarsnap -x -f NAME [-C DIR] [members]`: as `tar -x`, but the archive is on a server, so
     its member names are unknown: a tree below the directory (`-C`, else the one it runs in).
-    `-c` reads, `-t`, `--list-archives`, `--print-stats` and `--dry-run` write nothing."""
+    `-c` reads (its `--dry-run` is for `-c` only); `-t`, `--list-archives` and `--print-stats`
+    write nothing."""
     items: list[Item] = []
-    extract = dry = False
+    extract = False
     directory = "."
     k = 0
     n = len(args)
@@ -464,8 +502,6 @@ def tarsnap(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
         bundle = t[1:] if t.startswith("-") and not t.startswith("--") else (t if k == 0 and t.isalpha() else "")
         if key in ("-x", "--extract") or "x" in bundle:
             extract = True
-        if key == "--dry-run":
-            dry = True
         takes = key in _TARSNAP_VALUES and not eq or (bundle[-1:] in _TARSNAP_LETTERS and len(bundle) > 1)
         if takes and k + 1 < n:
             items.append(Item(k, t, DATA))
@@ -478,7 +514,7 @@ def tarsnap(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
             directory = value
         items.append(Item(k, value if eq else t, DATA if t.startswith("-") or bundle else READ, not eq))
         k += 1
-    extra = (Extra(WRITE, path=directory, tree=True, rule="remote", what="tarsnap -x"),) if extract and not dry else ()
+    extra = (Extra(WRITE, path=directory, tree=True, rule="remote", what="tarsnap -x"),) if extract else ()
     return Effects(tuple(items), extra, None)
 
 
