@@ -271,7 +271,11 @@ TOOLS["git-svn"] = Tool(1, {"clone": "clone", "rebase": "work", "dcommit": "work
                         _options("-n --dry-run"), remote=_URL, label="git svn")
 TOOLS["git-lfs"] = Tool(1, {"pull": "work", "checkout": "work", "fetch": "read", "ls-files": "read",
                             "status": "read", "env": "read", "version": "read", "logs": "read", "locks": "read",
-                            "fsck": "read", "push": "read", "pointer": "read", "ext": "read"},
+                            "fsck": "read", "push": "read", "pointer": "read", "ext": "read",
+                            # (its filter and hook entry points: they store or print content,
+                            # gitruns.with_paths)
+                            "clean": "read", "smudge": "read", "filter-process": "read", "pre-push": "read",
+                            "post-checkout": "read", "post-commit": "read", "post-merge": "read"},
                         _options("-I --include -X --exclude -r --remote"), label="git lfs")
 
 _MOUNTS = frozenset({"mount", "nfsmount"})
