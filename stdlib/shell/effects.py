@@ -482,6 +482,7 @@ COMMANDS: dict[str, Model] = {
                      "bzr", "brz", "fossil", "kubectl", "oc", "lxc", "incus", "restic", "borg", "duplicity",
                      "rdiff-backup", "unison", "git-svn", "git-lfs"), Model("", handler="remote-copy")),
     "tarsnap": Model("", handler="tarsnap"),
+    "lftp": Model("", handler="lftp"),
     "gzip": _COMPRESSOR, "gunzip": _COMPRESSOR, "zcat": _COMPRESSOR, "bzip2": _COMPRESSOR,
     "bunzip2": _COMPRESSOR, "bzcat": _COMPRESSOR, "xz": _COMPRESSOR, "unxz": _COMPRESSOR,
     "xzcat": _COMPRESSOR, "lzma": _COMPRESSOR, "unlzma": _COMPRESSOR, "lzcat": _COMPRESSOR,
@@ -924,6 +925,7 @@ def _handlers() -> dict[str, Callable[[str, Sequence[Arg], Model, Env], Effects]
         _HANDLERS.update(downloads.HANDLERS)
         _HANDLERS["remote-copy"] = _remote_command
         _HANDLERS["tarsnap"] = _remote_command
+        _HANDLERS["lftp"] = _remote_command
         _HANDLERS["git"] = git.git
         _HANDLERS["pip"] = _pip_command
     return _HANDLERS

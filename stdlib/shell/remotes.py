@@ -35,6 +35,7 @@ may have taken a value), and an `object` copy is taken as recursive (it may be a
 the recursive option). Include and exclude filters are not read: a destination above a
 protected path fails closed whatever they say. A subcommand the row does not list is unproven
 (as an unknown program: a protected path it mentions blocks); one of unknown value is `tree`.
+`tarsnap` (tar's modes) and `lftp` (its command scripts) have readers of their own below.
 """
 
 from __future__ import annotations
@@ -522,4 +523,125 @@ def tarsnap(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
     return Effects(tuple(items), extra, None)
 
 
-HANDLERS = {"remote-copy": remote_copy, "tarsnap": tarsnap}
+# -- lftp ------------------------------------------------------------------------------------------
+
+_LFTP_VALUES = frozenset("-c -e -f -u -p --rcfile --user --password --port".split())
+# A command's options that take a value (mirror's and get's).
+_LFTP_COMMAND_VALUES = frozenset("-I -X -i -x -P -O -o -N --include-glob --exclude-glob --include --exclude "
+                                 "--parallel --target-directory --newer-than --older-than --size-range "
+                                 "--log --script --on-change --exclude-glob-from --include-glob-from "
+                                 "--use-pget-n --loop --file --directory".split())
+_LFTP_GETS = frozenset({"get", "get1", "pget", "mget", "reget"})
+_LFTP_UNKNOWN = frozenset({"source", "eval", "alias", "cmd:default-protocol", "queue", "at"})
+
+
+def lftp(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
+    """lftp's commands (`-c CMDS`, `-e CMDS`, a heredoc on stdin): `mirror [SRC [DST]]` writes a
+    remote tree into DST (by default SRC's last name, or the local directory when SRC is not
+    given; `-R`/`--reverse` uploads), `get`/`mget`/`pget` write the remote files' names (`-o`
+    one file, `-O` a directory), `lcd` moves the local directory. A script the line does not
+    show (`-f FILE`, stdin from a file or a pipe, `source`) may do any of that in the directory
+    it runs in: a tree there."""
+    items: list[Item] = []
+    scripts: list[str] = []
+    unknown = False
+    k = 0
+    n = len(args)
+    while k < n:
+        t = args[k].text
+        key, eq, value = t.partition("=")
+        if key in _LFTP_VALUES and not eq and k + 1 < n:
+            items.append(Item(k, t, DATA))
+            items.append(Item(k + 1, args[k + 1].text, READ if key in ("-f", "--rcfile") else DATA, True, key))
+            if key in ("-c", "-e"):
+                if args[k + 1].opaque:
+                    unknown = True
+                scripts.append(args[k + 1].text)
+            elif key == "-f":
+                unknown = True
+            k += 2
+            continue
+        items.append(Item(k, t, DATA))
+        k += 1
+    scripts.extend(env.heredocs)
+    if (env.stdin_file is not None or env.piped) and not env.heredocs and not any(a.text == "-c" for a in args):
+        unknown = True  # (its commands come on stdin)
+    extra: list[Extra] = []
+    if unknown:
+        extra.append(Extra(WRITE, path=".", tree=True, rule="remote", what="lftp"))
+    for script in scripts:
+        extra.extend(_lftp_script(script))
+    return Effects(tuple(items), tuple(extra), None)
+
+
+def _lftp_script(script: str) -> list[Extra]:
+    """The local writes of one lftp script (see `lftp`)."""
+    import shlex
+
+    out: list[Extra] = []
+    local = "."
+
+    def where(path: str) -> str:
+        return path if path.startswith(("/", "~")) or local == "." else f"{local}/{path}"
+
+    for line in script.replace("&&", ";").replace("||", ";").splitlines():
+        for command in line.split(";"):
+            try:
+                words = shlex.split(command, comments=True)
+            except ValueError:
+                return [Extra(WRITE, path=local, tree=True, rule="remote", what="lftp")]
+            if not words:
+                continue
+            verb = words[0]
+            operands: list[str] = []
+            values: dict[str, str] = {}
+            flags: set[str] = set()
+            j = 1
+            while j < len(words):
+                w = words[j]
+                key, eq, value = w.partition("=")
+                if w.startswith("-") and key in _LFTP_COMMAND_VALUES:
+                    if eq:
+                        values[key] = value
+                    elif j + 1 < len(words):
+                        values[key] = words[j + 1]
+                        j += 1
+                elif w.startswith("-") and len(w) > 1:
+                    flags.add(key)
+                    if not w.startswith("--"):
+                        flags.update("-" + c for c in w[1:])
+                else:
+                    operands.append(w)
+                j += 1
+            if verb == "lcd":
+                local = where(operands[0]) if operands else "~"
+            elif verb == "mirror":
+                if flags & {"-R", "--reverse", "--dry-run"}:
+                    continue
+                if len(operands) >= 2:
+                    target = where(operands[1])
+                elif "-O" in values or "--target-directory" in values:
+                    target = where(values.get("-O", values.get("--target-directory", ".")))
+                elif operands:
+                    base = operands[0].rstrip("/").rsplit("/", 1)[-1]
+                    target = where(base) if base not in ("", ".", "..") and not any(c in base for c in "*?[") else local
+                else:
+                    target = local
+                out.append(Extra(WRITE, path=target, tree=True, rule="remote", what="lftp mirror"))
+            elif verb in _LFTP_GETS:
+                directory = where(values["-O"]) if "-O" in values else local
+                if "-o" in values:
+                    out.append(Extra(WRITE, path=where(values["-o"]), rule="into"))
+                    continue
+                for operand in operands:
+                    base = operand.rstrip("/").rsplit("/", 1)[-1]
+                    if verb == "mget" or base in ("", ".", "..") or any(c in base for c in "*?[$`"):
+                        out.append(Extra(WRITE, path=directory, tree=True, rule="remote", what=f"lftp {verb}"))
+                    else:
+                        out.append(Extra(WRITE, path=f"{directory}/{base}" if directory != "." else base, rule="into"))
+            elif verb in _LFTP_UNKNOWN:
+                out.append(Extra(WRITE, path=local, tree=True, rule="remote", what=f"lftp {verb}"))
+    return out
+
+
+HANDLERS = {"remote-copy": remote_copy, "tarsnap": tarsnap, "lftp": lftp}
