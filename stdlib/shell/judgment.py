@@ -1577,7 +1577,8 @@ class _Judge:
                 self.found(BREAK_EFFECT, WHOLE_TREE.format(what=what, p=entries[hits[0]]))
             return
         if extra.rule in _REMOTE_TEMPLATES and kind == E.WRITE:
-            hits = list(range(len(entries))) if extra.rule == "remote-profile" else p.tree_hits(extra.path, cwd)
+            hits = list(range(len(entries))) if extra.rule == "remote-profile" else (
+                p.tree_hits(extra.path, cwd) or self.linked_tree_hits(extra.path, cwd))
             if hits:
                 self.reached.update(hits)
                 template = _REMOTE_TEMPLATES[extra.rule]
@@ -1603,7 +1604,7 @@ class _Judge:
             if not hits and extra.rule == "into":
                 self.glob_into_links(view, extra.pattern, cwd)
         elif extra.tree:
-            hits = p.tree_hits(extra.path, cwd)
+            hits = p.tree_hits(extra.path, cwd) or self.linked_tree_hits(extra.path, cwd)
         else:
             # A derived path is a real location, not a mention: it is resolved, never matched
             # by spelling alone (`cp x /tmp/keep` does not write `/tmp/keep/x` of the project).
@@ -1616,6 +1617,23 @@ class _Judge:
             self.reached.update(hits)
             self.found(BREAK_EFFECT, DERIVED.format(head=head, verb=E.VERBS.get(kind, "writes"), path=shown,
                                                     p=entries[hits[0]]))
+
+    def linked_tree_hits(self, path: str, cwd: tuple[str, ...] | None) -> list[int]:
+        """`tree_hits` of the directory a path leads to through symbolic links on disk (`out ->
+        .`: a remote tree copied into `out` lands in the root). A link that cannot be followed
+        is reported by the path's own write item (`through_symlink`)."""
+        disk = self.walk.disk
+        if disk is None or cwd is None:
+            return []
+        parts = relative_parts(path)
+        if parts is not None:
+            resolved = disk.resolve_below(cwd, parts, follow_last=True)
+        else:
+            absolute = absolute_segments(path, cwd, self.p.home)
+            resolved = disk.resolve(list(absolute), follow_last=True) if absolute is not None else None
+        if resolved is None or not isinstance(resolved, list):
+            return []
+        return self.p.tree_hits("/" + "/".join(resolved), ())
 
     def icase_pathspecs(self, view: View) -> bool:
         """Does git run with GIT_ICASE_PATHSPECS set on the line (an unknown value counts)?"""
