@@ -3770,7 +3770,8 @@ _GIT_VALUED_GLOBALS = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--name
 _MODELLED_WRITERS = frozenset(
     name for name, model in E.COMMANDS.items() if not model.pure and model.handler != "interpreter"
 ) - NESTED_SHELLS - DIRECTORY_CHANGES - _RESERVED - _DECLARATIONS - BUILTINS - _WRAPPER_NAMES \
-    - _RUNS_SCRIPTS - _STATEFUL - frozenset({"tee", "sed"}) - VIEWERS
+    - _RUNS_SCRIPTS - _STATEFUL - frozenset({"tee", "sed"}) - VIEWERS \
+    - frozenset(name for name, options in E.STDIN_PROGRAMS.items() if options is None)  # (lftp: its stdin is code)
 # Names the fast path takes with their words as arguments: the writers above, and `cd`,
 # `pushd`, `popd`, whose directory it follows as `_update` would.
 _QUIET_WITH_ARGS = _MODELLED_WRITERS | DIRECTORY_CHANGES

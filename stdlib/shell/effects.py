@@ -84,6 +84,7 @@ class Extra(msgspec.Struct, frozen=True, gc=False):
     source: tuple = ()
     argv: tuple = ()
     names: tuple[str, ...] = ()  # find -name filters narrowing a tree effect
+    what: str = ""  # the command as break messages name it (`aws s3 sync`), when not its first word
 
 
 # A command that can give git another core.hooksPath (git.py; judged by `_Judge.hooks`).
@@ -475,6 +476,13 @@ COMMANDS: dict[str, Model] = {
     "cmake": Model("", handler="cmake"), "dpkg-deb": Model("", handler="dpkg-deb"),
     # downloads.py: the files they write are named by the URL or the server
     "curl": Model("", handler="curl"), "wget": Model("", handler="wget"),
+    # remotes.py: programs that copy a remote tree (a bucket, a repository, a backup) into a
+    # local directory; the names in it are not on the line
+    **dict.fromkeys(("aws", "gsutil", "gcloud", "rclone", "s3cmd", "mc", "azcopy", "az", "b2", "svn", "hg",
+                     "bzr", "brz", "fossil", "kubectl", "oc", "lxc", "incus", "restic", "borg", "duplicity",
+                     "rdiff-backup", "unison", "git-svn", "git-lfs"), Model("", handler="remote-copy")),
+    "tarsnap": Model("", handler="tarsnap"),
+    "lftp": Model("", handler="lftp"),
     "gzip": _COMPRESSOR, "gunzip": _COMPRESSOR, "zcat": _COMPRESSOR, "bzip2": _COMPRESSOR,
     "bunzip2": _COMPRESSOR, "bzcat": _COMPRESSOR, "xz": _COMPRESSOR, "unxz": _COMPRESSOR,
     "xzcat": _COMPRESSOR, "lzma": _COMPRESSOR, "unlzma": _COMPRESSOR, "lzcat": _COMPRESSOR,
@@ -915,6 +923,9 @@ def _handlers() -> dict[str, Callable[[str, Sequence[Arg], Model, Env], Effects]
         _HANDLERS.update(readers.HANDLERS)
         _HANDLERS.update(archivers.HANDLERS)
         _HANDLERS.update(downloads.HANDLERS)
+        _HANDLERS["remote-copy"] = _remote_command
+        _HANDLERS["tarsnap"] = _remote_command
+        _HANDLERS["lftp"] = _remote_command
         _HANDLERS["git"] = git.git
         _HANDLERS["pip"] = _pip_command
     return _HANDLERS
@@ -928,6 +939,14 @@ def _pip_command(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effe
     from polydeukes.stdlib.shell.pymodules import pip_command
 
     return pip_command(name, args, model, env)
+
+
+def _remote_command(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
+    """The readers of remotes.py (a bucket, a repository, a backup copied into a local
+    directory), imported by such a command only."""
+    from polydeukes.stdlib.shell import remotes
+
+    return remotes.HANDLERS[model.handler](name, args, model, env)
 
 
 # Emptied like the functools caches of the shell modules (bench/bench_shell.py clears every

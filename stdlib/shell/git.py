@@ -148,7 +148,7 @@ def git(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
               if e.path and not e.path.startswith("/") and e.rule != "whole-tree" and e.kind != "hooks" else e.path,
               pattern=_join(pathspec_base, e.pattern) if e.pattern is not None and e.rule in _PATHSPEC_RULES else e.pattern,
               tree=e.tree, rule="pathspec-icase" if icase and e.rule in _PATHSPEC_RULES else e.rule,
-              source=e.source, argv=e.argv, names=e.names)
+              source=e.source, argv=e.argv, names=e.names, what=e.what)
         for e in found.extra
     ]
     return Effects(tuple(items) + tuple(shifted), tuple(extra), unproven or found.unproven)
@@ -671,6 +671,15 @@ def _git_rewrite(rest: Sequence[Arg], env: Env, tree_dir: str) -> Effects:
     return Effects(items, (_whole_tree(tree_dir),), unproven)
 
 
+def _git_remote(rest: Sequence[Arg], env: Env, tree_dir: str, program: str) -> Effects:
+    """`git svn …`, `git lfs …` (remotes.py): the directory a clone makes, or the whole tree."""
+    from polydeukes.stdlib.shell import remotes
+
+    found = remotes.remote_copy(program, rest, None, env)  # type: ignore[arg-type]
+    return Effects(found.items, tuple(Extra(WRITE, path=tree_dir, tree=True, rule="whole-tree", what=e.what)
+                                      if e.rule == "whole-tree" else e for e in found.extra), found.unproven)
+
+
 # update-index options that give the named paths' entries other content than the work tree's
 # (a mode, a blob, a removal, or a flag that hides later changes from git).
 _UPDATE_INDEX_STAGING = ("--chmod", "--force-remove", "--cacheinfo", "--assume-unchanged",
@@ -722,4 +731,6 @@ _GIT_SUBCOMMANDS: dict[str, Callable[[Sequence[Arg], Env, str], Effects]] = {
     "rebase": _git_rewrite, "cherry-pick": _git_rewrite, "revert": _git_rewrite,
     "bisect": _git_rewrite, "read-tree": _git_rewrite, "checkout-index": _git_rewrite,
     "filter-branch": _git_rewrite, "filter-repo": _git_rewrite,
+    "svn": lambda rest, env, tree_dir: _git_remote(rest, env, tree_dir, "git-svn"),
+    "lfs": lambda rest, env, tree_dir: _git_remote(rest, env, tree_dir, "git-lfs"),
 }

@@ -130,6 +130,12 @@ THROUGH_SYMLINK = "{head} writes through symbolic link {path} into protected pat
 THROUGH_LINE_LINK_UNKNOWN = ("{head} writes {path} through a symbolic link the line makes, which leads where "
                              "the walk cannot tell")
 WHOLE_TREE = "{what} rewrites the work tree, which holds protected path {p}"
+# remotes.py: a tree whose names come from a bucket, a repository, a backup (not the line)
+REMOTE_TREE = "{what} copies a remote tree into {path}, which may write protected path {p}"
+REMOTE_MOUNT = "{what} mounts a remote tree over {path}, which may write protected path {p}"
+REMOTE_PROFILE = ("{what} synchronizes roots its profile names, which the line does not show: "
+                  "they may hold protected path {p}")
+_REMOTE_TEMPLATES = {"remote": REMOTE_TREE, "remote-mount": REMOTE_MOUNT, "remote-profile": REMOTE_PROFILE}
 SKIPS_HOOK = "{what} {how} skips {hooks}"
 REDIRECTS_HOOKS = "{what} can point core.hooksPath elsewhere, which takes {hooks} out of use"
 # Every hook git runs (githooks(5)): a new core.hooksPath takes any of them out of use.
@@ -1573,8 +1579,16 @@ class _Judge:
                     hits = self._tree_dir_hits(tree if tree is not None else "", None)
             if hits:
                 self.reached.update(hits)
-                what = f"git {_git_subcommand(view)}" if name == "git" else name
+                what = extra.what or (f"git {_git_subcommand(view)}" if name == "git" else name)
                 self.found(BREAK_EFFECT, WHOLE_TREE.format(what=what, p=entries[hits[0]]))
+            return
+        if extra.rule in _REMOTE_TEMPLATES and kind == E.WRITE:
+            hits = list(range(len(entries))) if extra.rule == "remote-profile" else (
+                p.tree_hits(extra.path, cwd) or self.linked_tree_hits(extra.path, cwd))
+            if hits:
+                self.reached.update(hits)
+                template = _REMOTE_TEMPLATES[extra.rule]
+                self.found(BREAK_EFFECT, template.format(what=extra.what or name, path=extra.path, p=entries[hits[0]]))
             return
         if kind in ("extract", "patch"):
             self.deferred(view, extra, cwd, head)
@@ -1596,7 +1610,7 @@ class _Judge:
             if not hits and extra.rule == "into":
                 self.glob_into_links(view, extra.pattern, cwd)
         elif extra.tree:
-            hits = p.tree_hits(extra.path, cwd)
+            hits = p.tree_hits(extra.path, cwd) or self.linked_tree_hits(extra.path, cwd)
         else:
             # A derived path is a real location, not a mention: it is resolved, never matched
             # by spelling alone (`cp x /tmp/keep` does not write `/tmp/keep/x` of the project).
@@ -1609,6 +1623,23 @@ class _Judge:
             self.reached.update(hits)
             self.found(BREAK_EFFECT, DERIVED.format(head=head, verb=E.VERBS.get(kind, "writes"), path=shown,
                                                     p=entries[hits[0]]))
+
+    def linked_tree_hits(self, path: str, cwd: tuple[str, ...] | None) -> list[int]:
+        """`tree_hits` of the directory a path leads to through symbolic links on disk (`out ->
+        .`: a remote tree copied into `out` lands in the root). A link that cannot be followed
+        is reported by the path's own write item (`through_symlink`)."""
+        disk = self.walk.disk
+        if disk is None or cwd is None:
+            return []
+        parts = relative_parts(path)
+        if parts is not None:
+            resolved = disk.resolve_below(cwd, parts, follow_last=True)
+        else:
+            absolute = absolute_segments(path, cwd, self.p.home)
+            resolved = disk.resolve(list(absolute), follow_last=True) if absolute is not None else None
+        if resolved is None or not isinstance(resolved, list):
+            return []
+        return self.p.tree_hits("/" + "/".join(resolved), ())
 
     def icase_pathspecs(self, view: View) -> bool:
         """Does git run with GIT_ICASE_PATHSPECS set on the line (an unknown value counts)?"""
