@@ -1357,7 +1357,7 @@ class Walk:
                 or name in _ELEMENT_TESTS and _spells_substitution(text[first.start : words[-1].end]) \
                 or flags & W_VAR and (self.context.scope.made or self.context.scope.wild is not None) \
                 or name in _OPTION_VARIABLES and not self.context.scope.values.keys().isdisjoint(_OPTION_VARIABLES[name]) \
-                or not self.context.scope.values.keys().isdisjoint(CONFIGURATION_HOMES):
+                or self.context.scope.values and not _HOME_NAMES.isdisjoint(self.context.scope.values):
             # (a package script's name may be a local binary; `~+` is a path; an unquoted
             # heredoc's `$(…)` runs; `git config` may set what git runs; `test -v 'a[$(…)]'`
             # runs the subscript's `$(…)`; `${a[x]}` runs what a made `x` holds: `_evaluated_made`)
@@ -1501,7 +1501,7 @@ class Walk:
         view.name = name
         if name == "history" and "HISTFILE" in context.scope.values:
             view.args = args = self._with_history_file(args, inner)
-        if inner or not context.scope.values.keys().isdisjoint(CONFIGURATION_HOMES):
+        if inner or context.scope.values and not _HOME_NAMES.isdisjoint(context.scope.values):
             view.configuration_home = self._configuration_home(view)
         if name in _OPTION_VARIABLES and (inner or not context.scope.values.keys().isdisjoint(_OPTION_VARIABLES[name])):
             view.args = args = self._with_environment_options(view, args, inner, name)
@@ -2992,7 +2992,10 @@ class Walk:
     def _configuration_home(self, view: View) -> str | None:
         """`NAME=VALUE` when the command runs with a `CONFIGURATION_HOMES` variable the line
         gives a known value (in front of it or earlier), other than the real home directory."""
+        named = [a.text.partition("=")[0] for a in view.args[: view.inner]]
         for variable in CONFIGURATION_HOMES:
+            if variable not in named and variable not in self.context.scope.values:
+                continue
             value = self.environment(view, variable)
             if not value:
                 continue
@@ -4648,6 +4651,7 @@ _CURL_HOMES = frozenset({"CURL_HOME", "XDG_CONFIG_HOME", "HOME"})
 CONFIGURATION_HOMES = ("HOME", "XDG_CONFIG_HOME", "CARGO_HOME", "GRADLE_USER_HOME", "KUBECONFIG",
                        "AWS_CONFIG_FILE", "NPM_CONFIG_USERCONFIG", "npm_config_userconfig", "GOENV",
                        "PSQLRC", "IPYTHONDIR", "JUPYTER_CONFIG_DIR", "R_PROFILE_USER", "GNUPGHOME")
+_HOME_NAMES = frozenset(CONFIGURATION_HOMES)  # (iterates the line's few names: `isdisjoint`)
 # Programs that read nothing there: the commands of the table's plain rows (`Model.handler` None:
 # coreutils and the like), pure readers, and these wrappers, which read none of their own (the
 # command they run is asked in turn).
