@@ -87,7 +87,10 @@ if TYPE_CHECKING:  # disk.py loads when a command first looks at the working tre
     from polydeukes.stdlib.shell.scripts import FileScript
 
 # §8.1.7 names eval/bash/sh/zsh; the other POSIX-family shells reinterpret text the same way.
-NESTED_SHELLS = frozenset({"eval", "bash", "sh", "zsh", "dash", "ksh", "mksh", "ash"})
+# (round 8: the other POSIX-like shells, `yash -c '. x.sh'`, `posh x.sh`, passed as programs
+# of unknown effects that named nothing: their scripts and `-c` code are walked as sh's)
+NESTED_SHELLS = frozenset({"eval", "bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "yash", "posh", "rbash",
+                           "ksh93", "pdksh", "oksh", "loksh", "lksh", "bosh", "osh", "oil"})
 DIRECTORY_CHANGES = frozenset({"cd", "pushd", "popd"})
 # Container engines: `run` may mount a host directory writable into a container, `cp` writes a
 # host path (containers.py reads their options).

@@ -514,7 +514,8 @@ COMMANDS: dict[str, Model] = {
     **dict.fromkeys(("julia", "elixir", "escript", "groovy", "kotlin", "kotlinc", "swift", "guile", "sbcl",
                      "racket", "scala", "clojure", "bb", "dart", "crystal", "pwsh", "powershell", "osascript",
                      "R", "octave", "runghc", "runhaskell", "ocaml", "raku", "perl6", "luajit", "gnuplot",
-                     "fish", "nu", "xonsh", "wish", "expectk", "gforth", "pike"), _INTERPRETER),
+                     "fish", "nu", "xonsh", "wish", "expectk", "gforth", "pike", "csh", "tcsh", "rc", "es",
+                     "elvish", "ysh"), _INTERPRETER),
 }
 del COMMANDS["wc."]
 COMMANDS["batcat"] = COMMANDS["bat"]  # Debian's name for bat

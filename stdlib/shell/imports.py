@@ -98,14 +98,24 @@ def family(program: str) -> str | None:
         return "ruby"
     if name.startswith("perl"):
         return "perl"
+    if name in _SHELL_LIKE:
+        return SHELL_LIKE
     return None
+
+
+# (round 8) Shells of another syntax, whose code runs the files `source FILE` or `. FILE` names
+# (`fish -c 'source x'`, `tcsh -c 'source x'`, `pwsh -c '. ./x.ps1'`, `nu -c 'source x.nu'`).
+SHELL_LIKE = "shell-like"
+_SHELL_LIKE = frozenset({"fish", "csh", "tcsh", "rc", "es", "elvish", "ysh", "nu", "xonsh", "pwsh", "powershell"})
+_SOURCED = LazyPattern(r"(?:^|[;&|({\n]|\b(?:and|or|then|else|do|begin)\b)[ \t]*(?:source|\.)[ \t]+['\"]?([^\s;&|)'\"]+)")
 
 
 # A program file's language by its name, for a file a tool runs whose own name says nothing
 # (`nox` runs noxfile.py, `rake` the Rakefile, `eslint` eslint.config.js).
 _FILE_FAMILIES = {".py": "python", ".js": "js", ".mjs": "js", ".cjs": "js", ".ts": "js", ".mts": "js",
                   ".cts": "js", ".jsx": "js", ".tsx": "js", ".rb": "ruby", ".gemspec": "ruby",
-                  ".pl": "perl", ".pm": "perl"}
+                  ".pl": "perl", ".pm": "perl", ".fish": SHELL_LIKE, ".csh": SHELL_LIKE, ".tcsh": SHELL_LIKE,
+                  ".nu": SHELL_LIKE, ".xsh": SHELL_LIKE, ".ps1": SHELL_LIKE, ".psm1": SHELL_LIKE}
 _RUBY_FILES = frozenset({"Rakefile", "rakefile", "Gemfile", "gems.rb", "Guardfile", "Vagrantfile",
                          "Fastfile", "Podfile", "Dangerfile", "Brewfile", "Capfile"})
 
@@ -233,7 +243,8 @@ def local_modules(walk, language: str, code: str, base: tuple[str, ...] | None,
             found.append((spelled, content, path in named and path not in imported))
             if isinstance(content, str):
                 spent += len(content)
-                queue.append((content, path[:-1]))
+                # (a shell's `source` is relative to where it runs, not to the file sourcing)
+                queue.append((content, base if language == SHELL_LIKE else path[:-1]))
     return found
 
 
@@ -633,6 +644,8 @@ def _candidates(language: str, text: str, directory: tuple[str, ...]) -> list[tu
             target = _join(directory, spelled)
             if target:
                 out.extend(_join(directory, spelled + suffix) for suffix in _JS_SUFFIXES if target)
+    elif language == SHELL_LIKE:
+        out.extend(_join(directory, m.group(1)) for m in _SOURCED().finditer(text))
     elif language in ("ruby", "perl"):
         pattern = _RUBY_IMPORT if language == "ruby" else _PERL_IMPORT
         for m in pattern().finditer(text):

@@ -173,7 +173,14 @@ _OTHER_LANGUAGES: dict[str, Family] = {
     "raku": _f("-e", "-M", "-I"), "perl6": _f("-e", "-M", "-I"),
     "luajit": _f("-e", "-l", "-b -j -O"),
     "gnuplot": _f("-e", "", "-d -c", stdin=True),
-    "fish": _f("-c --command", "-C --init-command", "-d --debug -o --debug-output --features", stdin=True),
+    # (fish's `-C`/`--init-command` is code run first, not a file: round 8)
+    "fish": _f("-c --command -C --init-command", "", "-d --debug -o --debug-output --features", stdin=True),
+    # (round 8) Shells of another syntax: their script and `-c` code are read as programs'
+    # (`tcsh x.csh` and `csh -c 'source x'` passed as programs of unknown effects)
+    "csh": _f("-c", "", "", stdin=True), "tcsh": _f("-c", "", "", stdin=True),
+    "rc": _f("-c", "", "", stdin=True), "es": _f("-c", "", "", stdin=True),
+    "elvish": _f("-c", "", "-rc -norc -i -sock -daemon", stdin=True),
+    "ysh": _f("-c", "", "-o +o -O +O", stdin=True),
     "nu": _f("-c --commands", "--config --env-config", "--log-level --log-target --table-mode --plugin-config "
              "--include-path -I", stdin=True),
     "xonsh": _f("-c", "--rc", "-D -i", stdin=True),

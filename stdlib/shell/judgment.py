@@ -2106,6 +2106,8 @@ class _Judge:
             language = imports.family(script.runner) or imports.file_family(script.path)
             path = self.walk.absolute(script.path, cwd)
             base = path[:-1] if path else None  # (a script's own directory comes first on the path)
+            if language == imports.SHELL_LIKE:
+                base = cwd  # (a shell's `source FILE` is relative to where it runs)
             if script.tests is not None and script.tests.import_root is not None:
                 base = script.tests.import_root  # (unittest's: its top-level directory)
             codes.append(script.text)

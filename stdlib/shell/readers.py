@@ -405,7 +405,8 @@ _AWK_RUNS = LazyPattern(r"\bsystem\s*\(|\|&?|\bgetline\b")
 _AWK_STATEMENT_END = LazyPattern(r"[;{}\n]|\)\s*$")
 # Programs that run what they read on stdin, or take operands from it: text printed into them
 # from awk's input makes commands (`print | "sh"`, `print | "xargs rm"`).
-_STDIN_COMMANDS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "busybox", "xargs", "parallel",
+_STDIN_COMMANDS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "posh", "rbash", "ksh93",
+                             "pdksh", "oksh", "loksh", "lksh", "bosh", "osh", "oil", "busybox", "xargs", "parallel",
                              "python", "python3", "perl", "ruby", "node", "php", "awk", "gawk", "mawk", "nawk",
                              "env", "source", "eval", "tclsh", "lua"})
 
