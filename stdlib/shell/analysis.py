@@ -659,6 +659,7 @@ _NAMES_WITH_EFFECTS = (
     | PROGRAM_RUNNERS
     | CONTAINER_ENGINES
     | CODE_FILE_PROGRAMS
+    | frozenset(JVM_OPTION_PREFIXES)
     | VIEWERS  # (their `+cmd` and `-c` words are commands: viewers.py)
     | PYTHON_TOOLS
     | frozenset(E.STDIN_PROGRAMS)  # (their stdin may be a program: `ed -s <<EOF`)
