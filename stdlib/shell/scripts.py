@@ -246,7 +246,9 @@ def _stdin_commands(view: View) -> FileScript | None:
 # (round 8) java's options that load code besides the program: (kind, value) of the option
 # word `t` (`--patch-module`'s value, the next word, in `following`), or None. `file`: an agent
 # jar (`-javaagent:JAR[=opts]`, its premain runs first) or native agent (`-agentpath:LIB[=opts]`);
-# `library`: `-Djava.library.path=`, where `agent` (`-agentlib:NAME`) is looked up; `class`: a
+# `library`: `-Djava.library.path=`, where `agent` (`-agentlib:NAME`) is looked up (OpenJDK 17
+# looks in its own lib directory, then dlopen()'s search, LD_LIBRARY_PATH's: the property is
+# read too, which only reads more); `class`: a
 # class the JVM loads from the class path at start (`-Djava.system.class.loader=`,
 # `-Djava.security.manager=`, not `allow`/`disallow`); `path`: a boot class path
 # (`-Xbootclasspath/a:`, `/p:`) or a patched module's (`--patch-module M=P`), whose classes
@@ -314,8 +316,16 @@ def _command_files(view: View, k: int, name: str) -> FileScript | None:
     operands = 0
     patterns: list[str] = []
     unknown: list[int] = []  # gdb's command files of unknown value (`-x "$F"`, `-x $(ls g.gdb)`)
-    class_path = ["."]  # java's (`-cp`)
-    library_path: list[str] = []  # (`-Djava.library.path=`)
+    class_path = ["."]  # java's (`-cp`; without it CLASSPATH, assigned in front of java)
+    library_path: list[str] = []  # (`-Djava.library.path=`; LD_LIBRARY_PATH's in front of java)
+    if name == "java":
+        assigned = next((a for a in reversed(args[: view.inner]) if a.text.startswith("CLASSPATH=")), None)
+        if assigned is not None and not assigned.opaque:
+            class_path = assigned.text[10:].split(":")
+        # (java.library.path starts with LD_LIBRARY_PATH's directories on Linux)
+        assigned = next((a for a in reversed(args[: view.inner]) if a.text.startswith("LD_LIBRARY_PATH=")), None)
+        if assigned is not None and not assigned.opaque:
+            library_path = assigned.text[16:].split(":")
     agents: list[str] = []  # (`-agentlib:NAME`)
     loader_classes: list[str] = []  # (`-Djava.system.class.loader=C`, `-Djava.security.manager=C`)
     directories: list[str] = []  # (of classes a boot class path or a patched module loads)
@@ -409,7 +419,7 @@ def _command_files(view: View, k: int, name: str) -> FileScript | None:
     if name == "java":
         # (round 8) the classes a system class loader or security manager names, and the main
         # class, looked up along the class path; an `-agentlib:NAME` along `-Djava.library.path`
-        # (without it, in the JDK's and the system's library directories: not read)
+        # or LD_LIBRARY_PATH (the JDK's and the system's library directories: not read)
         files.extend(entry if entry.endswith((".jar", ".zip")) else f"{entry or '.'}/{c.replace('.', '/')}.class"
                      for c in loader_classes for entry in class_path)
         files.extend(f"{entry or '.'}/lib{agent}.so" for agent in agents for entry in library_path)
@@ -2891,8 +2901,11 @@ def jvm_option_lines(walk: Walk, view: View, args: Sequence[Arg]) -> list[str] |
         option_file = t.startswith(_JVM_OPTION_FILES)
         if t.startswith("@") and not t.startswith("@@") or option_file:
             spelled = t.split("=", 1)[1] if option_file else t[1:]
+            if not spelled and not a.opaque:
+                k += 1  # (`java @`: no file; java stops there)
+                continue
             refused = FileScript(spelled, "java", False, True, None)
-            if a.opaque or not spelled:
+            if a.opaque:
                 refused.refused = "its name is not known"
                 return refused
             path = walk.absolute(spelled, view.cwd)
