@@ -148,6 +148,16 @@ _COMMAND_VARIABLES = {
     "BASH_ENV": "source {}", "ENV": "source {}",  # sourced by a non-interactive bash, an interactive sh
     "PYTHONSTARTUP": "python3 {}", "NODE_OPTIONS": "node {} -e 0", "PERL5OPT": "perl {} -e 0",
     "RUBYOPT": "ruby {} -e 0",
+    # (round 8) JVM options: read by every JVM that starts (JAVA_TOOL_OPTIONS, _JAVA_OPTIONS),
+    # by the java launcher (JDK_JAVA_OPTIONS), by the start scripts of build tools and JVM
+    # programs (mvn, gradle and gradlew, sbt, ant, kotlinc, lein, tomcat …): walked as java's
+    # options (`-XX:OnError=CMD`, `-javaagent:a.jar`, `@FILE`: scripts.jvm_option_lines)
+    **dict.fromkeys(("JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS", "JAVA_OPTS", "MAVEN_OPTS",
+                     "GRADLE_OPTS", "SBT_OPTS", "ANT_OPTS", "LEIN_JVM_OPTS", "JVM_OPTS", "CATALINA_OPTS",
+                     "ES_JAVA_OPTS"), "java {} -version"),
+    # the java those scripts run (mvn and ant honour JAVACMD, clojure JAVA_CMD; most take
+    # JAVA_HOME's bin/java)
+    "JAVACMD": "{}", "JAVA_CMD": "{}", "JAVA_HOME": "{}/bin/java -version",
     # a shared object the dynamic linker loads into every program (its constructors run first):
     # read as the compiled program it is (scripts.py, `_compiled_strings`)
     "LD_PRELOAD": "{}", "LD_AUDIT": "{}", "DYLD_INSERT_LIBRARIES": "{}",
@@ -619,6 +629,17 @@ PROGRAM_FILE_READERS = frozenset({"awk", "gawk", "mawk", "nawk", "sed", "gsed", 
 # Programs that run code from files the line names and no row models (scripts.py `_command_files`):
 # java's single-file source launch, jshell, gdb's command files, sqlite3's `.read`/stdin.
 CODE_FILE_PROGRAMS = frozenset({"java", "jshell", "gdb", "sqlite3"})
+# (round 8) Programs that start a JVM with launch options of the line: java's own, and the
+# prefix of the words JDK tools and JVM languages hand their JVM (`javac -J-javaagent:a.jar`;
+# jshell's `-R…` go to its execution JVM). scripts.jvm_option_lines reads them.
+JVM_OPTION_PREFIXES: dict[str, tuple[str, ...]] = {
+    "java": (),
+    **dict.fromkeys(("javac", "jar", "javadoc", "javap", "jdeps", "jlink", "jmod", "jpackage", "keytool",
+                     "jarsigner", "jdb", "jcmd", "jconsole", "jstat", "jps", "jinfo", "jmap", "jstack", "jhsdb",
+                     "jfr", "jdeprscan", "jimage", "jrunscript", "serialver", "rmiregistry", "kotlin", "kotlinc",
+                     "scala", "scalac", "sbt", "jruby"), ("-J",)),
+    "jshell": ("-J", "-R"),
+}
 # Python console scripts known by name (pip's, formatters, linters, task runners …): programs of
 # the environment, run by Python, whose start-up files the judge reads as for `python3` (round
 # r7; judgment `_runs_python`). Those named as Python (`imports.family`: pytest …) are read as
@@ -644,6 +665,7 @@ _NAMES_WITH_EFFECTS = (
     | PROGRAM_RUNNERS
     | CONTAINER_ENGINES
     | CODE_FILE_PROGRAMS
+    | frozenset(JVM_OPTION_PREFIXES)
     | VIEWERS  # (their `+cmd` and `-c` words are commands: viewers.py)
     | PYTHON_TOOLS
     | frozenset(E.STDIN_PROGRAMS)  # (their stdin may be a program: `ed -s <<EOF`)
@@ -1587,6 +1609,17 @@ class Walk:
                 view.wrapper_scripts = (*view.wrapper_scripts, *batch)
             else:
                 view.file_script = batch
+        if name in JVM_OPTION_PREFIXES and inner + 1 < len(args) and any(
+                a.text[:1] == "@" or a.text.startswith(("-XX:", "-J", "-R")) for a in args[inner + 1 :]):
+            # (round 8) `java -XX:OnError=CMD`, `java @opts`, `javac -J-XX:OnError=CMD`: the
+            # commands the JVM runs, and java with what its options files hold (scripts.py)
+            from polydeukes.stdlib.shell import scripts  # only such a command loads it
+
+            jvm = scripts.jvm_option_lines(self, view, args[inner + 1 :])
+            if isinstance(jvm, list):
+                view.wrapper_scripts = (*view.wrapper_scripts, *jvm)
+            else:
+                view.file_script = jvm
         if name == "parallel" and inner < len(args):
             view.wrapper_scripts = (*view.wrapper_scripts, *_parallel_lines(args[inner + 1 :]))
             texts = {a.text for a in args[inner + 1 :]}
@@ -4598,7 +4631,7 @@ def _command_variables(args: Sequence[Arg]) -> list[str]:
                 ("_RUNNER", "_LINKER", "_CREDENTIAL_PROVIDER")) else None
         if form is None or not value.strip():
             continue
-        if form.startswith(("source", "python3", ":")):
+        if form.startswith(("source", "python3", ":", "{}/")):
             value = "'" + value.replace("'", "'\\''") + "'"  # a file name: one word
         line = form.replace("{}", value)  # (a command line, or options: as they are)
         if name == "PERL5OPT":

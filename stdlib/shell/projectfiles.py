@@ -194,8 +194,75 @@ def _pdm_hooks(walk: Walk, view: View, args) -> FileScript | None:
     return script
 
 
+# (round 8) The JVM options a build tool's project gives the JVM it starts, per tool: the file
+# names and how each is read. Maven's `.mvn/jvm.config` (`jvm`: options, in the first directory
+# from where mvn runs up to the project's root that has one: the mvn script reads it on every
+# call, Maven 3.3.1+); Gradle's `gradle.properties` (`gradle`: `org.gradle.jvmargs`, the
+# daemon's options, and `org.gradle.java.home`, the JDK whose bin/java runs it) of where gradle
+# runs and each directory above it up to the project's root, and `~/.gradle/gradle.properties`;
+# sbt's `.jvmopts` (`jvm`) and `.sbtopts` (`sbt`: its `-J…` words are the JVM's) where it runs.
+# Gradle's properties may be given on its command line too (`-Dorg.gradle.jvmargs=…`).
+_JVM_CONFIG: dict[str, tuple[tuple[str, str], ...]] = {
+    "mvn": ((".mvn/jvm.config", "jvm"),),
+    "gradle": (("gradle.properties", "gradle"),),
+    "sbt": ((".jvmopts", "jvm"), (".sbtopts", "sbt")),
+}
+_GRADLE_JVM = LazyPattern(r"(?m)^[ \t]*org\.gradle\.(jvmargs|java\.home)[ \t]*[=:][ \t]*((?:[^\n]*\\\n)*[^\n]*)")
+
+
+def _jvm_options(walk: Walk, view: View) -> FileScript | None:
+    """Walk the JVM options `_JVM_CONFIG` names (`view.wrapper_scripts`: `java OPTIONS -version`,
+    read as java's own by scripts.jvm_option_lines); a refusal for a file that cannot be read."""
+    from polydeukes.stdlib.shell.scripts import _jvm_tokens
+
+    tool = view.name
+    places: list[tuple[str, str]] = []
+    if tool == "sbt":
+        places = list(_JVM_CONFIG[tool])
+    else:
+        (name, kind), = _JVM_CONFIG[tool]
+        places = [(prefix + name, kind) for prefix in _upward_from(walk, view, ".")]
+        home = walk.home_now()
+        if tool == "gradle" and home is not None:
+            places.append(("/" + "/".join((*home, ".gradle", name)), kind))
+    lines: list[str] = []
+    # (`gradle -Dorg.gradle.jvmargs=… build`: the same properties given on the line)
+    given = "\n".join(a.text[2:] for a in view.args[view.inner + 1 :] if a.text.startswith("-Dorg.gradle.")
+                      and not a.opaque) if tool == "gradle" else ""
+    for place, kind in [*places, ("", "gradle")] if given else places:
+        text = _read_file(walk, view, place) if place else given
+        if isinstance(text, FileScript):
+            return text
+        if text is None:
+            continue
+        if kind == "gradle":
+            values = [(m.group(1), re.sub(r"\\\n[ \t]*", "", m.group(2))) for m in _GRADLE_JVM().finditer(text)]
+        else:
+            values = [("jvmargs", text)]
+        for key, value in values:
+            if key == "java.home":
+                lines.append(_quoted(value.strip()) + "/bin/java -version")
+                continue
+            tokens = _jvm_tokens(value, False)
+            if tokens is None:
+                return _refused(place, tool, "its JVM options cannot be read")
+            if kind == "sbt":
+                tokens = [t[2:] for t in tokens if t.startswith("-J")]
+            if tokens:
+                lines.append(" ".join(["java", *map(_quoted, tokens), "-version"]))
+        if tool == "mvn":
+            break  # (the first project directory's)
+    if lines:
+        view.wrapper_scripts = (*view.wrapper_scripts, *lines)
+    return None
+
+
 def _project_script_of(walk: Walk, view: View, args, words) -> FileScript | None:
     """What a `TOOLS` program runs from the project (see the table)."""
+    if view.name in _JVM_CONFIG:
+        refused = _jvm_options(walk, view)
+        if refused is not None:
+            return refused
     if view.name == "go":
         return _go(walk, view, args)
     if view.name in CONFIG_TOOLS:

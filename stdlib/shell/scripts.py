@@ -58,6 +58,7 @@ from polydeukes.stdlib.shell import inputs, listers
 from polydeukes.stdlib.shell.analysis import (
     COMPILED_RUNNER,
     CODE_FILE_PROGRAMS,
+    JVM_OPTION_PREFIXES,
     MAKES,
     NESTED_SHELLS,
     PROGRAM_FILE_READERS,
@@ -204,7 +205,15 @@ def located(view: View) -> FileScript | None:
     if view.stdin_program and view.stdin_program != "gdb" and name not in PROGRAM_FILE_READERS:
         return _stdin_script(view, name, False, ())  # `ed -s < x.ed`: its commands (E.STDIN_PROGRAMS)
     if name in CODE_FILE_PROGRAMS:
-        return _command_files(view, view.inner + 1, name) or _stdin_commands(view)
+        found = _command_files(view, view.inner + 1, name) or _stdin_commands(view)
+        if inner < len(args) and "/" in args[inner].text and not args[inner].opaque:
+            # (round 8) `"$JAVA_HOME"/bin/java`, `./jdk/bin/java -jar a.jar`: a shell script of
+            # that name runs instead; a compiled one is the program, its files read as above
+            script = _located(args[inner], "", True, True, args[inner + 1 :])
+            if script is not None:
+                script.fallback = found
+                return script
+        return found
     if name == "split":
         return _split_filter(view, args[inner + 1 :])
     if name == "parallel":
@@ -232,6 +241,38 @@ def located(view: View) -> FileScript | None:
 def _stdin_commands(view: View) -> FileScript | None:
     """`gdb -q < cmds.gdb`: the file gdb reads its commands from (`E.STDIN_PROGRAMS`)."""
     return _stdin_script(view, "gdb", False, ()) if view.stdin_program == "gdb" else None
+
+
+# (round 8) java's options that load code besides the program: (kind, value) of the option
+# word `t` (`--patch-module`'s value, the next word, in `following`), or None. `file`: an agent
+# jar (`-javaagent:JAR[=opts]`, its premain runs first) or native agent (`-agentpath:LIB[=opts]`);
+# `library`: `-Djava.library.path=`, where `agent` (`-agentlib:NAME`) is looked up (OpenJDK 17
+# looks in its own lib directory, then dlopen()'s search, LD_LIBRARY_PATH's: the property is
+# read too, which only reads more); `class`: a
+# class the JVM loads from the class path at start (`-Djava.system.class.loader=`,
+# `-Djava.security.manager=`, not `allow`/`disallow`); `path`: a boot class path
+# (`-Xbootclasspath/a:`, `/p:`) or a patched module's (`--patch-module M=P`), whose classes
+# replace or extend the JDK's own.
+_SECURITY_MANAGER_WORDS = frozenset({"", "allow", "disallow", "default"})
+
+
+def _jvm_loaded(t: str, following: str | None) -> tuple[str, str] | None:
+    if t[:2] not in ("-j", "-a", "-D", "-X", "--"):
+        return None
+    for prefix, kind in (("-javaagent:", "file"), ("-agentpath:", "file"), ("-agentlib:", "agent")):
+        if t.startswith(prefix):
+            return kind, t[len(prefix) :].split("=", 1)[0]
+    if t.startswith("-Djava.library.path="):
+        return "library", t.split("=", 1)[1]
+    if t.startswith(("-Djava.system.class.loader=", "-Djava.security.manager=")):
+        value = t.split("=", 1)[1]
+        return None if value in _SECURITY_MANAGER_WORDS else ("class", value)
+    if t.startswith(("-Xbootclasspath/a:", "-Xbootclasspath/p:", "-Xbootclasspath:")):
+        return "path", t.split(":", 1)[1]
+    if t == "--patch-module" and following is not None or t.startswith("--patch-module="):
+        value = following if t == "--patch-module" else t.split("=", 1)[1]
+        return "path", value.split("=", 1)[1] if "=" in value else ""
+    return None
 
 
 # Options of java, gdb and sqlite3 whose value is the next word (and those of gdb and sqlite3
@@ -275,7 +316,19 @@ def _command_files(view: View, k: int, name: str) -> FileScript | None:
     operands = 0
     patterns: list[str] = []
     unknown: list[int] = []  # gdb's command files of unknown value (`-x "$F"`, `-x $(ls g.gdb)`)
-    class_path = ["."]  # java's (`-cp`)
+    class_path = ["."]  # java's (`-cp`; without it CLASSPATH, assigned in front of java)
+    library_path: list[str] = []  # (`-Djava.library.path=`; LD_LIBRARY_PATH's in front of java)
+    if name == "java":
+        assigned = next((a for a in reversed(args[: view.inner]) if a.text.startswith("CLASSPATH=")), None)
+        if assigned is not None and not assigned.opaque:
+            class_path = assigned.text[10:].split(":")
+        # (java.library.path starts with LD_LIBRARY_PATH's directories on Linux)
+        assigned = next((a for a in reversed(args[: view.inner]) if a.text.startswith("LD_LIBRARY_PATH=")), None)
+        if assigned is not None and not assigned.opaque:
+            library_path = assigned.text[16:].split(":")
+    agents: list[str] = []  # (`-agentlib:NAME`)
+    loader_classes: list[str] = []  # (`-Djava.system.class.loader=C`, `-Djava.security.manager=C`)
+    directories: list[str] = []  # (of classes a boot class path or a patched module loads)
     while k < len(args):
         a = args[k]
         t = a.text
@@ -290,6 +343,23 @@ def _command_files(view: View, k: int, name: str) -> FileScript | None:
                 break
             if t in ("-cp", "-classpath", "--class-path") and k + 1 < len(args) and not args[k + 1].opaque:
                 class_path = args[k + 1].text.split(":")
+            loaded = _jvm_loaded(t, args[k + 1].text if t == "--patch-module" and k + 1 < len(args) else None)
+            if loaded is not None:
+                kind, value = loaded
+                if kind == "file":
+                    files.append(value)  # `-javaagent:a.jar`, `-agentpath:lib.so`: read as `-jar`'s
+                elif kind == "library":
+                    library_path = value.split(":")
+                elif kind == "agent":
+                    agents.append(value)
+                elif kind == "class":
+                    loader_classes.append(value)
+                else:  # (a boot class path, a patched module's: jars read, a directory refused)
+                    for entry in filter(None, value.split(":")):
+                        if entry.endswith((".jar", ".zip")):
+                            files.append(entry)
+                        elif not directories:
+                            directories.append(entry)
             if t in _JAVA_VALUES:
                 k += 2
                 continue
@@ -299,9 +369,7 @@ def _command_files(view: View, k: int, name: str) -> FileScript | None:
                 else:
                     # `java -cp app.jar:classes Main`: the class is looked up along the class
                     # path, the current directory without one; each place is read (`_compiled`)
-                    class_file = t.replace(".", "/") + ".class"
-                    files.extend(entry if entry.endswith((".jar", ".zip")) else f"{entry or '.'}/{class_file}"
-                                 for entry in class_path)
+                    loader_classes.append(t)
                 break  # the class or file; what follows is the program's argv
         elif name == "jshell":
             if t in ("--class-path", "-cp", "--module-path", "--add-modules", "--startup", "-R", "-J", "-C"):
@@ -348,6 +416,17 @@ def _command_files(view: View, k: int, name: str) -> FileScript | None:
                 if operands > 1:
                     files.extend(m.group(1) for m in _SQLITE_READ().finditer(t))  # `sqlite3 DB '.read q.sql'`
         k += 1
+    if name == "java":
+        # (round 8) the classes a system class loader or security manager names, and the main
+        # class, looked up along the class path; an `-agentlib:NAME` along `-Djava.library.path`
+        # or LD_LIBRARY_PATH (the JDK's and the system's library directories: not read)
+        files.extend(entry if entry.endswith((".jar", ".zip")) else f"{entry or '.'}/{c.replace('.', '/')}.class"
+                     for c in loader_classes for entry in class_path)
+        files.extend(f"{entry or '.'}/lib{agent}.so" for agent in agents for entry in library_path)
+        if directories:
+            script = FileScript(directories[0], name, False, True, ())
+            script.refused = "a directory of classes the JVM loads in place of its own is not read"
+            return script
     if name == "gdb" and view.stdin_program == "gdb":
         files.extend(f for body in view.env.heredocs for f in gdb_sourced(body))  # (`source g.gdb` on stdin)
     if name == "sqlite3" and operands < 2:
@@ -2771,6 +2850,105 @@ def _shown_from(path: tuple[str, ...], cwd: tuple[str, ...] | None) -> str:
 
         return posixpath.relpath("/" + "/".join(path), "/" + "/".join(cwd))
     return "/" + "/".join(path).lstrip("/")
+
+
+# (round 8) The JVM's own launch options that run a command line or read more options:
+# `-XX:OnError=CMD` (a fatal error) and `-XX:OnOutOfMemoryError=CMD` run CMD through `/bin/sh
+# -c`, each `;`-separated command, `%p` the pid (`%%` a `%`); `@FILE` (the java launcher, up to
+# the main class), `-XX:VMOptionsFile=FILE` and `-XX:Flags=FILE` (the `.hotspotrc` format, flags
+# without their `-XX:`) are files of more options. JDK tools and JVM languages pass `-J<option>`
+# to their JVM (analysis.JVM_OPTION_PREFIXES). Checked with OpenJDK 17.0.15.
+_JVM_COMMANDS = ("-XX:OnError=", "-XX:OnOutOfMemoryError=")
+_JVM_OPTION_FILES = ("-XX:VMOptionsFile=", "-XX:Flags=")
+_JVM_OPTION_BYTES = 1 << 16  # an options file read, at most (more fails closed)
+
+
+def _jvm_tokens(text: str, flags: bool) -> list[str] | None:
+    """The options a JVM options file holds: words split as the launcher's argfile parser and
+    HotSpot's options-file parser split them (blanks, `'…'` and `"…"` quoting, `#` comments);
+    a `.hotspotrc` (`flags`) names flags without their `-XX:`. None when its quoting is not closed."""
+    import shlex  # (only an options file needs it)
+
+    try:
+        words = shlex.split(text, comments=True, posix=True)
+    except ValueError:
+        return None
+    return ["-XX:" + w if flags and not w.startswith("-") else w for w in words]
+
+
+def jvm_option_lines(walk: Walk, view: View, args: Sequence[Arg]) -> list[str] | FileScript:
+    """The lines that java's launch options among `args` (its words after its name; a JDK
+    tool's `-J…` words) make the JVM run: the commands of `-XX:OnError=`/`-XX:OnOutOfMemoryError=`,
+    and `java` with the options files (`@FILE`, `-XX:VMOptionsFile=`, `-XX:Flags=`) put in place
+    of their words, so that what they hold is judged as the same options on the line would be;
+    a refusal for an options file of unknown name, one the line writes with content not
+    computed, or one that cannot be read within bounds."""
+    name = view.name
+    if name != "java":
+        prefixes = JVM_OPTION_PREFIXES[name]
+        options = [Arg(a.text[2:], None, a.opaque, 1, a.word) for a in args if a.text.startswith(prefixes)]
+        return [_command_line_of("java", [*options, Arg("-version", None, False, 1, None)])] if options else []
+    lines: list[str] = []
+    expanded: list[Arg] = []
+    read = False
+    k = 0
+    while k < len(args):
+        a = args[k]
+        t = a.text
+        if t == "--disable-@files":
+            expanded.extend(args[k:])
+            break
+        option_file = t.startswith(_JVM_OPTION_FILES)
+        if t.startswith("@") and not t.startswith("@@") or option_file:
+            spelled = t.split("=", 1)[1] if option_file else t[1:]
+            if not spelled and not a.opaque:
+                k += 1  # (`java @`: no file; java stops there)
+                continue
+            refused = FileScript(spelled, "java", False, True, None)
+            if a.opaque:
+                refused.refused = "its name is not known"
+                return refused
+            path = walk.absolute(spelled, view.cwd)
+            if path is not None and walk.written().get(path, "") is None:
+                refused.refused = "its content is not known"  # (the line writes it: `> f`)
+                return refused
+            content = _read_file(walk, view, spelled)
+            if isinstance(content, FileScript):
+                return content
+            tokens = _jvm_tokens(content or "", t.startswith("-XX:Flags="))
+            if tokens is None or len(content or "") > _JVM_OPTION_BYTES:
+                refused.refused = "its options cannot be read" if tokens is None \
+                    else f"it holds more than {_JVM_OPTION_BYTES >> 10} KiB of options"
+                return refused
+            # (a file's own `@FILE` and options files are not expanded again: the launcher
+            # expands one level, HotSpot refuses an options file in an options file)
+            expanded.extend(Arg(w, None, False, 1, None) for w in tokens
+                            if not w.startswith("@") and not w.startswith(_JVM_OPTION_FILES))
+            read = True
+            k += 1
+            continue
+        if t.startswith(_JVM_COMMANDS) and not a.opaque:
+            command = t.split("=", 1)[1].replace("%p", "1").replace("%%", "%")
+            if command.strip():
+                lines.append(command)  # (a value of unknown text runs what this layer cannot know)
+        expanded.append(a)
+        if t in _JAVA_VALUES and k + 1 < len(args):
+            expanded.append(args[k + 1])
+            k += 2
+            continue
+        if t == "-jar" or not t.startswith("-"):
+            expanded.extend(args[k + 1 :])  # (the main class or file: what follows is its argv)
+            break
+        k += 1
+    if read:
+        lines.append(_command_line_of("java", expanded))
+    return lines
+
+
+def _command_line_of(program: str, args: Sequence[Arg]) -> str:
+    from polydeukes.stdlib.shell.analysis import _command_line
+
+    return _command_line(program, args, quote_program=False, unknown=True)
 
 
 # (round 7) `ip -batch FILE` (`-b`, `-batch -` for stdin) runs each line of FILE as an ip
