@@ -610,6 +610,11 @@ PYTHON_TOOLS = frozenset({
     "pyinstaller", "cython", "semgrep", "aws", "pip3.8", "pip3.9", "pip3.10", "pip3.11", "pip3.12", "pip3.13",
     "pip3.14",
 })
+# Formatters, fixers and bulk editors that rewrite every file of their kind below a directory
+# (formatters.py holds their rows; the judge calls it for these names only).
+FORMATTERS = frozenset({"black", "ruff", "isort", "autopep8", "yapf", "prettier", "eslint", "gofmt", "go", "cargo",
+                        "rustfmt", "rubocop", "terraform", "tofu", "markdownlint", "markdownlint-cli2",
+                        "codespell", "typos", "shfmt", "deno", "pre-commit"})
 # Names whose command can matter without a mention: writers and programs the table models as
 # such, shells, wrappers, reserved words, builtins that change the line's state, and programs
 # that run scripts from files.
@@ -624,6 +629,7 @@ _NAMES_WITH_EFFECTS = (
     | CODE_FILE_PROGRAMS
     | VIEWERS  # (their `+cmd` and `-c` words are commands: viewers.py)
     | PYTHON_TOOLS
+    | FORMATTERS
     | frozenset(E.STDIN_PROGRAMS)  # (their stdin may be a program: `ed -s <<EOF`)
 )
 _plain_lines: re.Pattern[str] | None = None

@@ -45,6 +45,7 @@ from polydeukes.stdlib.shell.analysis import (
     NESTED_SHELLS,
     NESTING_TOO_DEEP,
     PYTHON_TOOLS,
+    FORMATTERS,
     Context,
     GlobOptions,
     QuietCommand,
@@ -937,6 +938,10 @@ class _Judge:
             from polydeukes.stdlib.shell import containers  # only a container engine loads it
 
             containers.judge(self, view)
+        if name in FORMATTERS and view.inner < len(view.args):
+            from polydeukes.stdlib.shell import formatters  # only a formatter loads it
+
+            formatters.judge(self, view)
         writer = model is not None and not model.pure
         mention = cwd_spelled or view.spells_entry or self._mention_possible(view)
         if not writer and not mention and not view.targets:
