@@ -146,7 +146,7 @@ UNLISTED_ARCHIVE = ("{head} extracts {archive} into a directory that holds prote
 UNKNOWN_DESTINATION = "{head} writes {member} below {word}, which can make it protected path {p}"
 UNREAD_PATCH = "{head} applies a patch that cannot be read ({why}) where protected path {p} lies"
 FIND_DELETE = "find -delete can remove protected path {p}"
-FIND_EXEC = "find {action} {name} gets protected path {p} as {{}} without read-only proof"
+FIND_EXEC = "{action} {name} gets protected path {p} as {{}} without read-only proof"
 LISTED = "{name} gets protected path {p} from {lister} without read-only proof"
 DERIVED = "{head} {verb} {path}, which reaches protected path {p}"
 CODE = "{head} runs code that mentions protected path {p}"
@@ -1701,9 +1701,9 @@ class _Judge:
                 if not hits:
                     continue
                 self.reached.update(hits)
-                if extra.rule.startswith("find-"):
+                if (action := _exec_action(extra.rule)) is not None:
                     name = "{}" if view.inner in extra.source else view.name
-                    self.found(BREAK_EFFECT, FIND_EXEC.format(action=extra.rule[4:], name=name, p=p.entries[hits[0]]))
+                    self.found(BREAK_EFFECT, FIND_EXEC.format(action=action, name=name, p=p.entries[hits[0]]))
                 else:
                     name = f"{_feeder(view)} {view.name}" if view.via_xargs else view.name or view.head
                     self.found(BREAK_EFFECT, LISTED.format(name=name, lister=extra.rule, p=p.entries[hits[0]]))
@@ -1719,10 +1719,11 @@ class _Judge:
                     # `ls *.sh | xargs bash`, `find . -name x.sh -exec sh {} \;`: every file
                     # listed is a script it runs, which no judge reads
                     self.unknown_reach = True
-                    finds = extra.rule.startswith("find-")
-                    name = f"find {extra.rule[4:]} {view.name if k != view.inner else '{}'}" if finds else (
+                    action = _exec_action(extra.rule)
+                    name = f"{action} {view.name if k != view.inner else '{}'}" if action is not None else (
                         f"{_feeder(view)} {view.name}" if view.via_xargs else view.name or view.head)
-                    self.found(BREAK_UNREADABLE, LISTED_RUN.format(name=name, lister="find" if finds else extra.rule))
+                    self.found(BREAK_UNREADABLE, LISTED_RUN.format(
+                        name=name, lister=action.split(" ", 1)[0] if action is not None else extra.rule))
                     return
 
     def listed_reach(self, path: str, pattern: str | None, names: tuple[str, ...],
@@ -2713,12 +2714,19 @@ def _script_names(view: View) -> tuple[int, ...]:
     return tuple(found)
 
 
+def _exec_action(rule: str) -> str | None:
+    """`find -exec` for a `find-exec` command's rule, `fd -x` for fd's; None for a lister's."""
+    if rule.startswith("find-"):
+        return "find " + rule[4:]
+    return rule if rule.startswith("fd ") else None
+
+
 def _judged_by_find(view: View) -> tuple[int, ...]:
     """The words of a `find -exec` command that hold `{}` under `-name` filters: only the
     filtered paths reach them, so `_Judge.listed` alone judges them (unfiltered, they are
     also judged as the start path they were spelled with, as before)."""
     for extra in view.listed:
-        if extra.names and extra.rule.startswith("find-"):
+        if extra.names and _exec_action(extra.rule) is not None:
             return extra.source
     return ()
 
