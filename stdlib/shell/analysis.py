@@ -615,6 +615,9 @@ PYTHON_TOOLS = frozenset({
 FORMATTERS = frozenset({"black", "ruff", "isort", "autopep8", "yapf", "prettier", "eslint", "gofmt", "go", "cargo",
                         "rustfmt", "rubocop", "terraform", "tofu", "markdownlint", "markdownlint-cli2",
                         "codespell", "typos", "shfmt", "deno", "pre-commit"})
+# Python modules that are those formatters (`python3 -m black .`).
+FORMATTER_MODULES = {"black": "black", "isort": "isort", "autopep8": "autopep8", "yapf": "yapf", "ruff": "ruff",
+                     "codespell_lib": "codespell", "pre_commit": "pre-commit"}
 # fd runs a command per path it finds (`-x`, `-X`), as `find -exec` does.
 _FD = frozenset({"fd", "fdfind"})
 # Names whose command can matter without a mention: writers and programs the table models as

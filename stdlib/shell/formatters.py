@@ -33,7 +33,6 @@ from __future__ import annotations
 import msgspec
 
 from polydeukes.stdlib.shell.containers import _UNKNOWN, _absolute, _hits, _unknown
-from polydeukes.stdlib.shell.expansion import ONE
 from polydeukes.vm.sre import LazyPattern
 
 REWRITES = "{what} rewrites {path}, which reaches protected path {p}"
@@ -254,10 +253,10 @@ _FALSE = frozenset({"false", "0", "no", "off"})
 _GO_FLAGS = frozenset({"gofmt", "go", "terraform", "tofu"})
 
 
-def judge(j, view) -> None:
-    """Judge one formatter's command (`j`: the `judgment._Judge`; `view`: its view)."""
-    name = view.name
-    args = view.args[view.inner + 1 :]
+def judge(j, view, name: str, start: int) -> None:
+    """Judge one formatter's command (`j`: the `judgment._Judge`; `view`: its view; `name`: the
+    formatter, whose arguments start at `view.args[start]`)."""
+    args = view.args[start:]
     if name == "pre-commit":
         _pre_commit(j, view, args)
         return
@@ -299,15 +298,17 @@ def _rewriter(j, view, name: str, row: Rewriter, args) -> None:
         t = a.text
         k += 1
         if done or not t.startswith("-") or t == "-":
-            if a.opaque and not done and a.count != ONE and unknown_option is None:
-                unknown_option = a  # `$FLAGS`: it may be `--fix`, or several words
+            if a.opaque and not done and row.writes is not None and t[:1] in ("$", "`") and unknown_option is None:
+                unknown_option = a  # (`ruff check $FLAGS`: it may be `--fix`)
+                writes = True
             operands.append(a)
             continue
         if t == "--":
             done = True
             continue
         if a.opaque:
-            unknown_option = unknown_option or a
+            unknown_option = unknown_option or a  # (`-$X`: any option)
+            writes = True
             continue
         option, equals, value = t.partition("=")
         if name in _GO_FLAGS and option.startswith("--"):

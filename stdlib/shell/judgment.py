@@ -46,6 +46,7 @@ from polydeukes.stdlib.shell.analysis import (
     NESTING_TOO_DEEP,
     PYTHON_TOOLS,
     FORMATTERS,
+    FORMATTER_MODULES,
     Context,
     GlobOptions,
     QuietCommand,
@@ -941,7 +942,11 @@ class _Judge:
         if name in FORMATTERS and view.inner < len(view.args):
             from polydeukes.stdlib.shell import formatters  # only a formatter loads it
 
-            formatters.judge(self, view)
+            formatters.judge(self, view, name, view.inner + 1)
+        elif model is not None and model.handler == "interpreter" and (module := _formatter_module(view)) is not None:
+            from polydeukes.stdlib.shell import formatters  # (`python3 -m black .`)
+
+            formatters.judge(self, view, *module)
         writer = model is not None and not model.pure
         mention = cwd_spelled or view.spells_entry or self._mention_possible(view)
         if not writer and not mention and not view.targets:
@@ -2712,6 +2717,23 @@ def _script_names(view: View) -> tuple[int, ...]:
         if a.text not in _RUN_SUBCOMMANDS:
             break
     return tuple(found)
+
+
+def _formatter_module(view: View) -> tuple[str, int] | None:
+    """`python3 [OPTIONS] -m MODULE ARGS…` where MODULE is a formatter's (`FORMATTER_MODULES`):
+    the formatter's name and the index of its first argument."""
+    args = view.args
+    k = view.inner + 1
+    while k < len(args) - 1:
+        t = args[k].text
+        if args[k].opaque or not t.startswith("-") or t in ("-c", "-"):
+            return None
+        if t == "-m" or t.startswith("-m") and len(t) > 2:
+            module = t[2:] or args[k + 1].text
+            tool = FORMATTER_MODULES.get(module)
+            return (tool, k + 1 + (t == "-m")) if tool is not None and not args[k + (t == "-m")].opaque else None
+        k += 2 if t in ("-W", "-X") else 1
+    return None
 
 
 def _exec_action(rule: str) -> str | None:
