@@ -36,8 +36,7 @@ from polydeukes.stdlib.shell.containers import _UNKNOWN, _absolute, _hits, _unkn
 from polydeukes.vm.sre import LazyPattern
 
 REWRITES = "{what} rewrites {path}, which reaches protected path {p}"
-REWRITES_BELOW = ("{what} rewrites the {kind} below {path}, which can include protected path {p} "
-                  "(name the directories to format instead)")
+REWRITES_BELOW = "{what} rewrites the {kind} below {path}, which can include protected path {p} ({hint})"
 REWRITES_UNKNOWN = "{what} rewrites {path}, whose value is unknown: it may reach protected path {p}"
 OPTIONS_UNKNOWN = ("{what} takes {word}, whose value is unknown, where it reads its options: "
                    "it may rewrite protected path {p}")
@@ -75,6 +74,7 @@ class Rewriter(msgspec.Struct, frozen=True, gc=False):
     bundles: bool = True
     widens: frozenset[str] = frozenset()  # options after which it may rewrite any file (`--include`)
     skips: str = ""  # a pattern for the names of directories below an operand it never enters
+    hint: str = "name the directories to format instead"  # how to get through, for messages
 
 
 def _options(text: str) -> frozenset[str]:
@@ -178,7 +178,8 @@ _GOFMT = Rewriter("Go files", _GO, writes=_options("-w"), checks=_options(_HELP)
 _GO_FMT = Rewriter("Go files", _GO, subcommand=("fmt",), checks=_options("-n" + _HELP), skips=r"[._].*|testdata",
                    values=_options("-mod -modfile -C"), default=".", bundles=False)
 _CARGO_FMT = Rewriter("Rust files", (".rs",), subcommand=("fmt",), checks=_options("--check" + _HELP),
-                      values=_options("-p --package --manifest-path --message-format"), default=PROJECT_ROOT)
+                      values=_options("-p --package --manifest-path --message-format"), default=PROJECT_ROOT,
+                      hint="run rustfmt on the files to format instead")
 _RUSTFMT = Rewriter("Rust files", (".rs",), checks=_options("--check --emit" + _HELP),
                     values=_options("--config --config-path --edition --style-edition --color -l")
                     - _options("-l"))
@@ -342,6 +343,11 @@ def _rewriter(j, view, name: str, row: Rewriter, args) -> None:
         writes = _ruff_fixes(j, view, args)
     if name == "prettier" and writes and _prettier_plugins(j, view, args):
         row = msgspec.structs.replace(row, every_file=True, kind="files prettier's plugins format")
+    if name == "cargo":
+        # `cargo fmt [-- RUSTFMT_OPTIONS]`: it takes no paths, the words after `--` are rustfmt's
+        if any(a.text in ("--check", "--emit") or a.text.startswith("--emit=") for a in operands):
+            return
+        operands = []
     if not writes:
         return
     if unknown_option is not None:
@@ -430,7 +436,8 @@ def _operand(j, view, what: str, row: Rewriter, a, text: str, shown: str, shallo
             continue  # (`go fmt ./...` enters no `.x`, `_x` or testdata directory)
         if _rewritable(j, row, index):
             j.reached.add(index)
-            j.found("effect", REWRITES_BELOW.format(what=what, kind=row.kind, path=shown, p=p.entries[index]))
+            j.found("effect", REWRITES_BELOW.format(what=what, kind=row.kind, path=shown, p=p.entries[index],
+                                                    hint=row.hint))
             return
 
 

@@ -939,10 +939,11 @@ class _Judge:
             from polydeukes.stdlib.shell import containers  # only a container engine loads it
 
             containers.judge(self, view)
-        if name in FORMATTERS and view.inner < len(view.args):
+        if (name in FORMATTERS or "@" in name and name.partition("@")[0] in FORMATTERS) and view.inner < len(view.args):
             from polydeukes.stdlib.shell import formatters  # only a formatter loads it
 
-            formatters.judge(self, view, name, view.inner + 1)
+            # (`npx prettier@3`, `uvx ruff@0.5`: a package runner's name with its version)
+            formatters.judge(self, view, name.partition("@")[0], view.inner + 1)
         elif model is not None and model.handler == "interpreter" and (module := _formatter_module(view)) is not None:
             from polydeukes.stdlib.shell import formatters  # (`python3 -m black .`)
 
