@@ -446,13 +446,13 @@ _SHEBANG_BYTES = 256
 
 def _rewritable(j, row: Rewriter, index: int) -> bool:
     """Can the tool rewrite protected entry `index`, found below a directory it was given? A
-    directory may hold any file; a file of its kind (by extension or name; by its first line
-    for a shebang tool), or one that cannot be looked at within bounds, yes."""
-    if row.every_file:
-        return True
+    file of its kind (by extension or name; by its first line for a shebang tool); a directory
+    that holds one (looked up on disk within bounds, as find's `-name` filters are: a line that
+    makes one there first is judged at that write); anything that cannot be looked at within
+    bounds."""
     p = j.p
     name = p.entries[index].rstrip("/").rsplit("/", 1)[-1]
-    if name.endswith(row.extensions) or name in row.names:
+    if _of_kind(row, name):
         return True
     disk = j.walk.disk
     if disk is None or p.root_segs is None:
@@ -460,16 +460,28 @@ def _rewritable(j, row: Rewriter, index: int) -> bool:
     absolute = [*p.root_segs, *p.resolved[index]]
     kind = disk.kind(absolute)
     if kind == "missing":
-        return False  # (a line that makes it first is judged at that write)
+        return False
+    if kind == "dir":
+        found = disk.tree_has_file(absolute, lambda n: _of_kind(row, n) or _may_have_shebang(row, n))
+        return found if isinstance(found, bool) else True
     if kind != "file":
-        return True  # a directory, or past the bounds
-    if not row.shebang or "." in name[1:]:
+        return True  # past the bounds
+    if not _may_have_shebang(row, name):
         return False
     head = disk.read_bytes("/" + "/".join(absolute), _SHEBANG_BYTES)
     if not isinstance(head, bytes):
         return not _missing(head)
     first = head.split(b"\n", 1)[0].decode("utf-8", "replace")
     return LazyPattern(row.shebang)().match(first) is not None
+
+
+def _of_kind(row: Rewriter, name: str) -> bool:
+    return row.every_file or name.endswith(row.extensions) or name in row.names
+
+
+def _may_have_shebang(row: Rewriter, name: str) -> bool:
+    """A file the tool takes by its first line: one with no extension (shfmt's rule)."""
+    return bool(row.shebang) and "." not in name[1:]
 
 
 def _is_directory(j, index: int) -> bool:
