@@ -92,12 +92,7 @@ _BLACK = Rewriter(
 _RUFF_VALUES = _options("--config --target-version --line-length --exclude --extend-exclude --stdin-filename "
                         "--cache-dir --range --select --ignore --extend-select --extend-ignore --fixable "
                         "--unfixable --extend-fixable --per-file-ignores --extend-per-file-ignores "
-                        "--output-format --output-file -o --dummy-variable-rgx --target-version --exit-zero "
-                        "--ignore-noqa --statistics --add-noqa --show-files --show-settings")
-# (`--exit-zero` and the like take no value: listed above only where harmless; a value taken
-# for an operand can only add operands.)
-_RUFF_VALUES = _RUFF_VALUES - _options("--exit-zero --ignore-noqa --statistics --add-noqa --show-files "
-                                       "--show-settings")
+                        "--output-format --output-file -o --dummy-variable-rgx")
 _RUFF_FORMAT = Rewriter("Python files", _PYTHON, subcommand=("format",),
                         checks=_options("--check --diff" + _HELP), values=_RUFF_VALUES, default=".")
 # `ruff check` writes with `--fix`/`--unsafe-fixes`/`--fix-only`, or with `fix = true` in its
@@ -109,12 +104,12 @@ _RUFF_CHECK = Rewriter("Python files", _PYTHON, subcommand=("check",),
 _ISORT = Rewriter(
     "Python files", (*_PYTHON, ".pyx", ".pxd", ".pxi"),
     checks=_options("--check-only --check -c --diff --df --show-files --show-config" + _HELP),
-    widens=_options("--ext --extension --supported-extension --filter-files"),
+    widens=_options("--ext --extension --supported-extension"),
     values=_options("--settings-path --settings-file --sp --settings --resolve-all-configs --config-root "
                     "-l -w --line-length --line-width -m --multi-line -n --lines-after-imports "
                     "--lines-between-types --lai --lbt -p --project -o --thirdparty -k --known-local-folder "
                     "--virtual-env --conda-env --python-version --py -j --jobs -s --skip --skip-glob "
-                    "--sg --ext --extension --supported-extension --blocked-extension --filter-files "
+                    "--sg --ext --extension --supported-extension --blocked-extension "
                     "--src --src-path -a --add-import -r --rm --remove-import --profile -t --top "
                     "--sd --section-default -b --builtin --extra-builtin --future -f --indent -i "
                     "--wl --wrap-length --ot --order-by-type --ff --from-first --treat-comment-as-code "
