@@ -1460,3 +1460,28 @@ def test_msbuild_exec_commands_are_xml_unescaped_once() -> None:
 
     assert _xml_unescaped("a &amp;&amp; b &quot;c&quot; &lt;d&gt; &apos;e&apos;") == "a && b \"c\" <d> 'e'"
     assert _xml_unescaped("&amp;quot;") == "&quot;"  # (`&amp;` last: no second unescaping)
+
+
+def test_formatter_rows_are_the_names_the_judge_looks_up() -> None:
+    """analysis.FORMATTERS (the judge's lookup) names exactly the programs of
+    formatters.REWRITERS and pre-commit; each row's extensions start with a dot."""
+    from polydeukes.stdlib.shell.analysis import FORMATTER_MODULES, FORMATTERS
+    from polydeukes.stdlib.shell.formatters import REWRITERS
+
+    assert FORMATTERS == frozenset(REWRITERS) | {"pre-commit"}
+    assert set(FORMATTER_MODULES.values()) <= FORMATTERS
+    for rows in REWRITERS.values():
+        for row in rows:
+            assert all(extension.startswith(".") for extension in row.extensions)
+            assert row.every_file or row.extensions or row.names
+
+
+def test_pre_commit_repositories_name_remote_ones() -> None:
+    from polydeukes.stdlib.shell.projectfiles import pre_commit_repositories
+
+    text = ("repos:\n- repo: https://github.com/psf/black\n  rev: 24.1.0\n  hooks:\n  - id: black\n"
+            "- repo: local\n  hooks:\n  - id: noop\n    entry: 'true'\n    language: system\n"
+            "- repo: meta\n  hooks:\n  - id: identity\n")
+    assert pre_commit_repositories(text) == [("https://github.com/psf/black", ("black",)), ("local", ("noop",)),
+                                             ("meta", ("identity",))]
+    assert pre_commit_repositories("repos: [{repo: x}]") == [("", ())]

@@ -653,6 +653,16 @@ PYTHON_TOOLS = frozenset({
     "pyinstaller", "cython", "semgrep", "aws", "pip3.8", "pip3.9", "pip3.10", "pip3.11", "pip3.12", "pip3.13",
     "pip3.14",
 })
+# Formatters, fixers and bulk editors that rewrite every file of their kind below a directory
+# (formatters.py holds their rows; the judge calls it for these names only).
+FORMATTERS = frozenset({"black", "ruff", "isort", "autopep8", "yapf", "prettier", "eslint", "gofmt", "go", "cargo",
+                        "rustfmt", "rubocop", "terraform", "tofu", "markdownlint", "markdownlint-cli2",
+                        "codespell", "typos", "shfmt", "deno", "pre-commit"})
+# Python modules that are those formatters (`python3 -m black .`).
+FORMATTER_MODULES = {"black": "black", "isort": "isort", "autopep8": "autopep8", "yapf": "yapf", "ruff": "ruff",
+                     "codespell_lib": "codespell", "pre_commit": "pre-commit"}
+# fd runs a command per path it finds (`-x`, `-X`), as `find -exec` does.
+_FD = frozenset({"fd", "fdfind"})
 # Names whose command can matter without a mention: writers and programs the table models as
 # such, shells, wrappers, reserved words, builtins that change the line's state, and programs
 # that run scripts from files.
@@ -668,6 +678,8 @@ _NAMES_WITH_EFFECTS = (
     | frozenset(JVM_OPTION_PREFIXES)
     | VIEWERS  # (their `+cmd` and `-c` words are commands: viewers.py)
     | PYTHON_TOOLS
+    | FORMATTERS
+    | _FD
     | frozenset(E.STDIN_PROGRAMS)  # (their stdin may be a program: `ed -s <<EOF`)
 )
 _plain_lines: re.Pattern[str] | None = None
@@ -1868,6 +1880,12 @@ class Walk:
             for extra in found.extra if found is not None else ():
                 if extra.kind == "command":
                     yield from self._synthetic(view, extra.argv, depth, extra)
+        elif name in _FD:
+            # `fd -e sh -x sed -i …`: its exec commands, as find's (readers.fd_commands)
+            from polydeukes.stdlib.shell.readers import fd_commands  # only fd loads it
+
+            for extra in fd_commands(args[inner + 1 :]):
+                yield from self._synthetic(view, extra.argv, depth, extra)
         if name == "sqlite3":
             # sqlite3's `.shell CMD` and `.system CMD`, in its stdin, `-cmd`, SQL operands and
             # the files it reads (`-init`, `.read`, `< q.sql`): CMD is a command line it runs
@@ -3776,7 +3794,7 @@ def _may_make_repository(view: View) -> bool:
     return found is not None and any(extra.kind == "extract" for extra in found.extra)
 _NO_ROLES: dict[int, str] = {}
 # Commands after which the walk reads another script.
-_RUNS_SCRIPTS = NESTED_SHELLS | _SCHEDULERS | {"alias", "trap", "find", "sed", "gsed"}
+_RUNS_SCRIPTS = NESTED_SHELLS | _SCHEDULERS | _FD | {"alias", "trap", "find", "sed", "gsed"}
 # First pipeline stages whose output is whole lines of their file operands (some of them, in
 # another order at most): what they pass on to an executor is those files' text (scripts.py).
 # The copiers among them print their input as it is: `dd if=F` (without `conv=`), `tee` (its

@@ -327,6 +327,12 @@ class Disk:
         directory itself included)? Symbolic links are not followed."""
         return self._walk_tree(segments, lambda name, entry: accept(name))
 
+    def tree_has_file(self, segments: list[str], accept) -> bool | Refused:
+        """As `tree_has`, for the entries below the directory that are no directory (a
+        symbolic link is such an entry)."""
+        return self._walk_tree(segments, lambda name, entry: entry is not None
+                               and not entry.is_dir(follow_symlinks=False) and accept(name))
+
     def tree_has_path(self, segments: list[str], accept) -> bool | Refused:
         """As `tree_has`, with each entry below the directory given as its path from it."""
         cut = len("/" + "/".join(segments)) + 1

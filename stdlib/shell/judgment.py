@@ -45,6 +45,8 @@ from polydeukes.stdlib.shell.analysis import (
     NESTED_SHELLS,
     NESTING_TOO_DEEP,
     PYTHON_TOOLS,
+    FORMATTERS,
+    FORMATTER_MODULES,
     Context,
     GlobOptions,
     QuietCommand,
@@ -152,7 +154,7 @@ UNLISTED_ARCHIVE = ("{head} extracts {archive} into a directory that holds prote
 UNKNOWN_DESTINATION = "{head} writes {member} below {word}, which can make it protected path {p}"
 UNREAD_PATCH = "{head} applies a patch that cannot be read ({why}) where protected path {p} lies"
 FIND_DELETE = "find -delete can remove protected path {p}"
-FIND_EXEC = "find {action} {name} gets protected path {p} as {{}} without read-only proof"
+FIND_EXEC = "{action} {name} gets protected path {p} as {{}} without read-only proof"
 LISTED = "{name} gets protected path {p} from {lister} without read-only proof"
 DERIVED = "{head} {verb} {path}, which reaches protected path {p}"
 CODE = "{head} runs code that mentions protected path {p}"
@@ -949,6 +951,15 @@ class _Judge:
             from polydeukes.stdlib.shell import containers  # only a container engine loads it
 
             containers.judge(self, view)
+        if (name in FORMATTERS or "@" in name and name.partition("@")[0] in FORMATTERS) and view.inner < len(view.args):
+            from polydeukes.stdlib.shell import formatters  # only a formatter loads it
+
+            # (`npx prettier@3`, `uvx ruff@0.5`: a package runner's name with its version)
+            formatters.judge(self, view, name.partition("@")[0], view.inner + 1)
+        elif model is not None and model.handler == "interpreter" and (module := _formatter_module(view)) is not None:
+            from polydeukes.stdlib.shell import formatters  # (`python3 -m black .`)
+
+            formatters.judge(self, view, *module)
         writer = model is not None and not model.pure
         mention = cwd_spelled or view.spells_entry or self._mention_possible(view)
         if not writer and not mention and not view.targets:
@@ -1733,9 +1744,9 @@ class _Judge:
                 if not hits:
                     continue
                 self.reached.update(hits)
-                if extra.rule.startswith("find-"):
+                if (action := _exec_action(extra.rule)) is not None:
                     name = "{}" if view.inner in extra.source else view.name
-                    self.found(BREAK_EFFECT, FIND_EXEC.format(action=extra.rule[4:], name=name, p=p.entries[hits[0]]))
+                    self.found(BREAK_EFFECT, FIND_EXEC.format(action=action, name=name, p=p.entries[hits[0]]))
                 else:
                     name = f"{_feeder(view)} {view.name}" if view.via_xargs else view.name or view.head
                     self.found(BREAK_EFFECT, LISTED.format(name=name, lister=extra.rule, p=p.entries[hits[0]]))
@@ -1751,10 +1762,11 @@ class _Judge:
                     # `ls *.sh | xargs bash`, `find . -name x.sh -exec sh {} \;`: every file
                     # listed is a script it runs, which no judge reads
                     self.unknown_reach = True
-                    finds = extra.rule.startswith("find-")
-                    name = f"find {extra.rule[4:]} {view.name if k != view.inner else '{}'}" if finds else (
+                    action = _exec_action(extra.rule)
+                    name = f"{action} {view.name if k != view.inner else '{}'}" if action is not None else (
                         f"{_feeder(view)} {view.name}" if view.via_xargs else view.name or view.head)
-                    self.found(BREAK_UNREADABLE, LISTED_RUN.format(name=name, lister="find" if finds else extra.rule))
+                    self.found(BREAK_UNREADABLE, LISTED_RUN.format(
+                        name=name, lister=action.split(" ", 1)[0] if action is not None else extra.rule))
                     return
 
     def listed_reach(self, path: str, pattern: str | None, names: tuple[str, ...],
@@ -2747,12 +2759,36 @@ def _script_names(view: View) -> tuple[int, ...]:
     return tuple(found)
 
 
+def _formatter_module(view: View) -> tuple[str, int] | None:
+    """`python3 [OPTIONS] -m MODULE ARGS…` where MODULE is a formatter's (`FORMATTER_MODULES`):
+    the formatter's name and the index of its first argument."""
+    args = view.args
+    k = view.inner + 1
+    while k < len(args) - 1:
+        t = args[k].text
+        if args[k].opaque or not t.startswith("-") or t in ("-c", "-"):
+            return None
+        if t == "-m" or t.startswith("-m") and len(t) > 2:
+            module = t[2:] or args[k + 1].text
+            tool = FORMATTER_MODULES.get(module)
+            return (tool, k + 1 + (t == "-m")) if tool is not None and not args[k + (t == "-m")].opaque else None
+        k += 2 if t in ("-W", "-X") else 1
+    return None
+
+
+def _exec_action(rule: str) -> str | None:
+    """`find -exec` for a `find-exec` command's rule, `fd -x` for fd's; None for a lister's."""
+    if rule.startswith("find-"):
+        return "find " + rule[4:]
+    return rule if rule.startswith("fd ") else None
+
+
 def _judged_by_find(view: View) -> tuple[int, ...]:
     """The words of a `find -exec` command that hold `{}` under `-name` filters: only the
     filtered paths reach them, so `_Judge.listed` alone judges them (unfiltered, they are
     also judged as the start path they were spelled with, as before)."""
     for extra in view.listed:
-        if extra.names and extra.rule.startswith("find-"):
+        if extra.names and _exec_action(extra.rule) is not None:
             return extra.source
     return ()
 

@@ -2188,6 +2188,33 @@ def pre_commit_lines(text: str) -> list[str]:
     by indentation, not as YAML (the check path loads no YAML parser): the list items least
     indented are the repositories; in one whose `repo` is `local`, the items of its `hooks`
     list are the hooks, whatever order their keys come in."""
+    lines: list[str] = []
+    for repo, hooks in _pre_commit_hooks(text):
+        if repo != "local":
+            continue
+        for hook in hooks:
+            entry = hook.get("entry")
+            if not entry:
+                continue
+            if hook.get("language") == "script" and "/" not in entry.split(" ", 1)[0]:
+                entry = "./" + entry
+            if hook.get("pass_filenames", "true").lower() in ("false", "no", "off"):
+                lines.append(entry)
+            else:
+                lines.append(f"git ls-files | xargs {entry}")
+    return lines
+
+
+def pre_commit_repositories(text: str) -> list[tuple[str, tuple[str, ...]]]:
+    """Each repository of a pre-commit configuration: its `repo` (`local`, `meta`, a URL; ""
+    when none is read) and the ids of its hooks (formatters.py judges the remote ones)."""
+    return [(repo, tuple(hook.get("id", "") for hook in hooks)) for repo, hooks in _pre_commit_hooks(text)]
+
+
+def _pre_commit_hooks(text: str) -> list[tuple[str, list[dict[str, str]]]]:
+    """A pre-commit configuration's repositories, each its `repo` and its hooks' keys, read by
+    indentation (see `pre_commit_lines`). A repository's `repo` may also stand in flow style
+    or in a line this reading does not take: such a repository is still listed, with `repo` ""."""
     rows: list[tuple[int | None, int, str, str]] = []  # (dash column, key column, key, value)
     for line in text.split("\n"):
         m = _YAML_KEY_LINE().fullmatch(line)
@@ -2197,7 +2224,7 @@ def pre_commit_lines(text: str) -> list[str]:
                          _yaml_scalar(m.group(4) or "")))
     dashes = [row[0] for row in rows if row[0] is not None]
     if not dashes:
-        return []
+        return [("", [])] if "repo" in text else []
     top = min(dashes)
     repositories: list[list] = []
     for row in rows:
@@ -2205,11 +2232,10 @@ def pre_commit_lines(text: str) -> list[str]:
             repositories.append([row])
         elif repositories:
             repositories[-1].append(row)
-    lines: list[str] = []
+    out: list[tuple[str, list[dict[str, str]]]] = []
     for repository in repositories:
         column = repository[0][1]
-        if next((value for _, c, key, value in repository if c == column and key == "repo"), None) != "local":
-            continue
+        repo = next((value for _, c, key, value in repository if c == column and key == "repo"), "")
         hooks: list[dict[str, str]] = []
         hook_dash = hook_column = None
         in_hooks = False
@@ -2224,17 +2250,8 @@ def pre_commit_lines(text: str) -> list[str]:
                 hooks.append({})
             if hooks and c == hook_column:
                 hooks[-1][key] = value
-        for hook in hooks:
-            entry = hook.get("entry")
-            if not entry:
-                continue
-            if hook.get("language") == "script" and "/" not in entry.split(" ", 1)[0]:
-                entry = "./" + entry
-            if hook.get("pass_filenames", "true").lower() in ("false", "no", "off"):
-                lines.append(entry)
-            else:
-                lines.append(f"git ls-files | xargs {entry}")
-    return lines
+        out.append((repo, hooks))
+    return out
 
 
 def _yaml_scalar(value: str) -> str:

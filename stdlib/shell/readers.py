@@ -740,6 +740,104 @@ def _find(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
     return Effects(tuple(items), tuple(extra), unproven)
 
 
+# fd (fdfind): `fd [OPTIONS] [PATTERN] [PATH…] -x|-X CMD… [;]` runs CMD once per path found
+# (`--exec`) or once with all of them (`--exec-batch`), `{}` the path, or appended when CMD has no
+# placeholder. Its options that take a value; the others are flags.
+_FD_VALUES = frozenset({"-e", "--extension", "-t", "--type", "-E", "--exclude", "-d", "--max-depth",
+                        "--min-depth", "--exact-depth", "-S", "--size", "--changed-within", "--changed-before",
+                        "--change-newer-than", "--change-older-than", "--newer", "--older", "-o", "--owner",
+                        "--ignore-file", "-c", "--color", "-j", "--threads", "--max-results",
+                        "--base-directory", "--path-separator", "--search-path", "--format",
+                        "--max-buffer-time", "--batch-size", "--hyperlink", "--and"})
+_FD_EXEC = {"-x": "fd -x", "--exec": "fd --exec", "-X": "fd -X", "--exec-batch": "fd --exec-batch"}
+# `{}` the path; `{/}` its base name, `{//}` its directory, `{.}` and `{/.}` without the extension.
+_FD_PLACEHOLDER = LazyPattern(r"\{(?:/|//|\.|/\.)?\}")
+
+
+def fd_commands(args: Sequence[Arg]) -> list[Extra]:
+    """The commands `fd … -x|-X CMD` runs (the walk judges each as `find -exec`'s: `Extra("command",
+    …)`, `{}` every path below a search path), or none. The search paths are the operands after
+    the pattern (`--search-path`), or `.`; with `--base-directory DIR`, below DIR. Hidden and
+    ignored files, which fd skips by default, are not told apart (fail-closed); a single `-e EXT`
+    or a `-g` glob narrows the names as find's `-name` does; `{/}`, `{/.}` (a base name, taken in
+    the directory fd runs in), `{.}` and `{//}` do not narrow."""
+    words: list[Arg] = []
+    commands: list[tuple[str, list[Arg]]] = []
+    extensions: list[str] = []
+    searches: list[Arg] = []
+    base = None
+    glob = full = False
+    k = 0
+    n = len(args)
+    while k < n:
+        a = args[k]
+        t = a.text
+        option, equals, value = t.partition("=")
+        if t in _FD_EXEC or not a.opaque and t[:2] in ("-x", "-X") and len(t) > 2 and not t.startswith("--"):
+            j = k + 1
+            first = [] if t in _FD_EXEC else [Arg(t[2:], None, a.opaque, a.count, a.word)]
+            while j < n and args[j].text != ";":
+                j += 1
+            commands.append((_FD_EXEC.get(t, "fd " + t[:2]), [*first, *args[k + 1 : j]]))
+            k = j + 1
+            continue
+        if t == "--":
+            words.extend(args[k + 1 :])
+            break
+        if t.startswith("-") and t != "-" and not a.opaque:
+            if option in _FD_VALUES:
+                v = value if equals else (args[k + 1].text if k + 1 < n else "")
+                if option in ("-e", "--extension"):
+                    extensions.append(v)
+                elif option == "--base-directory":
+                    base = args[k + 1] if not equals and k + 1 < n else Arg(value, None, a.opaque, a.count, a.word)
+                elif option == "--search-path" and k + 1 < n:
+                    searches.append(args[k + 1] if not equals else Arg(value, None, a.opaque, a.count, a.word))
+                k += 1 if equals else 2
+                continue
+            if not t.startswith("--") and len(t) > 2 and t[-1] in "etEdSoc" and t[1:-1].isalpha():
+                k += 2  # (a bundle ending in an option that takes the next word: `-He sh`)
+                if t[-1] == "e" and k - 1 < n:
+                    extensions.append(args[k - 1].text)
+                glob = glob or "g" in t
+                full = full or "p" in t
+                continue
+            glob = glob or option in ("-g", "--glob") or not t.startswith("--") and "g" in t[1:]
+            full = full or option in ("-p", "--full-path") or not t.startswith("--") and "p" in t[1:]
+            k += 1
+            continue
+        words.append(a)
+        k += 1
+    if not commands:
+        return []
+    pattern, paths = (words[0], words[1:]) if words else (None, [])
+    starts = [*paths, *searches] or [Arg(".", None, False, ONE, args[0].word if args else None)]
+    if base is not None:
+        starts = [Arg(s.text if s.text.startswith("/") else base.text.rstrip("/") + "/" + s.text, None,
+                      s.opaque or base.opaque, s.count, s.word) for s in starts]
+    names: list[str] = []
+    if len(extensions) == 1 and extensions[0]:
+        names.append("i:*." + extensions[0].lstrip("."))
+    if glob and pattern is not None and not full and not pattern.opaque and "/" not in pattern.text:
+        names.append(pattern.text)
+    out: list[Extra] = []
+    for rule, command in commands:
+        if not command:
+            continue
+        if not any(_FD_PLACEHOLDER().search(w.text) for w in command):
+            command = [*command, Arg("{}", None, False, ONE, command[-1].word)]
+        placeholders = tuple(i for i, w in enumerate(command) if _FD_PLACEHOLDER().search(w.text))
+        exact = all(m.group(0) == "{}" for w in command for m in _FD_PLACEHOLDER().finditer(w.text))
+        basenames = any(m.group(0) in ("{/}", "{/.}") for w in command for m in _FD_PLACEHOLDER().finditer(w.text))
+        here = [Arg(".", None, False, ONE, command[0].word)] if basenames else []
+        for start in [*starts, *here]:
+            argv = tuple(Arg(_FD_PLACEHOLDER().sub(lambda _m: start.text, w.text), None, w.opaque or start.opaque,
+                             w.count, w.word) if _FD_PLACEHOLDER().search(w.text) else w for w in command)
+            out.append(Extra("command", rule=rule, argv=argv, path=start.text, pattern=start.pattern,
+                             names=tuple(names) if exact else (), source=placeholders))
+    return out
+
+
 def _placeholder(word: Arg, start: Arg) -> Arg:
     """A `find -exec` word with `{}` standing for the start path (and what lies below it)."""
     if "{}" not in word.text:
