@@ -436,12 +436,17 @@ class _WrapperStrings(NamedTuple):
     operands: str = ""
     prefixes: tuple[str, ...] = ()
     argv_options: frozenset[str] = _NO_VALUES  # the words after one are a command's argv (`nix develop -c`)
+    # files the wrapper writes in its directory when no option of `outputs` names one
+    # (`nohup.out`, `perf record`'s `perf.data`, whose old copy becomes `perf.data.old`)
+    defaults: tuple[str, ...] = ()
 
 
 _TMUX_STRINGS = _WrapperStrings(operands="argv")
 # Per wrapper, or per program and subcommand (`perf stat`).
 _WRAPPER_STRINGS: dict[str, _WrapperStrings] = {
     "time": _WrapperStrings(outputs=frozenset({"-o", "--output"})),
+    # (coreutils 9.1: when stdout is a terminal; in $HOME when the directory is not writable)
+    "nohup": _WrapperStrings(defaults=("nohup.out", "~/nohup.out")),
     "nix-shell": _WrapperStrings(options=frozenset({"--run", "--command"})),
     "hyperfine": _WrapperStrings(
         options=frozenset({"-p", "--prepare", "-s", "--setup", "-c", "--cleanup", "--conclude", "--reference"}),
@@ -464,7 +469,7 @@ _WRAPPER_STRINGS: dict[str, _WrapperStrings] = {
     "nix develop": _WrapperStrings(argv_options=frozenset({"-c", "--command"})),
     "nix shell": _WrapperStrings(argv_options=frozenset({"-c", "--command"})),
     "perf stat": _WrapperStrings(options=frozenset({"--pre", "--post"}), outputs=frozenset({"-o", "--output"})),
-    "perf record": _WrapperStrings(outputs=frozenset({"-o", "--output"})),
+    "perf record": _WrapperStrings(outputs=frozenset({"-o", "--output"}), defaults=("perf.data", "perf.data.old")),
     "perf trace": _WrapperStrings(outputs=frozenset({"-o", "--output"})),
     **{f"tmux {sub}": _TMUX_STRINGS for sub in _SUBCOMMAND_WRAPPERS["tmux"][2]},
     "tmux send-keys": _WrapperStrings(operands="keys"),
@@ -4080,6 +4085,8 @@ def _wrapper_options(args: Sequence[Arg], inner: int) -> tuple[dict[int, str], l
         k += 1
     if wrapper == "script":
         _typescript(args, inner, roles)
+    if strings is not None and strings.defaults and E.WRITE not in roles.values():
+        scripts.extend(f": >> {name}" for name in strings.defaults)  # (`nohup cmd` in .claude/hooks)
     if strings is not None and strings.operands == "joined" and inner < len(args) \
             and not any(a.text in ("-x", "--exec") for a in args[:inner]) \
             and any(_SHELL_SYNTAX().search(a.text) for a in args[inner:]):

@@ -14,7 +14,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from polydeukes.stdlib.shell.effects import (
-    CHDIR, CREATE, DATA, DELETE, MOVE, READ, UNKNOWN, WRITE, Effects, Env, Extra, Item, Model, into,
+    CHDIR, CREATE, DATA, DELETE, MOVE, READ, UNKNOWN, WRITE, Effects, Env, Extra, Item, Model, into, read_options,
+    unknown_reason,
 )
 from polydeukes.stdlib.shell.expansion import Arg
 
@@ -394,6 +395,42 @@ def pax(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
     return Effects(tuple(items), tuple(extra), unproven)
 
 
+# -- uudecode ----------------------------------------------------------------------------------
+
+# GNU sharutils 4.15's options, BSD's (`-cimprs`, `-o`) and BusyBox's (`-o`): `-p`/`-r` decode to
+# stdout; `-r FILE`/`--load-opts` (GNU) loads options from a file, so it is not modelled.
+_UUDECODE = Model("read...", "-o,--output-file=write --ignore-chmod -c -i -m -s -p:stdout -v,--version "
+                  "-h,--help")
+
+
+def uudecode(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
+    """`uudecode [-o FILE] [FILE...]` writes each file whose `begin MODE NAME` (or
+    `begin-base64`) header line its input holds, at NAME: relative to the directory, absolute,
+    or below `~/` (GNU sharutils 4.15; BSD keeps only the last segment), unless `-o` names the
+    output. The names are data: read from the files or a heredoc (disk.uu_names), as an
+    archive's members are; an input that cannot be read (piped, not there yet) fails closed,
+    wherever the command runs, since a name may be absolute."""
+    parsed = read_options(_UUDECODE, args)
+    items = [it if it.role else Item(it.index, it.text, READ) for it in parsed.items]
+    unproven = unknown_reason(parsed)
+    if any(it.role == WRITE for it in items) or "stdout" in parsed.effects:
+        return Effects(tuple(items), (), unproven)
+    sources: list[str | None] = [args[k].text if args[k].text != "-" else None for k in parsed.operands]
+    extra: list[Extra] = []
+    for source in sources or [None]:
+        if source is None and env.heredocs and len(env.heredocs) == 1 and env.stdin_file is None:
+            from polydeukes.stdlib.shell.disk import uu_names
+
+            named = uu_names(env.heredocs[0], "the heredoc")
+            if isinstance(named, list):
+                extra.extend(Extra(WRITE, path=member.name, rule="uudecode") for member in named)
+                continue
+        elif source is None and not env.heredocs:
+            source = env.stdin_file
+        extra.append(Extra("extract", path=".", tree=True, rule="uudecode", source=("uu", source, 0, False, False)))
+    return Effects(tuple(items), tuple(extra), unproven)
+
+
 # -- cmake -E, dpkg-deb ------------------------------------------------------------------------
 
 # `cmake -E` commands that only read (or print) their operands.
@@ -511,4 +548,4 @@ def dpkg_deb(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
     return Effects(tuple(sorted(items, key=lambda it: it.index)), tuple(extra), unproven)
 
 
-HANDLERS = {"cmake": cmake, "dpkg-deb": dpkg_deb, "7z": seven_zip, "rar": rar, "cpio": cpio, "ar": ar, "jar": jar, "pax": pax}
+HANDLERS = {"uudecode": uudecode, "cmake": cmake, "dpkg-deb": dpkg_deb, "7z": seven_zip, "rar": rar, "cpio": cpio, "ar": ar, "jar": jar, "pax": pax}

@@ -133,6 +133,7 @@ _EFFECT_NAMES = frozenset({
     "no-target",  # cp/mv/ln/install -T: the destination is the copy itself, never a directory to enter
     "multiple",  # lz4 -m: every operand is an input
     "backup",  # cp/mv/ln/install/rsync -b: the old destination is kept at its name and a suffix
+    "stored-name",  # gunzip -N: the output takes the name stored in the input
 })
 
 
@@ -386,7 +387,7 @@ COMMANDS: dict[str, Model] = {
     "ln": Model("link... write", "-t,--target-directory=write:target-dir -S,--suffix=data:backup "
                 "--backup=?data:backup -b:backup -d -F -f -i -L -n -P -r -s -T,--no-target-directory:no-target -v "
                 "--force --interactive --logical --no-dereference --physical --relative "
-                "--symbolic --verbose --directory"),
+                "--symbolic --verbose --directory", handler="ln"),
     # macOS: copies each source's contents into the destination, merging (`-c`/`-k`: archives)
     "ditto": Model("read... write", "-V -v -X -c -k -x -z -j --rsrc --norsrc --extattr "
                    "--noextattr --qtn --noqtn --acl --noacl --nocache --hfsCompression "
@@ -464,6 +465,8 @@ COMMANDS: dict[str, Model] = {
     "7zz": Model("", handler="7z"), "rar": Model("", handler="rar"), "unrar": Model("", handler="rar"),
     "cpio": Model("", handler="cpio"), "ar": Model("", handler="ar"), "jar": Model("", handler="jar"),
     "pax": Model("", handler="pax"),
+    # (archivers.py) the file a uuencoded input's `begin` line names
+    "uudecode": Model("", handler="uudecode"),
     # compilers and linkers (readers.py; their response files and programs: scripts.py)
     "gcc": Model("", handler="compiler"), "cc": Model("", handler="compiler"),
     "g++": Model("", handler="compiler"), "c++": Model("", handler="compiler"),

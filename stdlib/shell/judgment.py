@@ -142,6 +142,8 @@ GIT_HOOKS = frozenset({
 })
 UNLISTED_ARCHIVE = ("{head} extracts {archive} into a directory that holds protected path {p}, "
                     "and its members cannot be listed: {why}")
+# (uudecode's `begin` line, gunzip -N's stored name: the output's name is data in the input)
+UNREAD_NAMES = "{head} writes a file named inside {archive}, which cannot be read ({why}): it may be protected path {p}"
 UNKNOWN_DESTINATION = "{head} writes {member} below {word}, which can make it protected path {p}"
 UNREAD_PATCH = "{head} applies a patch that cannot be read ({why}) where protected path {p} lies"
 FIND_DELETE = "find -delete can remove protected path {p}"
@@ -1571,6 +1573,8 @@ class _Judge:
                 self.found(BREAK_EFFECT, WHOLE_TREE.format(what=what, p=entries[hits[0]]))
             return
         if kind in ("extract", "patch"):
+            if extra.source[:1] == ("gz-env",) and not self.gzip_names(view):
+                return  # (gunzip restores a stored name only with -N, or GZIP=-N)
             self.deferred(view, extra, cwd, head)
             return
         if extra.rule == "find-delete":
@@ -1603,6 +1607,20 @@ class _Judge:
             self.reached.update(hits)
             self.found(BREAK_EFFECT, DERIVED.format(head=head, verb=E.VERBS.get(kind, "writes"), path=shown,
                                                     p=entries[hits[0]]))
+
+    def gzip_names(self, view: View) -> bool:
+        """Does gzip run with GZIP set on the line to options that hold `-N`/`--name` (gzip
+        1.12 still reads it, with a warning)? A value that is not known counts."""
+        value = self.walk.environment(view, "GZIP")
+        if value is None:
+            return any(a.text.startswith("GZIP=") for a in view.args[: view.inner]) \
+                or "GZIP" in self.walk.context.scope.values
+        for word in value.split():
+            if word.startswith("--") and len(word) > 3 and "--name".startswith(word.split("=", 1)[0]):
+                return True
+            if word[:1] == "-" and word[1:2] != "-" and "N" in word:
+                return True
+        return False
 
     def icase_pathspecs(self, view: View) -> bool:
         """Does git run with GIT_ICASE_PATHSPECS set on the line (an unknown value counts)?"""
@@ -1804,8 +1822,9 @@ class _Judge:
         p = self.p
         where = view.unknown_directory
         v4a = extra.rule == "v4a"
-        if v4a:
-            # (a V4A patch's paths may be absolute or climb with `..`: any entry may be reached)
+        if v4a or extra.rule == "uudecode":
+            # (a V4A patch's paths, uudecode's names may be absolute or climb with `..`: any
+            # entry may be reached)
             hits = list(range(len(p.entries)))
         elif where is not None:
             # `tar -C c? -xf x.tar`, `patch -d "$D"`: members land below a glob (which may match
@@ -1825,7 +1844,7 @@ class _Judge:
             archive = extra.source[1]
             path = self.walk.absolute(archive, cwd) if archive is not None else None
             if archive is None:
-                listed = Refused("the archive arrives on stdin")
+                listed = Refused("it arrives on stdin" if kind in _NAMED_BY_DATA else "the archive arrives on stdin")
             elif path is None or disk is None:
                 listed = Refused("its path is not known")
             elif path in self.walk.written():
@@ -1848,8 +1867,9 @@ class _Judge:
                     return
                 self.unknown_reach = True
                 self.reached.update(hits)
-                self.found(BREAK_UNREADABLE, UNLISTED_ARCHIVE.format(head=head, archive=archive or "stdin",
-                                                                     p=p.entries[hits[0]], why=listed.reason))
+                message = UNREAD_NAMES if kind in _NAMED_BY_DATA else UNLISTED_ARCHIVE
+                self.found(BREAK_UNREADABLE, message.format(head=head, archive=archive or "stdin",
+                                                            p=p.entries[hits[0]], why=listed.reason))
                 return
             rule = extra.rule  # (archive-extract, pip)
         else:
@@ -1908,7 +1928,8 @@ class _Judge:
                         return
             return
         for member in listed:
-            target = member if member.startswith("/") else (base.rstrip("/") + "/" + member)
+            # (uudecode's names may be absolute or below `~/`)
+            target = member if member[:1] == "/" or member[:2] == "~/" else (base.rstrip("/") + "/" + member)
             # An archive member lands where its name says (resolved, not matched by spelling);
             # a patch's target also under any `-p` strip of it, so its name is matched anywhere.
             hits = p.anchored_hits(target, cwd)
@@ -2860,6 +2881,11 @@ def judge_shell_mod(text: str, protected: Sequence[str], *, root: str, home: str
     return ShellModResult(judge.reason is not None, subject, judge.kind, judge.reason)
 
 
+# The `extract` kinds whose "members" are output names an input file holds (uudecode's header
+# lines, gzip's stored name), written as they are rather than as an archive's member paths.
+_NAMED_BY_DATA = frozenset({"uu", "gz", "gz-env"})
+
+
 def member_paths(members, source: tuple) -> list[str]:
     """Member names as tar or unzip would write them: `--strip-components`, `-j`, and a
     symbolic link member whose target points into the tree (later members can write
@@ -2867,6 +2893,8 @@ def member_paths(members, source: tuple) -> list[str]:
     kind, _archive, strip, _transformed, option = source  # (renamed: refused before)
     if kind == "wheel":
         return _wheel_paths(members)
+    if kind in _NAMED_BY_DATA:
+        return [member.name for member in members]  # (as written: disk.uu_names, disk._gzip_name)
     out = []
     links: dict[str, str] = {}  # a link member's name -> where it leads, spelled from the directory
     for member in members:

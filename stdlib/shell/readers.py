@@ -14,6 +14,7 @@ from polydeukes.stdlib.shell.effects import (
     DATA,
     DELETE,
     EXEC,
+    LINK,
     MOVE,
     READ,
     UNKNOWN,
@@ -24,8 +25,10 @@ from polydeukes.stdlib.shell.effects import (
     Item,
     Model,
     assign_roles,
+    backups,
     generic,
     in_place_backups,
+    into,
     known_prefix,
     layout_roles,
     long_option,
@@ -968,7 +971,7 @@ _DECOMPRESSORS = frozenset({"gunzip", "zcat", "unpigz", "bunzip2", "bzcat", "unx
 _COMPRESS_OPTIONS = ("-c,--stdout,--to-stdout:stdout -d,--decompress,--uncompress:decompress "
                      "-k,--keep:keep --rm:remove -t,--test:list -l,--list:list -S,--suffix=data "
                      "-o=write -r,--recursive:recursive -f,--force -q,--quiet -v,--verbose -n,--no-name "
-                     "-N,--name -1 -2 -3 -4 -5 -6 -7 -8 -9 --fast --best -T,--threads=data "
+                     "-N,--name:stored-name -1 -2 -3 -4 -5 -6 -7 -8 -9 --fast --best -T,--threads=data "
                      "-z,--compress -e,--extreme -M,--memory=data --format=data -F=data -C,--check=data "
                      "-b,--blocksize=data -p,--processes=data --long=?data -D=read --ultra --no-progress "
                      "--sparse --no-sparse --rsyncable -s --small -Q --single-stream --no-sync -L "
@@ -1010,6 +1013,16 @@ def _compress(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects
         if output:
             continue
         if decompress:
+            if family == "gzip" and not a.opaque and a.pattern is None:
+                # `gunzip -N` (or with GZIP=-N on the line) names the output as the gzip header
+                # says, in the input's directory (disk._gzip_name)
+                head, slash, _ = a.text.rpartition("/")
+                kind = "gz" if "stored-name" in effects else "gz-env"
+                extra.append(Extra("extract", path=(head + slash) or ".", tree=True, rule=f"{name} -N",
+                                   source=(kind, a.text, 0, False, False)))
+            elif family == "gzip" and "stored-name" in effects and a.pattern is not None:
+                head, slash, _ = a.pattern.rpartition("/")
+                extra.append(Extra(WRITE, path=a.text, pattern=head + slash + "*", rule=f"{name} -N"))
             for suffix in suffixes:
                 if a.text.endswith(suffix) and len(a.text) > len(suffix):
                     stem = a.text[: -len(suffix)] + (".tar" if suffix.startswith(".t") and suffix not in (".tar",) and len(suffix) > 3 else "")
@@ -1183,15 +1196,42 @@ def _apply_patch(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effe
     return Effects(items, (Extra("patch", path=".", tree=True, rule="v4a", source=source),))
 
 
+# The prefix split and csplit give their pieces when the line names none (GNU coreutils 9.1,
+# BusyBox): in the directory the command runs in.
+_SPLIT_PREFIX = {"split": "x", "csplit": "xx"}
+
+
 def _split(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
     """`split IN PREFIX`, `csplit -f PREFIX`: the output names are PREFIX and a suffix it
     chooses (`split -a1 x ci/gate.s` writes ci/gate.sa … ci/gate.sz), so the prefix is the
-    pattern `PREFIX*` for a writer."""
+    pattern `PREFIX*` for a writer. Without a prefix it is `x` (split) or `xx` (csplit) in
+    the command's directory: `cd .claude/hooks && split -b1 f` writes .claude/hooks/xaa."""
     found = generic(model, args)
     extra = [Extra(WRITE, path=it.text, rule="prefix",
                    pattern=(args[it.index].pattern or escape_pattern(it.text)) + "*")
              for it in found.items if it.role == WRITE and not args[it.index].opaque]
+    if not any(it.role in (WRITE, UNKNOWN) for it in found.items):
+        prefix = _SPLIT_PREFIX.get(name, "x")
+        extra.append(Extra(WRITE, path=prefix, pattern=prefix + "*", rule="prefix"))
     return Effects(found.items, (*found.extra, *extra), found.unproven) if extra else found
+
+
+def _ln(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
+    """ln's row, and its second form: `ln [OPTION]... TARGET` with one operand makes the link in
+    the command's directory, named as TARGET's last segment (`cd ci && ln -s /x/gate.sh` writes
+    ci/gate.sh; GNU coreutils 9.1, BusyBox). The operand is then linked to, not written."""
+    found = generic(model, args)
+    parsed = read_options(model, args)
+    if len(parsed.operands) != 1 or "target-dir" in parsed.effects:
+        return found
+    k = parsed.operands[0]
+    a = args[k]
+    extra = into(".", a, WRITE)
+    if "backup" in parsed.effects:
+        extra += backups((), extra, args)
+    items = found.items if a.opaque else tuple(Item(it.index, it.text, LINK, it.whole, it.option)
+                                                if it.index == k and not it.option else it for it in found.items)
+    return Effects(items, (*found.extra, *extra), found.unproven)
 
 
 _PERL_RENAME = LazyPattern(r"s(?P<d>[/|#,:!])(?P<a>(?:\\\.|[A-Za-z0-9_~+=-])+)(?P<end>\$?)(?P=d)"
@@ -1307,5 +1347,5 @@ def _compiler(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects
 HANDLERS: dict[str, Callable[[str, Sequence[Arg], Model, Env], Effects]] = {
     "dd": _dd, "sed": _sed, "awk": _awk, "find": _find, "tar": _tar, "unzip": _unzip,
     "compress": _compress, "patch": _patch, "interpreter": interpreter, "split": _split,
-    "rename": _rename, "compiler": _compiler, "apply_patch": _apply_patch,
+    "rename": _rename, "compiler": _compiler, "ln": _ln, "apply_patch": _apply_patch,
 }
