@@ -20,7 +20,7 @@ from polydeukes.stdlib.shell.effects import (
 from polydeukes.stdlib.shell.expansion import Arg
 
 # The archive kinds whose members disk.py does not read: an extraction of one cannot be listed.
-UNLISTED_KINDS = {"7z": "7-Zip", "rar": "RAR", "cpio": "cpio"}
+UNLISTED_KINDS = {"7z": "7-Zip", "rar": "RAR"}
 
 
 def _extract(directory: str, kind: str, archive: str | None, flat: bool = False) -> Extra:
@@ -167,6 +167,12 @@ def cpio(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
     archive: str | None = None
     directory = "."
     unproven = _unknown_word(args)
+    # GNU cpio writes absolute names and `../` as they are unless --no-absolute-filenames;
+    # -r/--rename asks for each new name on the terminal, --rename-batch-file reads them
+    contained = any(a.text == "--no-absolute-filenames" for a in args)
+    renamed = any(a.text in ("--rename", "-r") or a.text.startswith("--rename-batch-file")
+                  or a.text[:1] == "-" and a.text[1:2] != "-" and "r" in a.text[1:]
+                  and not any(c in a.text[1:a.text.index("r") + 1] for c in "FOIDHCEMR") for a in args)
     k = 0
     n = len(args)
     operands: list[int] = []
@@ -213,7 +219,9 @@ def cpio(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
         k += 1
     extra: list[Extra] = []
     if mode == "i" and not listing:
-        extra.append(_extract(directory, "cpio", archive or env.stdin_file))
+        extra.append(Extra("extract", path=directory or ".", tree=True, rule="archive-extract",
+                           source=("cpio" if contained else "cpio-any", archive or env.stdin_file, 0, renamed,
+                                   False)))
     elif mode == "o":
         items = [Item(it.index, it.text, WRITE) if it.role == READ and it.text == archive else it for it in items]
     elif mode == "p" and operands:
@@ -388,7 +396,7 @@ def pax(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
                                    tree=True, rule="copy"))
     elif reading:
         extra.append(Extra("extract", path=".", tree=True, rule="archive-extract",
-                           source=("tar", archive or env.stdin_file, 0, renamed, False)))
+                           source=("pax", archive or env.stdin_file, 0, renamed, False)))
     elif writing:
         items = [Item(it.index, it.text, WRITE) if it.role == READ and it.text == archive
                  else Item(it.index, it.text, READ) if it.index in operands else it for it in items]
@@ -429,6 +437,40 @@ def uudecode(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
             source = env.stdin_file
         extra.append(Extra("extract", path=".", tree=True, rule="uudecode", source=("uu", source, 0, False, False)))
     return Effects(tuple(items), tuple(extra), unproven)
+
+
+# -- MIME and uu decoders ----------------------------------------------------------------------
+
+# Decoders that write each part of a message under the name the part gives (munpack from mpack
+# 1.6, ripmime, uudeview): the names are data this layer does not read (MIME headers, several
+# encodings), so what they write is anything below their output directory: `-C DIR` (munpack),
+# `-d DIR` (ripmime), `-p DIR` (uudeview), else the directory the command runs in. munpack 1.6
+# keeps a name's subdirectories (`../` dropped); none of them is known to write above it.
+_MIME_DECODERS = {
+    "munpack": (Model("read...", "-C=chdir -f -q -t -h -V"), "-C"),
+    "ripmime": (Model("read...", "-i=read -d=chdir -p,--prefix=data -e=?write -v -q -V --verbose "
+                      "--overwrite --no-nameless --unique_names --unique-names --name-by-type --mailbox "
+                      "--formdata --paranoid --no-paranoid --disable-qmail-bounce --recursion-max=data "
+                      "--no-tnef --no-uuencode --no-ole --no-doublecr --no-quotedprintable --debug "
+                      "--verbose-contenttype --verbose-defects --stdout --syslog_on_error --junk-collisions "
+                      "--extended-errors --save-headers --version"), "-d"),
+    "uudeview": (Model("read...", "-p=chdir -e=data -i -o -a -b -c -d -f -m -n -q -s -t -v -z -V -h"), "-p"),
+}
+
+
+def mime_decoder(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
+    """munpack, ripmime, uudeview: the parts they write are named inside their input, below
+    the output directory (`_MIME_DECODERS`): a write of that whole directory, so they fail
+    closed where it is or holds a protected path, and pass elsewhere."""
+    row, option = _MIME_DECODERS[name]
+    parsed = read_options(row, args)
+    items = [it if it.role else Item(it.index, it.text, READ) for it in parsed.items]
+    directory = next((it.text for it in items if it.role == CHDIR and it.option in (option, "")), ".")
+    unproven = unknown_reason(parsed)
+    if name == "uudeview" and any(a.text.startswith(("@", "+")) for a in args):
+        # (`@FILE` holds more options, `-p DIR` among them: the output directory is not known)
+        unproven, directory = unproven or "an option file (@FILE) or a +option is not in the model", "/"
+    return Effects(tuple(items), (Extra(WRITE, path=directory or ".", tree=True, rule="named-by-data"),), unproven)
 
 
 # -- cmake -E, dpkg-deb ------------------------------------------------------------------------
@@ -548,4 +590,4 @@ def dpkg_deb(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
     return Effects(tuple(sorted(items, key=lambda it: it.index)), tuple(extra), unproven)
 
 
-HANDLERS = {"uudecode": uudecode, "cmake": cmake, "dpkg-deb": dpkg_deb, "7z": seven_zip, "rar": rar, "cpio": cpio, "ar": ar, "jar": jar, "pax": pax}
+HANDLERS = {"uudecode": uudecode, "mime-decoder": mime_decoder, "cmake": cmake, "dpkg-deb": dpkg_deb, "7z": seven_zip, "rar": rar, "cpio": cpio, "ar": ar, "jar": jar, "pax": pax}

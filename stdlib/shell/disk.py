@@ -611,6 +611,8 @@ class Disk:
                     return self._zip_members(handle, path)
                 if kind == "ar":
                     return self._ar_members(handle, path)
+                if kind.startswith("cpio"):
+                    return self._cpio_members(handle, path)
                 if kind == "uu":
                     return uu_names(handle.read(), path)
                 if kind in ("gz", "gz-env"):
@@ -622,6 +624,55 @@ class Disk:
             return Refused(f"cannot list '{path}': {type(exc).__name__}: {exc}")
         finally:
             os.close(fd)
+
+    def _cpio_members(self, handle, path: str) -> list[Member] | Refused:
+        """The member names of a cpio archive in the new ASCII (`070701`, `070702` with CRC),
+        old ASCII (`070707`) or old binary form (either byte order), up to `TRAILER!!!`; a
+        symbolic link member's target is its data."""
+        members: list[Member] = []
+        while True:
+            magic = handle.read(6)
+            if magic in (b"070701", b"070702"):
+                header = handle.read(104)
+                if len(header) < 104:
+                    return Refused(f"'{path}' has a truncated cpio header")
+                mode, size, namesize = (int(header[k * 8 + 8 : k * 8 + 16], 16) for k in (0, 5, 10))
+                name = handle.read(namesize)
+                handle.read((4 - (110 + namesize) % 4) % 4)
+                pad = (4 - size % 4) % 4
+            elif magic == b"070707":
+                header = handle.read(70)
+                if len(header) < 70:
+                    return Refused(f"'{path}' has a truncated cpio header")
+                mode, namesize, size = int(header[12:18], 8), int(header[53:59], 8), int(header[59:70], 8)
+                name = handle.read(namesize)
+                pad = 0
+            elif magic[:2] in (b"\xc7\x71", b"\x71\xc7") and len(magic) == 6:
+                order = "little" if magic[:2] == b"\xc7\x71" else "big"
+                header = magic + handle.read(20)
+                if len(header) < 26:
+                    return Refused(f"'{path}' has a truncated cpio header")
+                words = [int.from_bytes(header[k : k + 2], order) for k in range(0, 26, 2)]
+                mode, namesize, size = words[3], words[10], (words[11] << 16) | words[12]
+                name = handle.read(namesize + (namesize & 1))
+                pad = size & 1
+            else:
+                return Refused(f"'{path}' is not a cpio archive this reading knows")
+            text = name.split(b"\0", 1)[0].decode("utf-8", errors="replace")
+            if text == "TRAILER!!!":
+                return members
+            link = None
+            if stat.S_ISLNK(mode):
+                if size > 4096:
+                    return Refused(f"'{path}' holds an oversized link member")
+                link = handle.read(size).decode("utf-8", errors="replace")
+                handle.read(pad)
+            else:
+                handle.seek(size + pad, os.SEEK_CUR)
+            members.append(Member(text, link))
+            if len(members) > MEMBERS:
+                return Refused(f"'{path}' has more than {MEMBERS} members")
+            self._check_time()
 
     def _tar_members(self, handle, path: str) -> list[Member] | Refused:
         import tarfile  # only a `tar -x` needs it

@@ -86,6 +86,12 @@ class Extra(msgspec.Struct, frozen=True, gc=False):
     names: tuple[str, ...] = ()  # find -name filters narrowing a tree effect
 
 
+# The `extract` kinds whose member names are written as they are, absolute or climbing with `..`
+# (GNU cpio 2.13 without --no-absolute-filenames, pax 20201030, uudecode's header names): the
+# judge checks them against every protected path wherever the extraction runs, and one that
+# cannot be listed fails closed wherever it runs.
+ANYWHERE_KINDS = frozenset({"cpio-any", "pax", "uu"})
+
 # A command that can give git another core.hooksPath (git.py; judged by `_Judge.hooks`).
 REDIRECTED_HOOKS = Extra("hooks", path="core.hooksPath", rule="redirect-hooks")
 
@@ -467,6 +473,9 @@ COMMANDS: dict[str, Model] = {
     "pax": Model("", handler="pax"),
     # (archivers.py) the file a uuencoded input's `begin` line names
     "uudecode": Model("", handler="uudecode"),
+    # (archivers.py) decoders that write a message's parts under the names the parts give
+    "munpack": Model("", handler="mime-decoder"), "ripmime": Model("", handler="mime-decoder"),
+    "uudeview": Model("", handler="mime-decoder"),
     # compilers and linkers (readers.py; their response files and programs: scripts.py)
     "gcc": Model("", handler="compiler"), "cc": Model("", handler="compiler"),
     "g++": Model("", handler="compiler"), "c++": Model("", handler="compiler"),

@@ -142,6 +142,10 @@ GIT_HOOKS = frozenset({
 })
 UNLISTED_ARCHIVE = ("{head} extracts {archive} into a directory that holds protected path {p}, "
                     "and its members cannot be listed: {why}")
+UNLISTED_ANYWHERE = ("{head} extracts {archive}, whose member names are written as they are (absolute, or "
+                     "climbing with ..), and its members cannot be listed: {why}; one may be protected path {p}")
+# (munpack, ripmime, uudeview: archivers.mime_decoder)
+NAMED_BELOW = "{head} writes files named inside its input below {path}, which can make one protected path {p}"
 # (uudecode's `begin` line, gunzip -N's stored name: the output's name is data in the input)
 UNREAD_NAMES = "{head} writes a file named inside {archive}, which cannot be read ({why}): it may be protected path {p}"
 UNKNOWN_DESTINATION = "{head} writes {member} below {word}, which can make it protected path {p}"
@@ -1605,7 +1609,8 @@ class _Judge:
                     self.unknown_base(view, extra.path, None, cwd, "target")
         if hits:
             self.reached.update(hits)
-            self.found(BREAK_EFFECT, DERIVED.format(head=head, verb=E.VERBS.get(kind, "writes"), path=shown,
+            message = NAMED_BELOW if extra.rule == "named-by-data" else DERIVED
+            self.found(BREAK_EFFECT, message.format(head=head, verb=E.VERBS.get(kind, "writes"), path=shown,
                                                     p=entries[hits[0]]))
 
     def gzip_names(self, view: View) -> bool:
@@ -1822,7 +1827,7 @@ class _Judge:
         p = self.p
         where = view.unknown_directory
         v4a = extra.rule == "v4a"
-        if v4a or extra.rule == "uudecode":
+        if v4a or extra.kind == "extract" and extra.source[0] in E.ANYWHERE_KINDS:
             # (a V4A patch's paths, uudecode's names may be absolute or climb with `..`: any
             # entry may be reached)
             hits = list(range(len(p.entries)))
@@ -1850,7 +1855,7 @@ class _Judge:
             elif path in self.walk.written():
                 listed = Refused("this line writes it")
             elif extra.source[3]:
-                listed = Refused("they are renamed as they are written (tar --transform, bsdtar and pax -s)")
+                listed = Refused("they are renamed as they are written (tar --transform, bsdtar and pax -s, cpio -r)")
             else:
                 members = disk.archive_members("/" + "/".join(path), kind)
                 if isinstance(members, Missing) and kind == "zip" and not archive.endswith(".zip"):
@@ -1867,7 +1872,8 @@ class _Judge:
                     return
                 self.unknown_reach = True
                 self.reached.update(hits)
-                message = UNREAD_NAMES if kind in _NAMED_BY_DATA else UNLISTED_ARCHIVE
+                message = UNREAD_NAMES if kind in _NAMED_BY_DATA else \
+                    UNLISTED_ANYWHERE if kind in E.ANYWHERE_KINDS else UNLISTED_ARCHIVE
                 self.found(BREAK_UNREADABLE, message.format(head=head, archive=archive or "stdin",
                                                             p=p.entries[hits[0]], why=listed.reason))
                 return
@@ -2895,17 +2901,24 @@ def member_paths(members, source: tuple) -> list[str]:
         return _wheel_paths(members)
     if kind in _NAMED_BY_DATA:
         return [member.name for member in members]  # (as written: disk.uu_names, disk._gzip_name)
+    # (cpio without --no-absolute-filenames, pax: an absolute name is written where it says)
+    absolute = kind in E.ANYWHERE_KINDS
     out = []
     links: dict[str, str] = {}  # a link member's name -> where it leads, spelled from the directory
     for member in members:
         name = member.name
         parts = [s for s in name.split("/") if s and s != "."]
+        if kind == "cpio":  # (--no-absolute-filenames: leading `/` and `../` dropped)
+            while parts[:1] == [".."]:
+                parts = parts[1:]
         if kind in ("zip", "ar") and option:
             parts = parts[-1:]  # unzip -j, ar x without P (names land in one directory)
         elif strip:
             parts = parts[strip:]
         if not parts:
             continue
+        if absolute and name.startswith("/"):
+            parts[0] = "/" + parts[0]
         out.append("/".join(parts))
         if member.link is not None:
             leads = member.link if member.link.startswith("/") else "/".join(parts[:-1] + [member.link])
