@@ -146,6 +146,8 @@ UNLISTED_ANYWHERE = ("{head} extracts {archive}, whose member names are written 
                      "climbing with ..), and its members cannot be listed: {why}; one may be protected path {p}")
 # (munpack, ripmime, uudeview: archivers.mime_decoder)
 NAMED_BELOW = "{head} writes files named inside its input below {path}, which can make one protected path {p}"
+# (python3 -m compileall, -m py_compile: pymodules._bytecode)
+BYTECODE = "{head} writes compiled bytecode (__pycache__, .pyc) for the sources below {path}, which reaches protected path {p}"
 # (uudecode's `begin` line, gunzip -N's stored name: the output's name is data in the input)
 UNREAD_NAMES = "{head} writes a file named inside {archive}, which cannot be read ({why}): it may be protected path {p}"
 UNKNOWN_DESTINATION = "{head} writes {member} below {word}, which can make it protected path {p}"
@@ -1599,6 +1601,8 @@ class _Judge:
                 self.glob_into_links(view, extra.pattern, cwd)
         elif extra.tree:
             hits = p.tree_hits(extra.path, cwd)
+            if extra.rule == "bytecode" and hits:
+                hits = self.bytecode_hits(hits, extra.path, cwd)
         else:
             # A derived path is a real location, not a mention: it is resolved, never matched
             # by spelling alone (`cp x /tmp/keep` does not write `/tmp/keep/x` of the project).
@@ -1609,7 +1613,7 @@ class _Judge:
                     self.unknown_base(view, extra.path, None, cwd, "target")
         if hits:
             self.reached.update(hits)
-            message = NAMED_BELOW if extra.rule == "named-by-data" else DERIVED
+            message = NAMED_BELOW if extra.rule == "named-by-data" else BYTECODE if extra.rule == "bytecode" else DERIVED
             self.found(BREAK_EFFECT, message.format(head=head, verb=E.VERBS.get(kind, "writes"), path=shown,
                                                     p=entries[hits[0]]))
 
@@ -1626,6 +1630,18 @@ class _Judge:
             if word[:1] == "-" and word[1:2] != "-" and "N" in word:
                 return True
         return False
+
+    def bytecode_hits(self, hits: list[int], path: str, cwd: tuple[str, ...] | None) -> list[int]:
+        """Of the entries on a compiled directory's branch (`python3 -m compileall DIR`), those
+        its bytecode can reach: one it lies in, a `.pyc` file, or a directory below it that
+        holds a `.py` file (whose `__pycache__` it makes)."""
+        p = self.p
+        absolute = absolute_segments(comparable(path, p.fold) or ".", cwd or (), p.home) if p.absolute else None
+        if absolute is None:
+            return hits
+        return [index for index in hits
+                if len(p.absolute[index]) <= len(absolute) or p.entries[index].endswith(".pyc")
+                or self.may_hold(index, lambda rel: rel.endswith((".py", ".pyw")))]
 
     def icase_pathspecs(self, view: View) -> bool:
         """Does git run with GIT_ICASE_PATHSPECS set on the line (an unknown value counts)?"""
