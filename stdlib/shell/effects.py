@@ -487,6 +487,8 @@ COMMANDS: dict[str, Model] = {
     "cmake": Model("", handler="cmake"), "dpkg-deb": Model("", handler="dpkg-deb"),
     # downloads.py: the files they write are named by the URL or the server
     "curl": Model("", handler="curl"), "wget": Model("", handler="wget"),
+    # (readers.py) FILE.gpg, FILE without .gpg, -o's file
+    "gpg": Model("", handler="gpg"), "gpg2": Model("", handler="gpg"),
     "gzip": _COMPRESSOR, "gunzip": _COMPRESSOR, "zcat": _COMPRESSOR, "bzip2": _COMPRESSOR,
     "bunzip2": _COMPRESSOR, "bzcat": _COMPRESSOR, "xz": _COMPRESSOR, "unxz": _COMPRESSOR,
     "xzcat": _COMPRESSOR, "lzma": _COMPRESSOR, "unlzma": _COMPRESSOR, "lzcat": _COMPRESSOR,

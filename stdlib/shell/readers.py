@@ -1234,6 +1234,131 @@ def _ln(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
     return Effects(items, (*found.extra, *extra), found.unproven)
 
 
+# GnuPG 2.2's options that take a value (the next word, or `--opt=value`), and those whose value
+# is a file it writes; `--homedir` (a directory it writes its keyrings in) stays a mention.
+_GPG_VALUES = frozenset({
+    "-r", "--recipient", "-R", "--hidden-recipient", "-u", "--local-user", "-o", "--output", "--homedir",
+    "--passphrase", "--passphrase-file", "--passphrase-fd", "--pinentry-mode", "--default-key", "--trust-model",
+    "--keyring", "--secret-keyring", "--primary-keyring", "--keyserver", "--keyserver-options", "--cipher-algo",
+    "--digest-algo", "--compress-algo", "-z", "--compress-level", "--bzip2-compress-level", "--s2k-mode",
+    "--s2k-count", "--s2k-digest-algo", "--s2k-cipher-algo", "--status-fd", "--logger-fd", "--status-file",
+    "--logger-file", "--log-file", "--attribute-fd", "--attribute-file", "--command-fd", "--command-file",
+    "--trusted-key", "--set-filename", "--comment", "--set-notation", "--sig-notation", "--cert-notation",
+    "--default-recipient", "--encrypt-to", "--hidden-encrypt-to", "--group", "--agent-program",
+    "--dirmngr-program", "--display", "--ttyname", "--ttytype", "--lc-ctype", "--lc-messages", "--weak-digest",
+    "--compliance", "--faked-system-time", "--max-output", "--recipient-file", "-f", "--hidden-recipient-file",
+    "-F", "--export-options", "--import-options", "--list-options", "--verify-options", "--auto-key-locate",
+    "--default-cert-level", "--min-cert-level", "--completes-needed", "--marginals-needed", "--max-cert-depth",
+    "--personal-cipher-preferences", "--personal-digest-preferences", "--personal-compress-preferences",
+    "--default-preference-list", "--tofu-default-policy", "--request-origin", "--default-new-key-algo",
+    "--options", "--default-sig-expire", "--default-cert-expire", "--ask-sig-expire", "--sig-policy-url",
+    "--cert-policy-url", "--sig-keyserver-url", "--set-policy-url", "--cipher-algo", "--sender",
+})
+_GPG_WRITES = frozenset({"-o", "--output", "--status-file", "--logger-file", "--log-file", "--attribute-file"})
+_GPG_READS = frozenset({"--passphrase-file", "--recipient-file", "-f", "--hidden-recipient-file", "-F",
+                        "--command-file", "--keyring", "--secret-keyring", "--primary-keyring", "--options"})
+# Commands that write FILE and a suffix for each FILE operand (`-c x` writes x.gpg), and those
+# that write FILE without its suffix (`--decrypt-files x.gpg`, and gpg with no command, which
+# guesses: decrypting x.gpg writes x).
+_GPG_PRODUCE = frozenset({"-e", "--encrypt", "-c", "--symmetric", "-s", "--sign", "--clear-sign", "--clearsign",
+                          "-b", "--detach-sign", "--detach-sig", "--encrypt-files", "--store"})
+_GPG_STRIP = (".gpg", ".pgp", ".sig", ".asc")
+_GPG_SHORT = {"e": "-e", "c": "-c", "s": "-s", "b": "-b", "d": "-d", "a": "-a", "k": "-k", "K": "-K"}
+
+
+def _gpg(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
+    """gpg (GnuPG 2.2.40): `-o FILE` is written; without it, `-e`/`-c`/`-s`/`--clear-sign`/
+    `-b`/`--encrypt-files` on FILE write FILE.gpg (`.asc` with `-a`, `.sig` for a detached
+    signature), `--decrypt-files` and a command line with no command (gpg guesses: it decrypts
+    an encrypted FILE) write FILE without `.gpg`/`.pgp`/`.sig`/`.asc`, and
+    `--use-embedded-filename` the name inside the encrypted data (not read: anywhere). gpg has
+    far more options than this reader knows, so nothing else is proven (a mention fails
+    closed)."""
+    items: list[Item] = []
+    commands: set[str] = set()
+    operands: list[int] = []
+    output = False
+    embedded = False
+    k = 0
+    n = len(args)
+    done = False
+    while k < n:
+        a = args[k]
+        t = a.text
+        if done or not t.startswith("-") or t == "-":
+            operands.append(k)
+            k += 1
+            continue
+        if t == "--":
+            items.append(Item(k, t, DATA))
+            done = True
+            k += 1
+            continue
+        key, eq, value = t.partition("=") if t.startswith("--") else (t[:2], "", t[2:])
+        if key in _GPG_VALUES:
+            role = WRITE if key in _GPG_WRITES else READ if key in _GPG_READS else DATA
+            output = output or key in ("-o", "--output")
+            if eq or value:
+                items.append(Item(k, value, role, False, key))
+            elif k + 1 < n:
+                items.append(Item(k, t, DATA))
+                items.append(Item(k + 1, args[k + 1].text, role, True, key))
+                k += 1
+            k += 1
+            continue
+        items.append(Item(k, t, DATA))
+        if t.startswith("--"):
+            commands.add(key)
+            embedded = embedded or key == "--use-embedded-filename"
+        else:
+            for letter in t[1:]:
+                commands.add(_GPG_SHORT.get(letter, "-" + letter))
+        k += 1
+    extra: list[Extra] = []
+    if embedded and not output:
+        extra.append(Extra(WRITE, path="/", tree=True, rule="named-by-data"))
+    produce = bool(commands & _GPG_PRODUCE)
+    armor = bool(commands & {"-a", "--armor", "--armour", "--clear-sign", "--clearsign"})
+    detached = bool(commands & {"-b", "--detach-sign", "--detach-sig"})
+    strip = "--decrypt-files" in commands or not commands & (_GPG_PRODUCE | _GPG_OTHER_COMMANDS)
+    for j in operands:
+        a = args[j]
+        items.append(Item(j, a.text, READ))
+        if output or a.text == "-":
+            continue
+        if produce and not strip:
+            suffix = ".asc" if armor else ".sig" if detached else ".gpg"
+            pattern = a.pattern + escape_pattern(suffix) if a.pattern is not None else None
+            extra.append(Extra(WRITE, path=a.text + suffix, pattern=pattern, rule="gpg"))
+        elif strip and not produce:
+            if a.opaque or a.pattern is not None:
+                head = (a.pattern or "").rpartition("/")[0]
+                extra.append(Extra(WRITE, path=a.text, pattern=(head + "/*") if head else "*", rule="gpg"))
+                continue
+            for suffix in _GPG_STRIP:
+                if a.text.endswith(suffix) and len(a.text) > len(suffix):
+                    extra.append(Extra(WRITE, path=a.text[: -len(suffix)], rule="gpg"))
+                    break
+    items.sort(key=lambda it: it.index)
+    return Effects(tuple(items), tuple(extra), "gpg's options are not all modelled")
+
+
+# Commands that neither make FILE.gpg nor strip a suffix: what they write is stdout, the
+# keyrings (below --homedir) or -o's file.
+_GPG_OTHER_COMMANDS = frozenset({
+    "-d", "--decrypt", "--verify", "--verify-files", "-k", "--list-keys", "--list-public-keys", "-K",
+    "--list-secret-keys", "--fingerprint", "--list-packets", "--import", "--export", "--export-secret-keys",
+    "--export-secret-subkeys", "--recv-keys", "--receive-keys", "--search-keys", "--refresh-keys", "--send-keys",
+    "--gen-key", "--generate-key", "--full-gen-key", "--full-generate-key", "--quick-gen-key",
+    "--quick-generate-key", "--edit-key", "--delete-keys", "--delete-secret-keys", "--delete-secret-and-public-key",
+    "--print-md", "--print-mds", "--gen-random", "--card-status", "--card-edit", "--version", "--help", "-h",
+    "--check-sigs", "--list-sigs", "--list-config", "--dump-options", "--gen-revoke", "--generate-revocation",
+    "--sign-key", "--lsign-key", "--quick-sign-key", "--quick-add-uid", "--quick-set-expire", "--update-trustdb",
+    "--check-trustdb", "--export-ownertrust", "--import-ownertrust", "--enarmor", "--dearmor", "--show-keys",
+    "--locate-keys", "--locate-external-keys", "--fetch-keys", "--with-colons", "--list-trustdb", "--batch-import",
+})
+
+
 _PERL_RENAME = LazyPattern(r"s(?P<d>[/|#,:!])(?P<a>(?:\\\.|[A-Za-z0-9_~+=-])+)(?P<end>\$?)(?P=d)"
                            r"(?P<b>[A-Za-z0-9_.~+=-]*)(?P=d)[gi]*")
 _PERL_LOOKING = LazyPattern(r"(s|y|tr)[^A-Za-z0-9\s].*|.*\$_.*")
@@ -1347,5 +1472,5 @@ def _compiler(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects
 HANDLERS: dict[str, Callable[[str, Sequence[Arg], Model, Env], Effects]] = {
     "dd": _dd, "sed": _sed, "awk": _awk, "find": _find, "tar": _tar, "unzip": _unzip,
     "compress": _compress, "patch": _patch, "interpreter": interpreter, "split": _split,
-    "rename": _rename, "compiler": _compiler, "ln": _ln, "apply_patch": _apply_patch,
+    "rename": _rename, "compiler": _compiler, "ln": _ln, "gpg": _gpg, "apply_patch": _apply_patch,
 }
