@@ -1463,7 +1463,45 @@ def _compiler(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects
         else:
             items.append(Item(k, t, UNKNOWN))
         k += 1
-    return Effects(tuple(items), (), "a compiler runs programs")
+    extra = _compiler_outputs(name, args) if not any(it.option == "-o" for it in items) else []
+    return Effects(tuple(items), tuple(extra), "a compiler runs programs")
+
+
+# What a C-family compiler, an assembler or a linker writes with no `-o`, in the directory it
+# runs in (GCC 12, clang 14, binutils 2.40): `-c` each source's name with `.o` for its suffix,
+# `-S` with `.s`, `-E`/`-M` print, else the program `a.out`; javac puts each class file
+# beside its source, or below `-d DIR`.
+_PRINTING_FLAGS = frozenset({"-E", "-M", "-MM", "-fsyntax-only", "--version", "-v", "--help", "-###", "-dumpversion",
+                             "-dumpmachine", "-print-search-dirs", "-print-prog-name"})
+
+
+def _compiler_outputs(name: str, args: Sequence[Arg]) -> list[Extra]:
+    texts = [a.text for a in args]
+    if name == "javac":
+        at = next((k for k, t in enumerate(texts) if t == "-d"), None)
+        if at is not None and at + 1 < len(args):
+            return [Extra(WRITE, path=texts[at + 1], tree=True, rule="compile")]
+        out = []
+        for a in args:
+            if a.text.endswith(".java"):
+                head = (a.pattern if a.pattern is not None else escape_pattern(a.text)).rpartition("/")[0]
+                out.append(Extra(WRITE, path=a.text, pattern=(head + "/" if head else "") + "*.class", rule="compile"))
+        return out
+    if name in ("cpp",) or not _PRINTING_FLAGS.isdisjoint(texts) or any(t.startswith("-print-") for t in texts):
+        return []
+    if name in ("as", "ld", "ld.bfd", "ld.gold", "ld.lld") or not {"-c", "-S"} & set(texts):
+        return [Extra(WRITE, path="a.out", rule="compile")]
+    suffix = ".s" if "-S" in texts and "-c" not in texts else ".o"
+    out = []
+    for a in args:
+        t = a.text
+        if t.startswith("-") or "." not in t.rpartition("/")[2]:
+            continue
+        base = a.pattern.rpartition("/")[2] if a.pattern is not None else escape_pattern(t.rpartition("/")[2])
+        stem = base.rpartition(".")[0]
+        if stem:
+            out.append(Extra(WRITE, path=t, pattern=stem + suffix, rule="compile"))
+    return out
 
 
 # -- git ---------------------------------------------------------------------------------------
