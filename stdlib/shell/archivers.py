@@ -40,6 +40,20 @@ def _archive_written(items: Sequence[Item], archive_index: int, files_role: str 
             for it in items]
 
 
+def suffixed_archive(args: Sequence[Arg], index: int, suffix: str) -> list[Extra]:
+    """An archiver given an archive name whose last segment has no `.` adds its own suffix
+    (`zip gate x` writes gate.zip, Info-ZIP 3.0; `7z a gate x` gate.7z; `rar a gate` gate.rar)."""
+    if index < 0 or args[index].text == "-":
+        return []
+    a = args[index]
+    if a.opaque:
+        return [Extra(WRITE, path=a.text, pattern=a.pattern, rule="suffix")]
+    if "." in a.text.rpartition("/")[2]:
+        return []
+    pattern = a.pattern + suffix if a.pattern is not None else None
+    return [Extra(WRITE, path=a.text + suffix, pattern=pattern, rule="suffix")]
+
+
 def _unknown_word(args: Sequence[Arg]) -> str | None:
     return "a word of unknown value" if any(a.opaque for a in args) else None
 
@@ -92,6 +106,7 @@ def seven_zip(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects
     elif command in _7Z_WRITE:
         items = _archive_written(items, archive_index,
                                  (DELETE if delete_sources else READ) if command in ("a", "u") else None)
+        extra.extend(suffixed_archive(args, archive_index, ".7z"))
     elif command not in _7Z_READ:
         unproven = unproven or f"command {command or '(none)'} is not in the model"
     return Effects(tuple(items), tuple(extra), unproven)
@@ -145,6 +160,7 @@ def rar(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
         moving = command == "m" or delete_sources
         items = _archive_written(items, archive_index,
                                  (DELETE if moving else READ) if command in ("a", "u", "f", "m") else None)
+        extra.extend(suffixed_archive(args, archive_index, ".rar"))
     elif command not in _RAR_READ:
         unproven = unproven or f"command {command or '(none)'} is not in the model"
     return Effects(tuple(items), tuple(extra), unproven)

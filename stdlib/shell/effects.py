@@ -431,7 +431,7 @@ COMMANDS: dict[str, Model] = {
                  "-sp,--split-pause -d,--delete -r -R -q -v -j -y -u -f -F -FS -g -D -X -T -@ "
                  "-0 -1 -2 -3 -4 -5 -6 -7 -8 -9 -e -k -l -ll -A -J -L -o -c -z --recurse-paths "
                  "--quiet --verbose --junk-paths --symlinks --update --freshen --fix --grow "
-                 "--no-dir-entries --no-extra --test --encrypt --latest-time --adjust-sfx"),
+                 "--no-dir-entries --no-extra --test --encrypt --latest-time --adjust-sfx", handler="zip"),
     "rsync": Model("read... write", contents="slash", options="-e,--rsh=exec:unproven --rsync-path=exec:unproven "
                    "--remove-source-files:delete-sources --files-from=read --exclude-from=read "
                    "--include-from=read --exclude=data --include=data -f,--filter=data "

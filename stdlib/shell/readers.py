@@ -1359,6 +1359,17 @@ _GPG_OTHER_COMMANDS = frozenset({
 })
 
 
+def _zip(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
+    """zip's row; an archive name whose last segment has no `.` gets `.zip` (Info-ZIP 3.0:
+    `cd ci && zip gate x` writes ci/gate.zip)."""
+    from polydeukes.stdlib.shell.archivers import suffixed_archive
+
+    found = generic(model, args)
+    archive = next((it.index for it in found.items if it.role == WRITE and not it.option and it.whole), -1)
+    extra = suffixed_archive(args, archive, ".zip")
+    return Effects(found.items, (*found.extra, *extra), found.unproven) if extra else found
+
+
 _PERL_RENAME = LazyPattern(r"s(?P<d>[/|#,:!])(?P<a>(?:\\\.|[A-Za-z0-9_~+=-])+)(?P<end>\$?)(?P=d)"
                            r"(?P<b>[A-Za-z0-9_.~+=-]*)(?P=d)[gi]*")
 _PERL_LOOKING = LazyPattern(r"(s|y|tr)[^A-Za-z0-9\s].*|.*\$_.*")
@@ -1510,5 +1521,5 @@ def _compiler_outputs(name: str, args: Sequence[Arg]) -> list[Extra]:
 HANDLERS: dict[str, Callable[[str, Sequence[Arg], Model, Env], Effects]] = {
     "dd": _dd, "sed": _sed, "awk": _awk, "find": _find, "tar": _tar, "unzip": _unzip,
     "compress": _compress, "patch": _patch, "interpreter": interpreter, "split": _split,
-    "rename": _rename, "compiler": _compiler, "ln": _ln, "gpg": _gpg, "apply_patch": _apply_patch,
+    "rename": _rename, "compiler": _compiler, "ln": _ln, "gpg": _gpg, "zip": _zip, "apply_patch": _apply_patch,
 }
