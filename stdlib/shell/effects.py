@@ -489,6 +489,8 @@ COMMANDS: dict[str, Model] = {
     "curl": Model("", handler="curl"), "wget": Model("", handler="wget"),
     # (readers.py) FILE.gpg, FILE without .gpg, -o's file
     "gpg": Model("", handler="gpg"), "gpg2": Model("", handler="gpg"),
+    # (readers.py) -f FILE and FILE.pub, NAME-cert.pub, FILE.sig
+    "ssh-keygen": Model("", handler="ssh-keygen"),
     "gzip": _COMPRESSOR, "gunzip": _COMPRESSOR, "zcat": _COMPRESSOR, "bzip2": _COMPRESSOR,
     "bunzip2": _COMPRESSOR, "bzcat": _COMPRESSOR, "xz": _COMPRESSOR, "unxz": _COMPRESSOR,
     "xzcat": _COMPRESSOR, "lzma": _COMPRESSOR, "unlzma": _COMPRESSOR, "lzcat": _COMPRESSOR,

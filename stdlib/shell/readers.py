@@ -1370,6 +1370,84 @@ def _zip(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
     return Effects(found.items, (*found.extra, *extra), found.unproven) if extra else found
 
 
+# ssh-keygen's getopt letters (OpenSSH 9.2p1): those that take a value, and those that do not.
+_SSH_KEYGEN_VALUES = frozenset("CDEFIMNOPRVYZabfgmnrstwz")
+_SSH_KEYGEN_FLAGS = frozenset("ABHKLQUXceghiklopquvy")
+# the modes whose -f file is only read (fingerprint, print, convert, bubblebabble, DNS record,
+# find, certificate print, KRL query, PKCS#11, certify with -s, the -Y signature modes)
+_SSH_KEYGEN_READS = frozenset("lyeiBrFLQDsY")
+
+
+def _ssh_keygen(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
+    """ssh-keygen (OpenSSH 9.2p1): `-f FILE` is the key (or known_hosts, KRL) it writes or
+    rewrites, with FILE.pub beside it and FILE.old (`-R`, `-H`); `-s CA` certifies each public
+    key operand as NAME-cert.pub (`.pub` dropped), `-Y sign` writes FILE.sig, `-M` writes its
+    operand, `-K` writes `id_*` keys in the directory it runs in, `-A -f PREFIX` the host keys
+    below PREFIX. Its operands are otherwise read."""
+    items: list[Item] = []
+    operands: list[int] = []
+    letters: dict[str, str] = {}
+    unproven = None
+    k = 0
+    while k < len(args):
+        a = args[k]
+        t = a.text
+        if a.opaque and t.startswith("-") or t == "--" or not t.startswith("-") or t == "-":
+            if t != "--":
+                operands.append(k)
+            else:
+                items.append(Item(k, t, DATA))
+            k += 1
+            continue
+        items.append(Item(k, t, DATA))
+        for j in range(1, len(t)):
+            letter = t[j]
+            if letter in _SSH_KEYGEN_VALUES:
+                value = t[j + 1 :]
+                if not value and k + 1 < len(args):
+                    k += 1
+                    value = args[k].text
+                    items.append(Item(k, value, WRITE if letter == "f" else READ if letter == "s" else DATA, True,
+                                      "-" + letter))
+                elif value:
+                    items.append(Item(k, value, WRITE if letter == "f" else READ if letter == "s" else DATA, False,
+                                      "-" + letter))
+                letters[letter] = value
+                break
+            if letter not in _SSH_KEYGEN_FLAGS:
+                unproven = f"option -{letter} is not in the model"
+            letters[letter] = ""
+        k += 1
+    extra: list[Extra] = []
+    key = next((it for it in items if it.option == "-f"), None)
+    if key is not None and not _SSH_KEYGEN_READS.isdisjoint(letters):
+        # (a mode that only reads the key: -l, -y, -e, -s's certificates, -Y …)
+        items = [Item(it.index, it.text, READ, it.whole, it.option) if it is key else it for it in items]
+        key = None
+    if key is not None and "A" in letters:
+        extra.append(Extra(WRITE, path=key.text, tree=True, rule="ssh-keygen"))
+    elif key is not None and not args[key.index].opaque:
+        for suffix in (".pub", ".old"):
+            extra.append(Extra(WRITE, path=key.text + suffix, rule="ssh-keygen"))
+    if "K" in letters:
+        extra.append(Extra(WRITE, path="id_", pattern="id_*", rule="ssh-keygen"))
+    for j in operands:
+        a = args[j]
+        role = WRITE if "M" in letters else READ
+        items.append(Item(j, a.text, role))
+        if a.opaque or a.pattern is not None:
+            if "s" in letters or letters.get("Y") == "sign":
+                extra.append(Extra(WRITE, path=a.text, pattern=(a.pattern or "") + "*", rule="ssh-keygen"))
+            continue
+        if "s" in letters:
+            stem = a.text[:-4] if a.text.endswith(".pub") else a.text
+            extra.append(Extra(WRITE, path=stem + "-cert.pub", rule="ssh-keygen"))
+        elif letters.get("Y") == "sign":
+            extra.append(Extra(WRITE, path=a.text + ".sig", rule="ssh-keygen"))
+    items.sort(key=lambda it: it.index)
+    return Effects(tuple(items), tuple(extra), unproven)
+
+
 _PERL_RENAME = LazyPattern(r"s(?P<d>[/|#,:!])(?P<a>(?:\\\.|[A-Za-z0-9_~+=-])+)(?P<end>\$?)(?P=d)"
                            r"(?P<b>[A-Za-z0-9_.~+=-]*)(?P=d)[gi]*")
 _PERL_LOOKING = LazyPattern(r"(s|y|tr)[^A-Za-z0-9\s].*|.*\$_.*")
@@ -1521,5 +1599,5 @@ def _compiler_outputs(name: str, args: Sequence[Arg]) -> list[Extra]:
 HANDLERS: dict[str, Callable[[str, Sequence[Arg], Model, Env], Effects]] = {
     "dd": _dd, "sed": _sed, "awk": _awk, "find": _find, "tar": _tar, "unzip": _unzip,
     "compress": _compress, "patch": _patch, "interpreter": interpreter, "split": _split,
-    "rename": _rename, "compiler": _compiler, "ln": _ln, "gpg": _gpg, "zip": _zip, "apply_patch": _apply_patch,
+    "rename": _rename, "compiler": _compiler, "ln": _ln, "gpg": _gpg, "zip": _zip, "ssh-keygen": _ssh_keygen, "apply_patch": _apply_patch,
 }
