@@ -447,6 +447,8 @@ _WRAPPER_STRINGS: dict[str, _WrapperStrings] = {
     "time": _WrapperStrings(outputs=frozenset({"-o", "--output"})),
     # (coreutils 9.1: when stdout is a terminal; in $HOME when the directory is not writable)
     "nohup": _WrapperStrings(defaults=("nohup.out", "~/nohup.out")),
+    # (util-linux 2.38: the typescript when no FILE, -O, -I, -B or -T names one; `_typescript`)
+    "script": _WrapperStrings(defaults=("typescript",)),
     "nix-shell": _WrapperStrings(options=frozenset({"--run", "--command"})),
     "hyperfine": _WrapperStrings(
         options=frozenset({"-p", "--prepare", "-s", "--setup", "-c", "--cleanup", "--conclude", "--reference"}),
