@@ -770,6 +770,7 @@ class View:
     moves_directory = False  # the script changes directory somewhere (§8.6)
     prefix_roles: dict[int, str] = {}
     wrapper_scripts: tuple = ()
+    wrapper_outputs: tuple = ()  # files the wrapper writes by default (`_WrapperStrings.defaults`)
     wrapper = ""  # the wrapper that runs the command, `program subcommand` for one under a subcommand
     new_root: tuple[str, str] | None = None  # (wrapper, root) it runs under, when the files differ (`_new_root`)
     follow = False  # the walk reads scripts this command runs
@@ -1537,6 +1538,10 @@ class Walk:
                 view.cwd = self._physical(view.cwd)
         if inner:
             view.prefix_roles, view.wrapper_scripts, view.wrapper = _wrapper_options(args, inner)
+            strings = _WRAPPER_STRINGS.get(view.wrapper)
+            if strings is not None and strings.defaults and E.WRITE not in view.prefix_roles.values():
+                # (`cd .claude/hooks && nohup cmd` writes nohup.out there)
+                view.wrapper_outputs = tuple(E.Extra(E.WRITE, path=n, rule="default-output") for n in strings.defaults)
             if any(basename(a.text) in _REROOTING for a in args[:inner]):
                 view.new_root = _new_root(args, inner)
                 if view.new_root is None and any(basename(a.text) == "chroot" for a in args[:inner]) \
@@ -4089,8 +4094,6 @@ def _wrapper_options(args: Sequence[Arg], inner: int) -> tuple[dict[int, str], l
         k += 1
     if wrapper == "script":
         _typescript(args, inner, roles)
-    if strings is not None and strings.defaults and E.WRITE not in roles.values():
-        scripts.extend(f": >> {name}" for name in strings.defaults)  # (`nohup cmd` in .claude/hooks)
     if strings is not None and strings.operands == "joined" and inner < len(args) \
             and not any(a.text in ("-x", "--exec") for a in args[:inner]) \
             and any(_SHELL_SYNTAX().search(a.text) for a in args[inner:]):
@@ -4209,7 +4212,7 @@ def _unshar_refusal(words: Sequence[Arg], first: Arg | Word) -> str | None:
     for a in words:
         t = a.text
         if t in ("-d", "--directory") or t.startswith(("-d", "--di")):
-            return "it runs the archive in the directory -d names"
+            return "it is run in the directory -d names, which this reading does not follow"
         if t in ("-r", "--load-opts") or t.startswith(("-r", "--lo")):
             return "it takes options from a file (-r)"
         if a is not first and t != "-" and not t.startswith("-") and a.text != first.text:

@@ -945,6 +945,8 @@ class _Judge:
             from polydeukes.stdlib.shell import containers  # only a container engine loads it
 
             containers.judge(self, view)
+        for extra in view.wrapper_outputs:  # (nohup.out, perf.data, script's typescript)
+            self.extra(view, extra, cwd, view.wrapper, view.wrapper)
         writer = model is not None and not model.pure
         mention = cwd_spelled or view.spells_entry or self._mention_possible(view)
         if not writer and not mention and not view.targets:
@@ -1871,7 +1873,8 @@ class _Judge:
             elif path in self.walk.written():
                 listed = Refused("this line writes it")
             elif extra.source[3]:
-                listed = Refused("they are renamed as they are written (tar --transform, bsdtar and pax -s, cpio -r)")
+                listed = Refused("they are renamed as they are written (cpio -r)" if kind.startswith("cpio") else
+                                 "they are renamed as they are written (tar --transform, bsdtar and pax -s)")
             else:
                 members = disk.archive_members("/" + "/".join(path), kind)
                 if isinstance(members, Missing) and kind == "zip" and not archive.endswith(".zip"):
