@@ -615,7 +615,7 @@ class Disk:
                     return self._cpio_members(handle, path)
                 if kind == "uu":
                     return uu_names(handle.read(), path)
-                if kind in ("gz", "gz-env"):
+                if kind == "gz":
                     return _gzip_name(handle.read(64 * 1024), path)
                 return self._tar_members(handle, path)
         except _Budget as exc:

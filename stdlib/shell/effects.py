@@ -110,6 +110,14 @@ class Env(msgspec.Struct, frozen=True, gc=False):
     heredocs: tuple[str, ...] = ()  # heredoc and herestring bodies fed to the command
     stdin_file: str | None = None  # `< file`
     piped: bool = False  # stdin comes from the previous pipeline stage
+    # options the line's environment gives the command before its own (`GZIP=-N gunzip`:
+    # `ENVIRONMENT_OPTIONS`); ("?",) when that variable's value is not known
+    options: tuple[str, ...] = ()
+
+
+# Commands that read options from an environment variable the line may set (gzip 1.12 still
+# reads GZIP, with a warning): the walk hands the value's words to the reader in `Env.options`.
+ENVIRONMENT_OPTIONS = {"gzip": "GZIP", "gunzip": "GZIP"}
 
 
 class Opt(msgspec.Struct, frozen=True, gc=False):

@@ -1581,8 +1581,6 @@ class _Judge:
                 self.found(BREAK_EFFECT, WHOLE_TREE.format(what=what, p=entries[hits[0]]))
             return
         if kind in ("extract", "patch"):
-            if extra.source[:1] == ("gz-env",) and not self.gzip_names(view):
-                return  # (gunzip restores a stored name only with -N, or GZIP=-N)
             self.deferred(view, extra, cwd, head)
             return
         if extra.rule == "find-delete":
@@ -1618,20 +1616,6 @@ class _Judge:
             message = NAMED_BELOW if extra.rule == "named-by-data" else BYTECODE if extra.rule == "bytecode" else DERIVED
             self.found(BREAK_EFFECT, message.format(head=head, verb=E.VERBS.get(kind, "writes"), path=shown,
                                                     p=entries[hits[0]]))
-
-    def gzip_names(self, view: View) -> bool:
-        """Does gzip run with GZIP set on the line to options that hold `-N`/`--name` (gzip
-        1.12 still reads it, with a warning)? A value that is not known counts."""
-        value = self.walk.environment(view, "GZIP")
-        if value is None:
-            return any(a.text.startswith("GZIP=") for a in view.args[: view.inner]) \
-                or "GZIP" in self.walk.context.scope.values
-        for word in value.split():
-            if word.startswith("--") and len(word) > 3 and "--name".startswith(word.split("=", 1)[0]):
-                return True
-            if word[:1] == "-" and word[1:2] != "-" and "N" in word:
-                return True
-        return False
 
     def bytecode_hits(self, hits: list[int], path: str, cwd: tuple[str, ...] | None) -> list[int]:
         """Of the entries on a compiled directory's branch (`python3 -m compileall DIR`), those
@@ -2908,7 +2892,7 @@ def judge_shell_mod(text: str, protected: Sequence[str], *, root: str, home: str
 
 # The `extract` kinds whose "members" are output names an input file holds (uudecode's header
 # lines, gzip's stored name), written as they are rather than as an archive's member paths.
-_NAMED_BY_DATA = frozenset({"uu", "gz", "gz-env"})
+_NAMED_BY_DATA = frozenset({"uu", "gz"})
 
 
 def member_paths(members, source: tuple) -> list[str]:

@@ -231,6 +231,7 @@ def _bytecode(args: Sequence[Arg], start: int, module: str) -> tuple[list[Item],
             continue
         operands.append(k)
         k += 1
+    legacy = module == "compileall" and any(it.text == "-b" for it in items)  # (FILE.pyc beside it)
     if module == "py_compile" and any(args[j].text == "-" for j in operands) or anywhere \
             or module == "compileall" and not operands:
         extra.append(Extra(WRITE, path="/", tree=True, rule="bytecode"))
@@ -243,8 +244,10 @@ def _bytecode(args: Sequence[Arg], start: int, module: str) -> tuple[list[Item],
             extra.append(Extra(WRITE, path=a.text, pattern=a.pattern, tree=True, rule="bytecode"))
         else:
             head, slash, _ = a.text.rpartition("/")
-            extra.append(Extra(WRITE, path=(head + slash or "./") + "__pycache__", tree=True, rule="bytecode"))
-            extra.append(Extra(WRITE, path=a.text + "c", rule="bytecode"))  # (`-b`, legacy)
+            if legacy:
+                extra.append(Extra(WRITE, path=a.text + "c", rule="bytecode"))
+            else:
+                extra.append(Extra(WRITE, path=(head + slash or "./") + "__pycache__", tree=True, rule="bytecode"))
     return items, extra
 
 

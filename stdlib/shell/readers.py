@@ -997,6 +997,10 @@ def _compress(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects
         suffixes = (custom[-1],) + suffixes
     output = [it.text for it in parsed.items if it.role == WRITE]
     items: list[Item] = []
+    # `-N`/`--name`, or GZIP's options (`Env.options`; "?": of unknown value) holding one
+    stored_name = family == "gzip" and ("stored-name" in effects or any(
+        o == "?" or o[:1] == "-" and o[1:2] != "-" and "N" in o or len(o) > 3 and "--name".startswith(o)
+        for o in env.options))
     extra: list[Extra] = []
     for it in parsed.items:
         if it.role != "":
@@ -1013,14 +1017,13 @@ def _compress(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects
         if output:
             continue
         if decompress:
-            if family == "gzip" and not a.opaque and a.pattern is None:
+            if stored_name and not a.opaque and a.pattern is None:
                 # `gunzip -N` (or with GZIP=-N on the line) names the output as the gzip header
                 # says, in the input's directory (disk._gzip_name)
                 head, slash, _ = a.text.rpartition("/")
-                kind = "gz" if "stored-name" in effects else "gz-env"
                 extra.append(Extra("extract", path=(head + slash) or ".", tree=True, rule=f"{name} -N",
-                                   source=(kind, a.text, 0, False, False)))
-            elif family == "gzip" and "stored-name" in effects and a.pattern is not None:
+                                   source=("gz", a.text, 0, False, False)))
+            elif stored_name and a.pattern is not None:
                 head, slash, _ = a.pattern.rpartition("/")
                 extra.append(Extra(WRITE, path=a.text, pattern=head + slash + "*", rule=f"{name} -N"))
             for suffix in suffixes:
@@ -1552,45 +1555,7 @@ def _compiler(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects
         else:
             items.append(Item(k, t, UNKNOWN))
         k += 1
-    extra = _compiler_outputs(name, args) if not any(it.option == "-o" for it in items) else []
-    return Effects(tuple(items), tuple(extra), "a compiler runs programs")
-
-
-# What a C-family compiler, an assembler or a linker writes with no `-o`, in the directory it
-# runs in (GCC 12, clang 14, binutils 2.40): `-c` each source's name with `.o` for its suffix,
-# `-S` with `.s`, `-E`/`-M` print, else the program `a.out`; javac puts each class file
-# beside its source, or below `-d DIR`.
-_PRINTING_FLAGS = frozenset({"-E", "-M", "-MM", "-fsyntax-only", "--version", "-v", "--help", "-###", "-dumpversion",
-                             "-dumpmachine", "-print-search-dirs", "-print-prog-name"})
-
-
-def _compiler_outputs(name: str, args: Sequence[Arg]) -> list[Extra]:
-    texts = [a.text for a in args]
-    if name == "javac":
-        at = next((k for k, t in enumerate(texts) if t == "-d"), None)
-        if at is not None and at + 1 < len(args):
-            return [Extra(WRITE, path=texts[at + 1], tree=True, rule="compile")]
-        out = []
-        for a in args:
-            if a.text.endswith(".java"):
-                head = (a.pattern if a.pattern is not None else escape_pattern(a.text)).rpartition("/")[0]
-                out.append(Extra(WRITE, path=a.text, pattern=(head + "/" if head else "") + "*.class", rule="compile"))
-        return out
-    if name in ("cpp",) or not _PRINTING_FLAGS.isdisjoint(texts) or any(t.startswith("-print-") for t in texts):
-        return []
-    if name in ("as", "ld", "ld.bfd", "ld.gold", "ld.lld") or not {"-c", "-S"} & set(texts):
-        return [Extra(WRITE, path="a.out", rule="compile")]
-    suffix = ".s" if "-S" in texts and "-c" not in texts else ".o"
-    out = []
-    for a in args:
-        t = a.text
-        if t.startswith("-") or "." not in t.rpartition("/")[2]:
-            continue
-        base = a.pattern.rpartition("/")[2] if a.pattern is not None else escape_pattern(t.rpartition("/")[2])
-        stem = base.rpartition(".")[0]
-        if stem:
-            out.append(Extra(WRITE, path=t, pattern=stem + suffix, rule="compile"))
-    return out
+    return Effects(tuple(items), (), "a compiler runs programs")
 
 
 # -- git ---------------------------------------------------------------------------------------
