@@ -1,12 +1,16 @@
 """Effect-model readers for the archivers besides tar and unzip (readers.py): 7-Zip, RAR, cpio,
-ar, jar and pax.
+ar, jar and pax; and the decoders whose outputs are named by their input (uudecode, munpack,
+ripmime, uudeview).
 
 Each returns the shape every reader returns (`Effects`). What they extract is an `extract`
 extra, as for tar and unzip: the judge lists the members from disk when it can (`jar` is a zip
-file, `pax` reads tar formats, `ar` has its own small format, see disk.py) and otherwise — a
-7-Zip, RAR or cpio archive, whose formats are not read — the extraction fails closed when its
-directory holds a protected path (`UNLISTED_ARCHIVE`). Before these rows the programs had no
-row at all, so `7z x evil.7z` in the project root passed unless it spelled an entry.
+file, `pax` reads tar formats, `ar` and cpio have their own small formats, uudecode's names are
+its `begin` lines, see disk.py) and otherwise — a 7-Zip or RAR archive, whose formats are not
+read — the extraction fails closed when its directory holds a protected path
+(`UNLISTED_ARCHIVE`); cpio's, pax's and uudecode's names may be absolute or climb with `..`
+(`effects.ANYWHERE_KINDS`), so theirs are checked, or fail closed, wherever they run. Before
+these rows the programs had no row at all, so `7z x evil.7z` in the project root passed unless
+it spelled an entry.
 """
 
 from __future__ import annotations
