@@ -1930,11 +1930,18 @@ class _Judge:
             # `cd "$D" && tar xf /x/h.tar`: each member can be any path that ends as it does, as
             # `rm gate.sh` there can (`unknown_base`; round r7, before nothing matched)
             for member in listed:
-                if not member.startswith("/"):
-                    relative = member if base in (".", "./", "") else base.rstrip("/") + "/" + member
-                    self.unknown_base(view, relative, None, cwd, "member", shown=member)
-                    if self.reason is not None:
+                if member[:1] == "/" or member[:2] == "~/":
+                    # (cpio's, pax's, uudecode's absolute names land where they say, from anywhere)
+                    hits = p.anchored_hits(member, cwd)
+                    if hits:
+                        self.reached.update(hits)
+                        self.found(BREAK_PRECISE_WRITE, PRECISE.format(rule=extra.rule, p=p.entries[hits[0]]))
                         return
+                    continue
+                relative = member if base in (".", "./", "") else base.rstrip("/") + "/" + member
+                self.unknown_base(view, relative, None, cwd, "member", shown=member)
+                if self.reason is not None:
+                    return
             return
         for member in listed:
             # (uudecode's names may be absolute or below `~/`)

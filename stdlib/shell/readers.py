@@ -1255,7 +1255,7 @@ _GPG_VALUES = frozenset({
     "--personal-cipher-preferences", "--personal-digest-preferences", "--personal-compress-preferences",
     "--default-preference-list", "--tofu-default-policy", "--request-origin", "--default-new-key-algo",
     "--options", "--default-sig-expire", "--default-cert-expire", "--ask-sig-expire", "--sig-policy-url",
-    "--cert-policy-url", "--sig-keyserver-url", "--set-policy-url", "--cipher-algo", "--sender",
+    "--cert-policy-url", "--sig-keyserver-url", "--set-policy-url", "--sender",
 })
 _GPG_WRITES = frozenset({"-o", "--output", "--status-file", "--logger-file", "--log-file", "--attribute-file"})
 _GPG_READS = frozenset({"--passphrase-file", "--recipient-file", "-f", "--hidden-recipient-file", "-F",
