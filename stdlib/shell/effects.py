@@ -505,6 +505,7 @@ COMMANDS: dict[str, Model] = {
     "zstd": _COMPRESSOR, "unzstd": _COMPRESSOR, "zstdcat": _COMPRESSOR, "pigz": _COMPRESSOR,
     "unpigz": _COMPRESSOR, "lz4": _COMPRESSOR, "unlz4": _COMPRESSOR, "lz4cat": _COMPRESSOR,
     "compress": _COMPRESSOR, "uncompress": _COMPRESSOR,
+    **dict.fromkeys(("lzip", "plzip", "lunzip", "clzip", "lzop", "brotli", "pbzip2", "lbzip2"), _COMPRESSOR),
     "git": Model("", handler="git"),
     # installers: the directories pip writes below (pymodules.pip_command)
     "pip": _INSTALLER, "pip3": _INSTALLER, "uv": _INSTALLER,

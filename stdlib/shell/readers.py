@@ -960,14 +960,18 @@ def _unzip(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
 
 _SUFFIXES = {"gzip": (".gz", ".tgz", ".taz", "-gz", ".z", "-z", "_z"), "bzip2": (".bz2", ".tbz", ".tbz2", ".bz"),
              "xz": (".xz", ".txz"), "lzma": (".lzma", ".tlz"), "zstd": (".zst", ".tzst"),
-             "lz4": (".lz4",), "compress": (".Z", ".taZ")}
+             "lz4": (".lz4",), "compress": (".Z", ".taZ"),
+             # (round r8: lzip 1.23, lzop 1.04 and brotli 1.0.9 had no row: `cd ci && lzip -d
+             # gate.sh.lz` passed and wrote ci/gate.sh)
+             "lzip": (".lz", ".tlz"), "lzop": (".lzo", ".tzo"), "brotli": (".br",)}
 _FAMILY = {"gzip": "gzip", "gunzip": "gzip", "zcat": "gzip", "pigz": "gzip", "unpigz": "gzip",
            "bzip2": "bzip2", "bunzip2": "bzip2", "bzcat": "bzip2", "xz": "xz", "unxz": "xz",
            "xzcat": "xz", "lzma": "lzma", "unlzma": "lzma", "lzcat": "lzma", "zstd": "zstd",
            "unzstd": "zstd", "zstdcat": "zstd", "lz4": "lz4", "unlz4": "lz4", "lz4cat": "lz4",
-           "compress": "compress", "uncompress": "compress"}
+           "compress": "compress", "uncompress": "compress", "lzip": "lzip", "plzip": "lzip", "lunzip": "lzip",
+           "clzip": "lzip", "lzop": "lzop", "brotli": "brotli", "pbzip2": "bzip2", "lbzip2": "bzip2"}
 _DECOMPRESSORS = frozenset({"gunzip", "zcat", "unpigz", "bunzip2", "bzcat", "unxz", "xzcat", "unlzma",
-                            "lzcat", "unzstd", "zstdcat", "unlz4", "lz4cat", "uncompress"})
+                            "lzcat", "unzstd", "zstdcat", "unlz4", "lz4cat", "uncompress", "lunzip"})
 _COMPRESS_OPTIONS = ("-c,--stdout,--to-stdout:stdout -d,--decompress,--uncompress:decompress "
                      "-k,--keep:keep --rm:remove -t,--test:list -l,--list:list -S,--suffix=data "
                      "-o=write -r,--recursive:recursive -f,--force -q,--quiet -v,--verbose -n,--no-name "
@@ -976,16 +980,31 @@ _COMPRESS_OPTIONS = ("-c,--stdout,--to-stdout:stdout -d,--decompress,--uncompres
                      "-b,--blocksize=data -p,--processes=data --long=?data -D=read --ultra --no-progress "
                      "--sparse --no-sparse --rsyncable -s --small -Q --single-stream --no-sync -L "
                      "-m,--multiple:multiple")
-_COMPRESS_MODEL = Model("read...", _COMPRESS_OPTIONS)
+_COMPRESS_MODEL = Model("read...", _COMPRESS_OPTIONS + " -j:remove")
+# lzop keeps its input (`-U` removes it), writes below `-pDIR` (`-p`: the directory it runs
+# in), and restores the name (`-N`) or path (`-P`; `-x` is `-dPp`) its header stores.
+_LZOP_MODEL = Model("read...", "-c,--stdout,--to-stdout:stdout -d,--decompress,--uncompress:decompress "
+                    "-x,--extract:decompress -t,--test:list -l,--list:list -o,--output=write -p=?chdir "
+                    "-P:stored-name -N,--name:stored-name -n,--no-name -S,--suffix=data -U,--delete:remove "
+                    "-k,--keep:keep -f,--force -q,--quiet -v,--verbose -1 -2 -3 -4 -5 -6 -7 -8 -9 -I -V -h -L "
+                    "--no-checksum --no-mode --no-time --fast --best")
 
 
 def _compress(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
-    parsed = read_options(_COMPRESS_MODEL, args)
     family = _FAMILY.get(name, "gzip")
+    parsed = read_options(_LZOP_MODEL if family == "lzop" else _COMPRESS_MODEL, args)
     effects = parsed.effects
     stdout = "stdout" in effects or "list" in effects or name.endswith("cat")
     decompress = "decompress" in effects or name in _DECOMPRESSORS
-    keep = "keep" in effects or (family in ("zstd", "lz4") and "remove" not in effects)
+    keep = "keep" in effects or (family in ("zstd", "lz4", "lzop", "brotli") and "remove" not in effects)
+    # lzop's output directory (`-pDIR`, `-p`, `-x`): derived names land there
+    into_dir = next((it.text or "." for it in parsed.items if it.role == CHDIR and it.option == "-p"), None)
+    lzop_names = False  # (lzop 1.04 restores a stored path below the output directory, `/` and `..` dropped)
+    if family == "lzop":
+        letters = "".join(a.text[1:] for a in args if a.text[:1] == "-" and a.text[1:2] != "-" and not a.opaque)
+        lzop_names = "stored-name" in effects or "x" in letters
+        if into_dir is None and ("x" in letters or any(a.text == "-p" for a in args)):
+            into_dir = "."
     if family == "lz4" and len(parsed.operands) == 2 and "multiple" not in effects and not stdout:
         # `lz4 [-d] IN OUT`: the second operand is the output
         first, second = parsed.operands
@@ -1015,6 +1034,20 @@ def _compress(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects
             extra.append(Extra(WRITE, path=a.text, pattern=a.pattern, tree=True, rule="compress"))
             continue
         if output:
+            continue
+        if lzop_names and decompress:
+            # (the header's name or path: not read; `-P` may hold directories)
+            head = a.text.rpartition("/")[0] or "."
+            extra.append(Extra(WRITE, path=into_dir or head, tree=True, rule="named-by-data"))
+        if into_dir is not None:
+            # `lzop -d -pDIR x.lzo`: the derived name, in DIR
+            base = (a.pattern or escape_pattern(a.text)).rpartition("/")[2]
+            if decompress:
+                derived = decompressed_pattern(base, suffixes)
+            else:
+                derived = base + escape_suffix(suffixes[0])
+            extra.append(Extra(WRITE, path=into_dir, pattern=escape_pattern(into_dir.rstrip("/")) + "/" + derived,
+                               rule="compress"))
             continue
         if decompress:
             if stored_name and not a.opaque and a.pattern is None:
