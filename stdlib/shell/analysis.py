@@ -1531,12 +1531,14 @@ class Walk:
                 and self.disk is not None:
             view.args = args = self._physical_options(args, inner, _WORKING_DIRECTORY_OPTIONS[name], view.cwd)
         if name in E.ENVIRONMENT_OPTIONS:
-            variable = E.ENVIRONMENT_OPTIONS[name]
-            if variable in context.scope.values or any(a.text.startswith(variable + "=") for a in args[:inner]):
-                value = self.environment(view, variable)
+            options: list[str] = []
+            for variable in E.ENVIRONMENT_OPTIONS[name]:
+                if variable in context.scope.values or any(a.text.startswith(variable + "=") for a in args[:inner]):
+                    value = self.environment(view, variable)
+                    options.extend(value.split() if value is not None else ("?",))
+            if options:
                 env = view.env
-                view.env = E.Env(env.heredocs, env.stdin_file, env.piped,
-                                 tuple(value.split()) if value is not None else ("?",))
+                view.env = E.Env(env.heredocs, env.stdin_file, env.piped, tuple(options))
         if wrapper_cd:
             # `env -C dir`, `sudo -D dir`, `uv --directory dir`: followed when the word is literal
             directory = _wrapper_directory(args, inner)

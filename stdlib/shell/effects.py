@@ -115,9 +115,10 @@ class Env(msgspec.Struct, frozen=True, gc=False):
     options: tuple[str, ...] = ()
 
 
-# Commands that read options from an environment variable the line may set (gzip 1.12 still
-# reads GZIP, with a warning): the walk hands the value's words to the reader in `Env.options`.
-ENVIRONMENT_OPTIONS = {"gzip": "GZIP", "gunzip": "GZIP"}
+# Commands that read options from environment variables the line may set (gzip 1.12 still
+# reads GZIP, with a warning; pigz 2.6 GZIP and then PIGZ): the walk hands the values' words to
+# the reader in `Env.options`.
+ENVIRONMENT_OPTIONS = {"gzip": ("GZIP",), "gunzip": ("GZIP",), "pigz": ("GZIP", "PIGZ"), "unpigz": ("GZIP", "PIGZ")}
 
 
 class Opt(msgspec.Struct, frozen=True, gc=False):

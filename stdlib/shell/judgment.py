@@ -1877,7 +1877,8 @@ class _Judge:
                 self.reached.update(hits)
                 message = UNREAD_NAMES if kind in _NAMED_BY_DATA else \
                     UNLISTED_ANYWHERE if kind in E.ANYWHERE_KINDS else UNLISTED_ARCHIVE
-                self.found(BREAK_UNREADABLE, message.format(head=head, archive=archive or "stdin",
+                self.found(BREAK_UNREADABLE, message.format(head=view.name or head if message is UNREAD_NAMES else head,
+                                                            archive=archive or "stdin",
                                                             p=p.entries[hits[0]], why=listed.reason))
                 return
             rule = extra.rule  # (archive-extract, pip)
