@@ -452,12 +452,19 @@ class _WrapperStrings(NamedTuple):
     operands: str = ""
     prefixes: tuple[str, ...] = ()
     argv_options: frozenset[str] = _NO_VALUES  # the words after one are a command's argv (`nix develop -c`)
+    # files the wrapper writes in its directory when no option of `outputs` names one
+    # (`nohup.out`, `perf record`'s `perf.data`, whose old copy becomes `perf.data.old`)
+    defaults: tuple[str, ...] = ()
 
 
 _TMUX_STRINGS = _WrapperStrings(operands="argv")
 # Per wrapper, or per program and subcommand (`perf stat`).
 _WRAPPER_STRINGS: dict[str, _WrapperStrings] = {
     "time": _WrapperStrings(outputs=frozenset({"-o", "--output"})),
+    # (coreutils 9.1: when stdout is a terminal; in $HOME when the directory is not writable)
+    "nohup": _WrapperStrings(defaults=("nohup.out", "~/nohup.out")),
+    # (util-linux 2.38: the typescript when no FILE, -O, -I, -B or -T names one; `_typescript`)
+    "script": _WrapperStrings(defaults=("typescript",)),
     "nix-shell": _WrapperStrings(options=frozenset({"--run", "--command"})),
     "hyperfine": _WrapperStrings(
         options=frozenset({"-p", "--prepare", "-s", "--setup", "-c", "--cleanup", "--conclude", "--reference"}),
@@ -480,7 +487,7 @@ _WRAPPER_STRINGS: dict[str, _WrapperStrings] = {
     "nix develop": _WrapperStrings(argv_options=frozenset({"-c", "--command"})),
     "nix shell": _WrapperStrings(argv_options=frozenset({"-c", "--command"})),
     "perf stat": _WrapperStrings(options=frozenset({"--pre", "--post"}), outputs=frozenset({"-o", "--output"})),
-    "perf record": _WrapperStrings(outputs=frozenset({"-o", "--output"})),
+    "perf record": _WrapperStrings(outputs=frozenset({"-o", "--output"}), defaults=("perf.data", "perf.data.old")),
     "perf trace": _WrapperStrings(outputs=frozenset({"-o", "--output"})),
     **{f"tmux {sub}": _TMUX_STRINGS for sub in _SUBCOMMAND_WRAPPERS["tmux"][2]},
     "tmux send-keys": _WrapperStrings(operands="keys"),
@@ -498,7 +505,9 @@ _MOVING_WRAPPERS = frozenset(name for name, _ in _CHDIR_OPTIONS)
 # Programs that run a job later, read now from stdin, from `-f FILE` (at(1)) or a FILE operand
 # (crontab(1)): at's and batch's job is judged as if a shell ran it (`sh <<EOF`, `sh < FILE`),
 # a crontab's lines' commands the same way (`_job_text`).
-_SCHEDULERS = frozenset({"at", "batch", "crontab"})
+# unshar (GNU sharutils 4.15) runs a shell archive the same way: its FILE operand or stdin,
+# a mail header before it skipped, is a script `sh` runs.
+_SCHEDULERS = frozenset({"at", "batch", "crontab", "unshar"})
 # Programs `echo` or `printf` prints a program into (`echo 'rm -rf c?' | sh`, `| at now`,
 # `echo '.shell …' | sqlite3`).
 _ECHO_RUNNERS = NESTED_SHELLS | _SCHEDULERS | {"sqlite3"}
@@ -818,6 +827,7 @@ class View:
     moves_directory = False  # the script changes directory somewhere (§8.6)
     prefix_roles: dict[int, str] = {}
     wrapper_scripts: tuple = ()
+    wrapper_outputs: tuple = ()  # files the wrapper writes by default (`_WrapperStrings.defaults`)
     wrapper = ""  # the wrapper that runs the command, `program subcommand` for one under a subcommand
     new_root: tuple[str, str] | None = None  # (wrapper, root) it runs under, when the files differ (`_new_root`)
     follow = False  # the walk reads scripts this command runs
@@ -1586,6 +1596,15 @@ class Walk:
                 and any(a.text.startswith(_WORKING_DIRECTORY_OPTIONS[name]) for a in args[inner + 1 :]) \
                 and self.disk is not None:
             view.args = args = self._physical_options(args, inner, _WORKING_DIRECTORY_OPTIONS[name], view.cwd)
+        if name in E.ENVIRONMENT_OPTIONS:
+            options: list[str] = []
+            for variable in E.ENVIRONMENT_OPTIONS[name]:
+                if variable in context.scope.values or any(a.text.startswith(variable + "=") for a in args[:inner]):
+                    value = self.environment(view, variable)
+                    options.extend(value.split() if value is not None else ("?",))
+            if options:
+                env = view.env
+                view.env = E.Env(env.heredocs, env.stdin_file, env.piped, tuple(options))
         if wrapper_cd:
             # `env -C dir`, `sudo -D dir`, `uv --directory dir`: followed when the word is literal
             directory = _wrapper_directory(args, inner)
@@ -1594,6 +1613,10 @@ class Walk:
                 view.cwd = self._physical(view.cwd)
         if inner:
             view.prefix_roles, view.wrapper_scripts, view.wrapper = _wrapper_options(args, inner)
+            strings = _WRAPPER_STRINGS.get(view.wrapper)
+            if strings is not None and strings.defaults and E.WRITE not in view.prefix_roles.values():
+                # (`cd .claude/hooks && nohup cmd` writes nohup.out there)
+                view.wrapper_outputs = tuple(E.Extra(E.WRITE, path=n, rule="default-output") for n in strings.defaults)
             if any(basename(a.text) in _REROOTING for a in args[:inner]):
                 view.new_root = _new_root(args, inner)
                 if view.new_root is None and any(basename(a.text) == "chroot" for a in args[:inner]) \
@@ -3507,8 +3530,8 @@ class Walk:
             script = script or scripts.located(view)
             if script is not None:
                 view.file_script = script = scripts.read(self, view, script)
-                if script is not None and script.text is not None and view.name == "crontab":
-                    script.text = _job_text("crontab", script.text)  # (its lines' commands)
+                if script is not None and script.text is not None and view.name in ("crontab", "unshar"):
+                    script.text = _job_text(view.name, script.text)  # (its lines' commands, a shar's body)
             if script is None and view.model is not None and view.model.handler == "interpreter":
                 # `python3 -m pip install -e .`: pip, as the `pip` command; `python3 -m sphinx`:
                 # sphinx-build (projectfiles.py)
@@ -4392,6 +4415,8 @@ def _job_text(name: str, text: str) -> str:
     `MIN HOUR DAY MONTH WEEKDAY COMMAND` (or `@reboot COMMAND`, `@daily` …), whose COMMAND runs
     up to its first unescaped `%` (the rest is its stdin); comments and `NAME=value` lines set
     nothing the walk needs."""
+    if name == "unshar":
+        return _shar_body(text)
     if name != "crontab":
         return text
     commands = []
@@ -4406,8 +4431,39 @@ def _job_text(name: str, text: str) -> str:
     return "\n".join(commands)
 
 
+def _shar_body(text: str) -> str:
+    """A shell archive as unshar runs it: a mail header before it (`Name: value` lines, their
+    indented continuations, blank lines) is not part of the script. Everything after it is
+    walked (unshar may skip more lines of text before the archive: walking them only reads
+    more)."""
+    lines = text.split("\n")
+    k = 0
+    while k < len(lines) and (not lines[k].strip() or _MAIL_HEADER().match(lines[k])
+                              or k and lines[k][:1] in (" ", "\t") and _MAIL_HEADER().match(lines[k - 1] or "")):
+        k += 1
+    return "\n".join(lines[k:])
+
+
+_MAIL_HEADER = LazyPattern(r"(From |[A-Za-z][A-Za-z0-9-]*: )")
 _CRON_ASSIGNMENT = LazyPattern(r"[A-Za-z_][A-Za-z0-9_]*\s*=")
 _CRON_PERCENT = LazyPattern(r"(?<!\\)%")
+
+
+_UNSHAR_VALUES = frozenset({"--directory", "--split-at", "--load-opts"})
+
+
+def _unshar_refusal(words: Sequence[Arg], first: Arg | Word) -> str | None:
+    """Why unshar's run is not walked as `sh FILE` here: it runs in another directory (`-d`),
+    takes options from a file (`-r`), or runs more than one archive; else None."""
+    for a in words:
+        t = a.text
+        if t in ("-d", "--directory") or t.startswith(("-d", "--di")):
+            return "it is run in the directory -d names, which this reading does not follow"
+        if t in ("-r", "--load-opts") or t.startswith(("-r", "--lo")):
+            return "it takes options from a file (-r)"
+        if a is not first and t != "-" and not t.startswith("-") and a.text != first.text:
+            return "it runs more than one archive"
+    return None
 
 
 def _scheduled_file(words: Sequence[Arg] | Sequence[Word]) -> tuple[Arg | Word, str] | None:
@@ -4415,6 +4471,17 @@ def _scheduled_file(words: Sequence[Arg] | Sequence[Word]) -> tuple[Arg | Word, 
     table of `crontab [-u USER] FILE`: the word that spells it and its text; None when the job
     is read from stdin (`crontab -`, or no FILE). Options may follow the time (`at now -f FILE`:
     glibc's getopt reads them wherever they stand)."""
+    if words and basename(words[0].text) == "unshar":
+        k = 1
+        while k < len(words):
+            text = words[k].text
+            if text in ("-d", "-E", "-r") or text.startswith("--") and "=" not in text and text in _UNSHAR_VALUES:
+                k += 2
+                continue
+            if text != "-" and not text.startswith("-"):
+                return words[k], text
+            k += 1
+        return None
     if words and basename(words[0].text) == "crontab":
         k = 1
         while k < len(words):
@@ -4464,7 +4531,12 @@ def _wrapped_script(view: View) -> FileScript | None:
         word, text = found
         if word.opaque or (type(word) is Arg and word.pattern is not None):
             return None  # of unknown value, like `bash "$f"`
-        return scripts.FileScript(text, view.name, True, True, ())
+        script = scripts.FileScript(text, view.name, True, True, ())
+        if view.name == "unshar":
+            refused = _unshar_refusal(args[inner + 1 :], word)
+            if refused is not None:
+                script.refused = refused
+        return script
     if view.wrapper in _PYTHON_FILE_RUNNERS and inner < len(args):
         a = args[inner]
         if a.opaque or a.pattern is not None:

@@ -1,12 +1,16 @@
 """Effect-model readers for the archivers besides tar and unzip (readers.py): 7-Zip, RAR, cpio,
-ar, jar and pax.
+ar, jar and pax; and the decoders whose outputs are named by their input (uudecode, munpack,
+ripmime, uudeview).
 
 Each returns the shape every reader returns (`Effects`). What they extract is an `extract`
 extra, as for tar and unzip: the judge lists the members from disk when it can (`jar` is a zip
-file, `pax` reads tar formats, `ar` has its own small format, see disk.py) and otherwise — a
-7-Zip, RAR or cpio archive, whose formats are not read — the extraction fails closed when its
-directory holds a protected path (`UNLISTED_ARCHIVE`). Before these rows the programs had no
-row at all, so `7z x evil.7z` in the project root passed unless it spelled an entry.
+file, `pax` reads tar formats, `ar` and cpio have their own small formats, uudecode's names are
+its `begin` lines, see disk.py) and otherwise — a 7-Zip or RAR archive, whose formats are not
+read — the extraction fails closed when its directory holds a protected path
+(`UNLISTED_ARCHIVE`); cpio's, pax's and uudecode's names may be absolute or climb with `..`
+(`effects.ANYWHERE_KINDS`), so theirs are checked, or fail closed, wherever they run. Before
+these rows the programs had no row at all, so `7z x evil.7z` in the project root passed unless
+it spelled an entry.
 """
 
 from __future__ import annotations
@@ -14,12 +18,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from polydeukes.stdlib.shell.effects import (
-    CHDIR, CREATE, DATA, DELETE, MOVE, READ, UNKNOWN, WRITE, Effects, Env, Extra, Item, Model, into,
+    CHDIR, CREATE, DATA, DELETE, MOVE, READ, UNKNOWN, WRITE, Effects, Env, Extra, Item, Model, into, read_options,
+    unknown_reason,
 )
 from polydeukes.stdlib.shell.expansion import Arg
 
 # The archive kinds whose members disk.py does not read: an extraction of one cannot be listed.
-UNLISTED_KINDS = {"7z": "7-Zip", "rar": "RAR", "cpio": "cpio"}
+UNLISTED_KINDS = {"7z": "7-Zip", "rar": "RAR"}
 
 
 def _extract(directory: str, kind: str, archive: str | None, flat: bool = False) -> Extra:
@@ -37,6 +42,20 @@ def _archive_written(items: Sequence[Item], archive_index: int, files_role: str 
             else Item(it.index, it.text, files_role)
             if files_role is not None and it.index > archive_index >= 0 and it.role == DATA else it
             for it in items]
+
+
+def suffixed_archive(args: Sequence[Arg], index: int, suffix: str) -> list[Extra]:
+    """An archiver given an archive name whose last segment has no `.` adds its own suffix
+    (`zip gate x` writes gate.zip, Info-ZIP 3.0; `7z a gate x` gate.7z; `rar a gate` gate.rar)."""
+    if index < 0 or args[index].text == "-":
+        return []
+    a = args[index]
+    if a.opaque:
+        return [Extra(WRITE, path=a.text, pattern=a.pattern, rule="suffix")]
+    if "." in a.text.rpartition("/")[2]:
+        return []
+    pattern = a.pattern + suffix if a.pattern is not None else None
+    return [Extra(WRITE, path=a.text + suffix, pattern=pattern, rule="suffix")]
 
 
 def _unknown_word(args: Sequence[Arg]) -> str | None:
@@ -91,6 +110,7 @@ def seven_zip(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects
     elif command in _7Z_WRITE:
         items = _archive_written(items, archive_index,
                                  (DELETE if delete_sources else READ) if command in ("a", "u") else None)
+        extra.extend(suffixed_archive(args, archive_index, ".7z"))
     elif command not in _7Z_READ:
         unproven = unproven or f"command {command or '(none)'} is not in the model"
     return Effects(tuple(items), tuple(extra), unproven)
@@ -144,6 +164,7 @@ def rar(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
         moving = command == "m" or delete_sources
         items = _archive_written(items, archive_index,
                                  (DELETE if moving else READ) if command in ("a", "u", "f", "m") else None)
+        extra.extend(suffixed_archive(args, archive_index, ".rar"))
     elif command not in _RAR_READ:
         unproven = unproven or f"command {command or '(none)'} is not in the model"
     return Effects(tuple(items), tuple(extra), unproven)
@@ -166,6 +187,12 @@ def cpio(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
     archive: str | None = None
     directory = "."
     unproven = _unknown_word(args)
+    # GNU cpio writes absolute names and `../` as they are unless --no-absolute-filenames;
+    # -r/--rename asks for each new name on the terminal, --rename-batch-file reads them
+    contained = any(a.text == "--no-absolute-filenames" for a in args)
+    renamed = any(a.text in ("--rename", "-r") or a.text.startswith("--rename-batch-file")
+                  or a.text[:1] == "-" and a.text[1:2] != "-" and "r" in a.text[1:]
+                  and not any(c in a.text[1:a.text.index("r") + 1] for c in "FOIDHCEMR") for a in args)
     k = 0
     n = len(args)
     operands: list[int] = []
@@ -212,7 +239,9 @@ def cpio(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
         k += 1
     extra: list[Extra] = []
     if mode == "i" and not listing:
-        extra.append(_extract(directory, "cpio", archive or env.stdin_file))
+        extra.append(Extra("extract", path=directory or ".", tree=True, rule="archive-extract",
+                           source=("cpio" if contained else "cpio-any", archive or env.stdin_file, 0, renamed,
+                                   False)))
     elif mode == "o":
         items = [Item(it.index, it.text, WRITE) if it.role == READ and it.text == archive else it for it in items]
     elif mode == "p" and operands:
@@ -387,11 +416,81 @@ def pax(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
                                    tree=True, rule="copy"))
     elif reading:
         extra.append(Extra("extract", path=".", tree=True, rule="archive-extract",
-                           source=("tar", archive or env.stdin_file, 0, renamed, False)))
+                           source=("pax", archive or env.stdin_file, 0, renamed, False)))
     elif writing:
         items = [Item(it.index, it.text, WRITE) if it.role == READ and it.text == archive
                  else Item(it.index, it.text, READ) if it.index in operands else it for it in items]
     return Effects(tuple(items), tuple(extra), unproven)
+
+
+# -- uudecode ----------------------------------------------------------------------------------
+
+# GNU sharutils 4.15's options, BSD's (`-cimprs`, `-o`) and BusyBox's (`-o`): `-p`/`-r` decode to
+# stdout; `-r FILE`/`--load-opts` (GNU) loads options from a file, so it is not modelled.
+_UUDECODE = Model("read...", "-o,--output-file=write --ignore-chmod -c -i -m -s -p:stdout -v,--version "
+                  "-h,--help")
+
+
+def uudecode(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
+    """`uudecode [-o FILE] [FILE...]` writes each file whose `begin MODE NAME` (or
+    `begin-base64`) header line its input holds, at NAME: relative to the directory, absolute,
+    or below `~/` (GNU sharutils 4.15; BSD keeps only the last segment), unless `-o` names the
+    output. The names are data: read from the files or a heredoc (disk.uu_names), as an
+    archive's members are; an input that cannot be read (piped, not there yet) fails closed,
+    wherever the command runs, since a name may be absolute."""
+    parsed = read_options(_UUDECODE, args)
+    items = [it if it.role else Item(it.index, it.text, READ) for it in parsed.items]
+    unproven = unknown_reason(parsed)
+    if any(it.role == WRITE for it in items) or "stdout" in parsed.effects:
+        return Effects(tuple(items), (), unproven)
+    sources: list[str | None] = [args[k].text if args[k].text != "-" else None for k in parsed.operands]
+    extra: list[Extra] = []
+    for source in sources or [None]:
+        if source is None and env.heredocs and len(env.heredocs) == 1 and env.stdin_file is None:
+            from polydeukes.stdlib.shell.disk import uu_names
+
+            named = uu_names(env.heredocs[0], "the heredoc")
+            if isinstance(named, list):
+                extra.extend(Extra(WRITE, path=member.name, rule="uudecode") for member in named)
+                continue
+        elif source is None and not env.heredocs:
+            source = env.stdin_file
+        extra.append(Extra("extract", path=".", tree=True, rule="uudecode", source=("uu", source, 0, False, False)))
+    return Effects(tuple(items), tuple(extra), unproven)
+
+
+# -- MIME and uu decoders ----------------------------------------------------------------------
+
+# Decoders that write each part of a message under the name the part gives (munpack from mpack
+# 1.6, ripmime, uudeview): the names are data this layer does not read (MIME headers, several
+# encodings), so what they write is anything below their output directory: `-C DIR` (munpack),
+# `-d DIR` (ripmime), `-p DIR` (uudeview), else the directory the command runs in. munpack 1.6
+# keeps a name's subdirectories (`../` dropped); none of them is known to write above it.
+_MIME_DECODERS = {
+    "munpack": (Model("read...", "-C=chdir -f -q -t -h -V"), "-C"),
+    "ripmime": (Model("read...", "-i=read -d=chdir -p,--prefix=data -e=?write -v -q -V --verbose "
+                      "--overwrite --no-nameless --unique_names --unique-names --name-by-type --mailbox "
+                      "--formdata --paranoid --no-paranoid --disable-qmail-bounce --recursion-max=data "
+                      "--no-tnef --no-uuencode --no-ole --no-doublecr --no-quotedprintable --debug "
+                      "--verbose-contenttype --verbose-defects --stdout --syslog_on_error --junk-collisions "
+                      "--extended-errors --save-headers --version"), "-d"),
+    "uudeview": (Model("read...", "-p=chdir -e=data -i -o -a -b -c -d -f -m -n -q -s -t -v -z -V -h"), "-p"),
+}
+
+
+def mime_decoder(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
+    """munpack, ripmime, uudeview: the parts they write are named inside their input, below
+    the output directory (`_MIME_DECODERS`): a write of that whole directory, so they fail
+    closed where it is or holds a protected path, and pass elsewhere."""
+    row, option = _MIME_DECODERS[name]
+    parsed = read_options(row, args)
+    items = [it if it.role else Item(it.index, it.text, READ) for it in parsed.items]
+    directory = next((it.text for it in items if it.role == CHDIR and it.option in (option, "")), ".")
+    unproven = unknown_reason(parsed)
+    if name == "uudeview" and any(a.text.startswith(("@", "+")) for a in args):
+        # (`@FILE` holds more options, `-p DIR` among them: the output directory is not known)
+        unproven, directory = unproven or "an option file (@FILE) or a +option is not in the model", "/"
+    return Effects(tuple(items), (Extra(WRITE, path=directory or ".", tree=True, rule="named-by-data"),), unproven)
 
 
 # -- cmake -E, dpkg-deb ------------------------------------------------------------------------
@@ -511,4 +610,4 @@ def dpkg_deb(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
     return Effects(tuple(sorted(items, key=lambda it: it.index)), tuple(extra), unproven)
 
 
-HANDLERS = {"cmake": cmake, "dpkg-deb": dpkg_deb, "7z": seven_zip, "rar": rar, "cpio": cpio, "ar": ar, "jar": jar, "pax": pax}
+HANDLERS = {"uudecode": uudecode, "mime-decoder": mime_decoder, "cmake": cmake, "dpkg-deb": dpkg_deb, "7z": seven_zip, "rar": rar, "cpio": cpio, "ar": ar, "jar": jar, "pax": pax}

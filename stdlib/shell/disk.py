@@ -617,6 +617,12 @@ class Disk:
                     return self._zip_members(handle, path)
                 if kind == "ar":
                     return self._ar_members(handle, path)
+                if kind.startswith("cpio"):
+                    return self._cpio_members(handle, path)
+                if kind == "uu":
+                    return uu_names(handle.read(), path)
+                if kind == "gz":
+                    return _gzip_name(handle.read(64 * 1024), path)
                 return self._tar_members(handle, path)
         except _Budget as exc:
             return Refused(str(exc))
@@ -624,6 +630,55 @@ class Disk:
             return Refused(f"cannot list '{path}': {type(exc).__name__}: {exc}")
         finally:
             os.close(fd)
+
+    def _cpio_members(self, handle, path: str) -> list[Member] | Refused:
+        """The member names of a cpio archive in the new ASCII (`070701`, `070702` with CRC),
+        old ASCII (`070707`) or old binary form (either byte order), up to `TRAILER!!!`; a
+        symbolic link member's target is its data."""
+        members: list[Member] = []
+        while True:
+            magic = handle.read(6)
+            if magic in (b"070701", b"070702"):
+                header = handle.read(104)
+                if len(header) < 104:
+                    return Refused(f"'{path}' has a truncated cpio header")
+                mode, size, namesize = (int(header[k * 8 + 8 : k * 8 + 16], 16) for k in (0, 5, 10))
+                name = handle.read(namesize)
+                handle.read((4 - (110 + namesize) % 4) % 4)
+                pad = (4 - size % 4) % 4
+            elif magic == b"070707":
+                header = handle.read(70)
+                if len(header) < 70:
+                    return Refused(f"'{path}' has a truncated cpio header")
+                mode, namesize, size = int(header[12:18], 8), int(header[53:59], 8), int(header[59:70], 8)
+                name = handle.read(namesize)
+                pad = 0
+            elif magic[:2] in (b"\xc7\x71", b"\x71\xc7") and len(magic) == 6:
+                order = "little" if magic[:2] == b"\xc7\x71" else "big"
+                header = magic + handle.read(20)
+                if len(header) < 26:
+                    return Refused(f"'{path}' has a truncated cpio header")
+                words = [int.from_bytes(header[k : k + 2], order) for k in range(0, 26, 2)]
+                mode, namesize, size = words[3], words[10], (words[11] << 16) | words[12]
+                name = handle.read(namesize + (namesize & 1))
+                pad = size & 1
+            else:
+                return Refused(f"'{path}' is not a cpio archive this reading knows")
+            text = name.split(b"\0", 1)[0].decode("utf-8", errors="replace")
+            if text == "TRAILER!!!":
+                return members
+            link = None
+            if stat.S_ISLNK(mode):
+                if size > 4096:
+                    return Refused(f"'{path}' holds an oversized link member")
+                link = handle.read(size).decode("utf-8", errors="replace")
+                handle.read(pad)
+            else:
+                handle.seek(size + pad, os.SEEK_CUR)
+            members.append(Member(text, link))
+            if len(members) > MEMBERS:
+                return Refused(f"'{path}' has more than {MEMBERS} members")
+            self._check_time()
 
     def _tar_members(self, handle, path: str) -> list[Member] | Refused:
         import tarfile  # only a `tar -x` needs it
@@ -904,3 +959,56 @@ def git_index_paths(data: bytes, path: str) -> list[str] | Refused:
     except (IndexError, ValueError):
         return Refused(f"'{path}' is a malformed git index")
     return names
+
+
+# uudecode's header line (GNU sharutils 4.15, BSD, BusyBox): `begin MODE NAME` or
+# `begin-base64 MODE NAME` at the start of a line; the name is the rest of the line, its
+# trailing blanks and CR dropped. Every header of a file counts (GNU decodes each in turn).
+_UU_HEADER = LazyPattern(r"(?m)^begin(?:-base64)? +\S+ +(.*?)[ \t\r]*$")
+
+
+def uu_names(data: bytes | str, path: str) -> list[Member] | Refused:
+    """The names uudecode writes from the headers in `data` (of `path`, for messages): each as
+    written (GNU: relative to the directory, absolute, or `~/` for the home), and its last
+    segment (BSD's uudecode strips the directories unless `-s`). A name below another user's
+    home (`~user/…`) is refused."""
+    out: list[Member] = []
+    text = data if isinstance(data, str) else data.decode("utf-8", errors="replace")
+    for match in _UU_HEADER().finditer(text):
+        name = match.group(1)
+        if not name:
+            continue
+        if name.startswith("~") and not name.startswith("~/"):
+            return Refused(f"'{path}' names a file below another user's home ({name})")
+        out.append(Member(name))
+        base = name.rstrip("/").rsplit("/", 1)[-1]
+        if base != name and base not in ("", ".", ".."):
+            out.append(Member(base))
+        if len(out) > MEMBERS:
+            return Refused(f"'{path}' names more than {MEMBERS} files")
+    return out
+
+
+def _gzip_name(head: bytes, path: str) -> list[Member] | Refused:
+    """The name stored in a gzip file's header (RFC 1952: FLG.FNAME, after FEXTRA), which
+    `gunzip -N` gives the output in the input's directory (its last segment: gzip 1.12 keeps
+    the input's directory and drops the stored one); none stored: no member."""
+    if head[:2] != b"\x1f\x8b":
+        return []  # (not gzip: gzip -N restores nothing, as for `compress`'s .Z)
+    if len(head) < 10:
+        return Refused(f"'{path}' has a truncated gzip header")
+    flags = head[3]
+    at = 10
+    if flags & 4:  # FEXTRA
+        if len(head) < at + 2:
+            return Refused(f"'{path}' has a truncated gzip header")
+        at += 2 + int.from_bytes(head[at : at + 2], "little")
+    if not flags & 8:  # no FNAME
+        return []
+    end = head.find(b"\0", at)
+    if end < 0:
+        return Refused(f"'{path}' stores a name longer than this reading allows")
+    name = head[at:end].decode("utf-8", errors="replace")
+    base = name.rsplit("/", 1)[-1]
+    # (the whole name too, as written: pigz is not known to drop its directories)
+    return [Member(n) for n in dict.fromkeys((base, name)) if n.rsplit("/", 1)[-1] not in ("", ".", "..")]

@@ -87,6 +87,12 @@ class Extra(msgspec.Struct, frozen=True, gc=False):
     what: str = ""  # the command as break messages name it (`aws s3 sync`), when not its first word
 
 
+# The `extract` kinds whose member names are written as they are, absolute or climbing with `..`
+# (GNU cpio 2.13 without --no-absolute-filenames, pax 20201030, uudecode's header names): the
+# judge checks them against every protected path wherever the extraction runs, and one that
+# cannot be listed fails closed wherever it runs.
+ANYWHERE_KINDS = frozenset({"cpio-any", "pax", "uu"})
+
 # A command that can give git another core.hooksPath (git.py; judged by `_Judge.hooks`).
 REDIRECTED_HOOKS = Extra("hooks", path="core.hooksPath", rule="redirect-hooks")
 
@@ -105,6 +111,15 @@ class Env(msgspec.Struct, frozen=True, gc=False):
     heredocs: tuple[str, ...] = ()  # heredoc and herestring bodies fed to the command
     stdin_file: str | None = None  # `< file`
     piped: bool = False  # stdin comes from the previous pipeline stage
+    # options the line's environment gives the command before its own (`GZIP=-N gunzip`:
+    # `ENVIRONMENT_OPTIONS`); ("?",) when that variable's value is not known
+    options: tuple[str, ...] = ()
+
+
+# Commands that read options from environment variables the line may set (gzip 1.12 still
+# reads GZIP, with a warning; pigz 2.6 GZIP and then PIGZ): the walk hands the values' words to
+# the reader in `Env.options`.
+ENVIRONMENT_OPTIONS = {"gzip": ("GZIP",), "gunzip": ("GZIP",), "pigz": ("GZIP", "PIGZ"), "unpigz": ("GZIP", "PIGZ")}
 
 
 class Opt(msgspec.Struct, frozen=True, gc=False):
@@ -134,6 +149,7 @@ _EFFECT_NAMES = frozenset({
     "no-target",  # cp/mv/ln/install -T: the destination is the copy itself, never a directory to enter
     "multiple",  # lz4 -m: every operand is an input
     "backup",  # cp/mv/ln/install/rsync -b: the old destination is kept at its name and a suffix
+    "stored-name",  # gunzip -N: the output takes the name stored in the input
 })
 
 
@@ -387,7 +403,7 @@ COMMANDS: dict[str, Model] = {
     "ln": Model("link... write", "-t,--target-directory=write:target-dir -S,--suffix=data:backup "
                 "--backup=?data:backup -b:backup -d -F -f -i -L -n -P -r -s -T,--no-target-directory:no-target -v "
                 "--force --interactive --logical --no-dereference --physical --relative "
-                "--symbolic --verbose --directory"),
+                "--symbolic --verbose --directory", handler="ln"),
     # macOS: copies each source's contents into the destination, merging (`-c`/`-k`: archives)
     "ditto": Model("read... write", "-V -v -X -c -k -x -z -j --rsrc --norsrc --extattr "
                    "--noextattr --qtn --noqtn --acl --noacl --nocache --hfsCompression "
@@ -425,7 +441,7 @@ COMMANDS: dict[str, Model] = {
                  "-sp,--split-pause -d,--delete -r -R -q -v -j -y -u -f -F -FS -g -D -X -T -@ "
                  "-0 -1 -2 -3 -4 -5 -6 -7 -8 -9 -e -k -l -ll -A -J -L -o -c -z --recurse-paths "
                  "--quiet --verbose --junk-paths --symlinks --update --freshen --fix --grow "
-                 "--no-dir-entries --no-extra --test --encrypt --latest-time --adjust-sfx"),
+                 "--no-dir-entries --no-extra --test --encrypt --latest-time --adjust-sfx", handler="zip"),
     "rsync": Model("read... write", contents="slash", options="-e,--rsh=exec:unproven --rsync-path=exec:unproven "
                    "--remove-source-files:delete-sources --files-from=read --exclude-from=read "
                    "--include-from=read --exclude=data --include=data -f,--filter=data "
@@ -465,6 +481,11 @@ COMMANDS: dict[str, Model] = {
     "7zz": Model("", handler="7z"), "rar": Model("", handler="rar"), "unrar": Model("", handler="rar"),
     "cpio": Model("", handler="cpio"), "ar": Model("", handler="ar"), "jar": Model("", handler="jar"),
     "pax": Model("", handler="pax"),
+    # (archivers.py) the file a uuencoded input's `begin` line names
+    "uudecode": Model("", handler="uudecode"),
+    # (archivers.py) decoders that write a message's parts under the names the parts give
+    "munpack": Model("", handler="mime-decoder"), "ripmime": Model("", handler="mime-decoder"),
+    "uudeview": Model("", handler="mime-decoder"),
     # compilers and linkers (readers.py; their response files and programs: scripts.py)
     "gcc": Model("", handler="compiler"), "cc": Model("", handler="compiler"),
     "g++": Model("", handler="compiler"), "c++": Model("", handler="compiler"),
@@ -483,12 +504,17 @@ COMMANDS: dict[str, Model] = {
                      "rdiff-backup", "unison", "git-svn", "git-lfs"), Model("", handler="remote-copy")),
     "tarsnap": Model("", handler="tarsnap"),
     "lftp": Model("", handler="lftp"),
+    # (readers.py) FILE.gpg, FILE without .gpg, -o's file
+    "gpg": Model("", handler="gpg"), "gpg2": Model("", handler="gpg"),
+    # (readers.py) -f FILE and FILE.pub, NAME-cert.pub, FILE.sig
+    "ssh-keygen": Model("", handler="ssh-keygen"),
     "gzip": _COMPRESSOR, "gunzip": _COMPRESSOR, "zcat": _COMPRESSOR, "bzip2": _COMPRESSOR,
     "bunzip2": _COMPRESSOR, "bzcat": _COMPRESSOR, "xz": _COMPRESSOR, "unxz": _COMPRESSOR,
     "xzcat": _COMPRESSOR, "lzma": _COMPRESSOR, "unlzma": _COMPRESSOR, "lzcat": _COMPRESSOR,
     "zstd": _COMPRESSOR, "unzstd": _COMPRESSOR, "zstdcat": _COMPRESSOR, "pigz": _COMPRESSOR,
     "unpigz": _COMPRESSOR, "lz4": _COMPRESSOR, "unlz4": _COMPRESSOR, "lz4cat": _COMPRESSOR,
     "compress": _COMPRESSOR, "uncompress": _COMPRESSOR,
+    **dict.fromkeys(("lzip", "plzip", "lunzip", "clzip", "lzop", "brotli", "pbzip2", "lbzip2"), _COMPRESSOR),
     "git": Model("", handler="git"),
     # installers: the directories pip writes below (pymodules.pip_command)
     "pip": _INSTALLER, "pip3": _INSTALLER, "uv": _INSTALLER,

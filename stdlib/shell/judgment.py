@@ -151,6 +151,14 @@ GIT_HOOKS = frozenset({
 })
 UNLISTED_ARCHIVE = ("{head} extracts {archive} into a directory that holds protected path {p}, "
                     "and its members cannot be listed: {why}")
+UNLISTED_ANYWHERE = ("{head} extracts {archive}, whose member names are written as they are (absolute, or "
+                     "climbing with ..), and its members cannot be listed: {why}; one may be protected path {p}")
+# (munpack, ripmime, uudeview: archivers.mime_decoder)
+NAMED_BELOW = "{head} writes files named inside its input below {path}, which can make one protected path {p}"
+# (python3 -m compileall, -m py_compile: pymodules._bytecode)
+BYTECODE = "{head} writes compiled bytecode (__pycache__, .pyc) for the sources below {path}, which reaches protected path {p}"
+# (uudecode's `begin` line, gunzip -N's stored name: the output's name is data in the input)
+UNREAD_NAMES = "{head} writes a file named inside {archive}, which cannot be read ({why}): it may be protected path {p}"
 UNKNOWN_DESTINATION = "{head} writes {member} below {word}, which can make it protected path {p}"
 UNREAD_PATCH = "{head} applies a patch that cannot be read ({why}) where protected path {p} lies"
 FIND_DELETE = "find -delete can remove protected path {p}"
@@ -960,6 +968,8 @@ class _Judge:
             from polydeukes.stdlib.shell import formatters  # (`python3 -m black .`)
 
             formatters.judge(self, view, *module)
+        for extra in view.wrapper_outputs:  # (nohup.out, perf.data, script's typescript)
+            self.extra(view, extra, cwd, view.wrapper, view.wrapper)
         writer = model is not None and not model.pure
         mention = cwd_spelled or view.spells_entry or self._mention_possible(view)
         if not writer and not mention and not view.targets:
@@ -1622,6 +1632,8 @@ class _Judge:
                 self.glob_into_links(view, extra.pattern, cwd)
         elif extra.tree:
             hits = p.tree_hits(extra.path, cwd) or self.linked_tree_hits(extra.path, cwd)
+            if extra.rule == "bytecode" and hits:
+                hits = self.bytecode_hits(hits, extra.path, cwd)
         else:
             # A derived path is a real location, not a mention: it is resolved, never matched
             # by spelling alone (`cp x /tmp/keep` does not write `/tmp/keep/x` of the project).
@@ -1632,7 +1644,8 @@ class _Judge:
                     self.unknown_base(view, extra.path, None, cwd, "target")
         if hits:
             self.reached.update(hits)
-            self.found(BREAK_EFFECT, DERIVED.format(head=head, verb=E.VERBS.get(kind, "writes"), path=shown,
+            message = NAMED_BELOW if extra.rule == "named-by-data" else BYTECODE if extra.rule == "bytecode" else DERIVED
+            self.found(BREAK_EFFECT, message.format(head=head, verb=E.VERBS.get(kind, "writes"), path=shown,
                                                     p=entries[hits[0]]))
 
     def linked_tree_hits(self, path: str, cwd: tuple[str, ...] | None) -> list[int]:
@@ -1651,6 +1664,17 @@ class _Judge:
         if resolved is None or not isinstance(resolved, list):
             return []
         return self.p.tree_hits("/" + "/".join(resolved), ())
+    def bytecode_hits(self, hits: list[int], path: str, cwd: tuple[str, ...] | None) -> list[int]:
+        """Of the entries on a compiled directory's branch (`python3 -m compileall DIR`), those
+        its bytecode can reach: one it lies in, a `.pyc` file, or a directory below it that
+        holds a `.py` file (whose `__pycache__` it makes)."""
+        p = self.p
+        absolute = absolute_segments(comparable(path, p.fold) or ".", cwd or (), p.home) if p.absolute else None
+        if absolute is None:
+            return hits
+        return [index for index in hits
+                if len(p.absolute[index]) <= len(absolute) or p.entries[index].endswith(".pyc")
+                or self.may_hold(index, lambda rel: rel.endswith((".py", ".pyw")))]
 
     def icase_pathspecs(self, view: View) -> bool:
         """Does git run with GIT_ICASE_PATHSPECS set on the line (an unknown value counts)?"""
@@ -1853,8 +1877,9 @@ class _Judge:
         p = self.p
         where = view.unknown_directory
         v4a = extra.rule == "v4a"
-        if v4a:
-            # (a V4A patch's paths may be absolute or climb with `..`: any entry may be reached)
+        if v4a or extra.kind == "extract" and extra.source[0] in E.ANYWHERE_KINDS:
+            # (a V4A patch's paths, uudecode's names may be absolute or climb with `..`: any
+            # entry may be reached)
             hits = list(range(len(p.entries)))
         elif where is not None:
             # `tar -C c? -xf x.tar`, `patch -d "$D"`: members land below a glob (which may match
@@ -1874,13 +1899,14 @@ class _Judge:
             archive = extra.source[1]
             path = self.walk.absolute(archive, cwd) if archive is not None else None
             if archive is None:
-                listed = Refused("the archive arrives on stdin")
+                listed = Refused("it arrives on stdin" if kind in _NAMED_BY_DATA else "the archive arrives on stdin")
             elif path is None or disk is None:
                 listed = Refused("its path is not known")
             elif path in self.walk.written():
                 listed = Refused("this line writes it")
             elif extra.source[3]:
-                listed = Refused("they are renamed as they are written (tar --transform, bsdtar and pax -s)")
+                listed = Refused("they are renamed as they are written (cpio -r)" if kind.startswith("cpio") else
+                                 "they are renamed as they are written (tar --transform, bsdtar and pax -s)")
             else:
                 members = disk.archive_members("/" + "/".join(path), kind)
                 if isinstance(members, Missing) and kind == "zip" and not archive.endswith(".zip"):
@@ -1897,8 +1923,11 @@ class _Judge:
                     return
                 self.unknown_reach = True
                 self.reached.update(hits)
-                self.found(BREAK_UNREADABLE, UNLISTED_ARCHIVE.format(head=head, archive=archive or "stdin",
-                                                                     p=p.entries[hits[0]], why=listed.reason))
+                message = UNREAD_NAMES if kind in _NAMED_BY_DATA else \
+                    UNLISTED_ANYWHERE if kind in E.ANYWHERE_KINDS else UNLISTED_ARCHIVE
+                self.found(BREAK_UNREADABLE, message.format(head=view.name or head if message is UNREAD_NAMES else head,
+                                                            archive=archive or "stdin",
+                                                            p=p.entries[hits[0]], why=listed.reason))
                 return
             rule = extra.rule  # (archive-extract, pip)
         else:
@@ -1950,14 +1979,22 @@ class _Judge:
             # `cd "$D" && tar xf /x/h.tar`: each member can be any path that ends as it does, as
             # `rm gate.sh` there can (`unknown_base`; round r7, before nothing matched)
             for member in listed:
-                if not member.startswith("/"):
-                    relative = member if base in (".", "./", "") else base.rstrip("/") + "/" + member
-                    self.unknown_base(view, relative, None, cwd, "member", shown=member)
-                    if self.reason is not None:
+                if member[:1] == "/" or member[:2] == "~/":
+                    # (cpio's, pax's, uudecode's absolute names land where they say, from anywhere)
+                    hits = p.anchored_hits(member, cwd)
+                    if hits:
+                        self.reached.update(hits)
+                        self.found(BREAK_PRECISE_WRITE, PRECISE.format(rule=extra.rule, p=p.entries[hits[0]]))
                         return
+                    continue
+                relative = member if base in (".", "./", "") else base.rstrip("/") + "/" + member
+                self.unknown_base(view, relative, None, cwd, "member", shown=member)
+                if self.reason is not None:
+                    return
             return
         for member in listed:
-            target = member if member.startswith("/") else (base.rstrip("/") + "/" + member)
+            # (uudecode's names may be absolute or below `~/`)
+            target = member if member[:1] == "/" or member[:2] == "~/" else (base.rstrip("/") + "/" + member)
             # An archive member lands where its name says (resolved, not matched by spelling);
             # a patch's target also under any `-p` strip of it, so its name is matched anywhere.
             hits = p.anchored_hits(target, cwd)
@@ -2935,6 +2972,11 @@ def judge_shell_mod(text: str, protected: Sequence[str], *, root: str, home: str
     return ShellModResult(judge.reason is not None, subject, judge.kind, judge.reason)
 
 
+# The `extract` kinds whose "members" are output names an input file holds (uudecode's header
+# lines, gzip's stored name), written as they are rather than as an archive's member paths.
+_NAMED_BY_DATA = frozenset({"uu", "gz"})
+
+
 def member_paths(members, source: tuple) -> list[str]:
     """Member names as tar or unzip would write them: `--strip-components`, `-j`, and a
     symbolic link member whose target points into the tree (later members can write
@@ -2942,17 +2984,26 @@ def member_paths(members, source: tuple) -> list[str]:
     kind, _archive, strip, _transformed, option = source  # (renamed: refused before)
     if kind == "wheel":
         return _wheel_paths(members)
+    if kind in _NAMED_BY_DATA:
+        return [member.name for member in members]  # (as written: disk.uu_names, disk._gzip_name)
+    # (cpio without --no-absolute-filenames, pax: an absolute name is written where it says)
+    absolute = kind in E.ANYWHERE_KINDS
     out = []
     links: dict[str, str] = {}  # a link member's name -> where it leads, spelled from the directory
     for member in members:
         name = member.name
         parts = [s for s in name.split("/") if s and s != "."]
+        if kind == "cpio":  # (--no-absolute-filenames: leading `/` and `../` dropped)
+            while parts[:1] == [".."]:
+                parts = parts[1:]
         if kind in ("zip", "ar") and option:
             parts = parts[-1:]  # unzip -j, ar x without P (names land in one directory)
         elif strip:
             parts = parts[strip:]
         if not parts:
             continue
+        if absolute and name.startswith("/"):
+            parts[0] = "/" + parts[0]
         out.append("/".join(parts))
         if member.link is not None:
             leads = member.link if member.link.startswith("/") else "/".join(parts[:-1] + [member.link])

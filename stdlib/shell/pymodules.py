@@ -199,7 +199,61 @@ def _timeit(args: Sequence[Arg], start: int) -> tuple[list[Item], list[Extra]]:
     return items, []
 
 
-MODULES = {"timeit": _timeit, "gzip": _gzip, "zipfile": _archive_module("zip", directory_required=True),
+# compileall's options that take a value (CPython 3.8-3.13): `-i LIST` names the files in LIST
+# (or on stdin), so what it compiles is not known.
+_COMPILEALL_VALUES = frozenset({"-r", "-d", "-s", "-p", "-x", "-i", "-j", "-o", "-e", "--invalidation-mode"})
+
+
+def _bytecode(args: Sequence[Arg], start: int, module: str) -> tuple[list[Item], list[Extra]]:
+    """`-m compileall [DIR|FILE]…`, `-m py_compile FILE…`: each source gets its bytecode in
+    `__pycache__/` beside it (`-b`: `FILE.pyc` beside it), and a directory every directory
+    below it that holds a `.py` file (rule `bytecode`: the judge counts a protected
+    directory below it that holds one, or any it lies in). Without operands compileall
+    compiles sys.path's directories, and `-i LIST` or py_compile's `-` read the names from a
+    file or stdin: anywhere."""
+    items: list[Item] = []
+    extra: list[Extra] = []
+    operands: list[int] = []
+    anywhere = False
+    k = start
+    while k < len(args):
+        t = args[k].text
+        if t.startswith("-") and t != "-":
+            items.append(Item(k, t, DATA))
+            key = t.split("=", 1)[0] if t.startswith("--") else t[:2]
+            if module == "compileall" and key in _COMPILEALL_VALUES:
+                if key == "-i":
+                    anywhere = True
+                if t == key and k + 1 < len(args):
+                    k += 1
+                    items.append(Item(k, args[k].text, READ if key == "-i" else DATA))
+            k += 1
+            continue
+        operands.append(k)
+        k += 1
+    legacy = module == "compileall" and any(it.text == "-b" for it in items)  # (FILE.pyc beside it)
+    if module == "py_compile" and any(args[j].text == "-" for j in operands) or anywhere \
+            or module == "compileall" and not operands:
+        extra.append(Extra(WRITE, path="/", tree=True, rule="bytecode"))
+    for j in operands:
+        a = args[j]
+        items.append(Item(j, a.text, READ))
+        if a.text == "-":
+            continue
+        if a.opaque or a.pattern is not None or not a.text.endswith((".py", ".pyw")):
+            extra.append(Extra(WRITE, path=a.text, pattern=a.pattern, tree=True, rule="bytecode"))
+        else:
+            head, slash, _ = a.text.rpartition("/")
+            if legacy:
+                extra.append(Extra(WRITE, path=a.text + "c", rule="bytecode"))
+            else:
+                extra.append(Extra(WRITE, path=(head + slash or "./") + "__pycache__", tree=True, rule="bytecode"))
+    return items, extra
+
+
+MODULES = {"timeit": _timeit,
+           "compileall": lambda args, start: _bytecode(args, start, "compileall"),
+           "py_compile": lambda args, start: _bytecode(args, start, "py_compile"), "gzip": _gzip, "zipfile": _archive_module("zip", directory_required=True),
            "tarfile": _archive_module("tar", directory_required=False),
            "json.tool": _json_tool, "venv": _venv, "pip": _pip}
 

@@ -14,6 +14,7 @@ from polydeukes.stdlib.shell.effects import (
     DATA,
     DELETE,
     EXEC,
+    LINK,
     MOVE,
     READ,
     UNKNOWN,
@@ -24,8 +25,10 @@ from polydeukes.stdlib.shell.effects import (
     Item,
     Model,
     assign_roles,
+    backups,
     generic,
     in_place_backups,
+    into,
     known_prefix,
     layout_roles,
     long_option,
@@ -1058,32 +1061,51 @@ def _unzip(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
 
 _SUFFIXES = {"gzip": (".gz", ".tgz", ".taz", "-gz", ".z", "-z", "_z"), "bzip2": (".bz2", ".tbz", ".tbz2", ".bz"),
              "xz": (".xz", ".txz"), "lzma": (".lzma", ".tlz"), "zstd": (".zst", ".tzst"),
-             "lz4": (".lz4",), "compress": (".Z", ".taZ")}
+             "lz4": (".lz4",), "compress": (".Z", ".taZ"),
+             # (round r8: lzip 1.23, lzop 1.04 and brotli 1.0.9 had no row: `cd ci && lzip -d
+             # gate.sh.lz` passed and wrote ci/gate.sh)
+             "lzip": (".lz", ".tlz"), "lzop": (".lzo", ".tzo"), "brotli": (".br",)}
 _FAMILY = {"gzip": "gzip", "gunzip": "gzip", "zcat": "gzip", "pigz": "gzip", "unpigz": "gzip",
            "bzip2": "bzip2", "bunzip2": "bzip2", "bzcat": "bzip2", "xz": "xz", "unxz": "xz",
            "xzcat": "xz", "lzma": "lzma", "unlzma": "lzma", "lzcat": "lzma", "zstd": "zstd",
            "unzstd": "zstd", "zstdcat": "zstd", "lz4": "lz4", "unlz4": "lz4", "lz4cat": "lz4",
-           "compress": "compress", "uncompress": "compress"}
+           "compress": "compress", "uncompress": "compress", "lzip": "lzip", "plzip": "lzip", "lunzip": "lzip",
+           "clzip": "lzip", "lzop": "lzop", "brotli": "brotli", "pbzip2": "bzip2", "lbzip2": "bzip2"}
 _DECOMPRESSORS = frozenset({"gunzip", "zcat", "unpigz", "bunzip2", "bzcat", "unxz", "xzcat", "unlzma",
-                            "lzcat", "unzstd", "zstdcat", "unlz4", "lz4cat", "uncompress"})
+                            "lzcat", "unzstd", "zstdcat", "unlz4", "lz4cat", "uncompress", "lunzip"})
 _COMPRESS_OPTIONS = ("-c,--stdout,--to-stdout:stdout -d,--decompress,--uncompress:decompress "
                      "-k,--keep:keep --rm:remove -t,--test:list -l,--list:list -S,--suffix=data "
                      "-o=write -r,--recursive:recursive -f,--force -q,--quiet -v,--verbose -n,--no-name "
-                     "-N,--name -1 -2 -3 -4 -5 -6 -7 -8 -9 --fast --best -T,--threads=data "
+                     "-N,--name:stored-name -1 -2 -3 -4 -5 -6 -7 -8 -9 --fast --best -T,--threads=data "
                      "-z,--compress -e,--extreme -M,--memory=data --format=data -F=data -C,--check=data "
                      "-b,--blocksize=data -p,--processes=data --long=?data -D=read --ultra --no-progress "
                      "--sparse --no-sparse --rsyncable -s --small -Q --single-stream --no-sync -L "
                      "-m,--multiple:multiple")
-_COMPRESS_MODEL = Model("read...", _COMPRESS_OPTIONS)
+_COMPRESS_MODEL = Model("read...", _COMPRESS_OPTIONS + " -j:remove")
+# lzop keeps its input (`-U` removes it), writes below `-pDIR` (`-p`: the directory it runs
+# in), and restores the name (`-N`) or path (`-P`; `-x` is `-dPp`) its header stores.
+_LZOP_MODEL = Model("read...", "-c,--stdout,--to-stdout:stdout -d,--decompress,--uncompress:decompress "
+                    "-x,--extract:decompress -t,--test:list -l,--list:list -o,--output=write -p=?chdir "
+                    "-P:stored-name -N,--name:stored-name -n,--no-name -S,--suffix=data -U,--delete:remove "
+                    "-k,--keep:keep -f,--force -q,--quiet -v,--verbose -1 -2 -3 -4 -5 -6 -7 -8 -9 -I -V -h -L "
+                    "--no-checksum --no-mode --no-time --fast --best")
 
 
 def _compress(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
-    parsed = read_options(_COMPRESS_MODEL, args)
     family = _FAMILY.get(name, "gzip")
+    parsed = read_options(_LZOP_MODEL if family == "lzop" else _COMPRESS_MODEL, args)
     effects = parsed.effects
     stdout = "stdout" in effects or "list" in effects or name.endswith("cat")
     decompress = "decompress" in effects or name in _DECOMPRESSORS
-    keep = "keep" in effects or (family in ("zstd", "lz4") and "remove" not in effects)
+    keep = "keep" in effects or (family in ("zstd", "lz4", "lzop", "brotli") and "remove" not in effects)
+    # lzop's output directory (`-pDIR`, `-p`, `-x`): derived names land there
+    into_dir = next((it.text or "." for it in parsed.items if it.role == CHDIR and it.option == "-p"), None)
+    lzop_names = False  # (lzop 1.04 restores a stored path below the output directory, `/` and `..` dropped)
+    if family == "lzop":
+        letters = "".join(a.text[1:] for a in args if a.text[:1] == "-" and a.text[1:2] != "-" and not a.opaque)
+        lzop_names = "stored-name" in effects or "x" in letters
+        if into_dir is None and ("x" in letters or any(a.text == "-p" for a in args)):
+            into_dir = "."
     if family == "lz4" and len(parsed.operands) == 2 and "multiple" not in effects and not stdout:
         # `lz4 [-d] IN OUT`: the second operand is the output
         first, second = parsed.operands
@@ -1095,6 +1117,10 @@ def _compress(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects
         suffixes = (custom[-1],) + suffixes
     output = [it.text for it in parsed.items if it.role == WRITE]
     items: list[Item] = []
+    # `-N`/`--name`, or GZIP's options (`Env.options`; "?": of unknown value) holding one
+    stored_name = family == "gzip" and ("stored-name" in effects or any(
+        o == "?" or o[:1] == "-" and o[1:2] != "-" and "N" in o or len(o) > 3 and "--name".startswith(o)
+        for o in env.options))
     extra: list[Extra] = []
     for it in parsed.items:
         if it.role != "":
@@ -1110,7 +1136,30 @@ def _compress(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects
             continue
         if output:
             continue
+        if lzop_names and decompress:
+            # (the header's name or path: not read; `-P` may hold directories)
+            head = a.text.rpartition("/")[0] or "."
+            extra.append(Extra(WRITE, path=into_dir or head, tree=True, rule="named-by-data"))
+        if into_dir is not None:
+            # `lzop -d -pDIR x.lzo`: the derived name, in DIR
+            base = (a.pattern or escape_pattern(a.text)).rpartition("/")[2]
+            if decompress:
+                derived = decompressed_pattern(base, suffixes)
+            else:
+                derived = base + escape_suffix(suffixes[0])
+            extra.append(Extra(WRITE, path=into_dir, pattern=escape_pattern(into_dir.rstrip("/")) + "/" + derived,
+                               rule="compress"))
+            continue
         if decompress:
+            if stored_name and not a.opaque and a.pattern is None:
+                # `gunzip -N` (or with GZIP=-N on the line) names the output as the gzip header
+                # says, in the input's directory (disk._gzip_name)
+                head, slash, _ = a.text.rpartition("/")
+                extra.append(Extra("extract", path=(head + slash) or ".", tree=True, rule=f"{name} -N",
+                                   source=("gz", a.text, 0, False, False)))
+            elif stored_name and a.pattern is not None:
+                head, slash, _ = a.pattern.rpartition("/")
+                extra.append(Extra(WRITE, path=a.text, pattern=head + slash + "*", rule=f"{name} -N"))
             for suffix in suffixes:
                 if a.text.endswith(suffix) and len(a.text) > len(suffix):
                     stem = a.text[: -len(suffix)] + (".tar" if suffix.startswith(".t") and suffix not in (".tar",) and len(suffix) > 3 else "")
@@ -1284,15 +1333,256 @@ def _apply_patch(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effe
     return Effects(items, (Extra("patch", path=".", tree=True, rule="v4a", source=source),))
 
 
+# The prefix split and csplit give their pieces when the line names none (GNU coreutils 9.1,
+# BusyBox): in the directory the command runs in.
+_SPLIT_PREFIX = {"split": "x", "csplit": "xx"}
+
+
 def _split(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
     """`split IN PREFIX`, `csplit -f PREFIX`: the output names are PREFIX and a suffix it
     chooses (`split -a1 x ci/gate.s` writes ci/gate.sa … ci/gate.sz), so the prefix is the
-    pattern `PREFIX*` for a writer."""
+    pattern `PREFIX*` for a writer. Without a prefix it is `x` (split) or `xx` (csplit) in
+    the command's directory: `cd .claude/hooks && split -b1 f` writes .claude/hooks/xaa."""
     found = generic(model, args)
     extra = [Extra(WRITE, path=it.text, rule="prefix",
                    pattern=(args[it.index].pattern or escape_pattern(it.text)) + "*")
              for it in found.items if it.role == WRITE and not args[it.index].opaque]
+    if not any(it.role in (WRITE, UNKNOWN) for it in found.items):
+        prefix = _SPLIT_PREFIX.get(name, "x")
+        extra.append(Extra(WRITE, path=prefix, pattern=prefix + "*", rule="prefix"))
     return Effects(found.items, (*found.extra, *extra), found.unproven) if extra else found
+
+
+def _ln(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
+    """ln's row, and its second form: `ln [OPTION]... TARGET` with one operand makes the link in
+    the command's directory, named as TARGET's last segment (`cd ci && ln -s /x/gate.sh` writes
+    ci/gate.sh; GNU coreutils 9.1, BusyBox). The operand is then linked to, not written."""
+    found = generic(model, args)
+    parsed = read_options(model, args)
+    if len(parsed.operands) != 1 or "target-dir" in parsed.effects:
+        return found
+    k = parsed.operands[0]
+    a = args[k]
+    extra = into(".", a, WRITE)
+    if "backup" in parsed.effects:
+        extra += backups((), extra, args)
+    items = found.items if a.opaque else tuple(Item(it.index, it.text, LINK, it.whole, it.option)
+                                                if it.index == k and not it.option else it for it in found.items)
+    return Effects(items, (*found.extra, *extra), found.unproven)
+
+
+# GnuPG 2.2's options that take a value (the next word, or `--opt=value`), and those whose value
+# is a file it writes; `--homedir` (a directory it writes its keyrings in) stays a mention.
+_GPG_VALUES = frozenset({
+    "-r", "--recipient", "-R", "--hidden-recipient", "-u", "--local-user", "-o", "--output", "--homedir",
+    "--passphrase", "--passphrase-file", "--passphrase-fd", "--pinentry-mode", "--default-key", "--trust-model",
+    "--keyring", "--secret-keyring", "--primary-keyring", "--keyserver", "--keyserver-options", "--cipher-algo",
+    "--digest-algo", "--compress-algo", "-z", "--compress-level", "--bzip2-compress-level", "--s2k-mode",
+    "--s2k-count", "--s2k-digest-algo", "--s2k-cipher-algo", "--status-fd", "--logger-fd", "--status-file",
+    "--logger-file", "--log-file", "--attribute-fd", "--attribute-file", "--command-fd", "--command-file",
+    "--trusted-key", "--set-filename", "--comment", "--set-notation", "--sig-notation", "--cert-notation",
+    "--default-recipient", "--encrypt-to", "--hidden-encrypt-to", "--group", "--agent-program",
+    "--dirmngr-program", "--display", "--ttyname", "--ttytype", "--lc-ctype", "--lc-messages", "--weak-digest",
+    "--compliance", "--faked-system-time", "--max-output", "--recipient-file", "-f", "--hidden-recipient-file",
+    "-F", "--export-options", "--import-options", "--list-options", "--verify-options", "--auto-key-locate",
+    "--default-cert-level", "--min-cert-level", "--completes-needed", "--marginals-needed", "--max-cert-depth",
+    "--personal-cipher-preferences", "--personal-digest-preferences", "--personal-compress-preferences",
+    "--default-preference-list", "--tofu-default-policy", "--request-origin", "--default-new-key-algo",
+    "--options", "--default-sig-expire", "--default-cert-expire", "--ask-sig-expire", "--sig-policy-url",
+    "--cert-policy-url", "--sig-keyserver-url", "--set-policy-url", "--sender",
+})
+_GPG_WRITES = frozenset({"-o", "--output", "--status-file", "--logger-file", "--log-file", "--attribute-file"})
+_GPG_READS = frozenset({"--passphrase-file", "--recipient-file", "-f", "--hidden-recipient-file", "-F",
+                        "--command-file", "--keyring", "--secret-keyring", "--primary-keyring", "--options"})
+# Commands that write FILE and a suffix for each FILE operand (`-c x` writes x.gpg), and those
+# that write FILE without its suffix (`--decrypt-files x.gpg`, and gpg with no command, which
+# guesses: decrypting x.gpg writes x).
+_GPG_PRODUCE = frozenset({"-e", "--encrypt", "-c", "--symmetric", "-s", "--sign", "--clear-sign", "--clearsign",
+                          "-b", "--detach-sign", "--detach-sig", "--encrypt-files", "--store"})
+_GPG_STRIP = (".gpg", ".pgp", ".sig", ".asc")
+_GPG_SHORT = {"e": "-e", "c": "-c", "s": "-s", "b": "-b", "d": "-d", "a": "-a", "k": "-k", "K": "-K"}
+
+
+def _gpg(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
+    """gpg (GnuPG 2.2.40): `-o FILE` is written; without it, `-e`/`-c`/`-s`/`--clear-sign`/
+    `-b`/`--encrypt-files` on FILE write FILE.gpg (`.asc` with `-a`, `.sig` for a detached
+    signature), `--decrypt-files` and a command line with no command (gpg guesses: it decrypts
+    an encrypted FILE) write FILE without `.gpg`/`.pgp`/`.sig`/`.asc`, and
+    `--use-embedded-filename` the name inside the encrypted data (not read: anywhere). gpg has
+    far more options than this reader knows, so nothing else is proven (a mention fails
+    closed)."""
+    items: list[Item] = []
+    commands: set[str] = set()
+    operands: list[int] = []
+    output = False
+    embedded = False
+    k = 0
+    n = len(args)
+    done = False
+    while k < n:
+        a = args[k]
+        t = a.text
+        if done or not t.startswith("-") or t == "-":
+            operands.append(k)
+            k += 1
+            continue
+        if t == "--":
+            items.append(Item(k, t, DATA))
+            done = True
+            k += 1
+            continue
+        key, eq, value = t.partition("=") if t.startswith("--") else (t[:2], "", t[2:])
+        if key in _GPG_VALUES:
+            role = WRITE if key in _GPG_WRITES else READ if key in _GPG_READS else DATA
+            output = output or key in ("-o", "--output")
+            if eq or value:
+                items.append(Item(k, value, role, False, key))
+            elif k + 1 < n:
+                items.append(Item(k, t, DATA))
+                items.append(Item(k + 1, args[k + 1].text, role, True, key))
+                k += 1
+            k += 1
+            continue
+        items.append(Item(k, t, DATA))
+        if t.startswith("--"):
+            commands.add(key)
+            embedded = embedded or key == "--use-embedded-filename"
+        else:
+            for letter in t[1:]:
+                commands.add(_GPG_SHORT.get(letter, "-" + letter))
+        k += 1
+    extra: list[Extra] = []
+    if embedded and not output:
+        extra.append(Extra(WRITE, path="/", tree=True, rule="named-by-data"))
+    produce = bool(commands & _GPG_PRODUCE)
+    armor = bool(commands & {"-a", "--armor", "--armour", "--clear-sign", "--clearsign"})
+    detached = bool(commands & {"-b", "--detach-sign", "--detach-sig"})
+    strip = "--decrypt-files" in commands or not commands & (_GPG_PRODUCE | _GPG_OTHER_COMMANDS)
+    for j in operands:
+        a = args[j]
+        items.append(Item(j, a.text, READ))
+        if output or a.text == "-":
+            continue
+        if produce and not strip:
+            suffix = ".asc" if armor else ".sig" if detached else ".gpg"
+            pattern = a.pattern + escape_pattern(suffix) if a.pattern is not None else None
+            extra.append(Extra(WRITE, path=a.text + suffix, pattern=pattern, rule="gpg"))
+        elif strip and not produce:
+            if a.opaque or a.pattern is not None:
+                head = (a.pattern or "").rpartition("/")[0]
+                extra.append(Extra(WRITE, path=a.text, pattern=(head + "/*") if head else "*", rule="gpg"))
+                continue
+            for suffix in _GPG_STRIP:
+                if a.text.endswith(suffix) and len(a.text) > len(suffix):
+                    extra.append(Extra(WRITE, path=a.text[: -len(suffix)], rule="gpg"))
+                    break
+    items.sort(key=lambda it: it.index)
+    return Effects(tuple(items), tuple(extra), "gpg's options are not all modelled")
+
+
+# Commands that neither make FILE.gpg nor strip a suffix: what they write is stdout, the
+# keyrings (below --homedir) or -o's file.
+_GPG_OTHER_COMMANDS = frozenset({
+    "-d", "--decrypt", "--verify", "--verify-files", "-k", "--list-keys", "--list-public-keys", "-K",
+    "--list-secret-keys", "--fingerprint", "--list-packets", "--import", "--export", "--export-secret-keys",
+    "--export-secret-subkeys", "--recv-keys", "--receive-keys", "--search-keys", "--refresh-keys", "--send-keys",
+    "--gen-key", "--generate-key", "--full-gen-key", "--full-generate-key", "--quick-gen-key",
+    "--quick-generate-key", "--edit-key", "--delete-keys", "--delete-secret-keys", "--delete-secret-and-public-key",
+    "--print-md", "--print-mds", "--gen-random", "--card-status", "--card-edit", "--version", "--help", "-h",
+    "--check-sigs", "--list-sigs", "--list-config", "--dump-options", "--gen-revoke", "--generate-revocation",
+    "--sign-key", "--lsign-key", "--quick-sign-key", "--quick-add-uid", "--quick-set-expire", "--update-trustdb",
+    "--check-trustdb", "--export-ownertrust", "--import-ownertrust", "--enarmor", "--dearmor", "--show-keys",
+    "--locate-keys", "--locate-external-keys", "--fetch-keys", "--with-colons", "--list-trustdb", "--batch-import",
+})
+
+
+def _zip(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
+    """zip's row; an archive name whose last segment has no `.` gets `.zip` (Info-ZIP 3.0:
+    `cd ci && zip gate x` writes ci/gate.zip)."""
+    from polydeukes.stdlib.shell.archivers import suffixed_archive
+
+    found = generic(model, args)
+    archive = next((it.index for it in found.items if it.role == WRITE and not it.option and it.whole), -1)
+    extra = suffixed_archive(args, archive, ".zip")
+    return Effects(found.items, (*found.extra, *extra), found.unproven) if extra else found
+
+
+# ssh-keygen's getopt letters (OpenSSH 9.2p1): those that take a value, and those that do not.
+_SSH_KEYGEN_VALUES = frozenset("CDEFIMNOPRVYZabfgmnrstwz")
+_SSH_KEYGEN_FLAGS = frozenset("ABHKLQUXceghiklopquvy")
+# the modes whose -f file is only read (fingerprint, print, convert, bubblebabble, DNS record,
+# find, certificate print, KRL query, PKCS#11, certify with -s, the -Y signature modes)
+_SSH_KEYGEN_READS = frozenset("lyeiBrFLQDsY")
+
+
+def _ssh_keygen(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
+    """ssh-keygen (OpenSSH 9.2p1): `-f FILE` is the key (or known_hosts, KRL) it writes or
+    rewrites, with FILE.pub beside it and FILE.old (`-R`, `-H`); `-s CA` certifies each public
+    key operand as NAME-cert.pub (`.pub` dropped), `-Y sign` writes FILE.sig, `-M` writes its
+    operand, `-K` writes `id_*` keys in the directory it runs in, `-A -f PREFIX` the host keys
+    below PREFIX. Its operands are otherwise read."""
+    items: list[Item] = []
+    operands: list[int] = []
+    letters: dict[str, str] = {}
+    unproven = None
+    k = 0
+    while k < len(args):
+        a = args[k]
+        t = a.text
+        if a.opaque and t.startswith("-") or t == "--" or not t.startswith("-") or t == "-":
+            if t != "--":
+                operands.append(k)
+            else:
+                items.append(Item(k, t, DATA))
+            k += 1
+            continue
+        items.append(Item(k, t, DATA))
+        for j in range(1, len(t)):
+            letter = t[j]
+            if letter in _SSH_KEYGEN_VALUES:
+                value = t[j + 1 :]
+                if not value and k + 1 < len(args):
+                    k += 1
+                    value = args[k].text
+                    items.append(Item(k, value, WRITE if letter == "f" else READ if letter == "s" else DATA, True,
+                                      "-" + letter))
+                elif value:
+                    items.append(Item(k, value, WRITE if letter == "f" else READ if letter == "s" else DATA, False,
+                                      "-" + letter))
+                letters[letter] = value
+                break
+            if letter not in _SSH_KEYGEN_FLAGS:
+                unproven = f"option -{letter} is not in the model"
+            letters[letter] = ""
+        k += 1
+    extra: list[Extra] = []
+    key = next((it for it in items if it.option == "-f"), None)
+    if key is not None and not _SSH_KEYGEN_READS.isdisjoint(letters):
+        # (a mode that only reads the key: -l, -y, -e, -s's certificates, -Y …)
+        items = [Item(it.index, it.text, READ, it.whole, it.option) if it is key else it for it in items]
+        key = None
+    if key is not None and "A" in letters:
+        extra.append(Extra(WRITE, path=key.text, tree=True, rule="ssh-keygen"))
+    elif key is not None and not args[key.index].opaque:
+        for suffix in (".pub", ".old"):
+            extra.append(Extra(WRITE, path=key.text + suffix, rule="ssh-keygen"))
+    if "K" in letters:
+        extra.append(Extra(WRITE, path="id_", pattern="id_*", rule="ssh-keygen"))
+    for j in operands:
+        a = args[j]
+        role = WRITE if "M" in letters else READ
+        items.append(Item(j, a.text, role))
+        if a.opaque or a.pattern is not None:
+            if "s" in letters or letters.get("Y") == "sign":
+                extra.append(Extra(WRITE, path=a.text, pattern=(a.pattern or "") + "*", rule="ssh-keygen"))
+            continue
+        if "s" in letters:
+            stem = a.text[:-4] if a.text.endswith(".pub") else a.text
+            extra.append(Extra(WRITE, path=stem + "-cert.pub", rule="ssh-keygen"))
+        elif letters.get("Y") == "sign":
+            extra.append(Extra(WRITE, path=a.text + ".sig", rule="ssh-keygen"))
+    items.sort(key=lambda it: it.index)
+    return Effects(tuple(items), tuple(extra), unproven)
 
 
 _PERL_RENAME = LazyPattern(r"s(?P<d>[/|#,:!])(?P<a>(?:\\\.|[A-Za-z0-9_~+=-])+)(?P<end>\$?)(?P=d)"
@@ -1408,5 +1698,5 @@ def _compiler(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects
 HANDLERS: dict[str, Callable[[str, Sequence[Arg], Model, Env], Effects]] = {
     "dd": _dd, "sed": _sed, "awk": _awk, "find": _find, "tar": _tar, "unzip": _unzip,
     "compress": _compress, "patch": _patch, "interpreter": interpreter, "split": _split,
-    "rename": _rename, "compiler": _compiler, "apply_patch": _apply_patch,
+    "rename": _rename, "compiler": _compiler, "ln": _ln, "gpg": _gpg, "zip": _zip, "ssh-keygen": _ssh_keygen, "apply_patch": _apply_patch,
 }
