@@ -1485,3 +1485,67 @@ def test_pre_commit_repositories_name_remote_ones() -> None:
     assert pre_commit_repositories(text) == [("https://github.com/psf/black", ("black",)), ("local", ("noop",)),
                                              ("meta", ("identity",))]
     assert pre_commit_repositories("repos: [{repo: x}]") == [("", ())]
+
+
+# -- setuptools' generated editable finder (editable.py, round r8) --------------------------------
+
+def _editable_finders() -> dict[str, str]:
+    """The real finder texts of tests/cases/shell/editable-r8.yaml (its pass rows), by note."""
+    data = yaml.safe_load((CASES_DIR / "editable-r8.yaml").read_text())
+    return {case["note"]: text for case in data["cases"] if case["want"]["verdict"] == "pass"
+            for path, text in case["tree"].items() if path.endswith("/__editable___core_0_1_finder.py")}
+
+
+def test_a_generated_editable_finder_is_known_by_its_digest() -> None:
+    """The digest of the finder setuptools 84.2.1 wrote (`pip install -e .` of a flat layout),
+    regenerated from the file: the template of 71.0.0 … 84.2.1; each real finder of the table
+    is recognised, its MAPPING's directories returned."""
+    from polydeukes.stdlib.shell.editable import FINDER_DIGESTS, digest, generated_finder
+
+    finders = _editable_finders()
+    newest = next(text for note, text in finders.items() if "setuptools 84.2.1" in note)
+    assert digest(newest) == "e332226b0e45a6608195cff068441688d112b0ae4085abb1dbdb3d4a5e0466da"
+    assert FINDER_DIGESTS[digest(newest)] == "71.0.0 - 84.2.1"
+    assert len(finders) >= 9 and len({digest(text) for text in finders.values()}) == len(FINDER_DIGESTS)
+    for note, text in finders.items():
+        directories = generated_finder("__editable___core_0_1_finder", text)
+        assert directories is not None and "/home/u/proj/core" in directories, note
+    assert generated_finder("__editable___core_0_2_finder", newest) is None  # (another name's)
+
+
+def test_the_installed_setuptools_writes_a_known_finder() -> None:
+    """setuptools' own `_finder_template` (the version installed here, when there is one no
+    newer than the digests know) writes a finder `generated_finder` recognises."""
+    setuptools = pytest.importorskip("setuptools")
+    editable_wheel = pytest.importorskip("setuptools.command.editable_wheel")
+    from polydeukes.stdlib.shell.editable import generated_finder
+
+    version = tuple(int(p) for p in setuptools.__version__.split(".")[:2] if p.isdigit())
+    if not (64, 0) <= version <= (84, 2):
+        pytest.skip(f"setuptools {setuptools.__version__}: outside the versions the digests cover")
+    text = editable_wheel._finder_template("__editable__.my-pkg-1.0.finder",
+                                           {"my_pkg": "/p/src's \"x\"\\y\u00e9", "ns.a": "/p/ns/a"},
+                                           {"ns": []})
+    assert generated_finder("__editable___my_pkg_1_0_finder", text) == ["/p/src's \"x\"\\y\u00e9", "/p/ns/a"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(mapping=st.dictionaries(st.text(max_size=8), st.text(max_size=12), max_size=3),
+       namespaces=st.dictionaries(st.text(max_size=6), st.lists(st.text(max_size=8), max_size=2), max_size=2),
+       at=st.integers(min_value=0), char=st.characters())
+def test_a_finder_is_recognised_only_as_written(mapping, namespaces, at, char) -> None:
+    """Any values of the constants' shapes (quotes, backslashes, newlines, any character)
+    are recognised as setuptools writes them; one character put anywhere outside the three
+    values makes the file code."""
+    from polydeukes.stdlib.shell.editable import _CONSTANT, generated_finder
+
+    template = next(iter(_editable_finders().values()))
+    text = _CONSTANT().sub(lambda m: m.group(1) + m.group(2) + {
+        "MAPPING": repr(mapping), "NAMESPACES": repr(namespaces),
+        "PATH_PLACEHOLDER": repr("__editable__.core-0.1.finder") + ' + ".__path_hook__"'}[m.group(1)], template)
+    assert generated_finder("__editable___core_0_1_finder", text) == list(mapping.values())
+    values = [m.span(3) for m in _CONSTANT().finditer(text)]
+    at %= len(text) + 1
+    if any(start <= at <= end for start, end in values):
+        return
+    assert generated_finder("__editable___core_0_1_finder", text[:at] + char + text[at:]) is None

@@ -36,7 +36,8 @@ read-only and within bounds, and scanned as code too, transitively:
   Python runs at start-up, are read.
 - Python's other start-up files (round 5, `startup_code`): the `import` lines of the `.pth`
   files and the sitecustomize of a named venv's site-packages, of `PYTHONUSERBASE`'s, and of
-  any start-up file the line writes; read by judgment's `_startup` as modules.
+  any start-up file the line writes; read by judgment's `_startup` as modules, but for
+  setuptools' generated editable finder, which is data (round r8, `startup_modules`).
 - A module the line writes first is read as written (`Walk.written`); one of content not
   computed is `WRITTEN` (the judge fails closed); one the line removed is not the line's.
 - A compiled module on disk that Python runs in place of an imported module (round r6,
@@ -491,6 +492,28 @@ def startup_code(walk, directory: tuple[str, ...]) -> tuple[str, list[tuple[str,
             lines.append(text)
         files.append(("/" + "/".join(path), text))
     return "\n".join(lines), files
+
+
+def startup_modules(walk, code: str, directory: tuple[str, ...], cwd: tuple[str, ...] | None
+                    ) -> list[tuple[str, str | Refused, bool]]:
+    """The modules the start-up `code` of the site-packages `directory` imports
+    (`local_modules`), less setuptools' generated editable finders there (round r8:
+    `editable.generated_finder`, read only for a module named `__editable___*_finder.py`):
+    data that maps the project's package names to its directories, which names them and
+    writes nothing. The modules such a finder imports are still read."""
+    modules = local_modules(walk, "python", code, directory, cwd, ())
+    folder = "/" + "/".join(directory) + "/"
+    kept = []
+    for module in modules:
+        path, text, named = module
+        name = path[len(folder):]
+        if type(text) is str and not named and path.startswith(folder) \
+                and name.startswith("__editable___") and name.endswith("_finder.py") and "/" not in name:
+            from polydeukes.stdlib.shell.editable import generated_finder
+            if generated_finder(name[:-3], text) is not None:
+                continue
+        kept.append(module)
+    return kept
 
 
 def _written_in(walk, directory: tuple[str, ...]) -> bool:

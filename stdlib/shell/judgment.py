@@ -2238,7 +2238,8 @@ class _Judge:
         (`.venv/bin/python`, or a `python3` found first on the PATH the line set: the walk
         rewrites it to that path), of `PYTHONUSERBASE`, and of any start-up file the line wrote
         (`> .venv/lib/python3.12/site-packages/x.pth`, or its code did:
-        `Context.python_written`): judged as imported modules; a `PYTHONHOME` of the project
+        `Context.python_written`): judged as imported modules (but for setuptools' generated
+        editable finder, data: `imports.startup_modules`); a `PYTHONHOME` of the project
         fails closed. True when the command is found breaking. (`imports`: the module, loaded
         by the caller; an import statement costs every Python run some thousands of
         instructions.)"""
@@ -2300,7 +2301,7 @@ class _Judge:
             code, files = imports.startup_code(walk, directory)
             if self._modules(view, cwd, [(path, text, False) for path, text in files]):
                 return True
-            if code and self._modules(view, cwd, imports.local_modules(walk, "python", code, directory, cwd, ())):
+            if code and self._modules(view, cwd, imports.startup_modules(walk, code, directory, cwd)):
                 return True
         return False
 
