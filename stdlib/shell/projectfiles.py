@@ -210,8 +210,9 @@ def project_script(walk: Walk, view: View) -> FileScript | None:
     """What `view` (a tool in `TOOLS`, or pip) runs from the project, as a `FileScript`, or
     None when it runs none this layer can name."""
     args = view.args[view.inner + 1 :]
-    words = [a for a in args if not a.text.startswith("-")] if view.name not in _PROJECT_OPTIONS \
-        else _operands(args, _BUILDERS[view.name][0])
+    words = _operands(args, _BUILDERS[view.name][0]) if view.name in _PROJECT_OPTIONS \
+        else _operands(args, _FILE_OPTIONS[view.name][0] | _FILE_OPTIONS[view.name][1]) if view.name in _FILE_OPTIONS \
+        else [a for a in args if not a.text.startswith("-")]
     if view.name in PIP:
         return _pip_project(walk, view, args)
     if view.name in _BUILDERS:
@@ -351,7 +352,7 @@ def _project_script_of(walk: Walk, view: View, args, words, tool: str | None = N
         if len(found) > 1:
             script.parts = found
         if mode == "recipes":
-            script.lines = just_recipes(text)
+            script.lines = _placed_lines(tool, found[0][0], just_recipes(text))
         elif mode == "ninja":
             script.lines = ninja_commands(text)
         elif mode == "tasks":
@@ -364,8 +365,7 @@ def _project_script_of(walk: Walk, view: View, args, words, tool: str | None = N
                 lines = runners.command_lines(tool, name, part)
                 if isinstance(lines, str):
                     return _refused(name, tool, lines)
-                if name.rpartition("/")[0]:  # (they run in the file's directory: `task -d sub`, `earthly ./sub+x`)
-                    lines = [f"cd {_quoted(name.rpartition('/')[0])}\n{line}" for line in lines]
+                lines = _placed_lines(tool, name, lines)
                 script.lines.extend(lines)
         else:
             script.lines = [] if mode == "text" else None
@@ -375,7 +375,7 @@ def _project_script_of(walk: Walk, view: View, args, words, tool: str | None = N
             script.lines.append(command)
         return script
     if command or tasks:
-        script = FileScript(f"the command {tool} runs" if command else "its task files", tool, True, True, None)
+        script = FileScript(f"the command {tool} runs" if command else "its task directories", tool, True, True, None)
         script.lines = [*tasks, *([command] if command else [])]
         script.text = "\n".join(script.lines)
         return script
@@ -471,6 +471,30 @@ def _monorepo(walk: Walk, view: View, args, words, tool: str) -> FileScript | No
         script.parts = parts
     script.lines = lines
     return script
+
+
+# Where a runner's command lines run (round r8): in the directory of the file that holds them
+# (task, earthly's LOCALLY, tox's toxinidir, devbox's project, the pyproject.toml runners, mise's
+# configuration root, which for `.config/mise.toml`, `mise/config.toml`, `.mise/config.toml`
+# is the directory above), where the call runs (cargo-make, lefthook), or either (the Procfile
+# runners, whose documentation leaves it open, and just, whose recipes run in the justfile's
+# directory unless the file says otherwise: walked in both).
+_WHERE_CALLED = frozenset({"cargo-make", "makers", "lefthook"})
+_EITHER_PLACE = frozenset({"honcho", "foreman", "overmind", "hivemind", "forego", "just"})
+_CONFIGURATION_DIRECTORIES = (".config/mise", ".config", "mise", ".mise")
+
+
+def _placed_lines(tool: str, name: str, lines: list[str]) -> list[str]:
+    directory = name.rpartition("/")[0]
+    if tool == "mise":
+        for inner in _CONFIGURATION_DIRECTORIES:
+            if directory == inner or directory.endswith("/" + inner):
+                directory = directory[: -len(inner)].rstrip("/")
+                break
+    if not directory or tool in _WHERE_CALLED:
+        return lines
+    placed = [f"cd {_quoted(directory)}\n{line}" for line in lines]
+    return [*lines, *placed] if tool in _EITHER_PLACE else placed
 
 
 def _runner_place(tool: str, args, words) -> tuple[str | None, str | None] | FileScript:
