@@ -311,6 +311,13 @@ def _project_script_of(walk: Walk, view: View, args, words, tool: str | None = N
         if named is not None:
             names = (named,) if tool != "devbox" else (named + "/devbox.json",) if not named.endswith(".json") \
                 else (named,)
+    if tool in _LABELLED:
+        # `bazel build //sub:x`, `pants run src/py:x`: the BUILD files of the packages the
+        # targets name, beside the root's (round r8)
+        packages = _label_packages(args, tool)
+        if isinstance(packages, FileScript):
+            return packages
+        names = (*names, *(p + "/" + n for p in packages for n in _BUILD_FILES[tool]))
     prefixes = [directory]
     if tool in _SEARCHED_UP and directory == "":
         prefixes = _upward(walk, view)
@@ -495,6 +502,38 @@ def _placed_lines(tool: str, name: str, lines: list[str]) -> list[str]:
         return lines
     placed = [f"cd {_quoted(directory)}\n{line}" for line in lines]
     return [*lines, *placed] if tool in _EITHER_PLACE else placed
+
+
+# Build tools whose targets are labels of packages, each a directory with its own BUILD file.
+_BUILD_FILES = {"bazel": ("BUILD.bazel", "BUILD"), "bazelisk": ("BUILD.bazel", "BUILD"), "buck2": ("BUCK", "BUCK.v2", "TARGETS"),
+                "pants": ("BUILD", "BUILD.pants")}
+_LABELLED = frozenset(_BUILD_FILES)
+_LABEL_PACKAGES = 64
+
+
+def _label_packages(args, tool: str) -> list[str] | FileScript:
+    """The package directories the target labels among `args` name (`//sub/x:t` -> sub/x,
+    `//sub/...` -> sub, `src/py:t` -> src/py), at most `_LABEL_PACKAGES`, up to `--` (the
+    program's arguments after it); a word of unknown value there refuses."""
+    out: list[str] = []
+    for a in args:
+        t = a.text
+        if t == "--":
+            break
+        if a.opaque and not t.startswith("-"):
+            return _refused(t, tool, "the package its target names is of unknown value")
+        if ":" not in t and not t.startswith("//"):
+            continue
+        if t.startswith("-") or "=" in t or "@" in t.split(":")[0]:
+            continue
+        package = t[2:] if t.startswith("//") else t
+        package = package.split(":", 1)[0]
+        if package.endswith("..."):
+            package = package[:-3]
+        package = package.strip("/")
+        if package and ".." not in package.split("/") and package not in out:
+            out.append(package)
+    return out[:_LABEL_PACKAGES]
 
 
 def _runner_place(tool: str, args, words) -> tuple[str | None, str | None] | FileScript:
