@@ -544,7 +544,7 @@ def _runner_place(tool: str, args, words) -> tuple[str | None, str | None] | Fil
     moved = named = None
     if tool == "earthly":
         for a in words:
-            if "+" in a.text and not a.text.startswith("+"):
+            if "+" in a.text and not a.text.startswith("+") and "=" not in a.text:  # (`--build-arg V=a+b`)
                 if a.opaque:
                     return _refused(a.text, tool, "its target's directory is of unknown value")
                 reference = a.text.rpartition("+")[0]
