@@ -536,6 +536,10 @@ _BUILD_WRAPPERS = {"gradlew": "gradle", "mvnw": "mvn"}
 PROJECT_TOOLS = frozenset({"just", "task", "go-task", "rake", "invoke", "inv", "nox", "tox", "pdm", "poe",
                            "hatch", "cargo", "pip", "pip3", "cmake", "meson", "gradle", "bazel", "bazelisk",
                            "scons", "sbt", "mix", "mvn", "ninja", "composer", "deno", "go",
+                           # (round r8: runners.py)
+                           "doit", "fab", "cargo-make", "makers", "mise", "honcho", "foreman", "overmind",
+                           "hivemind", "forego", "devbox", "earthly", "lefthook", "buck2", "pants", "nix",
+                           "turbo", "nx",
                            # (tools whose configuration file is a program: projectfiles.CONFIG_TOOLS)
                            "eslint", "prettier", "webpack", "webpack-cli", "webpack-dev-server", "vite",
                            "rollup", "babel", "next", "nuxt", "nuxi", "astro", "svelte-kit", "tailwindcss",
@@ -628,7 +632,10 @@ _SITE_DIRECTORY = LazyPattern(r"getsitepackages|getusersitepackages|USER_SITE|\b
 _UV_RUN_NO_SYNC = frozenset({"--no-sync", "--no-project", "--script"})
 # Modules that `python3 -m MODULE` runs as the tool of that name (projectfiles.py).
 _TOOL_MODULES = {"pip": "pip", "pip3": "pip", "sphinx": "sphinx-build", "mkdocs": "mkdocs", "build": "pyproject-build",
-                 "pre_commit": "pre-commit"}
+                 "pre_commit": "pre-commit",
+                 # (round r8: task runners run as modules read their files as the command does)
+                 "invoke": "invoke", "doit": "doit", "nox": "nox", "tox": "tox", "fabric": "fab",
+                 "poethepoet": "poe", "pdm": "pdm", "hatch": "hatch", "SCons": "scons", "honcho": "honcho"}
 # Programs whose own program may come from a file (`awk -f prog.awk`, `sed -f script.sed`).
 # (Also compilers' `@FILE`/`-wrapper`/`-B`, curl's `-K FILE` and wget's `--config FILE`, and
 # their configuration files the environment names: scripts.OPTION_FILE_READERS.)
@@ -3546,6 +3553,7 @@ class Walk:
                         projectfiles._pip_project(self, view, args[at + 2 :]) if tool == "pip"
                         else projectfiles.python_builder(self, view, args[at + 2 :], tool) if tool == "pyproject-build"
                         else projectfiles.pre_commit(self, view, args[at + 2 :]) if tool == "pre-commit"
+                        else projectfiles.module_tool(self, view, args[at + 2 :], tool) if tool in projectfiles.TOOLS
                         else projectfiles._configuration(self, view, args[at + 2 :], tool))
         if script is not None and script.shell and script.text is not None:
             view.follow = True
@@ -3586,6 +3594,10 @@ class Walk:
         view.file_script = script = self._in_glob_directory(view, projectfiles.project_script)
         if script is not None and script.shell and script.lines or view.wrapper_scripts:
             view.follow = True  # (dotnet's `<Exec>` lines: `wrapper_scripts`)
+        elif script is not None and not script.shell and script.text is not None and script.refused is None:
+            # a task file of code (tasks.py, dodo.py, a Rakefile): the strings it hands to a
+            # shell (`c.run("…")`, doit's `actions`) are walked as command lines (round r8)
+            view.code_runs = view.follow = True
 
     def _code_writes(self, view: View) -> None:
         """The Python files a program's code on the line (`-c`/`-e` code, a heredoc) may
@@ -4293,6 +4305,15 @@ def _wrapper_options(args: Sequence[Arg], inner: int) -> tuple[dict[int, str], l
             wrapper = f"{wrapper} {text}"  # `perf stat`, `tmux new-session`
             if wrapper in ("bundle exec", "bundle e"):
                 scripts.append("bundle check")  # (the Gemfile it evaluates first)
+            elif wrapper == "nix develop":
+                # (round r8) its shell hook runs first, in this shell: flake.nix, read as
+                # projectfiles.TOOLS says for `nix print-dev-env`
+                scripts.append("nix print-dev-env")
+            elif wrapper == "direnv exec" and k + 1 < inner:
+                # (round r8) DIR/.envrc, a bash script direnv sources before the command
+                place = args[k + 1]
+                scripts.append("source .envrc" if place.text in (".", "./") and not place.opaque
+                               else "cd " + _command_line("", [place], False, True).strip() + " && source .envrc")
             elif wrapper == "uv run":
                 # It installs the project first, and what `--with`/`--with-editable` name
                 # (projectfiles.python_builder reads the code that builds them).
@@ -4308,6 +4329,11 @@ def _wrapper_options(args: Sequence[Arg], inner: int) -> tuple[dict[int, str], l
             wrapper = name
             if name == "uvx":  # (it builds the projects its `--from`/`--with` name first)
                 scripts.append("uv tool run" + _command_line("", args[k + 1 : inner], False, True))
+            elif name == "nix-shell" and not any(a.text in ("-p", "--packages", "-E", "--expr")
+                                                 for a in args[k + 1 : inner]):
+                # (round r8) the shell hook of shell.nix (else default.nix) runs first, in the
+                # shell: both read as projectfiles.TOOLS says for `nix print-dev-env --file`
+                scripts.extend(("nix print-dev-env --file shell.nix", "nix print-dev-env --file default.nix"))
             strings = _WRAPPER_STRINGS.get(wrapper)
             row = _WRAPPERS.get(name)
             if strings is not None and strings.operands and row is not None and row[2] >= 1 << 16:

@@ -609,19 +609,31 @@ _SCRIPT_NAME = LazyPattern(r"(?<![\w./$-])((?:\.{1,2}/|/)?[\w.-]+(?:/[\w.-]+)*\.
 
 # A string a program hands to a shell (round 5): Python's `os.system`/`os.popen`/`subprocess.…(
 # "…", shell=True)`/`getoutput`, Node's `exec`/`execSync`, Perl's and Ruby's `system`/`exec`/`qx`,
+# (round r8) invoke's and fabric's `c.run`/`c.local`/`c.sudo`, rake's `sh`,
 # awk's `system`, PHP's `shell_exec`/`passthru`: the first string argument (one literal), and
 # Perl's `system q(…)` / `qx(…)` and backquotes.
 _SHELL_CALL = LazyPattern(
     r"""\b(?:system|popen|getoutput|getstatusoutput|check_output|check_call|call|run|Popen|exec|execSync|"""
-    r"""shell_exec|passthru|spawnSync)\s*\(?\s*(?:[rbuf]{0,2})(?:"((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)')"""
+    r"""shell_exec|passthru|spawnSync|local|sudo|sh)\s*\(?\s*(?:[rbuf]{0,2})(?:"((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)')"""
     r"""(?=\s*[),;\n]|\s*$)"""  # (the whole argument: `"rm c" "i/x"`, joined at run time, is not one)
     r"""|\b(?:system|exec|qx)\s*q[qx]?\s*\(([^)\n]*)\)|\bqx\s*\(([^)\n]*)\)|`([^`\n]+)`""")
 
 
 def shell_strings(code: str) -> list[str]:
     """The command lines a program's code hands to a shell (`_SHELL_CALL`), as written (a
-    string built at run time is not among them)."""
-    return [next(g for g in m.groups() if g is not None) for m in _SHELL_CALL().finditer(code)]
+    string built at run time is not among them); a doit task's `actions` strings (round r8:
+    doit runs each through a shell)."""
+    out = [next(g for g in m.groups() if g is not None) for m in _SHELL_CALL().finditer(code)]
+    if "actions" in code:
+        for m in _DOIT_ACTIONS().finditer(code):
+            out.extend(m2.group(1) if m2.group(1) is not None else m2.group(2)
+                       for m2 in _DOIT_STRING().finditer(m.group(1)))
+    return out
+
+
+# A doit task's `"actions": [...]` list (dodo.py), and the string literals in it.
+_DOIT_ACTIONS = LazyPattern(r"""["']actions["']\s*:\s*\[([^\]]*)\]""")
+_DOIT_STRING = LazyPattern(r"""(?<![\w)])\s*(?:[rbuf]{0,2})(?:"((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)')""")
 
 
 def _named_scripts(text: str, directory: tuple[str, ...], cwd: tuple[str, ...] | None) -> list[tuple[str, ...]]:

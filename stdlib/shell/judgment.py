@@ -44,6 +44,7 @@ from polydeukes.stdlib.shell.analysis import (
     MAX_NESTING,
     NESTED_SHELLS,
     NESTING_TOO_DEEP,
+    PROJECT_TOOLS,
     PYTHON_TOOLS,
     FORMATTERS,
     FORMATTER_MODULES,
@@ -2153,6 +2154,11 @@ class _Judge:
             if script.shell or script.text is None:
                 return
             language = imports.family(script.runner) or imports.file_family(script.path)
+            if language is None and script.runner in PROJECT_TOOLS and script.runner != "cargo":
+                # A build description in a language not modelled (meson.build, SConstruct, BUILD,
+                # flake.nix): the script files its strings name are read (round r8:
+                # `run_command('bash', 'x.sh')` passed)
+                language = imports.OTHER
             path = self.walk.absolute(script.path, cwd)
             base = path[:-1] if path else None  # (a script's own directory comes first on the path)
             if language == imports.SHELL_LIKE:

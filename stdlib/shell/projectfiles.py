@@ -43,20 +43,47 @@ from polydeukes.stdlib.shell.scripts import FileScript, _read_file
 from polydeukes.vm.sre import LazyPattern
 
 _PYPROJECT = ("pyproject.toml",)
+_TASKFILES = ("Taskfile.yml", "Taskfile.yaml", "taskfile.yml", "taskfile.yaml", "Taskfile.dist.yml",
+              "Taskfile.dist.yaml", "taskfile.dist.yml", "taskfile.dist.yaml")
 # program -> (subcommands that run the files (None: any invocation), file names, how read)
 TOOLS: dict[str, tuple[frozenset[str] | None, tuple[str, ...], str]] = {
     "just": (None, ("justfile", "Justfile", ".justfile"), "recipes"),
-    "task": (None, ("Taskfile.yml", "Taskfile.yaml", "taskfile.yml", "taskfile.yaml", "Taskfile.dist.yml",
-                    "Taskfile.dist.yaml"), "text"),
-    "go-task": (None, ("Taskfile.yml", "Taskfile.yaml", "taskfile.yml", "taskfile.yaml"), "text"),
+    "task": (None, _TASKFILES, "commands"),
+    "go-task": (None, _TASKFILES, "commands"),
     "rake": (None, ("Rakefile", "rakefile", "Rakefile.rb", "rakefile.rb"), "code"),
-    "invoke": (None, ("tasks.py",), "code"),
-    "inv": (None, ("tasks.py",), "code"),
+    "invoke": (None, ("tasks.py", "tasks/__init__.py"), "code"),
+    "inv": (None, ("tasks.py", "tasks/__init__.py"), "code"),
     "nox": (None, ("noxfile.py",), "code"),
-    "tox": (None, ("tox.ini", "pyproject.toml", "setup.cfg"), "text"),
-    "pdm": (frozenset({"run"}), _PYPROJECT, "text"),
-    "poe": (None, _PYPROJECT + ("poe_tasks.toml",), "text"),
-    "hatch": (frozenset({"run", "test", "fmt", "build"}), _PYPROJECT + ("hatch.toml",), "text"),
+    "tox": (None, ("tox.ini", "setup.cfg", "pyproject.toml", "tox.toml"), "commands"),
+    "pdm": (frozenset({"run"}), _PYPROJECT, "commands"),
+    "poe": (None, _PYPROJECT + ("poe_tasks.toml",), "commands"),
+    "hatch": (frozenset({"run", "test", "fmt", "build"}), _PYPROJECT + ("hatch.toml",), "commands"),
+    # Round r8 (r8-runners): doit's dodo.py and fabric's fabfile (Python, imported by any call);
+    # the runners whose files hold command lines (runners.py reads them): cargo-make's
+    # Makefile.toml, mise's configuration (every file of its hierarchy, and its task files),
+    # a Procfile, devbox.json, an Earthfile, lefthook's configuration.
+    "doit": (None, ("dodo.py",), "code"),
+    "fab": (None, ("fabfile.py", "fabfile/__init__.py"), "code"),
+    "cargo-make": (None, ("Makefile.toml",), "commands"),
+    "makers": (None, ("Makefile.toml",), "commands"),
+    "mise": (None, (".config/mise/config.toml", ".config/mise.toml", "mise/config.toml", ".mise/config.toml",
+                    ".mise.toml", "mise.toml", ".mise.local.toml", "mise.local.toml"), "commands"),
+    "honcho": (frozenset({"start"}), ("Procfile",), "commands"),
+    "foreman": (frozenset({"start", "s"}), ("Procfile",), "commands"),
+    "overmind": (frozenset({"start", "s"}), ("Procfile",), "commands"),
+    "hivemind": (None, ("Procfile",), "commands"),
+    "forego": (frozenset({"start"}), ("Procfile",), "commands"),
+    "devbox": (frozenset({"run", "shell", "services"}), ("devbox.json",), "commands"),
+    "earthly": (None, ("Earthfile",), "commands"),
+    "lefthook": (frozenset({"run"}), ("lefthook.yml", ".lefthook.yml", "lefthook.yaml", ".lefthook.yaml",
+                                       "lefthook-local.yml", ".lefthook-local.yml"), "commands"),
+    "buck2": (None, ("BUCK", "BUCK.v2", "TARGETS", "PACKAGE"), "code"),
+    "pants": (None, ("pants.toml", "BUILD", "BUILD.pants"), "code"),
+    "nix": (frozenset({"develop", "run", "shell", "build", "print-dev-env"}), ("flake.nix", "default.nix"), "code"),
+    # turbo's and nx's tasks: package.json scripts of the workspaces and nx's project.json
+    # commands (`_monorepo`)
+    "turbo": (None, ("turbo.json",), "monorepo"),
+    "nx": (None, ("nx.json",), "monorepo"),
     "go": (frozenset({"test", "run", "generate"}), (), "code"),  # (the Go files of its packages: `_go`)
     "cargo": (frozenset({"build", "run", "test", "check", "bench", "install", "b", "r", "t", "c", "clippy",
                          "doc", "publish", "package"}), ("build.rs",), "code"),
@@ -138,7 +165,37 @@ _BUNDLE_READS = frozenset({"install", "update", "exec", "check", "lock", "outdat
 _NO_CONFIGURATION = frozenset({"--version", "-v", "-V", "--help", "-h"})
 
 # Tools that read every one of their files that exists (others read the first).
-ALL_FILES = frozenset({"gradle", "bazel", "bazelisk"})
+ALL_FILES = frozenset({"gradle", "bazel", "bazelisk", "mise", "lefthook", "pants", "buck2"})
+# Tools that look for their file in the directories above too (invoke's and fabric's loader,
+# mise's configuration hierarchy): each directory from where they run up to the project's root.
+_SEARCHED_UP = frozenset({"invoke", "inv", "fab", "mise"})
+# Options naming the file a runner reads instead, or the directory it reads it from (round r8).
+_FILE_OPTIONS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
+    "doit": (frozenset({"-f", "--file"}), frozenset()),
+    "task": (frozenset({"-t", "--taskfile"}), frozenset({"-d", "--dir"})),
+    "go-task": (frozenset({"-t", "--taskfile"}), frozenset({"-d", "--dir"})),
+    "tox": (frozenset({"-c", "--conf"}), frozenset({"--root"})),
+    "poe": (frozenset(), frozenset({"-C", "--directory", "--root"})),
+    "invoke": (frozenset(), frozenset({"-r", "--search-root"})),
+    "inv": (frozenset(), frozenset({"-r", "--search-root"})),
+    "fab": (frozenset(), frozenset({"-r", "--search-root"})),
+    "cargo-make": (frozenset({"--makefile"}), frozenset({"--cwd"})),
+    "makers": (frozenset({"--makefile"}), frozenset({"--cwd"})),
+    "mise": (frozenset(), frozenset({"-C", "--cd"})),
+    "honcho": (frozenset({"-f", "--procfile"}), frozenset({"-d", "--app-root"})),
+    "foreman": (frozenset({"-f", "--procfile"}), frozenset({"-d", "--root"})),
+    "overmind": (frozenset({"-f", "--procfile"}), frozenset({"-d", "--root"})),
+    "hivemind": (frozenset(), frozenset({"--root"})),
+    "forego": (frozenset({"-f"}), frozenset()),
+    "devbox": (frozenset(), frozenset({"-c", "--config"})),
+    "nix": (frozenset({"-f", "--file"}), frozenset()),
+    "rake": (frozenset({"-f", "--rakefile"}), frozenset({"-C", "--directory"})),
+    "nox": (frozenset({"-f", "--noxfile"}), frozenset()),
+    "just": (frozenset({"-f", "--justfile"}), frozenset()),
+}
+# mise's task files: every file below these directories may be a task `mise run` runs.
+_MISE_TASK_DIRECTORIES = ("mise-tasks", ".mise-tasks", "mise/tasks", ".mise/tasks", ".config/mise/tasks")
+_MISE_TASK_FILES = 64
 # Options after which the tool runs no project file (`cmake -E rm …` is a command of its own,
 # judged by its words; `cmake -P x.cmake` runs that script instead).
 _NO_PROJECT = {"cmake": frozenset({"-E", "-P", "--version", "--help", "-h"}),
@@ -153,8 +210,9 @@ def project_script(walk: Walk, view: View) -> FileScript | None:
     """What `view` (a tool in `TOOLS`, or pip) runs from the project, as a `FileScript`, or
     None when it runs none this layer can name."""
     args = view.args[view.inner + 1 :]
-    words = [a for a in args if not a.text.startswith("-")] if view.name not in _PROJECT_OPTIONS \
-        else _operands(args, _BUILDERS[view.name][0])
+    words = _operands(args, _BUILDERS[view.name][0]) if view.name in _PROJECT_OPTIONS \
+        else _operands(args, _FILE_OPTIONS[view.name][0] | _FILE_OPTIONS[view.name][1]) if view.name in _FILE_OPTIONS \
+        else [a for a in args if not a.text.startswith("-")]
     if view.name in PIP:
         return _pip_project(walk, view, args)
     if view.name in _BUILDERS:
@@ -170,6 +228,13 @@ def project_script(walk: Walk, view: View) -> FileScript | None:
         configured.code_parts = script.parts or [(script.path, script.text)]
         return configured
     return _project_script_of(walk, view, args, words)
+
+
+def module_tool(walk: Walk, view: View, args, tool: str) -> FileScript | None:
+    """`python3 -m invoke x`, `python3 -m doit`: what the tool's own command reads (round r8;
+    before, `python3 -m invoke` read no tasks.py though `invoke` did)."""
+    words = [a for a in args if not a.text.startswith("-")]
+    return _project_script_of(walk, view, list(args), words, tool)
 
 
 # pdm's hook scripts, which its commands run around what they do (`post_install`, `pre_build`).
@@ -257,48 +322,83 @@ def _jvm_options(walk: Walk, view: View) -> FileScript | None:
     return None
 
 
-def _project_script_of(walk: Walk, view: View, args, words) -> FileScript | None:
-    """What a `TOOLS` program runs from the project (see the table)."""
-    if view.name in _JVM_CONFIG:
-        refused = _jvm_options(walk, view)
-        if refused is not None:
-            return refused
-    if view.name == "go":
-        return _go(walk, view, args)
-    if view.name in CONFIG_TOOLS:
-        return _configuration(walk, view, args)
-    if view.name == "pre-commit":
-        return pre_commit(walk, view, args)
-    if view.name == "dotnet":
-        return _dotnet(walk, view, args)
-    if view.name == "cargo":
-        return _cargo(walk, view, args)
-    subcommands, names, mode = TOOLS[view.name]
+def _project_script_of(walk: Walk, view: View, args, words, tool: str | None = None) -> FileScript | None:
+    """What a `TOOLS` program (`view.name`, or `tool`: `python3 -m invoke`, `cargo make`) runs
+    from the project (see the table)."""
+    if tool is None:
+        if view.name in _JVM_CONFIG:
+            refused = _jvm_options(walk, view)
+            if refused is not None:
+                return refused
+        if view.name == "go":
+            return _go(walk, view, args)
+        if view.name in CONFIG_TOOLS:
+            return _configuration(walk, view, args)
+        if view.name == "pre-commit":
+            return pre_commit(walk, view, args)
+        if view.name == "dotnet":
+            return _dotnet(walk, view, args)
+        if view.name == "cargo":
+            if words and not words[0].opaque and words[0].text == "make":
+                # `cargo make x`: cargo runs its external subcommand cargo-make (round r8)
+                at = args.index(words[0])
+                return _project_script_of(walk, view, args[at + 1 :], words[1:], "cargo-make")
+            return _cargo(walk, view, args)
+    tool = tool or view.name
+    if tool in ("turbo", "nx"):
+        return _monorepo(walk, view, args, words, tool)
+    subcommands, names, mode = TOOLS[tool]
+    if tool == "cargo-make" and words and not words[0].opaque and words[0].text == "make":
+        words = words[1:]  # (`cargo-make make x`, as cargo hands it its own name)
     if subcommands is not None and (not words or words[0].opaque or words[0].text not in subcommands):
         return None
-    if view.name == "cmake" and any(a.text == "-P" for a in args):
+    if tool == "cmake" and any(a.text == "-P" for a in args):
         return _cmake_script(walk, view, args)
-    if any(a.text in _NO_PROJECT.get(view.name, ()) for a in args):
+    if any(a.text in _NO_PROJECT.get(tool, _NO_RUN if tool in _FILE_OPTIONS or tool in _RUNNER_TOOLS else ())
+           for a in args):
         return None
-    directory = _source_directory(view.name, args)
+    directory = _source_directory(tool, args)
     if directory is None:
         return None  # a source directory of unknown value
-    if view.name in _PROJECT_OPTIONS:
+    if tool in _PROJECT_OPTIONS:
         # `pdm run -p sub x`: the scripts of the project the option names (round r7; before,
         # the root's were read)
-        place = _project_place(view, view.name, args)
+        place = _project_place(view, tool, args)
         if isinstance(place, FileScript):
             return place
         directory = _as_prefix(place[0])
-    names = tuple(directory + n for n in names)
-    if view.name == "cmake":
+    if tool in _FILE_OPTIONS or tool == "earthly":
+        # `task -d sub x`, `doit -f x.py`, `earthly ./sub+x` (round r8)
+        placed = _runner_place(tool, args, words)
+        if isinstance(placed, FileScript):
+            return placed
+        moved, named = placed
+        if moved is not None:
+            directory = _as_prefix(moved)
+        if named is not None:
+            names = (named,) if tool != "devbox" else (named + "/devbox.json",) if not named.endswith(".json") \
+                else (named,)
+    if tool in _LABELLED:
+        # `bazel build //sub:x`, `pants run src/py:x`: the BUILD files of the packages the
+        # targets name, beside the root's (round r8)
+        packages = _label_packages(args, tool)
+        if isinstance(packages, FileScript):
+            return packages
+        names = (*names, *(p + "/" + n for p in packages for n in _BUILD_FILES[tool]))
+    prefixes = [directory]
+    if tool in _SEARCHED_UP and directory == "":
+        prefixes = _upward(walk, view)
+    names = tuple(prefix + n for prefix in prefixes for n in names)
+    if tool == "cmake":
         loaded = _cmake_loaded(walk, view, args, directory)
         if isinstance(loaded, FileScript):
             return loaded
         names = (*loaded, *names)  # (read with CMakeLists.txt: the first found is not the only one)
     # `pdm run CMD …`, `hatch run CMD …`: a name that is no script of the project is a command
     # line, run as it is written.
-    command = _quoted_line(args[args.index(words[0]) + 1 :]) if view.name in _RUNS_COMMANDS else None
+    command = _quoted_line(args[args.index(words[0]) + 1 :]) if tool in _RUNS_COMMANDS and words else None
+    if tool == "mise":
+        command = _mise_command(args, words)
     found: list[tuple[str, str]] = []
     for name in names:
         text = _read_file(walk, view, name)
@@ -307,38 +407,274 @@ def _project_script_of(walk: Walk, view: View, args, words) -> FileScript | None
         if isinstance(text, FileScript):
             return text
         found.append((name, text))
-        if view.name not in ALL_FILES and (view.name != "cmake" or name.endswith("CMakeLists.txt")):
+        if tool not in ALL_FILES and (tool != "cmake" or name.endswith("CMakeLists.txt")):
             break
-    if found and view.name in _INCLUDES:
-        refused = _included(walk, view, view.name, found)
+    if found and tool in _INCLUDES:
+        refused = _included(walk, view, tool, found)
         if refused is not None:
             return refused
+    tasks: list[str] = []
+    if tool == "mise":
+        listed = _mise_task_files(walk, view, prefixes)
+        if isinstance(listed, FileScript):
+            return listed
+        tasks = listed
     if found:
         text = "\n".join(t for _, t in found)
-        script = FileScript(" and ".join(n for n, _ in found), view.name, mode != "code", True, None)
+        script = FileScript(" and ".join(n for n, _ in found), tool, mode != "code", True, None)
         script.text = text
         if len(found) > 1:
             script.parts = found
         if mode == "recipes":
-            script.lines = just_recipes(text)
+            script.lines = _placed_lines(tool, found[0][0], just_recipes(text))
         elif mode == "ninja":
             script.lines = ninja_commands(text)
         elif mode == "tasks":
-            script.lines = json_tasks(text, _task_named(view.name, words))
+            script.lines = json_tasks(text, _task_named(tool, words))
+        elif mode == "commands":
+            from polydeukes.stdlib.shell import runners  # (only such a runner loads it)
+
+            script.lines = []
+            for name, part in found:
+                lines = runners.command_lines(tool, name, part)
+                if isinstance(lines, str):
+                    return _refused(name, tool, lines)
+                lines = _placed_lines(tool, name, lines)
+                script.lines.extend(lines)
         else:
             script.lines = [] if mode == "text" else None
+        if script.lines is not None:
+            script.lines.extend(tasks)
         if command and script.lines is not None:
             script.lines.append(command)
         return script
-    if command:
-        script = FileScript(f"the command {view.name} runs", view.name, True, True, None)
-        script.text = command
-        script.lines = [command]
+    if command or tasks:
+        script = FileScript(f"the command {tool} runs" if command else "its task directories", tool, True, True, None)
+        script.lines = [*tasks, *([command] if command else [])]
+        script.text = "\n".join(script.lines)
         return script
     return None
 
 
-_RUNS_COMMANDS = frozenset({"pdm", "hatch"})
+# The tools added in round r8; with `--help` or `--version` they, and those with `_FILE_OPTIONS`,
+# read no file (`-v`, `-h` are other options to some: `task -v` is verbose).
+_NO_RUN = frozenset({"--version", "--help"})
+_RUNNER_TOOLS = frozenset({"doit", "fab", "cargo-make", "makers", "mise", "honcho", "foreman", "overmind", "hivemind",
+                           "forego", "devbox", "earthly", "lefthook", "buck2", "pants", "nix"})
+
+
+# turbo's and nx's commands that run tasks, and their options that take a value (round r8).
+_MONOREPO_RUNS = frozenset({"run", "run-many", "affected", "watch"})
+_MONOREPO_VALUES = frozenset({"--filter", "-F", "--concurrency", "--cache-dir", "--output-logs", "--log-order",
+                              "--graph", "--env-mode", "--cwd", "--profile", "--team", "--token", "--api",
+                              "--projects", "-p", "--exclude", "--base", "--head", "--configuration", "-c",
+                              "--parallel", "--output-style", "--nxBail", "--nx-bail", "--runner"})
+_NX_PROJECTS = 64
+
+
+def _monorepo(walk: Walk, view: View, args, words, tool: str) -> FileScript | None:
+    """`turbo run build` (`turbo build`), `nx run app:build`, `nx build app`, `nx run-many -t
+    build`: the task of that name in every workspace package, which is its package.json
+    script (walked as `pnpm -r run NAME` walks them: every package under the root when no
+    workspace file lists them) and, for nx, the `nx:run-commands` lines of every project.json
+    (`options.command`, `options.commands`). A task of unknown name fails closed."""
+    texts = [a.text for a in args]
+    targets: list[str] = []
+    for k, t in enumerate(texts):
+        if t in ("-t", "--targets", "--target") and k + 1 < len(args):
+            if args[k + 1].opaque:
+                return _refused(t, tool, "the task it runs is of unknown name")
+            targets.extend(args[k + 1].text.split(","))
+        elif t.startswith(("--targets=", "--target=")):
+            targets.extend(t.partition("=")[2].split(","))
+    operands = _operands(args, _MONOREPO_VALUES | {"-t", "--targets", "--target"})
+    if operands and operands[0].opaque:
+        return _refused(operands[0].text, tool, "the task it runs is of unknown name")
+    first = operands[0].text if operands else ""
+    if tool == "turbo":
+        if first in ("run",):
+            names = operands[1:]
+        elif first in ("login", "logout", "link", "unlink", "prune", "daemon", "telemetry", "gen", "generate",
+                       "ls", "info", "bin", "scan", "query", "boundaries", "") or first.startswith("-"):
+            return None
+        else:
+            names = operands  # (`turbo build test`)
+        if any(a.opaque for a in names):
+            return _refused("its tasks", tool, "the task it runs is of unknown name")
+        targets.extend(a.text for a in names)
+    else:
+        if first == "run" and len(operands) > 1:
+            target = operands[1].text.split(":")
+            if len(target) < 2:
+                return _refused(operands[1].text, tool, "the target it runs is not named")
+            targets.append(target[1])
+        elif first in _MONOREPO_RUNS:
+            pass  # (`-t` named them)
+        elif first and first not in ("graph", "show", "list", "report", "reset", "daemon", "init", "add",
+                                      "generate", "g", "migrate", "format", "format:check", "format:write",
+                                      "print-affected", "connect", "view-logs", "release", "repair", "sync"):
+            targets.append(first)  # (`nx build app`: the target)
+        if not targets:
+            return None
+    if not targets:
+        return None
+    lines = ["pnpm -r run " + _quoted(t) for t in dict.fromkeys(targets)]
+    parts: list[tuple[str, str]] = []
+    if tool == "nx" and walk.disk is not None and view.cwd is not None:
+        from polydeukes.stdlib.shell import runners
+
+        root = walk.root_segs or view.cwd
+        found = walk.disk.files_below(list(root), lambda name: name == "project.json", _NX_PROJECTS)
+        if not isinstance(found, list):
+            return _refused("project.json", tool, found.reason)
+        base = "/" + "/".join(root)
+        for path in sorted(f for f in found if "/node_modules/" not in f):
+            text = _read_file(walk, view, path)
+            if text is None:
+                continue
+            if isinstance(text, FileScript):
+                return text
+            read = runners.command_lines("nx", path, text)
+            if isinstance(read, str):
+                return _refused(path[len(base) + 1 :], tool, read)
+            parts.append((path[len(base) + 1 :], text))
+            lines.extend(read)  # (nx:run-commands runs them at the workspace's root, unless `cwd` says)
+    script = FileScript(" and ".join(n for n, _ in parts) or "its tasks", tool, True, True, None)
+    script.text = "\n".join(t for _, t in parts)
+    if len(parts) > 1:
+        script.parts = parts
+    script.lines = lines
+    return script
+
+
+# Where a runner's command lines run (round r8): in the directory of the file that holds them
+# (task, earthly's LOCALLY, tox's toxinidir, devbox's project, the pyproject.toml runners, mise's
+# configuration root, which for `.config/mise.toml`, `mise/config.toml`, `.mise/config.toml`
+# is the directory above), where the call runs (cargo-make, lefthook), or either (the Procfile
+# runners, whose documentation leaves it open, and just, whose recipes run in the justfile's
+# directory unless the file says otherwise: walked in both).
+_WHERE_CALLED = frozenset({"cargo-make", "makers", "lefthook"})
+_EITHER_PLACE = frozenset({"honcho", "foreman", "overmind", "hivemind", "forego", "just"})
+_CONFIGURATION_DIRECTORIES = (".config/mise", ".config", "mise", ".mise")
+
+
+def _placed_lines(tool: str, name: str, lines: list[str]) -> list[str]:
+    directory = name.rpartition("/")[0]
+    if tool == "mise":
+        for inner in _CONFIGURATION_DIRECTORIES:
+            if directory == inner or directory.endswith("/" + inner):
+                directory = directory[: -len(inner)].rstrip("/")
+                break
+    if not directory or tool in _WHERE_CALLED:
+        return lines
+    placed = [f"cd {_quoted(directory)}\n{line}" for line in lines]
+    return [*lines, *placed] if tool in _EITHER_PLACE else placed
+
+
+# Build tools whose targets are labels of packages, each a directory with its own BUILD file.
+_BUILD_FILES = {"bazel": ("BUILD.bazel", "BUILD"), "bazelisk": ("BUILD.bazel", "BUILD"), "buck2": ("BUCK", "BUCK.v2", "TARGETS"),
+                "pants": ("BUILD", "BUILD.pants")}
+_LABELLED = frozenset(_BUILD_FILES)
+_LABEL_PACKAGES = 64
+
+
+def _label_packages(args, tool: str) -> list[str] | FileScript:
+    """The package directories the target labels among `args` name (`//sub/x:t` -> sub/x,
+    `//sub/...` -> sub, `src/py:t` -> src/py), at most `_LABEL_PACKAGES`, up to `--` (the
+    program's arguments after it); a word of unknown value there refuses."""
+    out: list[str] = []
+    for a in args:
+        t = a.text
+        if t == "--":
+            break
+        if a.opaque and not t.startswith("-"):
+            return _refused(t, tool, "the package its target names is of unknown value")
+        if ":" not in t and not t.startswith("//"):
+            continue
+        if t.startswith("-") or "=" in t or "@" in t.split(":")[0]:
+            continue
+        package = t[2:] if t.startswith("//") else t
+        package = package.split(":", 1)[0]
+        if package.endswith("..."):
+            package = package[:-3]
+        package = package.strip("/")
+        if package and ".." not in package.split("/") and package not in out:
+            out.append(package)
+    return out[:_LABEL_PACKAGES]
+
+
+def _runner_place(tool: str, args, words) -> tuple[str | None, str | None] | FileScript:
+    """The directory a runner reads its file from and the file it names, as `_FILE_OPTIONS`
+    say (the last one given counts; None: not given); earthly's target reference
+    (`./sub+build`: sub's Earthfile). A value of unknown value refuses."""
+    files, directories = _FILE_OPTIONS.get(tool, (frozenset(), frozenset()))
+    moved = named = None
+    if tool == "earthly":
+        for a in words:
+            if "+" in a.text and not a.text.startswith("+") and "=" not in a.text:  # (`--build-arg V=a+b`)
+                if a.opaque:
+                    return _refused(a.text, tool, "its target's directory is of unknown value")
+                reference = a.text.rpartition("+")[0]
+                if reference.startswith(("./", "../", "/")) or reference in (".", ".."):
+                    moved = reference
+                else:
+                    return _refused(a.text, tool, "its target is of a remote repository, whose Earthfile is not read")
+        return moved, named
+    for k, a in enumerate(args):
+        option, eq, value = a.text.partition("=")
+        if option in files or option in directories:
+            word = Arg(value, None, a.opaque, a.count, a.word) if eq else args[k + 1] if k + 1 < len(args) else None
+        elif len(option) > 2 and option[:2] in files | directories and not option.startswith("--"):
+            option, word = option[:2], Arg(a.text[2:], None, a.opaque, a.count, a.word)  # (`-fx.py`)
+        else:
+            continue
+        if word is None:
+            continue
+        if word.opaque:
+            return _refused(word.text, tool, "its file or directory is of unknown value")
+        if option in files:
+            named = word.text
+        else:
+            moved = word.text
+    if named is not None and moved is not None and not named.startswith("/"):
+        named = moved.rstrip("/") + "/" + named
+    return moved, named
+
+
+def _mise_command(args, words) -> str | None:
+    """`mise exec TOOL@V -- CMD …`, `mise x -- CMD`: the command line run with mise's
+    environment (its configuration's `[env]`, read with the file)."""
+    if not words or words[0].opaque or words[0].text not in ("exec", "x"):
+        return None
+    texts = [a.text for a in args]
+    if "--" not in texts:
+        return None
+    return _quoted_line(args[texts.index("--") + 1 :])
+
+
+def _mise_task_files(walk: Walk, view: View, prefixes: list[str]) -> list[str] | FileScript:
+    """Every file of mise's task directories (`mise-tasks/`, `.mise/tasks/` …) in the
+    directories mise reads, as a line running it (by its `#!` line, as mise does); more than
+    `_MISE_TASK_FILES` refuse."""
+    if walk.disk is None:
+        return []
+    out: list[str] = []
+    for prefix in prefixes:
+        for spelled in _MISE_TASK_DIRECTORIES:
+            path = walk.absolute(prefix + spelled, view.cwd)
+            if path is None:
+                continue
+            files = walk.disk.files_below(list(path), lambda name: True, _MISE_TASK_FILES)
+            if not isinstance(files, list):
+                return _refused(prefix + spelled, "mise", files.reason)
+            base = "/" + "/".join(path)
+            out.extend("./" + _quoted(prefix + spelled + f[len(base):]) for f in sorted(files))
+            if len(out) > _MISE_TASK_FILES:
+                return _refused(prefix + spelled, "mise", f"more than {_MISE_TASK_FILES} task files")
+    return out
+
+
+_RUNS_COMMANDS = frozenset({"pdm", "hatch", "devbox"})
 
 
 # Build descriptions that pull in others (since round 5): cmake's `add_subdirectory(DIR)` (DIR's
