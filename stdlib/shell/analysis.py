@@ -57,6 +57,7 @@ from polydeukes.stdlib.shell.expansion import (
 )
 from polydeukes.stdlib.shell.inputs import AFTER_SUBSHELL
 from polydeukes.stdlib.shell.paths import dot_resolve
+from polydeukes.stdlib.shell.startup import NAMES as STARTUP_NAMES
 from polydeukes.stdlib.shell.viewers import LESS_VARIABLES, PAGER_USERS, VIEWERS
 from polydeukes.stdlib.shell.tokenizer import (
     PLAIN_RUNS_FROM,
@@ -688,6 +689,7 @@ _NAMES_WITH_EFFECTS = (
     | VIEWERS  # (their `+cmd` and `-c` words are commands: viewers.py)
     | PYTHON_TOOLS
     | FORMATTERS
+    | STARTUP_NAMES  # (their start-up files where they run: startup.py)
     | _FD
     | frozenset(E.STDIN_PROGRAMS)  # (their stdin may be a program: `ed -s <<EOF`)
 )
