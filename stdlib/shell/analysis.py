@@ -4778,7 +4778,8 @@ _CURL_HOMES = frozenset({"CURL_HOME", "XDG_CONFIG_HOME", "HOME"})
 # readers and those whose files there are read (`HOME_READ`: curl's, wget's, Python's user site).
 CONFIGURATION_HOMES = ("HOME", "XDG_CONFIG_HOME", "CARGO_HOME", "GRADLE_USER_HOME", "KUBECONFIG",
                        "AWS_CONFIG_FILE", "NPM_CONFIG_USERCONFIG", "npm_config_userconfig", "GOENV",
-                       "PSQLRC", "IPYTHONDIR", "JUPYTER_CONFIG_DIR", "R_PROFILE_USER", "GNUPGHOME")
+                       "PSQLRC", "IPYTHONDIR", "JUPYTER_CONFIG_DIR", "R_PROFILE_USER", "GNUPGHOME",
+                       "R_PROFILE", "R_ENVIRON_USER", "IRBRC", "PRYRC", "JULIA_DEPOT_PATH")
 _HOME_NAMES = frozenset(CONFIGURATION_HOMES)  # (iterates the line's few names: `isdisjoint`)
 # Programs that read nothing there: the commands of the table's plain rows (`Model.handler` None:
 # coreutils and the like), pure readers, and these wrappers, which read none of their own (the

@@ -916,7 +916,11 @@ class _Judge:
         if model is not None and model.handler in _CODE_HANDLERS or view.file_script is not None:
             self.imported(view, cwd)
         if name in _STARTUP_NAMES and (row := startup_row(name, view.args, view.inner)) is not None:
-            self.startup(view, cwd, row)  # (`Rscript x.R` beside a `.Rprofile`: startup.py)
+            self.startup(view, cwd, row, name, view.inner)  # (`Rscript x.R` beside a `.Rprofile`: startup.py)
+        elif view.wrapper == "gdb":  # (`gdb -batch -iex …`, `gdb --args prog`: gdb's own words)
+            at = next((k for k in range(len(view.args)) if basename(view.args[k].text) == "gdb"), None)
+            if at is not None and (row := startup_row("gdb", view.args, at)) is not None:
+                self.startup(view, cwd, row, "gdb", at)
         elif (name in PYTHON_TOOLS or view.inner or "/" in name or self.walk.context.python_environment) \
                 and self.walk.disk is not None and _runs_python(view, self.walk, cwd):
             # (the cheap tests first: most commands are neither a console script nor given
@@ -2240,7 +2244,7 @@ class _Judge:
         if search_path:
             self._modules(view, cwd, imports.local_modules(self.walk, "python", "", search_path[0], cwd, search_path))
 
-    def startup(self, view: View, cwd: tuple[str, ...] | None, row) -> None:
+    def startup(self, view: View, cwd: tuple[str, ...] | None, row, name: str, at: int) -> None:
         """The start-up files a program reads where it runs (startup.py, round r8): each is
         read within the scripts' bounds and judged as the program's code, with the project's
         files its code imports or names; saved state that is not text (R's `.RData`) and a
@@ -2250,7 +2254,7 @@ class _Judge:
         from polydeukes.stdlib.shell.disk import PROGRAM_BYTES, Refused
         from polydeukes.stdlib.shell.scripts import _text
 
-        read = startup.reads(view.name, view.args, view.inner, row)
+        read = startup.reads(name, view.args, at, row)
         walk = self.walk
         if read is None or walk.disk is None:
             return
@@ -2285,7 +2289,7 @@ class _Judge:
                 self.unknown_reach = True
                 self.found(BREAK_UNREADABLE, STARTUP_STATE.format(head=head, path=shown(spelled)))
                 return
-        language = imports.family(view.name) or ("python" if row is startup.PDB else
+        language = imports.family(name) or ("python" if row is startup.PDB else
                                                  "ruby" if row.files[0].endswith(("irbrc", "pryrc")) else
                                                  imports.OTHER)
         home = walk.home_segs

@@ -42,6 +42,10 @@ class Startup(msgspec.Struct, frozen=True):
     # same options leave them out. (R reads `~/.Rprofile` only when there is none where it runs:
     # both are read here, which only reads more.)
     home: tuple[str, ...] = ()
+    # Read only when a word of the command holds one of these (gdb declines `./.gdbinit` unless
+    # its auto-load safe path is widened first: `-iex 'set auto-load safe-path /'`, or an `-ix`
+    # file, which may do it); empty: always.
+    needs: tuple[str, ...] = ()
 
 
 _R_SKIP = frozenset({"--vanilla", "--no-init-file"})
@@ -67,7 +71,13 @@ _BUN = Startup(files=("bunfig.toml",), instead=frozenset({"-c", "--config"}), na
                no_modes=_BUN_MODES, directory=frozenset({"--cwd"}), home=(".bunfig.toml", ".config/.bunfig.toml"))
 _PDB = Startup(files=(".pdbrc",), home=(".pdbrc",))
 
+# (gdb 13: `./.gdbinit` is declined by the default safe path `$debugdir:$datadir/auto-load`;
+# `-iex` commands and `-ix` files run before it is looked at, and can widen the path)
+_GDB = Startup(files=(".gdbinit",), skip=frozenset({"-nx", "--nx", "-n"}),
+               needs=("safe-path", "auto-load", "-ix", "--ix", "-init-command", "--init-command"))
+
 STARTUP: dict[str, Startup] = {
+    "gdb": _GDB,
     "R": _R, "Rscript": Startup(files=(".Rprofile",), skip=_R_SKIP, state=(".RData",), state_skip=_R_STATE_SKIP,
                                 state_on=frozenset({"--restore"}), settings=(".Renviron",),
                                 settings_skip=_R_ENVIRON_SKIP, redirects=_R_REDIRECTS, home=(".Rprofile",)),
@@ -119,6 +129,8 @@ def reads(name: str, args: Sequence[Arg], inner: int, row: Startup) -> Read | No
     """The files `row` makes the command read, given its words; None when it reads none (an
     option leaves them out, or its first word runs nothing of the project)."""
     start = inner + 1
+    if row.needs and not any(n in a.text for a in args[start:] for n in row.needs):
+        return None
     if name == "R" and start < len(args) and args[start].text == "CMD":
         if start + 1 >= len(args) or args[start + 1].text != "BATCH":
             return None  # (`R CMD INSTALL`, `R CMD check`: docs "Still open")
