@@ -917,10 +917,12 @@ class _Judge:
             self.imported(view, cwd)
         if name in _STARTUP_NAMES and (row := startup_row(name, view.args, view.inner)) is not None:
             self.startup(view, cwd, row, name, view.inner)  # (`Rscript x.R` beside a `.Rprofile`: startup.py)
-        elif view.wrapper == "gdb":  # (`gdb -batch -iex …`, `gdb --args prog`: gdb's own words)
-            at = next((k for k in range(len(view.args)) if basename(view.args[k].text) == "gdb"), None)
-            if at is not None and (row := startup_row("gdb", view.args, at)) is not None:
-                self.startup(view, cwd, row, "gdb", at)
+        if view.wrapper and (wrapper := view.wrapper.partition(" ")[0]) in _STARTUP_NAMES:
+            # (`gdb -batch -iex …`, `tmux -f t.conf new -d CMD` (wrapper `tmux new`): its own words)
+            at = next((k for k in range(min(view.inner, len(view.args))) if basename(view.args[k].text) == wrapper),
+                      None)
+            if at is not None and (row := startup_row(wrapper, view.args, at)) is not None:
+                self.startup(view, cwd, row, wrapper, at)
         elif (name in PYTHON_TOOLS or view.inner or "/" in name or self.walk.context.python_environment) \
                 and self.walk.disk is not None and _runs_python(view, self.walk, cwd):
             # (the cheap tests first: most commands are neither a console script nor given
@@ -2289,9 +2291,7 @@ class _Judge:
                 self.unknown_reach = True
                 self.found(BREAK_UNREADABLE, STARTUP_STATE.format(head=head, path=shown(spelled)))
                 return
-        language = imports.family(name) or ("python" if row is startup.PDB else
-                                                 "ruby" if row.files[0].endswith(("irbrc", "pryrc")) else
-                                                 imports.OTHER)
+        language = row.language or imports.OTHER
         home = walk.home_segs
         files = read.files + (["/" + "/".join(home + (spelled,)) for spelled in read.home] if home else [])
         for spelled in files:

@@ -34,7 +34,6 @@ class Startup(msgspec.Struct, frozen=True):
     settings: tuple[str, ...] = ()  # files of `NAME=value` lines read first (R's `.Renviron`)
     settings_skip: frozenset[str] = frozenset()  # options that leave them out
     redirects: frozenset[str] = frozenset()  # names set there that point the program at other code
-    names_code: bool = False  # strings of the file that name a script are code it loads (`preload`)
     modes: frozenset[str] = frozenset()  # first words after which the files are read (`bun run`); else any
     no_modes: frozenset[str] = frozenset()  # first words that run no program of the project (`bun install`)
     directory: frozenset[str] = frozenset()  # options whose value is where it runs (`bun --cwd DIR`)
@@ -46,6 +45,8 @@ class Startup(msgspec.Struct, frozen=True):
     # its auto-load safe path is widened first: `-iex 'set auto-load safe-path /'`, or an `-ix`
     # file, which may do it); empty: always.
     needs: tuple[str, ...] = ()
+    values: frozenset[str] = frozenset()  # its other options that take the next word as their value
+    language: str = ""  # the files' language, for the modules they import (imports.family); "": none
 
 
 _R_SKIP = frozenset({"--vanilla", "--no-init-file"})
@@ -62,22 +63,32 @@ _OCTAVE = Startup(files=(".octaverc",), skip=frozenset({"--norc", "-f", "--no-in
 # (irb 1.4 reads the first of `.irbrc`, `irb.rc`, `_irbrc`, `$irbrc` found where it runs after
 # the home's; all are read here, which only reads more)
 _IRB = Startup(files=(".irbrc", "irb.rc", "_irbrc", "$irbrc"), skip=frozenset({"-f"}),
-               home=(".irbrc", ".config/irb/irbrc"))
-_PRY = Startup(files=(".pryrc",), skip=frozenset({"-f", "--no-pryrc"}), home=(".pryrc", ".config/pry/pryrc"))
+               home=(".irbrc", ".config/irb/irbrc"), language="ruby")
+_PRY = Startup(files=(".pryrc",), skip=frozenset({"-f", "--no-pryrc"}), home=(".pryrc", ".config/pry/pryrc"),
+               language="ruby")
 _BUN_MODES = frozenset({"test", "x", "repl", "exec", "install", "i", "add", "a", "remove", "rm", "update",
                         "outdated", "link", "unlink", "pm", "build", "init", "create", "c", "upgrade", "publish",
                         "patch", "patch-commit", "audit", "info", "why", "completions", "discord", "help"})
-_BUN = Startup(files=("bunfig.toml",), instead=frozenset({"-c", "--config"}), names_code=True,
+_BUN = Startup(files=("bunfig.toml",), instead=frozenset({"-c", "--config"}), language="js",
                no_modes=_BUN_MODES, directory=frozenset({"--cwd"}), home=(".bunfig.toml", ".config/.bunfig.toml"))
-_PDB = Startup(files=(".pdbrc",), home=(".pdbrc",))
+_PDB = Startup(files=(".pdbrc",), home=(".pdbrc",), language="python")
 
 # (gdb 13: `./.gdbinit` is declined by the default safe path `$debugdir:$datadir/auto-load`;
 # `-iex` commands and `-ix` files run before it is looked at, and can widen the path)
 _GDB = Startup(files=(".gdbinit",), skip=frozenset({"-nx", "--nx", "-n"}),
                needs=("safe-path", "auto-load", "-ix", "--ix", "-init-command", "--init-command"))
 
+# (tmux 3.3 and screen 4.9 run their configuration file's commands when they start, and
+# `run-shell`, `if-shell`, screen's `screen`/`exec` run shell commands: `tmux -f t.conf new -d`
+# with `run-shell "rm -f ci/gate.sh"` deleted it; its strings that name a script are read too)
+_TMUX = Startup(files=(), instead=frozenset({"-f"}), values=frozenset({"-L", "-S", "-c", "-T"}),
+                home=(".tmux.conf", ".config/tmux/tmux.conf"))
+_SCREEN = Startup(files=(), instead=frozenset({"-c"}), values=frozenset({"-S", "-e", "-h", "-p", "-s", "-t", "-T",
+                                                                        "-X", "-Q", "-x", "-r", "-R", "-d", "-D"}),
+                  home=(".screenrc",))
+
 STARTUP: dict[str, Startup] = {
-    "gdb": _GDB,
+    "gdb": _GDB, "tmux": _TMUX, "screen": _SCREEN,
     "R": _R, "Rscript": Startup(files=(".Rprofile",), skip=_R_SKIP, state=(".RData",), state_skip=_R_STATE_SKIP,
                                 state_on=frozenset({"--restore"}), settings=(".Renviron",),
                                 settings_skip=_R_ENVIRON_SKIP, redirects=_R_REDIRECTS, home=(".Rprofile",)),
@@ -162,6 +173,10 @@ def reads(name: str, args: Sequence[Arg], inner: int, row: Startup) -> Read | No
                 files = [value]
         elif a.opaque:
             pass  # (`R $OPTS x.R`: an option of unknown value may leave them out; they are read anyway)
+        elif t in row.values:
+            options.add(t)
+            k += 2  # (`tmux -L sock -f t.conf`)
+            continue
         elif k == start and t in row.no_modes:
             return None
         elif t[:1] != "-" or t == "--" or t == "--args":
