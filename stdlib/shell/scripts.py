@@ -247,10 +247,13 @@ def _runs_own_program(view: View) -> bool:
     found = view.effects
     if model is None or model.handler != "interpreter" or found is None:
         return False
+    own = False
     for it in found.items:
+        if it.text in E.STDIN_FILES and it.role in (E.EXEC, E.DATA):
+            return False  # (`gnuplot -e cmd -`: `-` is stdin, its program)
         if it.role == E.EXEC and it.option != "-m" or it.role == E.CODE:
-            return True
-    return False
+            own = True
+    return own
 
 
 def _stdin_commands(view: View) -> FileScript | None:
