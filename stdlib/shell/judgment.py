@@ -915,7 +915,8 @@ class _Judge:
             self.file_script(view, cwd, cwd_spelled)
         if model is not None and model.handler in _CODE_HANDLERS or view.file_script is not None:
             self.imported(view, cwd)
-        if name in _STARTUP_NAMES and (row := startup_row(name, view.args, view.inner)) is not None:
+        if (name in _STARTUP_NAMES or name[:6] == "python") \
+                and (row := startup_row(name, view.args, view.inner)) is not None:
             self.startup(view, cwd, row, name, view.inner)  # (`Rscript x.R` beside a `.Rprofile`: startup.py)
         if view.wrapper and (wrapper := view.wrapper.partition(" ")[0]) in _STARTUP_NAMES:
             # (`gdb -batch -iex …`, `tmux -f t.conf new -d CMD` (wrapper `tmux new`): its own words)

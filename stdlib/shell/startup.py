@@ -8,9 +8,9 @@ runs that code though no word of the line names it. Each program's files are a r
 `STARTUP` (data): the files read where the command runs, the options that leave them out, the
 options that name another file instead, the files of saved state that cannot be read as text
 (they fail closed when there), and the variables a settings file may set that point the program
-at other files (they fail closed too). `judge` reads the files within the scripts' bounds and
-judges their text as the program's code (judgment.py `Judge.startup`); a file not there is
-nothing, one that cannot be read fails closed. Looked up by the command's name only: the other
+at other files (they fail closed too). judgment.py's `Judge.startup` reads the files within the
+scripts' bounds and judges their text as the program's code, with the project's files it imports
+or names; a file not there is nothing, one that cannot be read fails closed. Looked up by the command's name only: the other
 commands pay one dictionary lookup.
 """
 
@@ -34,7 +34,6 @@ class Startup(msgspec.Struct, frozen=True):
     settings: tuple[str, ...] = ()  # files of `NAME=value` lines read first (R's `.Renviron`)
     settings_skip: frozenset[str] = frozenset()  # options that leave them out
     redirects: frozenset[str] = frozenset()  # names set there that point the program at other code
-    modes: frozenset[str] = frozenset()  # first words after which the files are read (`bun run`); else any
     no_modes: frozenset[str] = frozenset()  # first words that run no program of the project (`bun install`)
     directory: frozenset[str] = frozenset()  # options whose value is where it runs (`bun --cwd DIR`)
     # The home's files, read too (an earlier call may have written one outside the project); the
@@ -107,8 +106,7 @@ CONSOLES = {("bundle", "console"): _IRB, ("rails", "console"): _IRB, ("rails", "
 class Read(msgspec.Struct, frozen=True):
     """What a row asks of the disk for one command: the files read as code (spelled as the
     command would name them), the state files that fail closed when there, the settings files
-    whose redirecting names fail closed, and whether the strings of its code files that name a
-    script are code too."""
+    whose redirecting names fail closed, and the home's files read as code."""
 
     files: list[str]
     state: list[str]
@@ -123,7 +121,7 @@ def row_of(name: str, args: Sequence[Arg], inner: int) -> Startup | None:
     row = STARTUP.get(name)
     if row is not None:
         return row
-    if name in PYTHONS:
+    if name in PYTHONS or name.startswith(("python", "pypy")):  # (`python3.12 -m pdb`)
         for k in range(inner + 1, len(args) - 1):
             t = args[k].text
             if t == "-m":
