@@ -57,6 +57,7 @@ from polydeukes.stdlib.shell.expansion import (
 )
 from polydeukes.stdlib.shell.inputs import AFTER_SUBSHELL
 from polydeukes.stdlib.shell.paths import dot_resolve
+from polydeukes.stdlib.shell.startup import NAMES as STARTUP_NAMES
 from polydeukes.stdlib.shell.viewers import LESS_VARIABLES, PAGER_USERS, VIEWERS
 from polydeukes.stdlib.shell.tokenizer import (
     PLAIN_RUNS_FROM,
@@ -695,6 +696,7 @@ _NAMES_WITH_EFFECTS = (
     | VIEWERS  # (their `+cmd` and `-c` words are commands: viewers.py)
     | PYTHON_TOOLS
     | FORMATTERS
+    | STARTUP_NAMES  # (their start-up files where they run: startup.py)
     | _FD
     | frozenset(E.STDIN_PROGRAMS)  # (their stdin may be a program: `ed -s <<EOF`)
 )
@@ -4802,7 +4804,8 @@ _CURL_HOMES = frozenset({"CURL_HOME", "XDG_CONFIG_HOME", "HOME"})
 # readers and those whose files there are read (`HOME_READ`: curl's, wget's, Python's user site).
 CONFIGURATION_HOMES = ("HOME", "XDG_CONFIG_HOME", "CARGO_HOME", "GRADLE_USER_HOME", "KUBECONFIG",
                        "AWS_CONFIG_FILE", "NPM_CONFIG_USERCONFIG", "npm_config_userconfig", "GOENV",
-                       "PSQLRC", "IPYTHONDIR", "JUPYTER_CONFIG_DIR", "R_PROFILE_USER", "GNUPGHOME")
+                       "PSQLRC", "IPYTHONDIR", "JUPYTER_CONFIG_DIR", "R_PROFILE_USER", "GNUPGHOME",
+                       "R_PROFILE", "R_ENVIRON_USER", "IRBRC", "PRYRC", "JULIA_DEPOT_PATH")
 _HOME_NAMES = frozenset(CONFIGURATION_HOMES)  # (iterates the line's few names: `isdisjoint`)
 # Programs that read nothing there: the commands of the table's plain rows (`Model.handler` None:
 # coreutils and the like), pure readers, and these wrappers, which read none of their own (the

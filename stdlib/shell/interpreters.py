@@ -172,7 +172,8 @@ _OTHER_LANGUAGES: dict[str, Family] = {
     "ocaml": _f("", "-init", "-I -open -ppx -w -warn-error"),
     "raku": _f("-e", "-M", "-I"), "perl6": _f("-e", "-M", "-I"),
     "luajit": _f("-e", "-l", "-b -j -O"),
-    "gnuplot": _f("-e", "", "-d -c", stdin=True),
+    # (gnuplot 5: `-e CMDS` runs before the files that follow it, and `-c FILE ARGS` runs FILE)
+    "gnuplot": Family(code=frozenset({"-e"}), loads=frozenset({"-c"}), values=frozenset({"-d"}), commands=True),
     # (fish's `-C`/`--init-command` is code run first, not a file: round 8)
     "fish": _f("-c --command -C --init-command", "", "-d --debug -o --debug-output --features", stdin=True),
     # (round 8) Shells of another syntax: their script and `-c` code are read as programs'

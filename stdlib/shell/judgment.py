@@ -59,6 +59,7 @@ from polydeukes.stdlib.shell.analysis import (
     shell_options,
 )
 from polydeukes.stdlib.shell.coded import changes_case, decoded_variants, made_text
+from polydeukes.stdlib.shell.startup import NAMES as _STARTUP_NAMES, row_of as startup_row
 from polydeukes.stdlib.shell.expansion import (
     ONE,
     Arg,
@@ -182,6 +183,10 @@ TOO_DEEP = "{text} runs more than {depth} levels deep (scripts, shells and subst
 UNREADABLE_PASSED = ("{head} passes {path} on to a stage that runs what it reads, and it cannot be read "
                      "within bounds ({why})")
 IMPORTED = "{head} runs code that imports {module}, which mentions protected path {p}"
+STARTUP_CODE = "{head} runs {path} at start-up, whose code mentions protected path {p}"
+STARTUP_UNREADABLE = "{head} runs {path} at start-up, which cannot be read within bounds ({why})"
+STARTUP_STATE = "{head} restores {path} at start-up, saved state whose code (R's .First) cannot be judged"
+STARTUP_SETTING = "{head} reads {path} at start-up, which sets {variable}: what that points it to cannot be judged"
 NAMED_SCRIPT = "{head} runs code that names {module}, which mentions protected path {p}"
 UNREADABLE_MODULE = "{head} runs code that imports {module}, which cannot be read within bounds ({why})"
 REWRITTEN_WORD = "{head} takes a word that {stage} makes of text on the line, which cannot be judged"
@@ -213,6 +218,7 @@ QUIET_COMMANDS = True
 _PROCESS_DIRECTORY_IN_CODE = LazyPattern(r"/proc/[^/\s'\"]+/(?:cwd|fd/[0-9]+)/|/dev/fd/[0-9]+/")
 # A word that is the home directory or a path below it spelled with the variable: `$HOME/x`.
 # (`${HOME[@]}`, `${HOME:-x}` are the home directory too: HOME is set where an agent runs)
+_PDB_STATEMENT = LazyPattern(r"(?m)^[ \t]*!")  # (a `.pdbrc` line `!stmt`: the statement pdb runs)
 _HOME_WORD = LazyPattern(r"\$(?:HOME|\{HOME(?:\[[@*0]\]|:?[-=][^{}$`]*)?\})(/[^$`]*)?")
 
 # Inline code that reads its stdin (Python's `sys.stdin`, `input()`, node's `readFileSync(0)` and
@@ -910,6 +916,15 @@ class _Judge:
             self.file_script(view, cwd, cwd_spelled)
         if model is not None and model.handler in _CODE_HANDLERS or view.file_script is not None:
             self.imported(view, cwd)
+        if (name in _STARTUP_NAMES or name[:6] == "python") \
+                and (row := startup_row(name, view.args, view.inner)) is not None:
+            self.startup(view, cwd, row, name, view.inner)  # (`Rscript x.R` beside a `.Rprofile`: startup.py)
+        if view.wrapper and (wrapper := view.wrapper.partition(" ")[0]) in _STARTUP_NAMES:
+            # (`gdb -batch -iex …`, `tmux -f t.conf new -d CMD` (wrapper `tmux new`): its own words)
+            at = next((k for k in range(min(view.inner, len(view.args))) if basename(view.args[k].text) == wrapper),
+                      None)
+            if at is not None and (row := startup_row(wrapper, view.args, at)) is not None:
+                self.startup(view, cwd, row, wrapper, at)
         elif (name in PYTHON_TOOLS or view.inner or "/" in name or self.walk.context.python_environment) \
                 and self.walk.disk is not None and _runs_python(view, self.walk, cwd):
             # (the cheap tests first: most commands are neither a console script nor given
@@ -2237,6 +2252,91 @@ class _Judge:
         search_path = _python_path(view, self.walk, cwd)
         if search_path:
             self._modules(view, cwd, imports.local_modules(self.walk, "python", "", search_path[0], cwd, search_path))
+
+    def startup(self, view: View, cwd: tuple[str, ...] | None, row, name: str, at: int) -> None:
+        """The start-up files a program reads where it runs (startup.py, round r8): each is
+        read within the scripts' bounds and judged as the program's code, with the project's
+        files its code imports or names; saved state that is not text (R's `.RData`) and a
+        settings file that points the program at other code fail closed when there; so does a
+        start-up file of a directory of unknown value (judged last) or of unknown name."""
+        from polydeukes.stdlib.shell import imports, startup
+        from polydeukes.stdlib.shell.disk import PROGRAM_BYTES, Refused
+        from polydeukes.stdlib.shell.scripts import _text
+
+        read = startup.reads(name, view.args, at, row)
+        walk = self.walk
+        if read is None or walk.disk is None:
+            return
+        head = view.head
+        if read.directory is not None:
+            where = walk.absolute(read.directory, cwd) if read.directory != "$" else None
+        else:
+            where = cwd
+        if where is None:
+            if view.cwd_glob is None or read.directory is not None:
+                spelled = (read.files or read.state or read.settings)[0]
+                self.judged_last = self.judged_last or STARTUP_UNREADABLE.format(
+                    head=head, path=spelled, why=UNKNOWN_DIRECTORY)
+            return
+        shown = (lambda spelled: spelled) if read.directory is None else (
+            lambda spelled: read.directory.rstrip("/") + "/" + spelled)
+        for spelled in read.settings:
+            text = _text(walk, view, "/" + "/".join(where + (spelled,)))
+            if isinstance(text, Refused) or view.runs_written is not None and text is None:
+                self._startup_refused(view, shown(spelled), text)
+                return
+            if isinstance(text, str):
+                variable = startup.redirecting(text, read.row)
+                if variable is not None:
+                    self.unknown_reach = True
+                    self.found(BREAK_UNREADABLE, STARTUP_SETTING.format(head=head, path=shown(spelled),
+                                                                        variable=variable))
+                    return
+        for spelled in read.state:
+            path = where + (spelled,)
+            if path in walk.written() or walk.disk.kind(list(path)) not in ("missing", "dir"):
+                self.unknown_reach = True
+                self.found(BREAK_UNREADABLE, STARTUP_STATE.format(head=head, path=shown(spelled)))
+                return
+        language = row.language or imports.OTHER
+        home = walk.home_segs
+        files = read.files + (["/" + "/".join(home + (spelled,)) for spelled in read.home] if home else [])
+        for spelled in files:
+            if spelled == "$":
+                self.unknown_reach = True
+                self.found(BREAK_UNREADABLE, STARTUP_UNREADABLE.format(
+                    head=head, path="its configuration file", why="its name is unknown"))
+                return
+            path = walk.absolute(spelled, where) if read.directory is not None or spelled[:1] == "/" \
+                else walk.absolute(spelled, cwd)
+            if path is None:
+                continue
+            before = view.runs_written
+            text = _text(walk, view, "/" + "/".join(path), PROGRAM_BYTES)
+            if isinstance(text, Refused) or text is None and view.runs_written is not before:
+                self._startup_refused(view, shown(spelled), text)
+                return
+            if text is None:
+                continue
+            index = self.code_index(text, cwd)
+            if index >= 0:
+                self.reached.add(index)
+                self.found(BREAK_CODE_MENTION, STARTUP_CODE.format(head=head, path=shown(spelled),
+                                                                  p=self.p.entries[index]))
+                return
+            if language == "python" and "!" in text:
+                text = _PDB_STATEMENT().sub("", text)  # (`!import tool`: a statement pdb runs)
+            if self._modules(view, cwd, imports.local_modules(walk, language, text, path[:-1], cwd, ())):
+                return
+
+    def _startup_refused(self, view: View, path: str, text) -> None:
+        from polydeukes.stdlib.shell.disk import Refused
+
+        self.unknown_reach = True
+        if isinstance(text, Refused):
+            self.found(BREAK_UNREADABLE, STARTUP_UNREADABLE.format(head=view.head, path=path, why=text.reason))
+        else:
+            self.found(BREAK_UNREADABLE, WRITTEN_SCRIPT.format(head=view.head, path=path))
 
     def _startup(self, view: View, cwd: tuple[str, ...] | None, imports) -> bool:
         """What Python runs at start-up before the program (imports.startup_code), from the

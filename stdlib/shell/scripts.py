@@ -202,7 +202,8 @@ def located(view: View) -> FileScript | None:
         rest = args[k + 1 :]
         return _located(args[k], name, True, False, rest if rest else None) \
             or _listed_script(view, k, name, True, False, rest if rest else None)
-    if view.stdin_program and view.stdin_program != "gdb" and name not in PROGRAM_FILE_READERS:
+    if view.stdin_program and view.stdin_program != "gdb" and name not in PROGRAM_FILE_READERS \
+            and not _runs_own_program(view):
         return _stdin_script(view, name, False, ())  # `ed -s < x.ed`: its commands (E.STDIN_PROGRAMS)
     if name in CODE_FILE_PROGRAMS:
         found = _command_files(view, view.inner + 1, name) or _stdin_commands(view)
@@ -236,6 +237,23 @@ def located(view: View) -> FileScript | None:
     if inner < len(args) and "/" in args[inner].text:
         return _located(args[inner], "", True, True, args[inner + 1 :])  # runner and kind: its `#!` line
     return None
+
+
+def _runs_own_program(view: View) -> bool:
+    """Is `view` an interpreter given its program on its command line (a script file, `-f
+    FILE`, `-e CODE`), so that what it reads on stdin is not its program? (round r8: `R -f
+    x.R > out` and `octave x.m > log` had x.R and x.m taken for stdin's text and not read)"""
+    model = view.model
+    found = view.effects
+    if model is None or model.handler != "interpreter" or found is None:
+        return False
+    own = False
+    for it in found.items:
+        if it.text in E.STDIN_FILES and it.role in (E.EXEC, E.DATA):
+            return False  # (`gnuplot -e cmd -`: `-` is stdin, its program)
+        if it.role == E.EXEC and it.option != "-m" or it.role == E.CODE:
+            own = True
+    return own
 
 
 def _stdin_commands(view: View) -> FileScript | None:
