@@ -534,6 +534,9 @@ PROJECT_TOOLS = frozenset({"just", "task", "go-task", "rake", "invoke", "inv", "
                            "karma", "grunt", "gulp", "tsup", "docusaurus", "gatsby", "storybook",
                            "start-storybook", "build-storybook", "bundle", "sphinx-build",
                            "mkdocs", "pre-commit", "dotnet",
+                           # (round 8: options and files whose values are command lines: execopts.py)
+                           "ssh", "slogin", "scp", "sftp", "man", "psql", "mysql", "mariadb", "apt-get", "apt",
+                           "aptitude", "dpkg", "nodemon", "onchange", "chokidar", "terraform", "tofu",
                            # (Python front ends that build local projects: projectfiles._BUILDERS)
                            "uv", "pipx", "poetry", "pyproject-build"})
 # Options that make a command work in another directory (their value then is its `cd`).
