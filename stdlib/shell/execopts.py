@@ -269,7 +269,7 @@ def _apt_setting(key: str, value: str) -> list[str] | FileScript:
     if _APT_ELSEWHERE().fullmatch(key):
         return _refused(f"apt's {key}", "apt", "it points apt at configuration or programs elsewhere")
     if _DPKG_OPTIONS().search(key):
-        return [f"dpkg {value} --version"] if value.strip() else []
+        return [f"dpkg {_quoted(value)} --version"] if value.strip() else []
     if _APT_COMMAND().search(key):
         return [value] if value.strip() else []
     return []
@@ -431,4 +431,99 @@ def _terraform(walk: Walk, view: View, args) -> FileScript | None:
     script.lines = lines
     script.text = "\n".join([*texts, *lines])
     script.directory = place if prefix else False
+    return script
+
+
+# Ansible (2.14 checked): the controller evaluates templates here (`lookup('pipe', CMD)`,
+# `query(…)`), loads plugins and modules from directories beside the playbook (callback_plugins/,
+# filter_plugins/, lookup_plugins/, library/ …) and from ansible.cfg where it runs, and runs the
+# tasks themselves here for a local target (`-c local`, `-i localhost,`, `hosts: localhost`,
+# `connection: local`, `delegate_to: localhost`, `local_action`). Roles and included task files
+# are not read. A run with any of these fails closed; otherwise the playbook's text is read for
+# mentions (its tasks run on other machines).
+_ANSIBLE_VALUES = frozenset({"-i", "--inventory", "--inventory-file", "-c", "--connection", "-m", "--module-name",
+                             "-a", "--args", "-e", "--extra-vars", "-u", "--user", "-l", "--limit", "-t", "--tags",
+                             "--skip-tags", "-f", "--forks", "-T", "--timeout", "-M", "--module-path",
+                             "--vault-id", "--vault-password-file", "--private-key", "--key-file", "-B",
+                             "--background", "-P", "--poll", "--become-user", "--become-method", "--start-at-task",
+                             "--ssh-common-args", "--ssh-extra-args", "--scp-extra-args", "--sftp-extra-args"})
+_ANSIBLE_INFO = frozenset({"--version", "--help", "-h", "--list-hosts", "--list-tasks", "--list-tags"})
+_ANSIBLE_LOCAL = LazyPattern(r"(?i)\b(?:localhost|127\.0\.0\.1|::1|ansible_connection\s*[=:]\s*['\"]?local"
+                             r"|connection\s*:\s*['\"]?local|local_action|delegate_to|lookup\s*\(|query\s*\("
+                             r"|\bq\s*\(|roles\s*:|include|import_|pipe)")
+_ANSIBLE_DIRECTORIES = ("ansible.cfg", "library", "module_utils", "callback_plugins", "filter_plugins",
+                        "lookup_plugins", "action_plugins", "connection_plugins", "vars_plugins", "test_plugins",
+                        "inventory_plugins", "strategy_plugins", "collections", "roles", "group_vars", "host_vars")
+
+
+def ansible(walk: Walk, view: View) -> FileScript | None:
+    """`ansible` and `ansible-playbook` (see above): a refusal when the run may do its work on
+    this machine, else the playbooks' text read for mentions."""
+    args = view.args[view.inner + 1 :]
+    name = view.name
+    if any(a.text in _ANSIBLE_INFO for a in args):
+        return None
+    operands = []
+    k = 0
+    local = None
+    while k < len(args):
+        a = args[k]
+        option = a.text.split("=", 1)[0]
+        if option in _ANSIBLE_VALUES:
+            value = a.text.split("=", 1)[1] if "=" in a.text else args[k + 1].text if k + 1 < len(args) else ""
+            if a.opaque or "=" not in a.text and k + 1 < len(args) and args[k + 1].opaque:
+                local = f"its {option} is of unknown value"
+            elif option in ("-c", "--connection") and value == "local":
+                local = "it runs its tasks on this machine (-c local)"
+            elif option in ("-i", "--inventory", "--inventory-file", "-M", "--module-path"):
+                if "," in value or option in ("-M", "--module-path"):
+                    if option in ("-M", "--module-path") or _ANSIBLE_LOCAL().search(value):
+                        local = f"its {option} may run code on this machine"
+                else:
+                    text = _read_file(walk, view, value)
+                    if isinstance(text, FileScript):
+                        return text
+                    if text is not None and _ANSIBLE_LOCAL().search(text):
+                        local = f"its inventory {value} names this machine"
+            elif option in ("-e", "--extra-vars") and (value.startswith("@") or "ansible_connection" in value):
+                local = "its extra variables are not read"
+            k += 1 if "=" in a.text else 2
+            continue
+        if not a.text.startswith("-"):
+            operands.append(a)
+        k += 1
+    if local is None and view.cwd is not None and walk.disk is not None \
+            and walk.disk.kind([*view.cwd, "ansible.cfg"]) != "missing":
+        local = "it reads ansible.cfg where it runs (inventory, plugins), not read"
+    if local is not None:
+        return _refused("the tasks it is given", name, local)
+    if name == "ansible":
+        pattern = operands[0].text if operands else ""
+        if not operands or operands[0].opaque or _ANSIBLE_LOCAL().search(pattern) or pattern in ("all", "*"):
+            return _refused("the tasks it is given", name, "it may run its module on this machine (its pattern)")
+        return None
+    texts: list[str] = []
+    shown: list[str] = []
+    for a in operands:
+        if a.opaque:
+            return _refused(f"the playbook {name} runs", name, "its playbook is of unknown value")
+        text = _read_file(walk, view, a.text)
+        if isinstance(text, FileScript):
+            return text
+        if text is None:
+            continue
+        if _ANSIBLE_LOCAL().search(text):
+            return _refused(a.text, name, "it may run its tasks, templates or plugins on this machine")
+        directory = a.text.rsplit("/", 1)[0] + "/" if "/" in a.text else ""
+        for n in _ANSIBLE_DIRECTORIES:
+            place = walk.absolute(directory + n, view.cwd) if view.cwd is not None else None
+            kind = walk.disk.kind(list(place)) if place is not None and walk.disk is not None else "unknown"
+            if kind != "missing":
+                return _refused(a.text, name, f"it loads {directory + n} (plugins, modules or settings), not read")
+        texts.append(text)
+        shown.append(a.text)
+    if not texts:
+        return None
+    script = FileScript(" and ".join(shown), name, False, True, None)
+    script.text = "\n".join(texts)
     return script

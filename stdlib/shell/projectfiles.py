@@ -151,16 +151,18 @@ _PIP_BUILDS = frozenset({"install", "wheel", "download", "sync"})
 
 # Programs whose options or files hold command lines they run (execopts.py, round 8).
 _EXEC_OPTIONS = frozenset({"ssh", "slogin", "scp", "sftp", "man", "psql", "mysql", "mariadb", "apt-get", "apt",
-                           "aptitude", "dpkg", "nodemon", "onchange", "chokidar", "terraform", "tofu"})
+                           "aptitude", "dpkg", "nodemon", "onchange", "chokidar", "terraform", "tofu",
+                           "ansible", "ansible-playbook"})
 
 
 def project_script(walk: Walk, view: View) -> FileScript | None:
     """What `view` (a tool in `TOOLS`, or pip) runs from the project, as a `FileScript`, or
     None when it runs none this layer can name."""
     if view.name in _EXEC_OPTIONS:
-        from polydeukes.stdlib.shell.execopts import option_script  # (round 8)
+        from polydeukes.stdlib.shell import execopts  # (round 8)
 
-        return option_script(walk, view)
+        return execopts.ansible(walk, view) if view.name in ("ansible", "ansible-playbook") \
+            else execopts.option_script(walk, view)
     args = view.args[view.inner + 1 :]
     words = [a for a in args if not a.text.startswith("-")] if view.name not in _PROJECT_OPTIONS \
         else _operands(args, _BUILDERS[view.name][0])
