@@ -427,7 +427,8 @@ def _terraform(walk: Walk, view: View, args) -> FileScript | None:
             lines.append(command)
     if not texts:
         return None
-    script = FileScript(f"the .tf files of {directory}", view.name, True, True, None)
+    script = FileScript("the .tf files where it runs" if not prefix else f"the .tf files of {directory}",
+                        view.name, True, True, None)
     script.lines = lines
     script.text = "\n".join([*texts, *lines])
     script.directory = place if prefix else False
