@@ -1365,7 +1365,7 @@ def test_project_tools_are_the_table_of_projectfiles() -> None:
     from polydeukes.stdlib.shell import execopts  # (round 8: the programs execopts.py reads)
 
     assert projectfiles._EXEC_OPTIONS == frozenset(execopts.PROGRAMS) | {"terraform", "tofu", "ansible",
-                                                                         "ansible-playbook"}
+                                                                         "ansible-playbook", "terragrunt"}
     assert set(analysis._TOOL_MODULES.values()) <= analysis.PROJECT_TOOLS
 
 

@@ -218,6 +218,8 @@ _WRAPPERS: dict[str, tuple[frozenset[str], frozenset[str], int, bool]] = {
         "--workdir", "--project-origin", "--on-busy-update", "--emit-events-to", "--poll", "--timeout",
         "--color", "--notify", "--fs-events", "--watch-file", "--log-file", "--filter-prog", "--print-events",
         "--wrap-process", "--socket"}), 0, False),
+    # (sshpass runs its command with a password typed: `sshpass -p pw ssh -o ProxyCommand=… h`)
+    "sshpass": (frozenset("pfdP"), frozenset(), 0, False),
     "reflex": (frozenset("rRgGcd"), frozenset({"--regex", "--inverse-regex", "--glob", "--inverse-glob", "--config",
                                                 "--decoration"}), 0, False),
     "busybox": (frozenset(), frozenset(), 0, False),
@@ -546,9 +548,9 @@ PROJECT_TOOLS = frozenset({"just", "task", "go-task", "rake", "invoke", "inv", "
                            "start-storybook", "build-storybook", "bundle", "sphinx-build",
                            "mkdocs", "pre-commit", "dotnet",
                            # (round 8: options and files whose values are command lines: execopts.py)
-                           "ssh", "slogin", "scp", "sftp", "man", "psql", "mysql", "mariadb", "apt-get", "apt",
+                           "ssh", "slogin", "autossh", "ssh-copy-id", "mosh", "sshfs", "scp", "sftp", "man", "psql", "mysql", "mariadb", "apt-get", "apt",
                            "aptitude", "dpkg", "nodemon", "onchange", "chokidar", "terraform", "tofu",
-                           "ansible", "ansible-playbook",
+                           "ansible", "ansible-playbook", "terragrunt",
                            # (Python front ends that build local projects: projectfiles._BUILDERS)
                            "uv", "pipx", "poetry", "pyproject-build"})
 # Options that make a command work in another directory (their value then is its `cd`).
@@ -5718,7 +5720,7 @@ def _reads_stdin_as_program(cmd: SimpleCommand) -> bool:
 # `:%!cmd`, `:silent !cmd`, gdb's `!cmd` and `shell cmd`, mail's `~!cmd`, ftp's `!cmd`, psql's
 # and mysql's `\! cmd` and `system cmd`: the rest of the line is a command line.
 _EDITOR_SHELL = LazyPattern(r"(?m)^[ \t:]*(?:(?:[0-9.$,;'+%-]*[ \t]*(?:(?:r|read|w|write|W|e|edit|sil|silent|exe)!?"
-                            r"[ \t]*)?|~|\\)!(?!=)|(?:shell|system)[ \t])[ \t]*(.+)$")
+                            r"[ \t]*)?|~|\\)!(?!=)|(?:shell|system)[ \t]|\\[og][ \t]*\|)[ \t]*(.+)$")
 # Commands without a row whose stdin the walk reads on its own terms (shells, builtins, loops,
 # schedulers, make, sqlite3), and gh, whose stdin is a body or API input it sends to GitHub.
 _STDIN_READ_ELSEWHERE = (NESTED_SHELLS | BUILTINS | _STDIN_EXECUTORS | _SCHEDULERS | _RESERVED | PROGRAM_RUNNERS

@@ -34,6 +34,7 @@ APT = "apt"  # an apt configuration option (`-o KEY=VALUE`)
 APT_CONFIG = "apt-config"  # an apt configuration file (`-c FILE`)
 BROWSER = "browser"  # man's `-H`/`--html` value attached only: a browser run on a file
 DPKG = "dpkg"  # one of dpkg's options, handed on by apt (`DPkg::Options::=--pre-invoke=CMD`)
+SSHFS = "sshfs"  # sshfs's `-o` list (`ssh_command=CMD`, `ProxyCommand=CMD`)
 
 
 class Program(NamedTuple):
@@ -57,6 +58,14 @@ PROGRAMS: dict[str, Program] = {
     # local program; sftp's `-b FILE` is a batch of its commands (`!cmd` runs cmd here).
     "ssh": _program("BbcDEeFIiJLlmOoPpQRSWw", "", _SSH_OPTIONS),
     "slogin": _program("BbcDEeFIiJLlmOoPpQRSWw", "", _SSH_OPTIONS),
+    # autossh hands its words to ssh (`-M PORT` its own); ssh-copy-id hands `-o`/`-F` to ssh;
+    # mosh's `--ssh=COMMAND` is the ssh it runs here, `--client=PATH` its local client
+    "autossh": _program("BbcDEeFIiJLlmOoPpQRSWwM", "", _SSH_OPTIONS),
+    "ssh-copy-id": _program("ioptF", "", _SSH_OPTIONS),
+    "mosh": _program("p", "--ssh --client --server --predict --port --family --bind-server "
+                     "--experimental-remote-ip", {"--ssh": LINE, "--client": LINE}),
+    # sshfs's `-o` takes a comma-separated list: `ssh_command=CMD` and ssh's own options
+    "sshfs": _program("opCF", "", {"-o": SSHFS, "-F": SSH_CONFIG}),
     "scp": _program("cDFiJlOoPSX", "", {**_SSH_OPTIONS, "-S": LINE, "-D": LINE}),
     "sftp": _program("BbcDFiJloPRSs", "", {**_SSH_OPTIONS, "-S": LINE, "-D": LINE, "-b": CODE_FILE}),
     # man-db 2.x: the pager (`-P`, `--pager`), the browser of `-H`/`--html` (attached only)
@@ -195,7 +204,19 @@ def option_script(walk: Walk, view: View) -> FileScript | None:
             if key.lower() in _SSH_COMMANDS:
                 lines.extend(_ssh_line(rest.strip()))
                 option = f"{option} {key}"
+        elif kind == SSHFS:
+            for item in value.split(","):
+                key, _, rest = item.strip().partition("=")
+                if key.lower() in ("ssh_command", "ssh_cmd"):
+                    lines.append(rest)
+                elif key.lower() in _SSH_COMMANDS:
+                    lines.extend(_ssh_line(rest.strip()))
+                else:
+                    continue
+                option = f"{option} {key}"
         elif kind == CODE:
+            if name == "psql":
+                value = value.replace("\\", "\n\\")  # (a meta-command may follow SQL: `select 1 \g |cmd`)
             lines.append(f"{name} <<'_PDKS_CODE_'\n{value}\n_PDKS_CODE_\n")
         elif kind == CODE_FILE:
             if value not in ("-", "/dev/stdin"):
@@ -527,4 +548,51 @@ def ansible(walk: Walk, view: View) -> FileScript | None:
         return None
     script = FileScript(" and ".join(shown), name, False, True, None)
     script.text = "\n".join(texts)
+    return script
+
+
+# Terragrunt (from its documentation; not installed here): terragrunt.hcl where it runs is
+# evaluated first (its `run_cmd("cmd", "arg")` calls run then), its hooks' `execute = [argv]`
+# run around the terraform command, and the terraform command runs on the directory's .tf
+# files (read as terraform's). A configuration that pulls in others (`include`, `dependency`,
+# `read_terragrunt_config`, a `terraform { source = … }` module), an argv built by an
+# expression, `run-all`/`--all` (every directory below) and another working directory fail closed.
+_TG_EXECUTE = LazyPattern(r"(?s)\bexecute[ \t]*=[ \t]*\[(.*?)\]")
+_TG_RUN_CMD = LazyPattern(r"(?s)\brun_cmd[ \t]*\((.*?)\)")
+_TG_ELSEWHERE = LazyPattern(r"\b(?:include|dependency|dependencies|read_terragrunt_config|source)\b")
+
+
+def terragrunt(walk: Walk, view: View) -> FileScript | None:
+    args = view.args[view.inner + 1 :]
+    if any(a.text in ("--version", "--help", "-h", "-v", "version") for a in args):
+        return None
+    if any(a.opaque or a.text in ("run-all", "--all", "stack") or a.text.startswith(
+            ("--terragrunt-working-dir", "--working-dir", "--terragrunt-config", "--config", "-chdir"))
+           for a in args):
+        return _refused("terragrunt.hcl", "terragrunt", "it runs configurations elsewhere, not read")
+    text = _read_file(walk, view, "terragrunt.hcl")
+    if isinstance(text, FileScript) or text is None:
+        return text
+    if _TG_ELSEWHERE().search(text):
+        return _refused("terragrunt.hcl", "terragrunt", "it pulls in configurations or modules not read")
+    lines: list[str] = []
+    for m in (*_TG_EXECUTE().finditer(text), *_TG_RUN_CMD().finditer(text)):
+        words = [w.group(1).replace('\\"', '"') for w in _TF_STRING().finditer(m.group(1))]
+        words = [w for w in words if w not in ("--terragrunt-quiet", "--terragrunt-global-cache")]
+        if "${" in m.group(1) or any("${" in w for w in words) or not words and m.group(1).strip():
+            return _refused("terragrunt.hcl", "terragrunt", "a command is built by an expression")
+        if words:
+            lines.append(" ".join(_quoted(w) for w in words))
+    texts = [text]
+    shown = ["terragrunt.hcl"]
+    planned = _terraform(walk, view, args)
+    if planned is not None and planned.refused is not None:
+        return planned
+    if planned is not None:
+        lines.extend(planned.lines or ())
+        texts.append(planned.text or "")
+        shown.append(planned.path)
+    script = FileScript(" and ".join(shown), "terragrunt", True, True, None)
+    script.lines = lines
+    script.text = "\n".join([*texts, *lines])
     return script

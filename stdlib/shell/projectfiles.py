@@ -150,9 +150,9 @@ _PIP_BUILDS = frozenset({"install", "wheel", "download", "sync"})
 
 
 # Programs whose options or files hold command lines they run (execopts.py, round 8).
-_EXEC_OPTIONS = frozenset({"ssh", "slogin", "scp", "sftp", "man", "psql", "mysql", "mariadb", "apt-get", "apt",
+_EXEC_OPTIONS = frozenset({"ssh", "slogin", "autossh", "ssh-copy-id", "mosh", "sshfs", "scp", "sftp", "man", "psql", "mysql", "mariadb", "apt-get", "apt",
                            "aptitude", "dpkg", "nodemon", "onchange", "chokidar", "terraform", "tofu",
-                           "ansible", "ansible-playbook"})
+                           "ansible", "ansible-playbook", "terragrunt"})
 
 
 def project_script(walk: Walk, view: View) -> FileScript | None:
@@ -162,7 +162,7 @@ def project_script(walk: Walk, view: View) -> FileScript | None:
         from polydeukes.stdlib.shell import execopts  # (round 8)
 
         return execopts.ansible(walk, view) if view.name in ("ansible", "ansible-playbook") \
-            else execopts.option_script(walk, view)
+            else execopts.terragrunt(walk, view) if view.name == "terragrunt" else execopts.option_script(walk, view)
     args = view.args[view.inner + 1 :]
     words = [a for a in args if not a.text.startswith("-")] if view.name not in _PROJECT_OPTIONS \
         else _operands(args, _BUILDERS[view.name][0])
