@@ -211,6 +211,18 @@ _WRAPPERS: dict[str, tuple[frozenset[str], frozenset[str], int, bool]] = {
     # (`-d`/`--differences` take a value only as `--differences=permanent`: `watch -d cmd`.)
     "watch": (frozenset("nq"), frozenset({"--interval", "--equexit"}), 0, False),
     # (since 2026-12-02) the command they run is the next word, or a `-c` string (`_wrapper_options`)
+    # (round 8) Watchers that run a command on a change: watchexec 2.x hands its words, joined,
+    # to `sh -c` (`_WRAPPER_STRINGS`); reflex runs them as an argv (`reflex -r R -- cmd`).
+    "watchexec": (frozenset("wWefisdEFo"), frozenset({
+        "--watch", "--watch-non-recursive", "--exts", "--filter", "--filter-file", "--ignore", "--ignore-file",
+        "--shell", "--debounce", "--delay-run", "--signal", "--stop-signal", "--stop-timeout", "--env",
+        "--workdir", "--project-origin", "--on-busy-update", "--emit-events-to", "--poll", "--timeout",
+        "--color", "--notify", "--fs-events", "--watch-file", "--log-file", "--filter-prog", "--print-events",
+        "--wrap-process", "--socket"}), 0, False),
+    # (sshpass runs its command with a password typed: `sshpass -p pw ssh -o ProxyCommand=… h`)
+    "sshpass": (frozenset("pfdP"), frozenset(), 0, False),
+    "reflex": (frozenset("rRgGcd"), frozenset({"--regex", "--inverse-regex", "--glob", "--inverse-glob", "--config",
+                                                "--decoration"}), 0, False),
     "busybox": (frozenset(), frozenset(), 0, False),
     "toybox": (frozenset(), frozenset(), 0, False),
     "chrt": (frozenset("TPD"), frozenset({"--sched-runtime", "--sched-period", "--sched-deadline"}), 1, False),
@@ -474,6 +486,7 @@ _WRAPPER_STRINGS: dict[str, _WrapperStrings] = {
         operands="each"),
     "watch": _WrapperStrings(operands="joined"),
     "entr": _WrapperStrings(operands="joined"),  # `entr -s 'cmd'`
+    "watchexec": _WrapperStrings(operands="joined"),
     "npx": _WrapperStrings(options=frozenset({"-c", "--call"})),
     "npm exec": _WrapperStrings(options=frozenset({"-c", "--call"})),
     "npm x": _WrapperStrings(options=frozenset({"-c", "--call"})),
@@ -548,6 +561,10 @@ PROJECT_TOOLS = frozenset({"just", "task", "go-task", "rake", "invoke", "inv", "
                            "karma", "grunt", "gulp", "tsup", "docusaurus", "gatsby", "storybook",
                            "start-storybook", "build-storybook", "bundle", "sphinx-build",
                            "mkdocs", "pre-commit", "dotnet",
+                           # (round 8: options and files whose values are command lines: execopts.py)
+                           "ssh", "slogin", "autossh", "ssh-copy-id", "mosh", "sshfs", "scp", "sftp", "man", "psql", "mysql", "mariadb", "apt-get", "apt",
+                           "aptitude", "dpkg", "nodemon", "onchange", "chokidar", "terraform", "tofu",
+                           "ansible", "ansible-playbook", "terragrunt",
                            # (Python front ends that build local projects: projectfiles._BUILDERS)
                            "uv", "pipx", "poetry", "pyproject-build"})
 # Options that make a command work in another directory (their value then is its `cd`).
@@ -4284,6 +4301,8 @@ def _uv_run_with(args: Sequence[Arg]) -> list[tuple[str, Arg]]:
     return out
 
 
+# The directories `direnv exec DIR` looks in for an .envrc: DIR and those above it.
+_ENVRC_LEVELS = 6
 # Wrappers whose `-c`/`--command` string is a command line run by a shell.
 _COMMAND_STRING_WRAPPERS = frozenset({"flock", "su", "runuser", "sg", "script"})
 
@@ -4323,6 +4342,12 @@ def _wrapper_options(args: Sequence[Arg], inner: int) -> tuple[dict[int, str], l
                     scripts.append("uv sync")
                 scripts.extend(f"uv pip install {editable}{_command_line('', [value], False, True)}"
                                for editable, value in _uv_run_with(args[k + 1 : inner]))
+            elif wrapper == "direnv exec" and k + 1 < inner and not args[k + 1].opaque:
+                # (round 8) `direnv exec DIR cmd` sources the .envrc of DIR, or of the nearest
+                # directory above it that has one (bash): each is read as sourced first
+                base = args[k + 1].text.rstrip("/") or "/"
+                scripts.extend("source " + _argv_line([Arg(f"{base}/{'../' * up}.envrc", None, False, 1, None)])
+                               for up in range(_ENVRC_LEVELS))
             strings = _WRAPPER_STRINGS.get(wrapper)
             if strings is not None and (strings.operands or strings.argv_options) and program[2][text][2] >= 1 << 16:
                 _operand_lines(args, k + 1, inner, program[2][text], strings, roles, scripts)
@@ -5814,7 +5839,7 @@ def _reads_stdin_as_program(cmd: SimpleCommand) -> bool:
 # `:%!cmd`, `:silent !cmd`, gdb's `!cmd` and `shell cmd`, mail's `~!cmd`, ftp's `!cmd`, psql's
 # and mysql's `\! cmd` and `system cmd`: the rest of the line is a command line.
 _EDITOR_SHELL = LazyPattern(r"(?m)^[ \t:]*(?:(?:[0-9.$,;'+%-]*[ \t]*(?:(?:r|read|w|write|W|e|edit|sil|silent|exe)!?"
-                            r"[ \t]*)?|~|\\)!(?!=)|(?:shell|system)[ \t])[ \t]*(.+)$")
+                            r"[ \t]*)?|~|\\)!(?!=)|(?:shell|system)[ \t]|\\[og][ \t]*\|)[ \t]*(.+)$")
 # Commands without a row whose stdin the walk reads on its own terms (shells, builtins, loops,
 # schedulers, make, sqlite3), and gh, whose stdin is a body or API input it sends to GitHub.
 _STDIN_READ_ELSEWHERE = (NESTED_SHELLS | BUILTINS | _STDIN_EXECUTORS | _SCHEDULERS | _RESERVED | PROGRAM_RUNNERS

@@ -541,7 +541,7 @@ COMMANDS: dict[str, Model] = {
                      "racket", "scala", "clojure", "bb", "dart", "crystal", "pwsh", "powershell", "osascript",
                      "R", "octave", "runghc", "runhaskell", "ocaml", "raku", "perl6", "luajit", "gnuplot",
                      "fish", "nu", "xonsh", "wish", "expectk", "gforth", "pike", "csh", "tcsh", "rc", "es",
-                     "elvish", "ysh"), _INTERPRETER),
+                     "elvish", "ysh", "expect", "emacs"), _INTERPRETER),
 }
 del COMMANDS["wc."]
 COMMANDS["batcat"] = COMMANDS["bat"]  # Debian's name for bat

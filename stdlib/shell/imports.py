@@ -602,7 +602,7 @@ def _perl_search(text: str, base: tuple[str, ...], cwd: tuple[str, ...] | None,
 
 # Suffixes of the script files a string in code may name (read as code wherever they are run).
 SCRIPT_SUFFIXES = ("py", "sh", "bash", "zsh", "js", "mjs", "cjs", "ts", "mts", "cts", "rb", "pl", "pm", "php", "lua",
-                   "tcl", "awk", "sed")
+                   "tcl", "awk", "sed", "el", "exp")
 _SCRIPT_NAME = LazyPattern(r"(?<![\w./$-])((?:\.{1,2}/|/)?[\w.-]+(?:/[\w.-]+)*\.(?:%s))(?![\w/-])"
                            % "|".join(SCRIPT_SUFFIXES))
 

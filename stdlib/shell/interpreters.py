@@ -186,6 +186,19 @@ _OTHER_LANGUAGES: dict[str, Family] = {
              "--include-path -I", stdin=True),
     "xonsh": _f("-c", "--rc", "-D -i", stdin=True),
     "wish": _f(), "expectk": _f(), "gforth": _f("-e --evaluate"), "pike": _f("-e"),
+    # (round 8) expect's Tcl (`exec`, `spawn`, `system` run commands): `-c` code, `-f`/`-b` the
+    # command file, else the first operand; stdin otherwise (effects.STDIN_PROGRAMS)
+    "expect": _f("-c", "-f -b", "-D", stdin=True),
+    # Emacs Lisp: `--eval`, `-f` (a function called), `-l`/`--load` and `--script`/`-x` files
+    # loaded; the files it visits are read as its program too (a file-local `eval:` runs code).
+    # Each option has a one-dash spelling as well (`-eval`, `-load`, `-funcall`, `-script`).
+    "emacs": Family(code=frozenset({"--eval", "-eval", "-f", "--funcall", "-funcall"}),
+                    loads=frozenset({"-l", "--load", "-load", "--script", "-script", "-x"}),
+                    values=frozenset({"-L", "--directory", "-directory", "--chdir", "-chdir", "-t", "--terminal",
+                                      "-d", "--display", "-display", "-u", "--user", "-user", "--init-directory",
+                                      "--insert", "-insert", "--file", "--find-file", "--visit", "-bg", "-fg",
+                                      "--name", "--title", "-T", "--fg-daemon", "--bg-daemon", "--daemon"}),
+                    stdin=False, commands=True),
 }
 
 FAMILIES: dict[str, Family] = {

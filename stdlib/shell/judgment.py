@@ -2174,6 +2174,8 @@ class _Judge:
                 # flake.nix): the script files its strings name are read (round r8:
                 # `run_command('bash', 'x.sh')` passed)
                 language = imports.OTHER
+            elif language is None and basename(script.runner) in _other_languages():
+                language = imports.OTHER  # (round 8: `expect x.exp`'s `spawn sh x.sh`: the script files it names)
             path = self.walk.absolute(script.path, cwd)
             base = path[:-1] if path else None  # (a script's own directory comes first on the path)
             if language == imports.SHELL_LIKE:
@@ -2549,6 +2551,12 @@ def _program_text(runner: str, path: str) -> bool:
 
 
 _AWKS = frozenset({"awk", "gawk", "mawk", "nawk"})
+
+
+def _other_languages():
+    from polydeukes.stdlib.shell.interpreters import _OTHER_LANGUAGES
+
+    return _OTHER_LANGUAGES
 
 
 def _only_reads(view: View) -> bool:

@@ -206,9 +206,20 @@ PIP = frozenset({"pip", "pip3"})
 _PIP_BUILDS = frozenset({"install", "wheel", "download", "sync"})
 
 
+# Programs whose options or files hold command lines they run (execopts.py, round 8).
+_EXEC_OPTIONS = frozenset({"ssh", "slogin", "autossh", "ssh-copy-id", "mosh", "sshfs", "scp", "sftp", "man", "psql", "mysql", "mariadb", "apt-get", "apt",
+                           "aptitude", "dpkg", "nodemon", "onchange", "chokidar", "terraform", "tofu",
+                           "ansible", "ansible-playbook", "terragrunt"})
+
+
 def project_script(walk: Walk, view: View) -> FileScript | None:
     """What `view` (a tool in `TOOLS`, or pip) runs from the project, as a `FileScript`, or
     None when it runs none this layer can name."""
+    if view.name in _EXEC_OPTIONS:
+        from polydeukes.stdlib.shell import execopts  # (round 8)
+
+        return execopts.ansible(walk, view) if view.name in ("ansible", "ansible-playbook") \
+            else execopts.terragrunt(walk, view) if view.name == "terragrunt" else execopts.option_script(walk, view)
     args = view.args[view.inner + 1 :]
     words = _operands(args, _BUILDERS[view.name][0]) if view.name in _PROJECT_OPTIONS \
         else _operands(args, _FILE_OPTIONS[view.name][0] | _FILE_OPTIONS[view.name][1]) if view.name in _FILE_OPTIONS \
