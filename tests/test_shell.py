@@ -1361,11 +1361,11 @@ def test_project_tools_are_the_table_of_projectfiles() -> None:
 
     assert analysis.PROJECT_TOOLS == (frozenset(projectfiles.TOOLS) | projectfiles.PIP
                                       | frozenset(projectfiles.CONFIG_TOOLS) | {"pre-commit", "dotnet"}
-                                      | frozenset(projectfiles._BUILDERS) | projectfiles._EXEC_OPTIONS)
+                                      | frozenset(projectfiles._BUILDERS) | analysis.EXEC_OPTION_PROGRAMS)
     from polydeukes.stdlib.shell import execopts  # (round 8: the programs execopts.py reads)
 
-    assert projectfiles._EXEC_OPTIONS == frozenset(execopts.PROGRAMS) | {"terraform", "tofu", "ansible",
-                                                                         "ansible-playbook", "terragrunt"}
+    assert analysis.EXEC_OPTION_PROGRAMS == frozenset(execopts.PROGRAMS) | {"terraform", "tofu", "ansible",
+                                                                            "ansible-playbook", "terragrunt"}
     assert set(analysis._TOOL_MODULES.values()) <= analysis.PROJECT_TOOLS
 
 

@@ -545,6 +545,12 @@ PROGRAM_RUNNERS = frozenset({"make", "gmake", "npm", "yarn", "pnpm"})
 MAKES = frozenset({"make", "gmake"})  # the rest of `PROGRAM_RUNNERS` run package.json scripts (scripts.py)
 # Wrapper scripts of build tools, and the tool whose project files they run.
 _BUILD_WRAPPERS = {"gradlew": "gradle", "mvnw": "mvn"}
+# Programs whose options or files hold command lines they run (execopts.py, round 8).
+EXEC_OPTION_PROGRAMS = frozenset({
+    "ssh", "slogin", "autossh", "ssh-copy-id", "mosh", "sshfs", "scp", "sftp", "man", "psql", "mysql", "mariadb",
+    "apt-get", "apt", "aptitude", "dpkg", "nodemon", "onchange", "chokidar", "terraform", "tofu", "ansible",
+    "ansible-playbook", "terragrunt",
+})
 # Build tools and task runners that run files of the project (projectfiles.py holds the table:
 # which invocations run which files, read how).
 PROJECT_TOOLS = frozenset({"just", "task", "go-task", "rake", "invoke", "inv", "nox", "tox", "pdm", "poe",
@@ -4330,11 +4336,6 @@ def _wrapper_options(args: Sequence[Arg], inner: int) -> tuple[dict[int, str], l
                 # (round r8) its shell hook runs first, in this shell: flake.nix, read as
                 # projectfiles.TOOLS says for `nix print-dev-env`
                 scripts.append("nix print-dev-env")
-            elif wrapper == "direnv exec" and k + 1 < inner:
-                # (round r8) DIR/.envrc, a bash script direnv sources before the command
-                place = args[k + 1]
-                scripts.append("source .envrc" if place.text in (".", "./") and not place.opaque
-                               else "cd " + _command_line("", [place], False, True).strip() + " && source .envrc")
             elif wrapper == "uv run":
                 # It installs the project first, and what `--with`/`--with-editable` name
                 # (projectfiles.python_builder reads the code that builds them).
@@ -4344,10 +4345,15 @@ def _wrapper_options(args: Sequence[Arg], inner: int) -> tuple[dict[int, str], l
                                for editable, value in _uv_run_with(args[k + 1 : inner]))
             elif wrapper == "direnv exec" and k + 1 < inner and not args[k + 1].opaque:
                 # (round 8) `direnv exec DIR cmd` sources the .envrc of DIR, or of the nearest
-                # directory above it that has one (bash): each is read as sourced first
+                # directory above it that has one (bash, run in the .envrc's directory): each
+                # is read as sourced first: those above DIR from where the line is, then DIR's
+                # from DIR itself, as direnv runs it (its relative paths are DIR's; last, as
+                # the walk of a wrapper's lines keeps that `cd` for the lines after it)
                 base = args[k + 1].text.rstrip("/") or "/"
-                scripts.extend("source " + _argv_line([Arg(f"{base}/{'../' * up}.envrc", None, False, 1, None)])
-                               for up in range(_ENVRC_LEVELS))
+                scripts.extend("source " + _argv_line([Arg(base + "/.." * up + "/.envrc", None, False, 1, None)])
+                               for up in range(1, _ENVRC_LEVELS))
+                scripts.append("source .envrc" if base == "." else
+                               "cd " + _argv_line([Arg(base, None, False, 1, None)]) + " && source .envrc")
             strings = _WRAPPER_STRINGS.get(wrapper)
             if strings is not None and (strings.operands or strings.argv_options) and program[2][text][2] >= 1 << 16:
                 _operand_lines(args, k + 1, inner, program[2][text], strings, roles, scripts)

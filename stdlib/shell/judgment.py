@@ -41,6 +41,7 @@ from polydeukes.stdlib.shell.analysis import (
     BUILTINS,
     CONTAINER_ENGINES,
     DANGEROUS_ENVIRONMENT,
+    EXEC_OPTION_PROGRAMS,
     MAX_NESTING,
     NESTED_SHELLS,
     NESTING_TOO_DEEP,
@@ -2169,7 +2170,8 @@ class _Judge:
             if script.shell or script.text is None:
                 return
             language = imports.family(script.runner) or imports.file_family(script.path)
-            if language is None and script.runner in PROJECT_TOOLS and script.runner != "cargo":
+            if language is None and script.runner in PROJECT_TOOLS and script.runner != "cargo" \
+                    and script.runner not in EXEC_OPTION_PROGRAMS:  # (their option files: execopts.py)
                 # A build description in a language not modelled (meson.build, SConstruct, BUILD,
                 # flake.nix): the script files its strings name are read (round r8:
                 # `run_command('bash', 'x.sh')` passed)

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import re
 
-from polydeukes.stdlib.shell.analysis import UNKNOWN_DIRECTORY, View, Walk
+from polydeukes.stdlib.shell.analysis import EXEC_OPTION_PROGRAMS, UNKNOWN_DIRECTORY, View, Walk
 from polydeukes.stdlib.shell.disk import Refused
 from polydeukes.stdlib.shell.expansion import Arg
 from polydeukes.stdlib.shell.scripts import FileScript, _read_file
@@ -206,16 +206,12 @@ PIP = frozenset({"pip", "pip3"})
 _PIP_BUILDS = frozenset({"install", "wheel", "download", "sync"})
 
 
-# Programs whose options or files hold command lines they run (execopts.py, round 8).
-_EXEC_OPTIONS = frozenset({"ssh", "slogin", "autossh", "ssh-copy-id", "mosh", "sshfs", "scp", "sftp", "man", "psql", "mysql", "mariadb", "apt-get", "apt",
-                           "aptitude", "dpkg", "nodemon", "onchange", "chokidar", "terraform", "tofu",
-                           "ansible", "ansible-playbook", "terragrunt"})
 
 
 def project_script(walk: Walk, view: View) -> FileScript | None:
     """What `view` (a tool in `TOOLS`, or pip) runs from the project, as a `FileScript`, or
     None when it runs none this layer can name."""
-    if view.name in _EXEC_OPTIONS:
+    if view.name in EXEC_OPTION_PROGRAMS:
         from polydeukes.stdlib.shell import execopts  # (round 8)
 
         return execopts.ansible(walk, view) if view.name in ("ansible", "ansible-playbook") \
