@@ -4525,33 +4525,31 @@ def _unshar_refusal(words: Sequence[Arg], first: Arg | Word) -> str | None:
     return None
 
 
+def _first_operand(words: Sequence[Arg] | Sequence[Word], takes_value) -> tuple[Arg | Word, str] | None:
+    """The first word after the program's that is no option (`-` is stdin: none), skipping
+    the value of each option `takes_value` says has one; None when there is none."""
+    k = 1
+    while k < len(words):
+        text = words[k].text
+        if takes_value(text):
+            k += 2
+            continue
+        if text != "-" and not text.startswith("-"):
+            return words[k], text
+        k += 1
+    return None
+
+
 def _scheduled_file(words: Sequence[Arg] | Sequence[Word]) -> tuple[Arg | Word, str] | None:
     """The script file of `at -f FILE …` / `batch -f FILE` (`words[0]` is the program), or the
     table of `crontab [-u USER] FILE`: the word that spells it and its text; None when the job
     is read from stdin (`crontab -`, or no FILE). Options may follow the time (`at now -f FILE`:
     glibc's getopt reads them wherever they stand)."""
     if words and basename(words[0].text) == "unshar":
-        k = 1
-        while k < len(words):
-            text = words[k].text
-            if text in ("-d", "-E", "-r") or text.startswith("--") and "=" not in text and text in _UNSHAR_VALUES:
-                k += 2
-                continue
-            if text != "-" and not text.startswith("-"):
-                return words[k], text
-            k += 1
-        return None
+        return _first_operand(words, lambda t: t in ("-d", "-E", "-r") or t.startswith("--") and "=" not in t
+                              and t in _UNSHAR_VALUES)
     if words and basename(words[0].text) == "crontab":
-        k = 1
-        while k < len(words):
-            text = words[k].text
-            if text in ("-u", "-c"):
-                k += 2
-                continue
-            if text != "-" and not text.startswith("-"):
-                return words[k], text
-            k += 1
-        return None
+        return _first_operand(words, lambda t: t in ("-u", "-c"))
     k = 1
     while k < len(words):
         text = words[k].text

@@ -180,23 +180,19 @@ def yaml_commands(text: str, list_keys: frozenset[str], scalar_keys: frozenset[s
         parent = parents[-1][1] if parents else ""
         if dash and key is None:
             # `- item`: a command when its list is one of `list_keys`
-            if parent in list_keys:
-                got = _yaml_value(item or "", lines, k, indent)
-                if isinstance(got, str):
-                    return got
-                command, k = got
-                if command is not None:
-                    out.append(command)
-            continue
-        if key in scalar_keys:
+            if parent not in list_keys:
+                continue
+            got = _yaml_value(item or "", lines, k, indent)
+        elif key in scalar_keys:
             got = _yaml_value(value or "", lines, k, column)
-            if isinstance(got, str):
-                return got
-            command, k = got
-            if command is not None:
-                out.append(command)
+        else:
+            parents.append((column, key))
             continue
-        parents.append((column, key))
+        if isinstance(got, str):
+            return got  # (a reason: not read)
+        command, k = got
+        if command is not None:
+            out.append(command)
     return [_substituted(line) for line in out]
 
 
