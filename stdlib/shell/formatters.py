@@ -503,8 +503,6 @@ def _ruff_fixes(j, view, args) -> bool:
     names, else ruff.toml, .ruff.toml or pyproject.toml from where it runs up to the project's
     root, any of them (a file that cannot be read within bounds, or a `--config` of unknown value
     or given as `key = value`, counts as fixing)."""
-    from polydeukes.stdlib.shell import projectfiles
-
     if any(a.text == "--no-fix" for a in args):
         return False
     named = [args[k + 1] for k in range(len(args) - 1) if args[k].text == "--config"]
@@ -515,8 +513,29 @@ def _ruff_fixes(j, view, args) -> bool:
             return True  # (`--config "fix = true"`: an inline setting)
         candidates.append(a.text)
     if not candidates:
-        candidates = [prefix + n for prefix in projectfiles._upward(j.walk, view) for n in _RUFF_FILES]
+        candidates = _present_candidates(j.walk, view, _RUFF_FILES)
     return _any_says(j, view, candidates, _RUFF_FIX)
+
+
+def _present_candidates(walk, view, names) -> list[str]:
+    """The files `names` in the directory the command runs in and each one above it up to the
+    root (`projectfiles._upward`), less those in a directory missing on disk that the line does
+    not write: nothing is there to read (a script that keeps `cd`-ing down a missing `build/`
+    ran a ruff per level with a look at every level above it: the bench's script went from
+    0.27 G to 2.2 G instructions)."""
+    from polydeukes.stdlib.shell import projectfiles
+
+    prefixes = projectfiles._upward(walk, view)
+    disk, cwd = walk.disk, view.cwd
+    if disk is None or cwd is None or len(prefixes) < 2:
+        return [prefix + n for prefix in prefixes for n in names]
+    written = walk.written()
+    out: list[str] = []
+    for prefix in prefixes:
+        directory = tuple(cwd[: len(cwd) - prefix.count("../")])
+        present = not disk.missing_directory(directory)
+        out.extend(prefix + n for n in names if present or directory + (n,) in written)
+    return out
 
 
 class _Text(msgspec.Struct, frozen=True, gc=False):
@@ -538,8 +557,8 @@ def _prettier_plugins(j, view, args) -> bool:
     if any(a.opaque or a.text.startswith("--plugin") for a in args):
         return True
     config = [args[k + 1].text for k in range(len(args) - 1) if args[k].text == "--config"]
-    candidates = config or [prefix + n for prefix in projectfiles._upward(j.walk, view)
-                            for n in (*_PRETTIER_FILES, *projectfiles.CONFIG_TOOLS["prettier"][0])]
+    candidates = config or _present_candidates(j.walk, view, (*_PRETTIER_FILES,
+                                                              *projectfiles.CONFIG_TOOLS["prettier"][0]))
     return _any_says(j, view, candidates, _PLUGINS)
 
 
