@@ -322,6 +322,21 @@ class Disk:
         missing.add(segments)
         return True
 
+    def first_missing(self, segments: tuple[str, ...], low: int = 0) -> int:
+        """The length of the shortest leading part of `segments`, `low` or more, at which
+        nothing is on disk (`missing_directory`); len(segments) + 1 when all of it is there.
+        Nothing is below what is missing, so a binary search finds it: a script deep in a
+        missing tree pays a few lookups per command, not one per level above it. (A refused
+        look counts as present: more is then read, and reading it is refused in turn.)"""
+        lo, hi = low, len(segments) + 1
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if self.missing_directory(segments[:mid]):
+                hi = mid
+            else:
+                lo = mid + 1
+        return lo
+
     def tree_has(self, segments: list[str], accept) -> bool | Refused:
         """Does the directory tree at `segments` hold an entry whose name `accept`s (the
         directory itself included)? Symbolic links are not followed."""

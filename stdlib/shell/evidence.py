@@ -334,8 +334,11 @@ def shell_writes(
     (the call's directory, when the host tells it; the root otherwise)."""
     deriver = _Deriver(root, home)
     # Plain lines write nothing (their names are no writers): they are never read.
-    deriver.run(Walk(text, root=root, home=home, wants_run=lambda _text, _context: False, track_moves=True,
-                     cwd=cwd))
+    walk = Walk(text, root=root, home=home, wants_run=lambda _text, _context: False, track_moves=True, cwd=cwd)
+    try:
+        deriver.run(walk)
+    finally:
+        walk.close()
     changes: tuple[ShellFileChange, ...] | None = None
     error: str | None = None
     if read_file is not None:

@@ -525,16 +525,22 @@ def _present_candidates(walk, view, names) -> list[str]:
     0.27 G to 2.2 G instructions)."""
     from polydeukes.stdlib.shell import projectfiles
 
-    prefixes = projectfiles._upward(walk, view)
-    disk, cwd = walk.disk, view.cwd
-    if disk is None or cwd is None or len(prefixes) < 2:
-        return [prefix + n for prefix in prefixes for n in names]
-    written = walk.written()
+    disk, cwd, root = walk.disk, view.cwd, walk.root_segs
+    if disk is None or cwd is None or root is None or cwd[: len(root)] != root or len(cwd) == len(root):
+        return [prefix + n for prefix in projectfiles._upward(walk, view) for n in names]
+    # (directories cwd[:level], level from len(cwd) up to len(root); from the length `gone` on
+    # down, none is there)
+    gone = disk.first_missing(cwd, len(root))
+    written_at: dict[int, set[str]] = {}  # level -> the candidates the line wrote there
+    if gone <= len(cwd):
+        for path in walk.written_named(("formatters.written", names), names.__contains__):
+            if len(path) > gone and path[:-1] == cwd[: len(path) - 1]:
+                written_at.setdefault(len(path) - 1, set()).add(path[-1])
     out: list[str] = []
-    for prefix in prefixes:
-        directory = tuple(cwd[: len(cwd) - prefix.count("../")])
-        present = not disk.missing_directory(directory)
-        out.extend(prefix + n for n in names if present or directory + (n,) in written)
+    for level in sorted(written_at, reverse=True):
+        out.extend("../" * (len(cwd) - level) + n for n in names if n in written_at[level])
+    for level in range(min(gone, len(cwd) + 1) - 1, len(root) - 1, -1):
+        out.extend("../" * (len(cwd) - level) + n for n in names)
     return out
 
 

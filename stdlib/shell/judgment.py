@@ -317,17 +317,18 @@ class Protected:
         self.entries = kept
         self.fold = fold_case
         self.resolved = [dot_resolve(s) for s in self.segs]
-        self.resolved_firsts = frozenset(s[0] for s in self.resolved if s)
-        firsts = {s[0] for s in self.segs} | {s[0] for s in self.resolved if s}
+        resolved_firsts = {s[0] for s in self.resolved if s}
+        self.resolved_firsts = frozenset(resolved_firsts)
         # Without case folding a substring test per first segment answers `spelled_in`: compiling
         # the alternation of them cost a shell call more (about 1 M instructions) than the few
         # texts it is asked about save. With folding, one case-insensitive alternation.
-        self.firsts = tuple(sorted(firsts))
+        self.firsts = tuple(sorted(resolved_firsts.union([s[0] for s in self.segs])))
         self.spelled = (re.compile("|".join(re.escape(f) for f in self.firsts), re.IGNORECASE)
-                        if fold_case and firsts else None)
+                        if fold_case and self.firsts else None)
         self.root = root
-        root_segs = root_segments(root)
-        self.root_segs: tuple[str, ...] | None = tuple(comparable(s, fold_case) for s in root_segs) if root_segs is not None else None
+        # (folding the root's text folds each of its segments: casefold makes no `/`)
+        root_segs = root_segments(comparable(root, fold_case))
+        self.root_segs: tuple[str, ...] | None = tuple(root_segs) if root_segs is not None else None
         self.home = home if _valid_home(home) else None
         self.absolute = ([[*self.root_segs, *r] for r in self.resolved] if self.root_segs is not None else None)
         # Memos for one judged command string (see `segment_match`, `first_in_text`).
@@ -3079,7 +3080,10 @@ def judge_shell_mod(text: str, protected: Sequence[str], *, root: str, home: str
     if not p.entries:
         return ShellModResult(False, None, None, None)
     judge = _Judge(p, text, root, home, cwd)
-    judge.run()
+    try:
+        judge.run()
+    finally:
+        judge.walk.close()
     if judge.reached:
         subject: str | None = p.entries[min(judge.reached)]
     elif judge.unknown_reach:

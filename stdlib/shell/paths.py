@@ -40,7 +40,9 @@ def segments(path: str) -> list[str]:
     """§8.4.1: strip leading `./` and trailing `/`, split on `/`, drop empty segments."""
     while path.startswith("./"):
         path = path[2:]
-    return [seg for seg in path.rstrip("/").split("/") if seg]
+    parts = path.split("/")
+    # (most paths have no empty segment: the split is the answer, without a comprehension's call)
+    return parts if "" not in parts else [seg for seg in parts if seg]
 
 
 def dot_resolve(segs: list[str]) -> list[str]:

@@ -115,7 +115,7 @@ def _pytest_files(walk: Walk, view: View, run: TestRun, add) -> Refused | None:
         path = walk.absolute(spelled.split("::", 1)[0], cwd)
         if path is None:
             continue
-        written = [w for w in _written_named(walk, _WRITTEN_KEY, _is_test_file) if w[: len(path)] == path]
+        written = [w for w in walk.written_named(_WRITTEN_KEY, _is_test_file) if w[: len(path)] == path]
         if written:
             # Files the line writes first (`echo … > tests/test_x.py; pytest tests`): read as
             # the line wrote them (scripts._text), with the conftest.py files above them.
@@ -249,11 +249,9 @@ def _configuration(walk: Walk, view: View, given: list[str]) -> tuple[list[str],
     disk = walk.disk
     # The directories from the root down to the command's, to the first that is not there
     # (a long script `cd`-ing down a missing tree pays for the existing part only).
-    depth = 0
-    while depth < len(cwd) and not disk.missing_directory(cwd[: depth + 1]):
-        depth += 1
+    depth = min(disk.first_missing(cwd), len(cwd) + 1) - 1
     # (cached per directory; a configuration file the line writes later makes a new entry)
-    key = (_CONFIG_KEY, cwd[:depth], len(_written_named(walk, _WRITTEN_CONFIG_KEY, _CONFIG_NAMES.__contains__)))
+    key = (_CONFIG_KEY, cwd[:depth], len(walk.written_named(_WRITTEN_CONFIG_KEY, _CONFIG_NAMES.__contains__)))
     found = walk.file_scripts.get(key) if not given else None
     if found is None:
         sources: list[tuple[str, tuple[str, ...] | None]] = [(g[3:], None) for g in given if g.startswith("-c ")]
@@ -296,19 +294,7 @@ def _settings(walk: Walk, view: View, overrides: str,
 _CONFIG_KEY = "testrunners.configuration"  # (its entries in `Walk.file_scripts`)
 
 
-def _written_named(walk: Walk, key: str, accept) -> list[tuple[str, ...]]:
-    """The files the line has written so far whose name `accept`s (test files, configuration
-    files). The line's written files only grow, in order: each is looked at once per analysis
-    and `key`, however many pytest commands a long script holds."""
-    seen, found = walk.file_scripts.get(key, (0, []))
-    new = walk.written_since(seen)
-    if new:
-        found = found + [w for w in new if w and accept(w[-1])]
-        walk.file_scripts[key] = (seen + len(new), found)
-    return found
-
-
-# (their entries in `Walk.file_scripts`, the walk's cache of files read)
+# (`Walk.written_named`'s keys: their entries in `Walk.file_scripts`, the walk's cache of files read)
 _WRITTEN_KEY = "testrunners.written"
 _WRITTEN_CONFIG_KEY = "testrunners.written-configuration"
 _WRITTEN_MODULES_KEY = "testrunners.written-modules"
@@ -422,7 +408,7 @@ def _discovered(walk: Walk, view: View, run: TestRun, settings: dict, start: str
     rule = discovery_rule(settings.get("-p", "test*.py"), run.runner == NOSE2)
     # Files the line writes first (`echo … > test_x.py; python3 -m unittest`): read as the line
     # wrote them (scripts._text), as pytest's (round 5)
-    for w in _written_named(walk, _WRITTEN_MODULES_KEY, _is_module_file):
+    for w in walk.written_named(_WRITTEN_MODULES_KEY, _is_module_file):
         if w[: len(path)] == path and len(w) > len(path) and rule["files"]().fullmatch("/".join(w[len(path) :])):
             add(w)
     collected = _collected(walk, path, **rule)
@@ -592,9 +578,8 @@ def _runner_configuration(walk: Walk, view: View, rule: Runner, run: TestRun
     disk = walk.disk
     root_segments = tuple(disk.root_segs)
     top = len(root_segments) if cwd[: len(root_segments)] == root_segments else len(cwd)
-    depth = len(cwd)
-    while depth > top and disk.missing_directory(cwd[:depth]):
-        depth -= 1  # (a directory known missing holds no configuration: no lookup per name)
+    # (a directory known missing holds no configuration: no lookup per name)
+    depth = max(top, min(disk.first_missing(cwd, top), len(cwd) + 1) - 1)
     candidates: list[tuple[tuple[str, ...], bool]] = [  # (path, is package.json)
         (walk.absolute(given[3:], cwd), False) for given in run.configuration if given.startswith("-c ")]
     names = rule.configuration + (("package.json",) if rule.package_key else ())

@@ -182,15 +182,18 @@ def judge_transcript_line(text: str, target: TranscriptTarget, cwd: str | None =
         return None
     walk = Walk(text, root=target.root, home=target.home_text,
                 wants_run=lambda run, _context: target.last in run, cwd=cwd)
-    for event in walk.events():
-        if type(event) is UnreadSpan:
-            if target.names_span(event):
-                return TRANSCRIPT_UNREAD.format(path=target.path)
-            continue
-        reason = _command(event, target)
-        if reason is not None:
-            return reason
-    return None
+    try:
+        for event in walk.events():
+            if type(event) is UnreadSpan:
+                if target.names_span(event):
+                    return TRANSCRIPT_UNREAD.format(path=target.path)
+                continue
+            reason = _command(event, target)
+            if reason is not None:
+                return reason
+        return None
+    finally:
+        walk.close()
 
 
 def _command(view: View, target: TranscriptTarget) -> str | None:
