@@ -591,6 +591,45 @@ def _command_line(program: str, args: Sequence[Arg], quote_program: bool = True,
                        else "'" + a.text.replace("'", "'\\''") + "'" for a in args)])
 
 
+def _unknown_option(args: Sequence[Arg], inner: int) -> Arg | None:
+    """(round 9) A word of unknown value among an extractor's arguments that may be an option:
+    its value may begin with `-` (`$O`, `"$O"`, `-x$O`), so it may be `-Cci`, `--directory=ci`
+    (tar, which takes options after operands too), `-dci` (unzip, patch) or `-oci` (7z), and the
+    members land below a directory of unknown value, as after `-C "$D"`. None when every such
+    word begins with other literal text (`a$N.tar`) or there is none."""
+    for a in args[inner + 1 :]:
+        if a.opaque and a.word is not None and a.word.text[:1] in ("$", "`", "-", '"'):
+            return Arg(a.text, None, True, ANY, a.word)
+    return None
+
+
+def _git_unknown_global(text: str, cmd: SimpleCommand, args: Sequence[Arg], inner: int) -> str | None:
+    """(round 9) `git $O rm -f gate.sh`: a word of unknown value where git's global options or
+    its subcommand are may be `-Cci` (then `rm` runs in ci/) or nothing (then it runs here).
+    The line that covers both: the rest of the command run in a directory of unknown value, in
+    a subshell (`( cd "$O" && git rm -f gate.sh )`); None when there is no such word."""
+    k = inner + 1
+    while k < len(args) and not args[k].opaque and args[k].text.startswith("-"):
+        k += 2 if args[k].text in _GIT_VALUED_GLOBALS else 1
+    if k + 1 >= len(args) or not args[k].opaque or args[k].word is None:
+        return None
+    word = args[k].word
+    rest = _without_word(text, cmd, word)
+    return "( cd " + _quoted_spelling(text[word.start : word.end]) + " && " + rest + "\n)"
+
+
+def _quoted_spelling(spelled: str) -> str:
+    """A word as spelled, in double quotes unless it is quoted already (`$O` → `"$O"`)."""
+    return spelled if spelled[:1] in ('"', "'") else '"' + spelled + '"'
+
+
+def _without_word(text: str, cmd: SimpleCommand, word: Word) -> str:
+    """The command `cmd` of `text` as spelled, its redirects too, less the word `word` (its
+    heredocs' bodies are not part of the span: a heredoc stays unread, and fails closed)."""
+    end = max([cmd.words[-1].end, *(r.target.end for r in cmd.redirects)])
+    return text[cmd.words[0].start : word.start] + text[word.end : end]
+
+
 def _unknown_chdir(args: Sequence[Arg], inner: int, options: tuple[str, ...]) -> Arg | None:
     """The word of one of `options` (`-C DIR`, `-CDIR`, `--directory=DIR`) that gets a value of
     unknown value or a glob (an attached value stays in its option's word), or None."""
@@ -1585,6 +1624,10 @@ class Walk:
         view.inner = inner
         if inner == 0 and name.startswith("(") and not name.startswith("(("):
             name = basename(name.lstrip("("))  # `(cd sub && make)`: the group's first command
+        if name in _NOEXEC_SHELLS and inner + 1 < len(args) and noexec(args[inner + 1 :]):
+            # `bash -n x.sh`: a syntax check runs nothing; its script, `-c` code and heredoc
+            # are read (a row of their own: `bash -n`)
+            name += " -n"
         view.name = name
         if name == "history" and "HISTFILE" in context.scope.values:
             view.args = args = self._with_history_file(args, inner)
@@ -1621,7 +1664,8 @@ class Walk:
         if flags & W_GLOB and view.cwd is not None and not context.glob.noglob and self.disk is not None:
             view.option_glob = self._option_glob(args, view.cwd, name in VIEWERS)
         if name in _WORKING_DIRECTORY_OPTIONS and inner + 1 < len(args) \
-                and (chdir := _unknown_chdir(args, inner, _WORKING_DIRECTORY_OPTIONS[name])) is not None:
+                and (chdir := _unknown_chdir(args, inner, _WORKING_DIRECTORY_OPTIONS[name])
+                     or (_unknown_option(args, inner) if name in _EXTRACTORS else None)) is not None:
             if name in _EXTRACTORS:
                 # `tar -C c? -xf x.tar`: the archive is opened where the line is, its members
                 # land in a directory the judge matches as a pattern (`deferred`)
@@ -1665,6 +1709,11 @@ class Walk:
             if name == "-" and view.wrapper in _PYTHON_FILE_RUNNERS:
                 view.name = name = "python"  # `uv run -`: python, its program read from stdin
                 view.model = model = E.COMMANDS["python"]
+        if inner + 1 < len(args) and args[inner].opaque and args[inner].count == ANY and args[inner].word is not None:
+            # (round 9) `$O bash x.sh`, `env $O bash x.sh`, `xargs $O bash < list`: an unquoted
+            # word of unknown value may expand to no word at all, and the next one is then the
+            # command: the line without that word is walked too
+            view.wrapper_scripts = (*view.wrapper_scripts, _without_word(text, cmd, args[inner].word))
         spelled = text[words[0].start : words[-1].end] if words else ""
         if "$(" in spelled or "`" in spelled:
             # A command substitution spelled inside quotes in a value the shell may evaluate
@@ -1775,6 +1824,8 @@ class Walk:
                     binary = "/" + "/".join((*directory, name))
                     view.wrapper_scripts = (*view.wrapper_scripts, _command_line(binary, args[inner + 1 :]))
                     break
+        if name == "git" and cmd.flags & W_VAR and (unknown_global := _git_unknown_global(text, cmd, args, inner)):
+            view.wrapper_scripts = (*view.wrapper_scripts, unknown_global)
         if name == "git" and self.disk is not None and (context.path_dirs or inner or "GIT_EXEC_PATH" in context.scope.values
                                                         or any(a.text.startswith("--exec-path=") for a in args[inner + 1 :])):
             program = self._git_external(view, args, inner)
@@ -1824,8 +1875,9 @@ class Walk:
             # sqlite3's stdin (a heredoc, herestring or pipe) is SQL and dot-commands it runs:
             # a mention there fails closed (`.output ci/x`, `ATTACH 'ci/x'`), as in its operands
             view.piped_unread = view.env.heredocs
-        if cmd.heredocs and model is None and name and not view.stdin_program and name not in _STDIN_READ_ELSEWHERE:
-            # A program no row models fed a heredoc (`mycli <<EOF`): what it does with the text
+        if cmd.heredocs and model is None and (name or inner < len(args)) and not view.stdin_program \
+                and name not in _STDIN_READ_ELSEWHERE:
+            # A program no row models fed a heredoc (`mycli <<EOF`, `$P <<EOF`): what it does with the text
             # is not known; a mention there fails closed, as in its herestring or operands.
             view.piped_unread = (*view.piped_unread, *(h.body for h in cmd.heredocs))
         # Subshell group: a `(` opening the command saves the directory, a `)` closing it
@@ -5050,12 +5102,23 @@ def shell_script_sources(words: Sequence[Arg | Word], cmd: SimpleCommand) -> tup
         return [" ".join(w.text for w in rest)], True
     options = shell_options(rest)
     if options is None:
-        return [], False
+        # (round 9) A word of unknown value after `-c` is the code, or an option, and then the
+        # next word is (`bash -c "$O" 'bash x.sh'` with O=-x ran x.sh, and passed unread)
+        at = next((k for k, w in enumerate(rest) if w.opaque), len(rest))
+        before = shell_options(rest[:at])
+        if before is None or "c" not in before[1] or before[0] != at:
+            return [], False
+        sources = _spelled_code(rest[at])
+        if at + 1 < len(rest) and not rest[at + 1].opaque:
+            sources.append(rest[at + 1].text)
+        return sources, False
     k, letters = options
     operands = rest[k:]
     if "c" in letters:
-        if not operands or operands[0].opaque:
+        if not operands:
             return [], False
+        if operands[0].opaque:
+            return _spelled_code(operands[0]), False
         return [operands[0].text], True
     if operands:
         return [], False  # a script file: its text is not ours to read
@@ -5064,6 +5127,14 @@ def shell_script_sources(words: Sequence[Arg | Word], cmd: SimpleCommand) -> tup
     if not stdin or len(stdin) != stdin_sources:
         return [], False
     return stdin, True
+
+
+def _spelled_code(code: Arg | Word) -> list[str]:
+    """`-c` code of unknown value where only a variable is expanded (`bash -c "$O bash x.sh"`),
+    as spelled: walked with the variables unknown (with $O empty, bash ran x.sh, which passed
+    unread). None of it for code a substitution makes (scripts.py reads what it prints)."""
+    word = getattr(code, "word", code)  # (an `Arg`'s word, or the `Word` itself)
+    return [code.text] if word is not None and word.flags == W_VAR else []
 
 
 def _interactive(words: Sequence[Arg]) -> bool:
@@ -5079,6 +5150,48 @@ def command_mode_operands(words: Sequence[Arg]) -> Sequence[Arg] | None:
     if options is None or "c" not in options[1]:
         return None
     return words[1 + options[0] + 1 :]
+
+
+# Shells whose `-n` (noexec) was seen to run nothing at all: not the script, its `-c` code or
+# stdin, nor BASH_ENV, `--rcfile` or a login shell's profile, interactive or not (bash 5.2,
+# dash 0.5.12). zsh and ksh are not among them: not tried, so their `-n` is not trusted.
+_NOEXEC_SHELLS = frozenset({"bash", "sh", "dash", "rbash"})
+
+
+def noexec(words: Sequence[Arg]) -> bool:
+    """Do a shell's options (its arguments, after its name) leave noexec set: `-n` (in a bundle
+    too: `-vn`) or `-o noexec`, not undone by a later `+n` or `+o noexec`? False when an option
+    word, or an `-o` value, is of unknown value (it may be `+n`)."""
+    on = False
+    k = 0
+    while k < len(words):
+        word = words[k]
+        t = word.text
+        if word.opaque:
+            return False
+        if t == "--" or t == "-":
+            break
+        if t in ("--rcfile", "--init-file"):
+            k += 2
+            continue
+        if t.startswith("--"):
+            k += 1
+            continue
+        if t[:1] not in ("-", "+") or len(t) < 2:
+            break
+        sign = t[0] == "-"
+        k += 1
+        for letter in t[1:]:
+            if letter == "n":
+                on = sign
+            elif letter in ("o", "O"):  # each takes the next word (`-euo pipefail`, `-o noexec`)
+                if k < len(words):
+                    if words[k].opaque and letter == "o":
+                        return False
+                    if letter == "o" and words[k].text == "noexec":
+                        on = sign
+                k += 1
+    return on
 
 
 def shell_options(words: Sequence[Arg | Word]) -> tuple[int, str] | None:

@@ -545,6 +545,11 @@ COMMANDS: dict[str, Model] = {
 }
 del COMMANDS["wc."]
 COMMANDS["batcat"] = COMMANDS["bat"]  # Debian's name for bat
+# A shell's syntax check (`bash -n x.sh`, `sh -n -c CODE`, the walk's name for a shell whose
+# options leave noexec set: analysis.noexec): nothing runs, so every word is at most read and
+# no option can write (`--rcfile F` is not even sourced).
+for _shell in ("bash", "sh", "dash", "rbash"):
+    COMMANDS[_shell + " -n"] = Model("read...", "-o=data -O=data --rcfile=read --init-file=read", pure=True)
 
 
 def model_for(name: str) -> Model | None:

@@ -36,7 +36,7 @@ from polydeukes.stdlib.shell.effects import (
     read_options,
     unknown_reason,
 )
-from polydeukes.stdlib.shell.expansion import ONE, Arg, escape_pattern
+from polydeukes.stdlib.shell.expansion import ANY, ONE, Arg, escape_pattern
 from polydeukes.stdlib.shell.tokenizer import group_end
 from polydeukes.stdlib.shell.interpreters import interpreter
 from polydeukes.vm.sre import LazyPattern
@@ -1239,7 +1239,9 @@ def _patch(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
     spec = _patch_backup_spec(parsed, args)
     if spec == (None,):
         extra.append(Extra(WRITE, path="/", tree=True, rule="backup"))
-    if not operands:
+    # (round 9) `patch $O -p0 < p.diff`: a first operand of unknown value may be no word at all
+    # (or an option, `-dci`: the walk's `unknown_directory`), and the patch comes from stdin
+    if not operands or args[operands[0]].opaque and args[operands[0]].count == ANY:
         extra.append(Extra("patch", path=directory, tree=True, rule="patch",
                            source=(*patch_source(input_file, env, strip, ""),
                                    *((spec,) if _patch_backup_option(args) else ()))))

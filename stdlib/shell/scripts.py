@@ -74,7 +74,7 @@ from polydeukes.stdlib.shell.analysis import (
 from polydeukes.stdlib.shell.disk import (
     BINARY, COMPILED_BYTES, FILE_BYTES, PROGRAM_BYTES, SCRIPT_BYTES, Binary, CompiledText, Missing, Refused,
 )
-from polydeukes.stdlib.shell.expansion import Arg, Value, compile_segment, printed_file, printed_words, segment_matches
+from polydeukes.stdlib.shell.expansion import ANY, Arg, Value, compile_segment, printed_file, printed_words, segment_matches
 from polydeukes.stdlib.shell.readers import LINES, MADE, WRITES, input_runs
 from polydeukes.stdlib.shell.tokenizer import W_GLOB, PlainRun
 from polydeukes.stdlib.shell.interpreters import (
@@ -180,7 +180,8 @@ def located(view: View) -> FileScript | None:
             if before is not None and before[0] == at - inner - 1 and "s" not in before[1]:
                 # (`/dev/fd/3`, spelled so; `"$(ls x.sh)"`, each file the lister prints)
                 return _located(args[at], name, True, True, args[at + 1 :]) \
-                    or _listed_script(view, at, name, True, True, args[at + 1 :])
+                    or _listed_script(view, at, name, True, True, args[at + 1 :]) \
+                    or _after_vanishing(args, at, name, True)
             return None
         k, letters = options
         if "c" in letters:
@@ -188,7 +189,7 @@ def located(view: View) -> FileScript | None:
         stdin_mode = "s" in letters
         k += inner + 1
         if k < len(args) and not stdin_mode:
-            return _located(args[k], name, True, True, args[k + 1 :])
+            return _located(args[k], name, True, True, args[k + 1 :]) or _after_vanishing(args, k, name, True)
         if k == len(args) and not stdin_mode and view.listed_argv is not None:
             # `ls x.sh | xargs bash`: the script is each file the lister prints (xargs appends it)
             return _listed_script(view, k, name, True, True, None)
@@ -201,7 +202,8 @@ def located(view: View) -> FileScript | None:
             return None
         rest = args[k + 1 :]
         return _located(args[k], name, True, False, rest if rest else None) \
-            or _listed_script(view, k, name, True, False, rest if rest else None)
+            or _listed_script(view, k, name, True, False, rest if rest else None) \
+            or _after_vanishing(args, k, name, False)
     if view.stdin_program and view.stdin_program != "gdb" and name not in PROGRAM_FILE_READERS \
             and not _runs_own_program(view):
         return _stdin_script(view, name, False, ())  # `ed -s < x.ed`: its commands (E.STDIN_PROGRAMS)
@@ -678,6 +680,32 @@ def _program(view: View) -> FileScript | None:
     if any(it.role in (E.CODE, E.EXEC) for it in items) or known is not None and not known.stdin:
         return None
     return _stdin_script(view, name, False, ())
+
+
+def _after_vanishing(args: Sequence[Arg], at: int, runner: str, child: bool) -> FileScript | None:
+    """The script of `bash $O x.sh`, `source $O x.sh`: an unquoted word of unknown value at
+    `at` may expand to no word at all (`$O` unset), and the next literal word is then the
+    script, or the first operand after the options it starts (`bash $O -e x.sh`). None when no
+    such word follows or its place is unknown. (Either way the unknown word itself names no
+    file the walk can read.)"""
+    if args[at].count != ANY:
+        return None  # (`"$O"` is one word, empty at least: bash then runs the file `""`)
+    after = at + 1
+    while after < len(args) and args[after].opaque and args[after].count == ANY:
+        after += 1
+    rest = args[after:]
+    if not rest or rest[0].opaque:
+        return None
+    if runner in SHELLS:
+        options = shell_options(rest)
+        if options is None or "c" in options[1] or "s" in options[1] or options[0] >= len(rest):
+            return None
+        k = options[0]
+    else:
+        k = 1 if rest[0].text == "--" else 0
+        if k >= len(rest):
+            return None
+    return _located(rest[k], runner, True, child, rest[k + 1 :] or None)
 
 
 def _located(a: Arg, runner: str, shell: bool, child: bool, arguments: Sequence[Arg] | None) -> FileScript | None:
