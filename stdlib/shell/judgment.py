@@ -1483,6 +1483,9 @@ class _Judge:
         links, the work tree, archives, patches, `find -delete`, derived names."""
         by_find = _judged_by_find(view) if view.listed else ()
         homes = False  # a `$HOME` word with the home known
+        # (round 9) destinations of unknown value (`cp -t "$D" build/gate.sh`, `cp build/gate.sh
+        # "$D"`): each source lands at `$D/NAME`, judged as `cp x "$D/gate.sh"` is (below)
+        unknown: set[str] = set()
         for it in found.items:
             a = view.args[it.index]
             if it.role in E.WRITING and not a.opaque and (a.pattern is None or not it.whole) \
@@ -1495,6 +1498,8 @@ class _Judge:
             if it.role in E.WRITING and not a.opaque and (cwd is None or it.text[:1] == "~"):
                 self.unknown_base(view, it.text, a.pattern if it.whole else None, cwd, "operand", role=it.role)
             elif a.opaque and (it.role in E.WRITING or it.role == E.UNKNOWN):
+                if it.whole:
+                    unknown.add(it.text.rstrip("/"))
                 home = _HOME_WORD().fullmatch(it.text)
                 if home is None:
                     self.unknown_prefix(view, it.text, "operand", True)
@@ -1509,10 +1514,12 @@ class _Judge:
         globbed = {view.args[it.index].text: view.args[it.index].pattern for it in found.items
                    if it.role in E.WRITING and it.whole and view.args[it.index].pattern is not None}
         for extra in found.extra:
-            if globbed and extra.rule == "into" and extra.pattern is None:
+            if (globbed or unknown) and extra.rule == "into" and extra.pattern is None:
                 destination, _, name = extra.path.rpartition("/")
                 if destination in globbed:
                     self.glob_destination(view, globbed[destination], name, cwd)
+                elif destination in unknown and not extra.tree:
+                    self.unknown_prefix(view, extra.path, "write target", True)
             self.extra(view, extra, cwd, view.head, view.name)
 
     def home_words(self, view: View, cwd: tuple[str, ...] | None) -> None:
