@@ -5162,35 +5162,18 @@ def noexec(words: Sequence[Arg]) -> bool:
     """Do a shell's options (its arguments, after its name) leave noexec set: `-n` (in a bundle
     too: `-vn`) or `-o noexec`, not undone by a later `+n` or `+o noexec`? False when an option
     word, or an `-o` value, is of unknown value (it may be `+n`)."""
+    read = _shell_option_list(words)
+    if read is None:
+        return False
     on = False
-    k = 0
-    while k < len(words):
-        word = words[k]
-        t = word.text
-        if word.opaque:
-            return False
-        if t == "--" or t == "-":
-            break
-        if t in ("--rcfile", "--init-file"):
-            k += 2
-            continue
-        if t.startswith("--"):
-            k += 1
-            continue
-        if t[:1] not in ("-", "+") or len(t) < 2:
-            break
-        sign = t[0] == "-"
-        k += 1
-        for letter in t[1:]:
-            if letter == "n":
-                on = sign
-            elif letter in ("o", "O"):  # each takes the next word (`-euo pipefail`, `-o noexec`)
-                if k < len(words):
-                    if words[k].opaque and letter == "o":
-                        return False
-                    if letter == "o" and words[k].text == "noexec":
-                        on = sign
-                k += 1
+    for sign, letter, value in read[1]:
+        if letter == "n":
+            on = sign == "-"
+        elif letter == "o" and value is not None:
+            if value.opaque:
+                return False
+            if value.text == "noexec":
+                on = sign == "-"
     return on
 
 
@@ -5198,7 +5181,16 @@ def shell_options(words: Sequence[Arg | Word]) -> tuple[int, str] | None:
     """Where a shell's operands start in `words` (its arguments, after its name), and the
     letters of the options before them (`c`: command mode, `s`: the script is stdin); None
     when a word there is of unknown value."""
-    letters = ""
+    read = _shell_option_list(words)
+    return None if read is None else (read[0], "".join([letter for _sign, letter, _value in read[1]]))
+
+
+def _shell_option_list(words: Sequence[Arg | Word]) -> tuple[int, list[tuple[str, str, Arg | Word | None]]] | None:
+    """A shell's options, read once for `shell_options` and `noexec`: where its operands start
+    in `words` (its arguments, after its name), and each option letter in order as (its sign,
+    `-` or `+`; the letter; the word an `o` or `O` takes, or None); None when a word where an
+    option may be is of unknown value."""
+    letters: list[tuple[str, str, Arg | Word | None]] = []
     k = 0
     while k < len(words):
         t = words[k].text
@@ -5215,9 +5207,15 @@ def shell_options(words: Sequence[Arg | Word]) -> tuple[int, str] | None:
             k += 1
             continue
         if t[:1] in ("-", "+") and len(t) > 1:
-            letters += t[1:]
             # each `o` / `O` of a bundle takes the next word (`-euo pipefail`, `-o errexit`)
-            k += 1 + t.count("o", 1) + t.count("O", 1)
+            at = k + 1
+            for letter in t[1:]:
+                value = None
+                if letter in ("o", "O"):
+                    value = words[at] if at < len(words) else None
+                    at += 1
+                letters.append((t[0], letter, value))
+            k = at
             continue
         break
     return min(k, len(words)), letters
