@@ -656,6 +656,10 @@ def _find(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
         # `find` alone, or only an expression: the directory (`find | xargs rm -f` passed, its
         # start was none when no word was left to carry it)
         starts = [Arg(".", None, False, ONE, args[0].word if args else None)]
+    # (round 9) Where a start of unknown value is below, for `-delete` and `-exec` narrowed by
+    # `-name`: any directory (`find "$D" -name gate.sh -delete` passed). Without a name filter it
+    # is a write to a value known only at run time, as `rm -rf "$D"` is: not judged.
+    below = {id(start): "/" if start.opaque else start.text for start in starts}
     extra: list[Extra] = []
     unproven = None
     names: list[str] = []
@@ -717,7 +721,9 @@ def _find(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
             for start in starts:
                 argv = tuple(_placeholder(w, start) for w in command)
                 if argv:
-                    extra.append(Extra("command", rule="find" + t, argv=argv, path=start.text,
+                    narrowed = narrowing and names
+                    extra.append(Extra("command", rule="find" + t, argv=argv,
+                                       path=below[id(start)] if narrowed else start.text,
                                        pattern=start.pattern, names=tuple(names) if narrowing else (),
                                        source=placeholders))
             k = j + 1
@@ -731,8 +737,9 @@ def _find(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
             items = [Item(it.index, it.text, DELETE) if it.role == READ and args[it.index] in starts else it
                      for it in items]
         for start in starts:
-            extra.append(Extra(DELETE, path=start.text, pattern=start.pattern, tree=True,
-                               rule="find-delete", names=tuple(names) if narrowing else ()))
+            extra.append(Extra(DELETE, path=below[id(start)] if narrowing and names else start.text,
+                               pattern=start.pattern, tree=True, rule="find-delete",
+                               names=tuple(names) if narrowing else ()))
     # What it prints, for a stage it feeds (`find … | xargs rm`: see listers.py).
     for start in starts:
         if formatted or start.opaque or unproven is not None:
