@@ -73,7 +73,8 @@ class Extra(msgspec.Struct, frozen=True, gc=False):
     (for a path built from a glob); `tree`: the effect may reach anything below `path`;
     `rule`: names the effect in messages; `source`: for extract/patch, what to read (for a
     `find -exec` command: the indexes in `argv` of the words that held `{}`, with `path` or
-    `pattern` the start path they stand below and `names` find's `-name` filters before it).
+    `pattern` the start path they stand below and `names` find's `-name` filters before it;
+    for a tree written `into` a directory, the directory whose contents land there, when known).
     """
 
     kind: str
@@ -804,7 +805,8 @@ def generic(model: Model, args: Sequence[Arg]) -> Effects:
             source = args[k]
             if "no-target" in effects or model.contents == "always" or (
                     model.contents == "slash" and source.text.endswith(("/", "/."))):
-                extra.append(Extra(WRITE, path=dest, tree=True, rule="into"))
+                extra.append(Extra(WRITE, path=dest, tree=True, rule="into",
+                                   source=() if source.opaque else (source.text,)))
             else:
                 extra.extend(into(dest, source, WRITE))
     if target_dir:
@@ -885,8 +887,9 @@ def into(directory: str, source: Arg, kind: str) -> list[Extra]:
         base_pattern = source.pattern.rstrip("/").rsplit("/", 1)[-1]
         return [Extra(kind, pattern=directory.rstrip("/") + "/" + base_pattern, rule="into")]
     if source.opaque or base in ("", ".", ".."):
-        # `cp -r src/. dest`, an unknown name: anything may land in the directory.
-        return [Extra(kind, path=directory, tree=True, rule="into")]
+        # `cp -r src/. dest`, an unknown name: anything may land in the directory (`source`:
+        # the directory whose contents land there, when it is known)
+        return [Extra(kind, path=directory, tree=True, rule="into", source=() if source.opaque else (text or "/",))]
     return [Extra(kind, path=directory.rstrip("/") + "/" + base, rule="into")]
 
 

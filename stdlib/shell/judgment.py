@@ -1520,7 +1520,28 @@ class _Judge:
                     self.glob_destination(view, globbed[destination], name, cwd)
                 elif destination in unknown and not extra.tree:
                     self.unknown_prefix(view, extra.path, "write target", True)
+            if unknown and extra.rule == "into" and extra.tree and extra.source \
+                    and extra.path.rstrip("/") in unknown:
+                self.contents_into_unknown(view, extra, cwd)
             self.extra(view, extra, cwd, view.head, view.name)
+
+    def contents_into_unknown(self, view: View, extra: E.Extra, cwd: tuple[str, ...] | None) -> None:
+        """(round 9) A directory's contents copied into one of unknown value (`cp -r build/.
+        "$D"`, `rsync -a build/ "$D"`): what lands there is `$D/NAME` for each NAME the source
+        holds. For each entry, each tail of its path (`gate.sh`, `ci/gate.sh`) the source holds
+        on disk is such a write, judged as `cp x "$D/gate.sh"` is; a look that is refused counts
+        as found."""
+        disk = self.walk.disk
+        source = self.walk.absolute(extra.source[0], cwd)
+        if disk is None or source is None:
+            return
+        for entry in self.p.entries:
+            parts = entry.split("/")
+            for k in range(len(parts)):
+                if disk.kind([*source, *parts[k:]]) != "missing":
+                    self.unknown_prefix(view, extra.path.rstrip("/") + "/" + "/".join(parts[k:]), "write target", True)
+                    if self.reason is not None:
+                        return
 
     def home_words(self, view: View, cwd: tuple[str, ...] | None) -> None:
         """`rm -rf "$HOME"` with the home known: the model gives a word of unknown value no
