@@ -2128,6 +2128,15 @@ class Walk:
     def _synthetic(self, parent: View, argv: tuple[Arg, ...], depth: int,
                    find_exec: E.Extra | None = None) -> Iterator[Event]:
         """A command another command runs with arguments it builds (`find … -exec cmd {} ;`)."""
+        at = _unwrap(list(argv))[0]
+        if at + 1 < len(argv) and argv[at].opaque and argv[at].count == ANY:
+            # (round 9) `find … -exec $O bash {} \;`: the word may be no word at all, and the
+            # next one is then the command: walked without it too (`{}`'s places shift by one)
+            import msgspec  # (loaded already: the tokens are its structs)
+
+            shifted = None if find_exec is None else msgspec.structs.replace(
+                find_exec, source=tuple(k - (k > at) for k in find_exec.source if k != at))
+            yield from self._synthetic(parent, (*argv[:at], *argv[at + 1 :]), depth, shifted)
         view = View()
         if find_exec is not None:
             view.listed = (find_exec,)
@@ -5098,6 +5107,10 @@ def shell_script_sources(words: Sequence[Arg | Word], cmd: SimpleCommand) -> tup
     rest = words[1:]
     if name == "eval":
         if any(w.opaque for w in rest):
+            # (round 9) `eval $O bash x.sh`: words of unknown value only where a variable is
+            # expanded are walked as spelled, as `-c` code is (`_spelled_code`)
+            if all(_spelled_code(w) for w in rest if w.opaque):
+                return [" ".join(w.text for w in rest)], False
             return [], False
         return [" ".join(w.text for w in rest)], True
     options = shell_options(rest)
