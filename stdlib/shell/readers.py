@@ -982,6 +982,8 @@ def _tar(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
     if not mode:
         unproven = unproven or "no single operation mode (-c, -x, -t …) is given"
     if mode == "x" and not stdout:
+        if archive in (None, "-") and env.stdin_file is not None and not env.heredocs and not env.piped:
+            archive = env.stdin_file  # (round 9) `tar -xf - -C "$D" < a.tar`: the archive is a.tar
         source = ("tar", archive if archive not in (None, "-") else None, strip, transformed, absolute)
         for directory in dirs[-1:] or ["."]:
             extra.append(Extra("extract", path=directory, tree=True, rule="archive-extract", source=source))
