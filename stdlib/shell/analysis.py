@@ -593,7 +593,7 @@ def _command_line(program: str, args: Sequence[Arg], quote_program: bool = True,
 
 def _unknown_option(args: Sequence[Arg], inner: int) -> Arg | None:
     """(round 9) A word of unknown value among an extractor's arguments that may be an option:
-    its value may begin with `-` (`$O`, `"$O"`, `-x$O`), so it may be `-Cci`, `--directory=ci`
+    its value may begin with `-` (`$O`, `"$O"`, `-$O`), so it may be `-Cci`, `--directory=ci`
     (tar, which takes options after operands too), `-dci` (unzip, patch) or `-oci` (7z), and the
     members land below a directory of unknown value, as after `-C "$D"`. None when every such
     word begins with other literal text (`a$N.tar`) or there is none."""
@@ -605,14 +605,14 @@ def _unknown_option(args: Sequence[Arg], inner: int) -> Arg | None:
 
 def _git_unknown_global(text: str, cmd: SimpleCommand, args: Sequence[Arg], inner: int) -> str | None:
     """(round 9) `git $O rm -f gate.sh`: a word of unknown value where git's global options or
-    its subcommand are may be `-Cci` (then `rm` runs in ci/) or nothing (then it runs here).
+    its subcommand are may be `-C ci` (then `rm` runs in ci/) or nothing (then it runs here).
     The line that covers both: the rest of the command run in a directory of unknown value, in
     a subshell (`( cd "$O" && git rm -f gate.sh )`); None when there is no such word."""
     k = inner + 1
     while k < len(args) and not args[k].opaque and args[k].text.startswith("-"):
         k += 2 if args[k].text in _GIT_VALUED_GLOBALS else 1
-    if k + 1 >= len(args) or not args[k].opaque or args[k].word is None:
-        return None
+    if k + 1 >= len(args) or not args[k].opaque or not any(w is args[k].word for w in cmd.words):
+        return None  # (a word of another text: a function's `"$@"` bound to its caller's words)
     word = args[k].word
     rest = _without_word(text, cmd, word)
     return "( cd " + _quoted_spelling(text[word.start : word.end]) + " && " + rest + "\n)"
@@ -1709,7 +1709,8 @@ class Walk:
             if name == "-" and view.wrapper in _PYTHON_FILE_RUNNERS:
                 view.name = name = "python"  # `uv run -`: python, its program read from stdin
                 view.model = model = E.COMMANDS["python"]
-        if inner + 1 < len(args) and args[inner].opaque and args[inner].count == ANY and args[inner].word is not None:
+        if inner + 1 < len(args) and args[inner].opaque and args[inner].count == ANY \
+                and any(w is args[inner].word for w in words):  # (not a caller's word: `"$@"` in a function)
             # (round 9) `$O bash x.sh`, `env $O bash x.sh`, `xargs $O bash < list`: an unquoted
             # word of unknown value may expand to no word at all, and the next one is then the
             # command: the line without that word is walked too

@@ -689,7 +689,7 @@ def _after_vanishing(args: Sequence[Arg], at: int, runner: str, child: bool) -> 
     such word follows or its place is unknown. (Either way the unknown word itself names no
     file the walk can read.)"""
     if args[at].count != ANY:
-        return None  # (`"$O"` is one word, empty at least: bash then runs the file `""`)
+        return None  # (a word that stays one word names the script itself)
     after = at + 1
     while after < len(args) and args[after].opaque and args[after].count == ANY:
         after += 1
