@@ -194,6 +194,8 @@ _WRAPPERS: dict[str, tuple[frozenset[str], frozenset[str], int, bool]] = {
     "exec": (frozenset("a"), frozenset(), 0, False),
     "nice": (frozenset("n"), frozenset({"--adjustment"}), 0, False),
     "nohup": (frozenset(), frozenset(), 0, False),
+    # `coproc CMD`, `coproc NAME { …; }` (a NAME only before a compound command: `_unwrap`)
+    "coproc": (frozenset(), frozenset(), 0, False),
     "time": (frozenset("fo"), frozenset({"--format", "--output"}), 0, False),
     "timeout": (frozenset("sk"), frozenset({"--signal", "--kill-after"}), 1, False),
     "sudo": (
@@ -293,6 +295,18 @@ _WRAPPERS: dict[str, tuple[frozenset[str], frozenset[str], int, bool]] = {
                                                        "--overlay", "--overlay-ro", "--tmpfs", "--network-veth-extra",
                                                        "--property", "--slice", "--uuid"}), 0, False),
     "chpst": (frozenset("uUbe/nlLmdopfc"), frozenset(), 0, False),
+    # (round 10) More that run their words as a command: an inhibitor lock held, another user
+    # entered in a container (gosu's and su-exec's USER first), GNU parallel's semaphore, task
+    # spooler's queue, BSD's lock file (first), a daemon made of it (`-c DIR` its directory;
+    # `-o`/`-e` files it writes)
+    "systemd-inhibit": (frozenset(), frozenset({"--what", "--who", "--why", "--mode"}), 0, False),
+    "gosu": (frozenset(), frozenset(), 1, False),
+    "su-exec": (frozenset(), frozenset(), 1, False),
+    "sem": (frozenset("j"), frozenset({"--id", "--jobs", "--semaphorename", "--timeout", "--st",
+                                       "--semaphoretimeout"}), 0, False),
+    "tsp": (frozenset("LNDW"), frozenset(), 0, False),
+    "lockf": (frozenset("t"), frozenset(), 1, False),
+    "daemonize": (frozenset("acelopuE"), frozenset(), 0, False),
     "vglrun": (frozenset("cdp"), frozenset(), 0, False),
     "gamemoderun": (frozenset(), frozenset(), 0, False),
     "prime-run": (frozenset(), frozenset(), 0, False),
@@ -493,6 +507,7 @@ _WRAPPER_STRINGS: dict[str, _WrapperStrings] = {
     "strace": _WrapperStrings(options=frozenset({"-o", "--output"}), outputs=frozenset({"-o", "--output"}),
                               prefixes=("|", "!")),
     "ltrace": _WrapperStrings(outputs=frozenset({"-o", "--output"})),
+    "daemonize": _WrapperStrings(outputs=frozenset({"-o", "-e", "-p", "-l"})),
     "valgrind": _WrapperStrings(outputs=frozenset({"--log-file", "--xml-file"})),
     "xvfb-run": _WrapperStrings(outputs=frozenset({"-e", "--error-file", "-f", "--auth-file"})),
     "screen": _WrapperStrings(outputs=frozenset({"-Logfile"})),
@@ -511,7 +526,7 @@ _WRAPPER_STRINGS: dict[str, _WrapperStrings] = {
 # --directory DIR`; gdb's `--directory` is a source path, its `-cd` a directory).
 _CHDIR_OPTIONS = frozenset({
     ("env", "-C"), ("env", "--chdir"), ("sudo", "-D"), ("sudo", "--chdir"), ("uv", "--directory"),
-    ("uvx", "--directory"), ("poetry", "-C"), ("poetry", "--directory"), ("pnpm", "-C"), ("pnpm", "--dir"),
+    ("uvx", "--directory"), ("daemonize", "-c"), ("poetry", "-C"), ("poetry", "--directory"), ("pnpm", "-C"), ("pnpm", "--dir"),
     ("yarn", "--cwd"), ("systemd-run", "--working-directory"), ("gdb", "-cd"), ("gdb", "--cd"),
 })
 # The wrappers with such an option (`_moves_directory` unwraps only their lines).
@@ -794,6 +809,29 @@ def basename(text: str) -> str:
     return text.rsplit("/", 1)[-1]
 
 
+# Where a program named by its path is the one its name says: the directories a standard PATH
+# lists, which the judge trusts for a bare name too. Anywhere else (the project, the home,
+# /tmp) the file may be any program: `cp /bin/rm notes/cat` in one call, `notes/cat -rf
+# .claude` in the next.
+TRUSTED_PROGRAM_DIRECTORIES = frozenset({
+    "/bin", "/sbin", "/usr/bin", "/usr/sbin", "/usr/local/bin", "/usr/local/sbin",
+    "/opt/homebrew/bin", "/opt/homebrew/sbin",
+})
+
+
+def untrusted_program_path(spelled: str) -> bool:
+    """Is a command word a path outside `TRUSTED_PROGRAM_DIRECTORIES`? Its row then tells what
+    the name's program would do, not what the file does: the row may add effects (a write,
+    code it runs), never prove a mention a read or its stdin data. A path with `..` is not
+    trusted (`/usr/bin/x/..` is wherever the link x leads)."""
+    if "/" not in spelled:
+        return False
+    directory = spelled.rpartition("/")[0]
+    segments = [s for s in directory.split("/") if s and s != "."]
+    return not spelled.startswith("/") or ".." in segments \
+        or "/" + "/".join(segments) not in TRUSTED_PROGRAM_DIRECTORIES
+
+
 def is_write_redirect(r: Redirect) -> bool:
     """§8.2: a redirect with `>` in its operator, except an fd duplication (`2>&1`, `>&-`)."""
     if ">" not in r.operator:
@@ -883,6 +921,7 @@ class View:
     # the arguments they stand for: in `listed_argv` when set (xargs appends them), else `args`.
     listed: tuple = ()
     listed_argv: list | None = None
+    listed_targets: tuple = ()  # the same for its write redirects' targets (`: > "$f"`)
     stdin_listing: tuple | None = None  # what the previous stage prints, when it lists paths
     # A `done` whose loop's commands only read (`_reads_only_loop`): what it reads from its
     # redirect reaches no writer.
@@ -1107,6 +1146,9 @@ class Walk:
         self.origin: str | None = None  # the script file being walked, for reasons (scripts.py)
         self.file_scripts: dict = {}  # files read so far (`read_file`) and what was worked out of them
         self._group_inputs: dict = {}  # (`inputs.group_inputs`, by `id` of the command)
+        # The scripts of process substitutions `exec` opened descriptors on (`exec 3< <(git
+        # ls-files)`), by descriptor: `Context.fds` holds no file for them
+        self._exec_substitutions: dict[str, str] = {}
         self._physical_of: tuple[str, ...] | None = None  # (`_physical`: the last directory asked,
         self._physical_cwd: tuple[str, ...] | None = None  # and where it is on disk)
         # A script walked names `cdable_vars` (`shopt -s`, `bash -O`, `BASHOPTS`): from then on
@@ -1306,6 +1348,11 @@ class Walk:
                 self._loop_input(view, cmd)
                 # (`mapfile -t a < <(git ls-files)`: the paths it prints)
                 view.stdin_listing = self._done_listing(cmd, depth) or view.stdin_listing
+            if view.stdin_listing is None and view.name in _READERS_OF_LINES and not view.redefined \
+                    and (view.group_input is not None or self._exec_substitutions or view.inputs):
+                # `read -u 3 f` after `exec 3< <(git ls-files)`, `{ while read f; …; }
+                # < <(git ls-files)` (round 10: they passed)
+                view.stdin_listing = self._reader_listing(view, depth)
             if rewriter is not None and _runs_stdin_as_code(cmd) and (
                     rewriter not in _PATH_PRINTERS or _stdin_shell(cmd)):
                 # (a lister's paths are commands to a shell only; a read loop or `zip -@` takes
@@ -2371,6 +2418,16 @@ class Walk:
                 k += t in ("-n", "-L", "--max-args", "--max-lines")
             k += 1
         if from_file is None:
+            # `xargs rm <<< "$(git ls-files)"` (round 10: its items were the words `$(git` and
+            # `ls-files)`), `exec < <(git ls-files); xargs rm`
+            listed = next((script for r in view.cmd.redirects if (script := _listing_script(r)) is not None), None)
+            if listed is None and (view.group_input is not None or self._exec_substitutions):
+                from polydeukes.stdlib.shell import inputs
+
+                listed = inputs.substitution_on("0", view.inputs, view.group_input, self._exec_substitutions)
+            if listed is not None:
+                from_file = "<(" + listed + ")"
+        if from_file is None:
             bodies = view.env.heredocs
             if len(bodies) == 1 and view.env.stdin_file is None:
                 source = bodies[0]
@@ -2462,12 +2519,34 @@ class Walk:
             view.listed = (*view.listed, *found)
 
     def _done_listing(self, done: SimpleCommand, depth: int) -> tuple | None:
-        """What a loop reads when its `done` takes it from a process substitution that lists
-        paths (`done < <(git ls-files)`)."""
+        """What a loop reads when its `done` takes it from a substitution that lists paths
+        (`done < <(git ls-files)`, `done <<< "$(git ls-files)"`)."""
         for r in done.redirects:
-            if r.operator == "<" and r.target.text.startswith("<(") and r.target.text.endswith(")"):
-                return self._printed_by(r.target.text[2:-1], depth, True)
+            script = _listing_script(r)
+            if script is not None:
+                return self._printed_by(script, depth, True)
         return None
+
+    def _reader_listing(self, view: View, depth: int) -> tuple | None:
+        """What `read`/`mapfile` reads, when its descriptor (`-u N`, else 0) was opened on a
+        process substitution that lists paths: by its own redirects (`read f <&3`), a group's
+        around it, or `exec` earlier on the line."""
+        from polydeukes.stdlib.shell import inputs
+
+        args = view.args
+        fd = "0"
+        for k in range(view.inner + 1, len(args)):
+            t = args[k].text
+            if t == "-u" and k + 1 < len(args):
+                fd = args[k + 1].text
+                if args[k + 1].opaque and (m := _COPROC_OUTPUT().fullmatch(fd)) is not None:
+                    fd = m.group(1) or m.group(2)  # (`-u "${COPROC[0]}"`: the coprocess's output)
+                break
+            if t[:2] == "-u" and t[2:].isdigit():
+                fd = t[2:]
+                break
+        script = inputs.substitution_on(fd, view.inputs, view.group_input, self._exec_substitutions)
+        return self._printed_by(script, depth, True) if script is not None else None
 
     def _printed_by(self, source: str, depth: int, printers: bool = False) -> tuple | None:
         """What a substitution's script prints when it lists paths, read ahead of the command
@@ -2547,6 +2626,17 @@ class Walk:
         if by_name:
             view.listed = tuple(extra for var, indexes in by_name.items()
                                 for extra in listers.within(listed[var], tuple(indexes)))
+        # A write redirect's target of such a variable (`while read f; do : > "$f"; done`)
+        # truncates each listed path (round 10: it passed as a target of unknown value)
+        targets: list = []
+        for r in view.cmd.redirects:
+            word = r.target
+            if word.flags & W_VAR and is_write_redirect(r):
+                for m in _VARIABLE_REFERENCE().finditer(text, word.start, word.end):
+                    if m.group(1) in listed:
+                        targets.extend(listers.within(listed[m.group(1)], ()))
+        if targets:
+            view.listed_targets = tuple(targets)
 
     # -- state updates ----------------------------------------------------------------------
 
@@ -2581,10 +2671,19 @@ class Walk:
                         context.path_dirs = self._path_dirs(a.text[5:], view.cwd)
                 elif a.text.startswith(_PYTHON_ASSIGNMENTS):
                     context.python_environment = True
+        if inner and inner < len(args) and args[0].text == "coproc" and args[inner].word is not None:
+            # `coproc git ls-files; while read -u "${COPROC[0]}" f`: what it prints is read there
+            self._exec_substitutions[_coproc_name(args, inner)] = view.source[args[inner].word.start : view.cmd.words[-1].end]
         if view.inputs and args and args[-1].text == "exec":
             from polydeukes.stdlib.shell import inputs  # `exec 3<x.sh`: open for the rest of the line
 
             inputs.exec_fds(context.fds, view.inputs)
+            for fd, r in view.inputs.items():
+                script = _listing_script(r) if r is not None else None
+                if script is not None:
+                    self._exec_substitutions[fd] = script
+                else:
+                    self._exec_substitutions.pop(fd, None)
         if name == "git":
             # (not in `_STATEFUL`: a git command that only reads keeps the fast path, which
             # makes no view; one that restores paths writes, so it is viewed and comes here)
@@ -2996,9 +3095,15 @@ class Walk:
         if self.context.listed:
             self.context.listed.pop(var, None)
         if len(rest) >= 2 and rest[1].text == "in":
-            if len(rest) == 3 and "@" in self.context.listed and source and rest[2].word is not None \
-                    and source[rest[2].word.start : rest[2].word.end] in ('"$@"', "$@", '"$*"', "$*"):
-                self.context.listed[var] = self.context.listed["@"]  # (as `for x; do` below)
+            if self.context.listed and source:
+                # `for f in "${a[@]}"`, `for f in $a`, `for x in "$@"` over names that take a
+                # lister's paths: the loop's variable takes them too (round 10: they passed)
+                listed = self.context.listed
+                taken = [extra for a in rest[2:] if a.word is not None and a.word.flags & W_VAR
+                         for m in _VARIABLE_REFERENCE().finditer(source, a.word.start, a.word.end)
+                         if m.group(1) in listed for extra in listed[m.group(1)]]
+                if taken:
+                    listed[var] = tuple(taken)
             values = []
             for a in rest[2:]:
                 if a.word.flags & (W_VAR | W_SUBST) and source:
@@ -4106,9 +4211,15 @@ def _unwrap(args: Sequence[Arg] | Sequence[Word]) -> tuple[int, bool, bool, int]
                                          for a in args[:k]):
             positionals = 1 << 16  # su's form (`runuser -l user -c 'cmd'`): no command word
         k += positionals
+        if name == "coproc" and k + 1 < n and not args[k].opaque and (
+                args[k + 1].text in _COMPOUND_OPENERS or args[k + 1].text[:1] == "("):
+            k += 1  # (its NAME)
         if name == "flock" and k < n and args[k].text in ("-c", "--command"):
             k = n  # `flock FILE -c 'cmd'`: the string is the command
     return min(k, n), via_xargs, changes_directory, xargs_at
+
+
+_COMPOUND_OPENERS = frozenset({"{", "while", "until", "for", "select", "if", "case", "[["})
 
 
 def _past_options(args: Sequence[Arg] | Sequence[Word], k: int, name: str, short_args: frozenset[str],
@@ -5943,11 +6054,19 @@ def _reads_stdin_as_program(cmd: SimpleCommand) -> bool:
         if not words:
             return False
         first = words[0]
+    grouped = first.text == "{" and len(words) > 1 and not first.opaque
+    if grouped:
+        words = words[1:]  # `… | { while read f; do …; done; }` (round 10: it passed)
+        first = words[0]
     if not first.opaque:
         if first.text in ("while", "until"):
             return True  # `… | while read f; do …`: the loop runs what it reads
+        if grouped and first.text in _READERS_OF_LINES:
+            return True  # `… | { read f; rm "$f"; }`: the group's later commands take what it read
         # Most stages are a plain reader or filter (`| sort`, `| wc -l`): a name that is no
         # executor, shell, wrapper, reserved word or interpreter cannot run what it reads.
+        if untrusted_program_path(first.text):
+            return True  # `… | notes/cat`: the file may be a shell whatever its name
         if "=" not in first.text and not first.text.endswith(")"):
             head = basename(first.text)
             if head in _NAMES_FROM_STDIN:
@@ -5964,6 +6083,8 @@ def _reads_stdin_as_program(cmd: SimpleCommand) -> bool:
         return not words or not _pure_reader(words)
     if not words or words[0].opaque:
         return False
+    if untrusted_program_path(words[0].text):
+        return True  # (`… | env notes/cat`)
     head = basename(words[0].text)
     if head in _STDIN_EXECUTORS or head == "sqlite3":
         return True  # (sqlite3 with SQL operands reads no stdin: not worked out, read as its program)
@@ -5999,6 +6120,8 @@ _MAY_RUN_STDIN = (_STDIN_EXECUTORS | NESTED_SHELLS | _RESERVED | _WRAPPER_NAMES 
 
 
 def _pure_reader(words: Sequence[Word]) -> bool:
+    if untrusted_program_path(words[0].text):
+        return False
     model = E.model_for(basename(words[0].text))
     return model is not None and model.pure
 
@@ -6033,6 +6156,29 @@ def _pipeline_feeds_executor(commands: Sequence[SimpleCommand | PlainRun], start
             downstream_executes = True
         flags[k - 1 - start] = downstream_executes
     return flags
+
+
+_COPROC_OUTPUT = LazyPattern(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\[0\]\}|\$([A-Za-z_][A-Za-z0-9_]*)")
+
+
+def _coproc_name(args: Sequence[Arg], inner: int) -> str:
+    """The name a `coproc` gives its descriptors: its NAME before a compound command, else COPROC."""
+    return args[1].text if inner > 2 and args[1].text not in _COMPOUND_OPENERS else "COPROC"
+
+
+def _listing_script(r: Redirect) -> str | None:
+    """The script whose output a reading redirect gives as input, when it is a substitution
+    whole: `< <(git ls-files)`, `<<< "$(git ls-files)"`, ``<<< `git ls-files` ``."""
+    t = r.target.text
+    if r.operator == "<":
+        return t[2:-1] if t.startswith("<(") and t.endswith(")") else None
+    if r.operator != "<<<" or not r.target.opaque:
+        return None
+    if t.startswith("$(") and not t.startswith("$((") and group_end(t, 1, "(", ")") == len(t):
+        return t[2:-1]
+    if len(t) > 1 and t[0] == "`" and t.count("`") == 2 and t[-1] == "`":
+        return t[1:-1]
+    return None
 
 
 def _heredoc_runs(cmd: SimpleCommand) -> bool:

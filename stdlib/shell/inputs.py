@@ -114,6 +114,32 @@ def fd_file(n: str, inputs: dict[str, Redirect | None] | None, opened: dict[str,
     return opened.get(n)
 
 
+def substitution_on(fd: str, inputs: dict[str, Redirect | None] | None, group: Redirect | None,
+                    opened: dict[str, str]) -> str | None:
+    """The script of the process substitution open for reading on descriptor `fd` (`read -u 3`
+    with `3< <(git ls-files)`): by the command's own redirects (`<&N` followed), a group's
+    around it (fd 0), or `exec` earlier (`opened`: descriptor to script); None otherwise."""
+    fd = (fd.lstrip("0") or "0") if fd.isdigit() else fd
+    own = inputs or {}
+    for _ in range(10):
+        if fd in own:
+            r = own[fd]
+        elif fd == "0" and group is not None:
+            r, group, own = group, None, {}  # (a group's `<&N` names the descriptors outside it)
+        else:
+            return opened.get(fd)
+        if r is None:
+            return None
+        if r.operator == "<&":
+            if r.target.opaque or not r.target.text.isdigit():
+                return None
+            fd = r.target.text.lstrip("0") or "0"
+            continue
+        t = r.target.text
+        return t[2:-1] if r.operator == "<" and t.startswith("<(") and t.endswith(")") else None
+    return None
+
+
 def _opens_group(cmd: SimpleCommand) -> bool:
     if not cmd.words:
         return False
@@ -142,6 +168,11 @@ def group_inputs(commands: Sequence) -> dict[int, Redirect]:
         opens = _opens_group(cmd)
         if opens:
             stack.append(k)
+            # (`{ while read f; …; done; } < x`: the group and the loop open on one command)
+            for w in cmd.words[1:]:
+                if w.text != "{" and w.text not in _LOOP_OPENERS:
+                    break
+                stack.append(k)
         if _closes_group(cmd) and stack and not (opens and len(cmd.words) == 1 and cmd.words[0].text[:1] == "("):
             start = stack.pop()
             redirect = next((r for r in reversed(cmd.redirects) if r.operator in ("<", "<>", "<&")), None)

@@ -58,6 +58,7 @@ from polydeukes.stdlib.shell.analysis import (
     configuration_reader,
     is_write_redirect,
     shell_options,
+    untrusted_program_path,
 )
 from polydeukes.stdlib.shell.coded import changes_case, decoded_variants, made_text
 from polydeukes.stdlib.shell.startup import NAMES as _STARTUP_NAMES, row_of as startup_row
@@ -167,6 +168,7 @@ UNREAD_PATCH = "{head} applies a patch that cannot be read ({why}) where protect
 FIND_DELETE = "find -delete can remove protected path {p}"
 FIND_EXEC = "{action} {name} gets protected path {p} as {{}} without read-only proof"
 LISTED = "{name} gets protected path {p} from {lister} without read-only proof"
+LISTED_TARGET = "redirect-write targets protected path {p} from {lister}"
 DERIVED = "{head} {verb} {path}, which reaches protected path {p}"
 CODE = "{head} runs code that mentions protected path {p}"
 REDEFINED = "{name} is called after this line redefines it ({how})"
@@ -991,7 +993,7 @@ class _Judge:
         writer = model is not None and not model.pure
         mention = cwd_spelled or view.spells_entry or self._mention_possible(view)
         if not writer and not mention and not view.targets:
-            if view.listed:
+            if view.listed or view.listed_targets:
                 self.listed(view, cwd)
             if view.rewritten_operands is not None:
                 self.rewritten_operands(view)
@@ -1018,7 +1020,7 @@ class _Judge:
             self.effect_reach(view, found, cwd)
             if view.inner and name == "git" and _configures_git(view):
                 self.hooks(view, E.REDIRECTED_HOOKS)
-        if view.listed:
+        if view.listed or view.listed_targets:
             self.listed(view, cwd)
         if view.rewritten_operands is not None:
             self.rewritten_operands(view)
@@ -1172,7 +1174,8 @@ class _Judge:
         entry = p.entries[first]
         # (c) a mention inside an opaque token: a command that only reads may take it
         roles = _roles_by_arg(found)
-        pure = model is not None and model.pure and found is not None and found.unproven is None
+        pure = model is not None and model.pure and found is not None and found.unproven is None \
+            and not (view.inner < len(view.args) and untrusted_program(view))
         for k in opaque_mentions:
             if not (pure and (k == _READ_TARGET and _reads_only_from_stdin(view)
                               or k >= 0 and _harmless(roles.get(k, ()), k, view))):
@@ -1797,6 +1800,15 @@ class _Judge:
         lister's output. Where CMD does not prove it only reads one of them (`sed -i`,
         `chmod`, `tee`, an unknown program, a shell, `{}` as the program), each protected
         entry among those paths is reached (`listed_reach`)."""
+        p = self.p
+        for extra in view.listed_targets:
+            hits = self.listed_reach(extra.path, extra.pattern, extra.names, cwd, view.glob, False)
+            if hits:
+                self.reached.update(hits)
+                self.found(BREAK_EFFECT, LISTED_TARGET.format(lister=extra.rule, p=p.entries[hits[0]]))
+                return
+        if not view.listed:
+            return
         argv = view.listed_argv
         if argv is None:
             found = view.effects
@@ -1804,7 +1816,6 @@ class _Judge:
             found = E.effects_of(view.name, argv[view.inner + 1 :], view.env, view.inner + 1,
                                  view.model) if view.model is not None else None
         roles = _roles_by_arg(found)
-        p = self.p
         for extra in view.listed:
             for k in extra.source:
                 if proven_read(view, found, (k,), roles):
@@ -2866,6 +2877,11 @@ def _ruby_switches(view: View, walk, cwd: tuple[str, ...] | None) -> tuple[str, 
     return "\n".join(loaded), _search_path(walk, view, cwd, directories, "RUBYLIB")
 
 
+def untrusted_program(view: View) -> bool:
+    """Is the command named by a path its row cannot vouch for (`untrusted_program_path`)?"""
+    return untrusted_program_path(view.args[view.inner].text)
+
+
 def _reads_only_from_stdin(view: View) -> bool:
     """Does what a command reads from its `<` redirect reach nothing but reads? A pure
     command's does, except where it gives names their values (`read`, `mapfile`: a later
@@ -2908,7 +2924,8 @@ def proven_read(view: View, found: E.Effects | None, mentioned: Sequence[int],
     if not view.fully_read or view.feeds_executor or view.redefined is not None:
         return False
     if view.inner < len(view.args):
-        if not view.name or view.name in NESTED_SHELLS or found is None or found.unproven is not None:
+        if not view.name or view.name in NESTED_SHELLS or found is None or found.unproven is not None \
+                or untrusted_program(view):
             return False
         # `LESSOPEN=… less f`, `PAGER=… git log`: the environment makes the program run code.
         for a in view.args[: view.inner]:
