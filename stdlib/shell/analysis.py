@@ -2613,11 +2613,22 @@ class Walk:
             out.extend(printed)
         return tuple(out) or None
 
+    def _listed_in(self, raw: str) -> list:
+        """The paths the listed names that `raw` (a word as spelled) expands hold."""
+        listed = self.context.listed
+        return [extra for m in _VARIABLE_REFERENCE().finditer(raw) if m.group(1) in listed
+                for extra in listed[m.group(1)]]
+
     def _listed_variables(self, view: View, text: str) -> None:
         """Arguments that expand a loop variable taking a lister's paths (`rm "$f"`)."""
         listed = self.context.listed
         by_name: dict[str, list[int]] = {}
-        for k in range(view.inner + 1, len(view.args)):
+        # (from the command word on: `x=(rm "$f"); "${x[@]}"` runs a listed word, round 10;
+        # not the rest of an array assignment taken for a command, `a=("${a[@]}" "$f")`)
+        start = view.inner
+        if any("=(" in a.text for a in view.args[:start]):
+            start += 1
+        for k in range(start, len(view.args)):
             word = view.args[k].word
             if word.flags & W_VAR:
                 for m in _VARIABLE_REFERENCE().finditer(text, word.start, word.end):
@@ -2647,10 +2658,13 @@ class Walk:
         name = view.name
         # A command of assignments only sets shell variables; the assignments prefixing a
         # command only set its environment (the shell's own variables keep their values).
-        if inner >= len(args) or "=(" in args[0].text and is_assignment(args[0].text):
+        first = 0
+        while first < inner and args[first].text in _RESERVED:
+            first += 1  # (`do a=(x y)`: round 10, the array in a loop's body was not followed)
+        if inner >= len(args) or first < len(args) and "=(" in args[first].text and is_assignment(args[first].text):
             # (`a=(x y)` reads as the assignment `a=(x` prefixing a command `y)`: §8.7 #42
             # judges it so, a mention in it breaks; the walk still follows the array.)
-            self._assign_all(args, 0, view.source)
+            self._assign_all(args, first, view.source)
         if view.targets or (name and name in _WRITER_NAMES):
             context.writers.append(view)  # its writes are worked out when a script runs
             if MAKES_REPOSITORY not in self.file_scripts and _may_make_repository(view):
@@ -2736,13 +2750,19 @@ class Walk:
         elif name in ("read", "mapfile", "readarray"):
             # `lister | while read f; do …`: `f` takes the paths the lister prints.
             listed = view.stdin_listing
+            named = False
             for a in rest:
                 if not a.text.startswith("-") and _NAME().fullmatch(a.text):
+                    named = True
                     context.scope.assign(a.text, None)
                     if view.made_input is not None:
                         context.scope.made[a.text] = view.made_input
                     if listed is not None:
                         context.listed[a.text] = listed
+            if listed is not None and not named:
+                # (round 10) `read` without a name fills REPLY, mapfile MAPFILE (an option's
+                # value, `-u 3`, is no name: `_NAME` takes no digit first)
+                context.listed["REPLY" if name == "read" else "MAPFILE"] = listed
             if view.loop_values is not None:
                 for var, values in view.loop_values.items():
                     context.scope.assign(var, values)
@@ -2752,6 +2772,11 @@ class Walk:
                     # `printf -v p '%s/%s' ci gate.sh`: a format of plain `%s` is computed
                     value = _printf_value(rest[k + 2 :])
                     context.scope.assign(rest[k + 1].text, None if value is None else (Value(value),))
+                    context.listed.pop(rest[k + 1].text, None)
+                    taken = [extra for o in rest[k + 2 :] if o.word is not None and o.word.flags & W_VAR
+                             for extra in self._listed_in(view.source[o.word.start : o.word.end])]
+                    if taken:
+                        context.listed[rest[k + 1].text] = tuple(taken)  # (`printf -v g %s "$f"`)
                     if value is None and not any(o.opaque for o in rest[k + 2 :]) and not (
                             rest[k + 2 : k + 3] and _DECIMAL_FORMAT().fullmatch(rest[k + 2].text)):
                         # (`printf -v x '%b' 'c\x69'`, `'%x' 12`: text the line formats; decimal
@@ -2821,6 +2846,8 @@ class Walk:
                 continue
             known = eq and not a.opaque and _NAME().fullmatch(target) is not None
             scope.refer(name, target if known else None)
+            if known and target in self.context.listed:
+                self.context.listed[name] = self.context.listed[target]  # (`declare -n r=f`)
 
     def _assign_array(self, words: Sequence[Arg], source: str) -> None:
         """`NAME=(…)` / `NAME+=(…)` (its words already expanded, but for the first): the
@@ -2831,7 +2858,18 @@ class Walk:
         name = name.rstrip("+")
         if not _NAME().fullmatch(name):
             return
-        self.context.listed.pop(name, None)
+        listed_before = self.context.listed.pop(name, None)
+        if self.context.listed:
+            # `arr+=("$f")`, `arr=("${arr[@]}" "$f")` in a read loop: the array takes the paths
+            # (round 10)
+            taken = [extra for a in words if a.word is not None and a.word.flags & W_VAR
+                     for extra in self._listed_in(source[a.word.start : a.word.end])]
+            if append and listed_before:
+                taken[:0] = listed_before
+            if taken:
+                self.context.listed[name] = tuple(taken)
+        elif append and listed_before:
+            self.context.listed[name] = listed_before
         texts: list[str] = []
         known = True
         if first.word.flags & W_SUBST and not file_prints(source[first.word.start : first.word.end]):
@@ -2982,8 +3020,7 @@ class Walk:
         name = name.rstrip("+")
         if not eq or not _NAME().fullmatch(name):
             return
-        if self.context.listed:
-            self.context.listed.pop(name, None)
+        listed_before = self.context.listed.pop(name, None) if self.context.listed else None
         word = a.word
         scope = self.context.scope
         if word.flags & (W_VAR | W_SUBST) and not _spells_name(source[word.start : word.end], name):
@@ -3019,6 +3056,13 @@ class Walk:
                         printed.extend(found)
                 if printed:
                     self.context.listed[name] = tuple(printed)
+            if word.flags & W_VAR and self.context.listed:
+                # `g=$f`, `g="${f%.sh}"`: the name takes the paths a listed name holds (round 10)
+                taken = self._listed_in(raw_value)
+                if taken:
+                    self.context.listed[name] = (*self.context.listed.get(name, ()), *taken)
+        if append and listed_before:  # (`paths+=…` keeps what it held)
+            self.context.listed[name] = (*listed_before, *self.context.listed.get(name, ()))
         if append and values is None:
             scope.spellings[name] = scope.spellings.get(name, "") + value
         if name == "GLOBIGNORE":

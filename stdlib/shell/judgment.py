@@ -1829,7 +1829,8 @@ class _Judge:
                     name = "{}" if view.inner in extra.source else view.name
                     self.found(BREAK_EFFECT, FIND_EXEC.format(action=action, name=name, p=p.entries[hits[0]]))
                 else:
-                    name = f"{_feeder(view)} {view.name}" if view.via_xargs else view.name or view.head
+                    name = f"{_feeder(view)} {view.name}" if view.via_xargs else view.name or (
+                        view.args[view.inner].text if view.inner < len(view.args) else view.head)
                     self.found(BREAK_EFFECT, LISTED.format(name=name, lister=extra.rule, p=p.entries[hits[0]]))
                 return
         argv = argv if argv is not None else view.args
