@@ -194,6 +194,7 @@ _WRAPPERS: dict[str, tuple[frozenset[str], frozenset[str], int, bool]] = {
     "exec": (frozenset("a"), frozenset(), 0, False),
     "nice": (frozenset("n"), frozenset({"--adjustment"}), 0, False),
     "nohup": (frozenset(), frozenset(), 0, False),
+    "jobs": (frozenset(), frozenset(), 0, False),  # (round 10: `jobs -x CMD` runs CMD; without -x nothing runs)
     # `coproc CMD`, `coproc NAME { …; }` (a NAME only before a compound command: `_unwrap`)
     "coproc": (frozenset(), frozenset(), 0, False),
     "time": (frozenset("fo"), frozenset({"--format", "--output"}), 0, False),
@@ -2036,8 +2037,19 @@ class Walk:
                 if eq and not a.opaque:
                     context.redefined[alias_name] = "alias"
                     yield from self.nested(value, depth, fully_read)
-        elif name == "trap" and len(args) > inner + 1 and not args[inner + 1].opaque:
-            yield from self.nested(args[inner + 1].text, depth, fully_read)
+        elif name == "trap":
+            k = inner + 1 + (inner + 1 < len(args) and args[inner + 1].text == "--")  # (round 10: `trap -- 'cmd' RETURN`)
+            if k < len(args) and not args[k].opaque and not args[k].text.startswith("-"):
+                yield from self.nested(args[k].text, depth, fully_read)
+        elif name in ("mapfile", "readarray"):
+            for k in range(inner + 1, len(args)):
+                t = args[k].text
+                if t == "--":
+                    break
+                callback = args[k + 1] if t == "-C" and k + 1 < len(args) else (
+                    Arg(t[2:], None, args[k].opaque, ONE, args[k].word) if t.startswith("-C") and len(t) > 2 else None)
+                if callback is not None and not callback.opaque:  # (of unknown value: as `trap "$X"`)
+                    yield from self.nested(callback.text, depth, fully_read)
         elif name == "find":
             found = view.effects
             for extra in found.extra if found is not None else ():
@@ -4084,7 +4096,8 @@ def _may_make_repository(view: View) -> bool:
     return found is not None and any(extra.kind == "extract" for extra in found.extra)
 _NO_ROLES: dict[int, str] = {}
 # Commands after which the walk reads another script.
-_RUNS_SCRIPTS = NESTED_SHELLS | _SCHEDULERS | _FD | {"alias", "trap", "find", "sed", "gsed"}
+# (round 10) `mapfile -C CALLBACK` and `readarray -C` evaluate CALLBACK as code every `-c` lines
+_RUNS_SCRIPTS = NESTED_SHELLS | _SCHEDULERS | _FD | {"alias", "trap", "find", "sed", "gsed", "mapfile", "readarray"}
 # First pipeline stages whose output is whole lines of their file operands (some of them, in
 # another order at most): what they pass on to an executor is those files' text (scripts.py).
 # The copiers among them print their input as it is: `dd if=F` (without `conv=`), `tee` (its
