@@ -1419,6 +1419,13 @@ class Walk:
                     flowing = self._printed_listing(view, text)
                 if flowing is not None:
                     self.printed = flowing
+            elif feeds_executor and view.listed and not view.redefined:
+                # (round 10) `sha1sum $(git ls-files) | awk '{print $2}' | xargs rm`: a reader
+                # given a lister's paths prints their names (a checksum, a count) or their text:
+                # what reaches the executor is one of those paths, or any path at all
+                given = listers.within(view.listed, ())
+                flowing = given if view.name in _NAME_PRINTERS else listers.anywhere(given)
+                self.printed = flowing
             if context.groups and cmd.words and (cmd.words[-1].text.endswith(")")
                                                  or cmd.words[-1].text in AFTER_SUBSHELL):
                 from polydeukes.stdlib.shell import inputs  # (`x.sh))`, `x.sh ) )`: each restores)
@@ -1908,8 +1915,11 @@ class Walk:
             self._xargs(view, xargs_at)
         if context.listed and flags & W_VAR:
             self._listed_variables(view, text)
-        if flags & W_SUBST and (inner < len(args) or view.wrapper == "gdb") and not (model is not None and model.pure):
-            self._substituted_listings(view, text)  # (`gdb -batch -x $(ls g.gdb)`: gdb's own words)
+        if flags & W_SUBST and (inner < len(args) or view.wrapper == "gdb") \
+                and (feeds_executor or not (model is not None and model.pure)):
+            # (`gdb -batch -x $(ls g.gdb)`: gdb's own words; a reader's only where its output
+            # reaches an executor, `sha1sum $(git ls-files) | xargs rm`)
+            self._substituted_listings(view, text)
         if (name in _STDIN_PROGRAMS or view.wrapper == "gdb") \
                 and (view.env.heredocs or cmd.redirects or view.group_input is not None):
             program = "gdb" if view.wrapper == "gdb" else name  # (`gdb -q --args prog <<EOF`: gdb's commands)
@@ -4475,6 +4485,12 @@ def _array_end(args: Sequence[Arg] | Sequence[Word], k: int) -> int:
     while j < len(args) and not args[j].text.endswith(")"):
         j += 1
     return min(j + 1, len(args))
+
+
+# Readers whose output names each file they read (with a checksum, a count or a type beside
+# it), not its text.
+_NAME_PRINTERS = frozenset({"md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "b2sum",
+                            "cksum", "sum", "wc", "file", "stat"})
 
 
 def _flows_out(view: View, flowing: tuple | None) -> tuple | None:
