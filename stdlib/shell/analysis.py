@@ -58,7 +58,7 @@ from polydeukes.stdlib.shell.expansion import (
 from polydeukes.stdlib.shell.inputs import AFTER_SUBSHELL
 from polydeukes.stdlib.shell.paths import dot_resolve
 from polydeukes.stdlib.shell.startup import NAMES as STARTUP_NAMES
-from polydeukes.stdlib.shell.viewers import LESS_VARIABLES, PAGER_USERS, VIEWERS
+from polydeukes.stdlib.shell.viewers import LESS_VARIABLES, PAGER_OPTIONS, PAGER_USERS, VIEWERS, pager_log
 from polydeukes.stdlib.shell.tokenizer import (
     PLAIN_RUNS_FROM,
     UNCLOSED_QUOTE,
@@ -137,6 +137,8 @@ _COMMAND_VARIABLES = {
         "GIT_ASKPASS", "SSH_ASKPASS", "SUDO_ASKPASS", "GIT_PROXY_COMMAND", "PROMPT_COMMAND",
         "LESSCLOSE", "BROWSER", "SHELL", "MAKESHELL", "CONFIG_SHELL", "npm_config_script_shell",
         "npm_config_shell", "npm_config_editor", "FZF_DEFAULT_COMMAND",
+        # (round 10) bat's, delta's and psql's pagers
+        "BAT_PAGER", "DELTA_PAGER", "PSQL_PAGER",
         # rsync's remote shell (`-e`) and the program it connects to a daemon through (round 8:
         # `RSYNC_RSH=./x.sh rsync f h:x` ran x.sh)
         "RSYNC_RSH", "RSYNC_CONNECT_PROG",
@@ -1780,6 +1782,14 @@ class Walk:
                      for script in heredoc_substitutions(a.text)]
             if later:
                 view.wrapper_scripts = (*view.wrapper_scripts, *later)
+        if name == "go" and inner + 1 < len(args):
+            # (round 10) `go build -toolexec PROG`, `go vet -vettool=PROG`, `go test -exec PROG`:
+            # go runs PROG, as does the same option in GOFLAGS the line gives it
+            goflags = self.environment(view, "GOFLAGS") if "GOFLAGS" in context.scope.values or any(
+                a.text.startswith("GOFLAGS=") for a in args[:inner]) else None
+            programs = _go_programs([a.text for a in args[inner + 1 :] if not a.opaque] + (goflags or "").split())
+            if programs:
+                view.wrapper_scripts = (*view.wrapper_scripts, *programs)
         if name == "ip" and any(a.text.startswith(("-b", "--b")) for a in args[inner + 1 :]):
             # `ip -batch FILE`: its lines that run a command (`netns exec n1 CMD`)
             from polydeukes.stdlib.shell import scripts  # only such a command loads it
@@ -3369,6 +3379,15 @@ class Walk:
             if not assigned:
                 continue
             value = self.environment(view, variable)
+            if variable == PAGER_OPTIONS and (value is None or pager_log({variable: value}) is None):
+                continue  # (its `+cmd` words are judged as the environment's: viewers.pager_environment)
+            if value is not None and variable in _OPTION_FILE_VARIABLES:
+                if any(a.text == "--no-config" for a in args[inner + 1 :]):
+                    continue
+                value = self._option_file_arguments(value, view)
+                if value is not None:
+                    added.extend(Arg(t, None, False, ONE, word) for t in value)
+                    continue
             if value is None:
                 added.append(Arg("$" + variable, None, True, ANY, word))
                 continue
@@ -3378,6 +3397,32 @@ class Walk:
                 texts = value.split()
             added.extend(Arg(t, None, False, ONE, word) for t in texts)
         return [*args[: inner + 1], *added, *args[inner + 1 :]] if added else args
+
+    def _option_file_arguments(self, spelled: str, view: View) -> list[str] | None:
+        """The arguments a file of one argument per line gives (`RIPGREP_CONFIG_PATH`; blank
+        lines and `#` comments skipped): none when it is missing (the program goes on without
+        it); None where it is (an argument of unknown value); where the line wrote it with
+        content not computed or it cannot be read within bounds, also noted in the view (the
+        judge fails closed: `passes_written`, `passes_unreadable`)."""
+        path = self.absolute(spelled, view.cwd)
+        if path is None or self.disk is None:
+            return None
+        written = self.written()
+        if path in written:
+            text = written[path]
+            if text is None:
+                view.passes_written = spelled
+                return None
+        else:
+            from polydeukes.stdlib.shell.disk import Missing, Refused  # loaded by `self.disk`
+
+            text = self.disk.read_text("/" + "/".join(path))
+            if isinstance(text, Missing):
+                return []
+            if isinstance(text, Refused):
+                view.passes_unreadable = (spelled, text.reason)
+                return None
+        return [line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
 
     def _with_history_file(self, args: list[Arg], inner: int) -> list[Arg]:
         """`history -w` or `-a` without a file writes the history to `$HISTFILE`: the value
@@ -5146,7 +5191,12 @@ _OPTION_VARIABLES = {
     "zip": ("ZIPOPT",), **dict.fromkeys(("unzip", "zipinfo"), ("UNZIP", "UNZIPOPT")),
     **dict.fromkeys(("xz", "unxz", "xzcat", "lzma", "unlzma", "lzcat"), ("XZ_DEFAULTS", "XZ_OPT")),
     **dict.fromkeys(("bzip2", "bunzip2", "bzcat"), ("BZIP2", "BZIP")),
+    # (round 10) ripgrep's configuration file: one argument per line (`--pre=CMD` runs CMD);
+    # bat's too (`--pager=CMD`); less's options (`-oFILE` writes its log there)
+    "rg": ("RIPGREP_CONFIG_PATH",), "bat": ("BAT_CONFIG_PATH",), "less": ("LESS",),
 }
+# The variables of `_OPTION_VARIABLES` that name a file of arguments rather than hold them.
+_OPTION_FILE_VARIABLES = frozenset({"RIPGREP_CONFIG_PATH", "BAT_CONFIG_PATH"})
 # sqlite3's command lines: `.shell`/`.system` run the rest of their line; `.read`, `.import`,
 # `.output` and `.once` run a file name that starts with `|` (sqlite3's shell documentation;
 # after options and words before it, `.import --csv '|cmd' t`; unquoted, `.output`'s and
@@ -6237,6 +6287,27 @@ _COPROC_OUTPUT = LazyPattern(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\[0\]\}|\$([A-Za-z_][
 def _coproc_name(args: Sequence[Arg], inner: int) -> str:
     """The name a `coproc` gives its descriptors: its NAME before a compound command, else COPROC."""
     return args[1].text if inner > 2 and args[1].text not in _COMPOUND_OPENERS else "COPROC"
+
+
+_GO_PROGRAM_OPTIONS = ("-toolexec", "-vettool", "-exec")
+
+
+def _go_programs(words: Sequence[str]) -> list[str]:
+    """The programs go's options run (`-toolexec PROG`, `--vettool=PROG`, `-exec PROG`), each
+    as a command line (go splits `-toolexec` at its blanks)."""
+    found: list[str] = []
+    for k, w in enumerate(words):
+        option, eq, value = w.partition("=")
+        if option.startswith("--"):
+            option = option[1:]
+        if option in _GO_PROGRAM_OPTIONS:
+            if not eq:
+                if k + 1 >= len(words):
+                    continue
+                value = words[k + 1]
+            if value:
+                found.append(value)
+    return found
 
 
 def _listing_script(r: Redirect) -> str | None:

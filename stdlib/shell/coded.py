@@ -3,8 +3,8 @@
 A program's code is read for the protected paths it spells (judgment.code_candidates joins its
 string fragments as the program would). A name made at run time from character codes
 (`chr(99)`, `String.fromCharCode(99)`, `pack("c*", 99)`, `"%c" % 99`), an encoding (base64,
-hex, rot13, a decompressed stream, URL escapes) or a string turned around (`'ic'[::-1]`) is
-spelled nowhere: such code, when it also calls something that writes, deletes, renames or runs
+hex, rot13, a decompressed stream, URL escapes), a string turned around (`'ic'[::-1]`) or a name
+read from a directory (`os.walk('.')`, `readdirSync`) is spelled nowhere: such code, when it also calls something that writes, deletes, renames or runs
 (`unlink`, `os.remove`, `rmSync`, `system`, `open(…, 'w')`, `eval`), fails closed. Code that
 only computes (`print(chr(65))`) is read as before. Both sides are data (`MAKERS`, `CALLS`).
 
@@ -45,6 +45,16 @@ MAKERS: tuple[tuple[str, tuple[str, ...], str], ...] = (
      r"\bdecompress\w*|\binflate\w*|\bgunzip\w*|\buncompress\w*"),
     ("named escapes", ("\\N{",), r"\\N\{"),
     ("a codec", ("codecs.",), r"\bcodecs\.(?:de|en)code\b"),
+    # (round 10, last: `made_text(listings=True)` only) Names a program reads from a directory (`[os.remove(os.path.join(r, f)) for
+    # r, _, fs in os.walk('.') for f in fs if f.endswith('.sh')]` emptied the project's scripts):
+    # spelled nowhere either. A glob of a literal pattern is not among them: its pattern is
+    # matched as the mention test reads it (`glob.glob('c?/*.sh')`).
+    ("a directory listing", ("walk", "listdir", "scandir", "iterdir", "glob", "readdir", "opendir", "Dir.", "Find",
+                             "lfs.dir", "DirectoryIterator"),
+     r"\bos\.(?:f?walk|listdir|scandir)\b|(?<!glob)\.(?:iterdir|r?glob|walk)\s*\("
+     r"|\b(?:i?glob|globSync)\s*\(\s*(?!['\"]|r['\"])|\b(?:readdir|opendir)(?:Sync)?\b|\bscandir\b"
+     r"|\bDir\.(?:children|entries|each_child|foreach)\b|\bDir\.glob\s*\(\s*(?!['\"])|\bFind\.find\b"
+     r"|\bFile::Find\b|\blfs\.dir\b|DirectoryIterator\b"),
 )
 # What writes, deletes, moves, changes the mode of, or runs a name (or code) it is given, as
 # (what the message calls it, "" for the call as spelled; substrings; pattern): calls, and the
@@ -99,10 +109,13 @@ def _search(code: str, needles: tuple[str, ...], pattern: LazyPattern) -> re.Mat
     return None
 
 
-def made_text(code: str) -> tuple[str, str] | None:
+def made_text(code: str, listings: bool = False) -> tuple[str, str] | None:
     """(what makes text, the call that can write or run) when `code` both makes text of codes
-    or encodings and calls something that writes, deletes or runs; else None."""
-    how = next((label for label, needles, pattern in _MAKERS if _search(code, needles, pattern) is not None), None)
+    or encodings and calls something that writes, deletes or runs; else None. A directory
+    listing counts only with `listings` (code on the line: a project's modules and test files
+    list directories and write files as a matter of course)."""
+    how = next((label for label, needles, pattern in (_MAKERS if listings else _MAKERS[:-1])
+                if _search(code, needles, pattern) is not None), None)
     if how is None:
         if "'[" not in code and '"[' not in code and "' [" not in code and '" [' not in code \
                 or _SLICED_LITERAL().search(code) is None:

@@ -714,7 +714,12 @@ def read_options(model: Model, args: Sequence[Arg], start: int = 0,
 
 
 def long_option(options: dict[str, Opt], name: str) -> Opt | None:
-    """GNU accepts any unambiguous prefix of a long option (`--out` for `--output`)."""
+    """GNU accepts any unambiguous prefix of a long option (`--out` for `--output`); a name
+    spelled whole is that option even where a longer one starts with it (round 10: rg's
+    `--pre=CMD` was ambiguous with `--pre-glob`, read as an unknown option, and CMD not run)."""
+    exact = options.get(name)
+    if exact is not None:
+        return exact
     if len(name) < 3:
         return None
     found = {spelling: opt for spelling, opt in options.items() if spelling.startswith(name) and spelling.startswith("--")}

@@ -204,6 +204,7 @@ MADE = "{head} takes {word}, whose value {how}, which cannot be judged"
 VIEWER_COMMANDS = "{head} runs {what} as commands of its own, which cannot be judged"
 ROOTED = "{head} runs its command with {root} as its root directory, where its paths name other files, which cannot be judged"
 VIEWER_SETTING = "{head} runs with {what}, which gives less commands of its own that cannot be judged"
+VIEWER_LOG = "{head} runs with {what}, which makes less write a log file that cannot be judged"
 VIEWER_OPERANDS = ("{head} takes operands this layer cannot read, and runs one that begins with + as a command "
                    "of its own, which cannot be judged")
 MADE_IN_CODE = "{head} runs code that makes text from {how} and calls {call}, which cannot be judged"
@@ -1059,6 +1060,11 @@ class _Judge:
             if setting is not None:
                 self.unknown_reach = True
                 self.found(BREAK_UNREADABLE, VIEWER_SETTING.format(head=name, what=setting))
+                return
+            log = viewers.pager_log(values) if values and name not in viewers.PAGERS else None
+            if log is not None:  # (less itself takes LESS's words as its own: `_OPTION_VARIABLES`)
+                self.unknown_reach = True
+                self.found(BREAK_UNREADABLE, VIEWER_LOG.format(head=name, what=log))
                 return
         if what is not None:
             self.unknown_reach = True
@@ -2243,7 +2249,7 @@ class _Judge:
             if self.judged_last is None:
                 # (the program's own text; a module run by `-m` is read as an import, below)
                 for code in codes:
-                    made = made_text(code) if not code.endswith(" import __main__") else None
+                    made = made_text(code, listings=script is None) if not code.endswith(" import __main__") else None
                     if made is not None:
                         self.judged_last = MADE_IN_CODE.format(head=view.head, how=made[0], call=made[1])
                         break

@@ -96,6 +96,34 @@ def commands(name: str, words: list[str], opaque: list[bool]) -> str | None:
     return None
 
 
+def pager_log(values: dict[str, str | None]) -> str | None:
+    """A LESS value that makes less copy what it shows to a log file (`-oFILE`, `-O FILE`,
+    `--log-file=FILE`): a write, to a file named relative to where less runs (round 10: `cd ci
+    && LESS=-ogate.sh git -p log` is judged from the program that runs less, not less's words)."""
+    options = values.get(PAGER_OPTIONS)
+    if options and any(_logs(word) for word in options.split()):
+        return f"{PAGER_OPTIONS}={options}"
+    return None
+
+
+# less's option letters that take a value (the rest of the word, or the next word).
+_LESS_VALUE_LETTERS = frozenset("bhjkpPtTxyzD#")
+
+
+def _logs(word: str) -> bool:
+    """Does a word of less's options name a log file (`-oFILE`, `-RO FILE`, `--log-file=F`)?"""
+    if word.startswith(("--log-file", "--LOG-FILE")):
+        return True
+    if word[:1] != "-" or word[:2] == "--":
+        return False
+    for letter in word[1:]:
+        if letter in "oO":
+            return True
+        if letter in _LESS_VALUE_LETTERS:
+            return False
+    return False
+
+
 def pager_environment(values: dict[str, str | None]) -> str | None:
     """A LESS or LESSKEY… value the line gives less that makes it run commands of its own."""
     for variable in LESSKEY_VARIABLES:
