@@ -74,6 +74,7 @@ _JS_IMPORT = LazyPattern(
     r"""(?:require|import)\s*\(\s*['"`](\.{1,2}/[^'"`\n]*)['"`]\s*\)|(?:from|import)\s*['"](\.{1,2}/[^'"\n]*)['"]""")
 _RUBY_IMPORT = LazyPattern(r"""(?:require_relative)\s*\(?\s*['"]([^'"\n]+)['"]|(?:require|load)\s*\(?\s*['"](\.{1,2}/[^'"\n]+|[^'"\n]+\.rb)['"]""")
 # `require 'lib'` of a bare name (no `./`, no `.rb`): a library on $LOAD_PATH.
+_JS_BARE = LazyPattern(r"""\brequire\s*\(\s*['"`]([^'"`./][^'"`]*)['"`]""")
 _RUBY_BARE = LazyPattern(r"""\brequire\s*\(?\s*['"]([A-Za-z0-9_][A-Za-z0-9_/.-]*)(?<!\.rb)['"]""")
 _PERL_IMPORT = LazyPattern(r"""(?:require|do)\s*\(?\s*['"]([^'"\n]+\.p[lm])['"]""")
 # `use Foo::Bar`, `no Foo`, `require Foo` (a bareword: a module on @INC), and the modules
@@ -139,7 +140,7 @@ def local_modules(walk, language: str, code: str, base: tuple[str, ...] | None,
     search), `named` true for a script file a string names rather than an import.
     `base` is the program's directory, `cwd` where the command runs (the script files its
     strings name are looked for there too), `search_path` the directories of `PYTHONPATH`
-    (Python) or of `-I` and `PERL5LIB` (Perl's @INC). Each file is read once per walk
+    (Python), of `-I` and `PERL5LIB` (Perl's @INC), of `-I` and `RUBYLIB`, or of `NODE_PATH`. Each file is read once per walk
     (`Walk.read_file`)."""
     disk = walk.disk
     if base is None or disk is None:
@@ -188,6 +189,10 @@ def local_modules(walk, language: str, code: str, base: tuple[str, ...] | None,
                     return found
                 if main is not None:
                     imported.extend(p for p in (_join(folder, main + s) for s in _JS_SUFFIXES) if p)
+        if language == "js" and search_path:
+            # (round 10) a bare `require("x")` is looked up on NODE_PATH after node_modules
+            imported.extend(p for d in search_path for name in _JS_BARE().findall(text)
+                            for p in (_join(d, name + suffix) for suffix in _JS_SUFFIXES) if p)
         elif language == "ruby" and search_path:
             # (a bare `require 'evil'` is looked up on $LOAD_PATH: `-I DIR`, `RUBYLIB`)
             imported.extend(d + tuple(f"{name}.rb".split("/")) for d in search_path

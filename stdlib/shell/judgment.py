@@ -1039,6 +1039,15 @@ class _Judge:
         if name in viewers.VIEWERS:
             args = view.args[view.inner + 1 :]
             what = viewers.commands(name, [a.text for a in args], [a.opaque for a in args])
+            if what is None and name in viewers.EDITORS:
+                # (round 10) VIMINIT and EXINIT are Ex commands vim and ex run at start-up
+                scope = self.walk.context.scope.values
+                for variable in viewers.EDITOR_VARIABLES:
+                    if variable in scope or any(a.text.startswith(variable + "=") for a in view.args[: view.inner]):
+                        value = self.walk.environment(view, variable)
+                        if value != "":
+                            what = f"{variable}={'?' if value is None else value}"
+                            break
             if what is None and (view.via_xargs or view.listed) and not any(a.text == "--" for a in args) \
                     and not _found_names(view.listed):
                 head = f"{_feeder(view)} {name}" if view.via_xargs else name
@@ -2268,7 +2277,8 @@ class _Judge:
             if loaded:
                 codes = [loaded + "\n" + code for code in codes] or [loaded]
         else:
-            search_path = _python_path(view, self.walk, cwd) if language == "python" else ()
+            search_path = _python_path(view, self.walk, cwd) if language == "python" else (
+                _search_path(self.walk, view, cwd, [], "NODE_PATH") if language == "js" else ())
             if search_path and not codes:
                 codes.append("")  # (`PYTHONPATH=. pytest`: its sitecustomize.py runs first all the same)
         if language == "python" and (self._startup(view, cwd, imports)

@@ -44,6 +44,8 @@ PAGER_OPTIONS = "LESS"
 LESSKEY_VARIABLES = ("LESSKEY", "LESSKEYIN", "LESSKEY_SRC", "LESSKEY_CONTENT", "LESSKEY_SYSTEM",
                      "LESSKEYIN_SYSTEM")
 LESS_VARIABLES = (PAGER_OPTIONS, *LESSKEY_VARIABLES)
+# Ex commands vim and ex run at start-up (in place of a vimrc, an exrc).
+EDITOR_VARIABLES = ("VIMINIT", "EXINIT")
 # Programs that run less as their pager with the environment they get.
 PAGER_USERS = frozenset({"less", "more", "man", "git", "journalctl", "systemctl", "bat", "delta", "gh"})
 
