@@ -2645,11 +2645,16 @@ class Walk:
             out.extend(printed)
         return tuple(out) or None
 
-    def _listed_in(self, raw: str) -> list:
-        """The paths the listed names that `raw` (a word as spelled) expands hold."""
+    def _listed_in(self, raw: str, name: str = "", before: tuple | None = None) -> list:
+        """The paths the listed names that `raw` (a word as spelled) expands hold; `name` held
+        `before` until the assignment being read (`a="$a $f"`)."""
         listed = self.context.listed
-        return [extra for m in _VARIABLE_REFERENCE().finditer(raw) if m.group(1) in listed
-                for extra in listed[m.group(1)]]
+        found: list = []
+        for m in _VARIABLE_REFERENCE().finditer(raw):
+            held = before if m.group(1) == name and before is not None else listed.get(m.group(1))
+            if held:
+                found.extend(held)
+        return found
 
     def _listed_variables(self, view: View, text: str) -> None:
         """Arguments that expand a loop variable taking a lister's paths (`rm "$f"`)."""
@@ -2891,17 +2896,15 @@ class Walk:
         if not _NAME().fullmatch(name):
             return
         listed_before = self.context.listed.pop(name, None)
-        if self.context.listed:
+        if self.context.listed or listed_before:
             # `arr+=("$f")`, `arr=("${arr[@]}" "$f")` in a read loop: the array takes the paths
             # (round 10)
             taken = [extra for a in words if a.word is not None and a.word.flags & W_VAR
-                     for extra in self._listed_in(source[a.word.start : a.word.end])]
+                     for extra in self._listed_in(source[a.word.start : a.word.end], name, listed_before)]
             if append and listed_before:
                 taken[:0] = listed_before
             if taken:
                 self.context.listed[name] = tuple(taken)
-        elif append and listed_before:
-            self.context.listed[name] = listed_before
         texts: list[str] = []
         known = True
         if first.word.flags & W_SUBST and not file_prints(source[first.word.start : first.word.end]):
@@ -3088,9 +3091,9 @@ class Walk:
                         printed.extend(found)
                 if printed:
                     self.context.listed[name] = tuple(printed)
-            if word.flags & W_VAR and self.context.listed:
+            if word.flags & W_VAR and (self.context.listed or listed_before):
                 # `g=$f`, `g="${f%.sh}"`: the name takes the paths a listed name holds (round 10)
-                taken = self._listed_in(raw_value)
+                taken = self._listed_in(raw_value, name, listed_before)
                 if taken:
                     self.context.listed[name] = (*self.context.listed.get(name, ()), *taken)
         if append and listed_before:  # (`paths+=…` keeps what it held)

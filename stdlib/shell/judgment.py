@@ -1814,7 +1814,8 @@ class _Judge:
         (`-execdir`, `-ok`), the operands `lister | xargs CMD` appends, `$f` of a loop over a
         lister's output. Where CMD does not prove it only reads one of them (`sed -i`,
         `chmod`, `tee`, an unknown program, a shell, `{}` as the program), each protected
-        entry among those paths is reached (`listed_reach`)."""
+        entry among those paths is reached (`listed_reach`); a write redirect's target that
+        expands such a variable (`: > "$f"`, `View.listed_targets`) reaches each always."""
         p = self.p
         for extra in view.listed_targets:
             hits = self.listed_reach(extra.path, extra.pattern, extra.names, cwd, view.glob, False)
