@@ -2676,13 +2676,8 @@ class Walk:
                                 for extra in listers.within(listed[var], tuple(indexes)))
         # A write redirect's target of such a variable (`while read f; do : > "$f"; done`)
         # truncates each listed path (round 10: it passed as a target of unknown value)
-        targets: list = []
-        for r in view.cmd.redirects:
-            word = r.target
-            if word.flags & W_VAR and is_write_redirect(r):
-                for m in _VARIABLE_REFERENCE().finditer(text, word.start, word.end):
-                    if m.group(1) in listed:
-                        targets.extend(listers.within(listed[m.group(1)], ()))
+        targets = [extra for r in view.cmd.redirects if r.target.flags & W_VAR and is_write_redirect(r)
+                   for extra in self._listed_in(text[r.target.start : r.target.end])]
         if targets:
             view.listed_targets = tuple(targets)
 
@@ -3177,12 +3172,10 @@ class Walk:
             if self.context.listed and source:
                 # `for f in "${a[@]}"`, `for f in $a`, `for x in "$@"` over names that take a
                 # lister's paths: the loop's variable takes them too (round 10: they passed)
-                listed = self.context.listed
                 taken = [extra for a in rest[2:] if a.word is not None and a.word.flags & W_VAR
-                         for m in _VARIABLE_REFERENCE().finditer(source, a.word.start, a.word.end)
-                         if m.group(1) in listed for extra in listed[m.group(1)]]
+                         for extra in self._listed_in(source[a.word.start : a.word.end])]
                 if taken:
-                    listed[var] = tuple(taken)
+                    self.context.listed[var] = tuple(taken)
             values = []
             for a in rest[2:]:
                 if a.word.flags & (W_VAR | W_SUBST) and source:
