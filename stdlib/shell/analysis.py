@@ -3410,14 +3410,16 @@ class Walk:
                 view.passes_written = spelled
                 return None
         else:
-            from polydeukes.stdlib.shell.disk import Missing, Refused  # loaded by `self.disk`
+            from polydeukes.stdlib.shell.disk import SCRIPT_BYTES, Missing, Refused  # loaded by `self.disk`
 
-            text = self.disk.read_text("/" + "/".join(path))
+            text = self.read_file(path, SCRIPT_BYTES)  # (the walk's one reading of each file)
             if isinstance(text, Missing):
                 return []
             if isinstance(text, Refused):
                 view.passes_unreadable = (spelled, text.reason)
                 return None
+            if not isinstance(text, str):
+                return None  # (a compiled file: arguments of unknown value)
         return [line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
 
     def _with_history_file(self, args: list[Arg], inner: int) -> list[Arg]:
