@@ -76,6 +76,7 @@ from polydeukes.stdlib.shell.tokenizer import (
     Word,
     group_end,
     is_assignment,
+    argument_names_pattern,
     plain_lines_pattern,
     scan,
     tokenize,
@@ -606,7 +607,15 @@ def _command_line(program: str, args: Sequence[Arg], quote_program: bool = True,
     unknown value where the line is walked: `uvx --from "$X"`)."""
     return " ".join([("'" + program.replace("'", "'\\''") + "'") if quote_program else program,
                      *('"' + a.text + '"' if unknown and a.opaque and not any(c in a.text for c in '"\\`')
+                       else a.pattern if a.pattern is not None and _REGLOBBED().fullmatch(a.pattern)
                        else "'" + a.text.replace("'", "'\\''") + "'" for a in args)])
+
+
+# (round 11) A pattern a command word expanded to files is written back as the pattern, so the
+# line that runs it globs again (`PATH=bin:$PATH; cat -rf *` with bin/cat a script that runs
+# `rm "$@"`: the script's arguments are the files, not a literal `*`). Only a pattern of plain
+# and backslash-escaped characters: the shell reads it back as the same pattern.
+_REGLOBBED = LazyPattern(r"(?![#~])(?:[^\s'\"`$;&|<>(){}\\]|\\.)+")
 
 
 def _unknown_option(args: Sequence[Arg], inner: int) -> Arg | None:
@@ -668,10 +677,13 @@ def _unknown_chdir(args: Sequence[Arg], inner: int, options: tuple[str, ...]) ->
 
 
 # A directory named through the kernel's process files, at a word's start: the shell's own
-# working directory (`own`), the root (`root`), or another's or a file descriptor's (neither).
+# working directory (`own`), the root (`root`), one of its file descriptors (`fd`), or another
+# process's (none of them).
 _PROCESS_DIRECTORY = LazyPattern(
-    r"(?:/proc/(?:self|thread-self)/(?:(?P<own>cwd)|(?P<root>root))|/proc/[^/]+/(?:cwd|root|fd/[^/]+)"
-    r"|/proc/(?:self|thread-self)/fd/[^/]+|/dev/fd/[^/]+)(?=/|$)")
+    r"(?:/proc/(?:self|thread-self)/(?:(?P<own>cwd)|(?P<root>root))|/proc/(?:self|thread-self)/fd/(?P<fd>[0-9]+)"
+    r"|/dev/fd/(?P<devfd>[0-9]+)|/proc/[^/]+/(?:cwd|root|fd/[^/]+)|/proc/(?:self|thread-self)/fd/[^/]+|/dev/fd/[^/]+)"
+    r"(?=/|$)")
+_NO_FD_PATHS: dict = {}
 def _spells_name(raw: str, name: str) -> bool:
     """Whether an assignment word spells its `NAME=` (or `NAME+=`) itself, quoted or not (`x=…`,
     `"x=$v"`), rather than taking it from an expansion (`$(cat .env)`, `x$s`)."""
@@ -780,6 +792,16 @@ _NAMES_WITH_EFFECTS = (
     | _FD
     | frozenset(E.STDIN_PROGRAMS)  # (their stdin may be a program: `ed -s <<EOF`)
 )
+# Issue 11 (round 11): a program no row models may be a wrapper the table does not list
+# (`runcon CTX find . -delete`, `retry -t 3 rm -rf ci`, `flatpak-spawn --host …`) and run its
+# arguments as a command. An argument that names a program which can write or run code
+# (`_ARGUMENT_COMMANDS`: no builtin, which only a shell runs) starts a tail the walk reads as a
+# command of its own (`_argument_commands`), beside the unknown program's own mention rule.
+_KNOWN_NAMES = _NAMES_WITH_EFFECTS | frozenset(E.COMMANDS)
+_UNWRAPPED_FIRST = _RESERVED | _WRAPPER_NAMES  # (known names that hand on to a later word)
+_ARGUMENT_COMMANDS = _NAMES_WITH_EFFECTS - BUILTINS - _RESERVED - _DECLARATIONS - DIRECTORY_CHANGES - frozenset(
+    {"for", "select", "case", "function", "trap", "coproc", "history"})
+MAX_ARGUMENT_COMMANDS = 4  # tails read per unknown program (each is a nested walk)
 _plain_lines: re.Pattern[str] | None = None
 
 
@@ -791,6 +813,18 @@ def plain_lines() -> re.Pattern[str]:
         _plain_lines = plain_lines_pattern(name for name in _NAMES_WITH_EFFECTS
                                            if name.isprintable())
     return _plain_lines
+
+
+_argument_names: re.Pattern[str] | None = None
+
+
+def argument_names() -> re.Pattern[str]:
+    """The regex of an argument naming a program of `_ARGUMENT_COMMANDS`, compiled when the
+    first run of plain lines is read."""
+    global _argument_names
+    if _argument_names is None:
+        _argument_names = argument_names_pattern(name for name in _ARGUMENT_COMMANDS if name.isprintable())
+    return _argument_names
 
 
 def scanned(text: str) -> Script:
@@ -947,6 +981,7 @@ class View:
     runs_options = False  # an option's value may be a command line it runs (`_follow`)
     code_runs = False  # an interpreter's or awk's code, which may hand strings to a shell
     spells_entry = False  # its words or targets spell an entry (the walk's `spells` said so)
+    path_unknown = False  # a bare program name looked up on a PATH of unknown value (round 11)
     _effects: E.Effects | None | bool = False
 
     @property
@@ -994,7 +1029,8 @@ class Context:
 
     __slots__ = ("cwd", "stack", "oldpwd", "scope", "glob", "redefined", "written", "writers", "groups", "listed",
                  "node_bin", "links", "cwd_uncertain", "path_dirs", "cwd_glob", "functions", "root", "fds",
-                 "removed", "trees_written", "written_by", "python_written", "python_environment")
+                 "removed", "trees_written", "written_by", "python_written", "python_environment", "path_followed",
+                 "path_unknown", "fd_paths")
 
     def __init__(self, root: tuple[str, ...] | None) -> None:
         self.root = root
@@ -1021,6 +1057,15 @@ class Context:
         self.cwd_uncertain = False  # a `cd` that might not have run was followed until its list ends
         # Directories the line put before the rest of PATH (`export PATH=bin:$PATH`), absolute.
         self.path_dirs: tuple[tuple[str, ...], ...] = ()
+        # The count of PATH assignments (`Scope.path_assignments`) `path_dirs` and `path_unknown`
+        # took in (-1: an assignment spelled out just now, taken in at the next command); set
+        # when the line gave PATH a value the walk cannot read (`read PATH`, `$HOME/x:$PATH`):
+        # which program a bare name runs is then unknown (`Walk._follow_path`).
+        self.path_followed = 0
+        self.path_unknown = False
+        # Descriptors `exec 3<ci` opened, and the absolute path each leads to (None: unknown);
+        # empty and shared until one is opened.
+        self.fd_paths: dict[str, tuple[str, ...] | None] = _NO_FD_PATHS
         # The last `cd GLOB`: the directory it was read in and the glob (only asked while `cwd`
         # is unknown: a relative write target then lands below one of its matches).
         self.cwd_glob: tuple[tuple[str, ...], str] | None = None
@@ -1258,7 +1303,8 @@ class Walk:
                 self._after_condition = False
             if type(cmd) is PlainRun:
                 run_text = text[cmd.start : cmd.end]
-                if context.redefined or (self.wants_run is not None and self.wants_run(run_text, context)):
+                if context.redefined or (self.wants_run is not None and self.wants_run(run_text, context)) \
+                        or self.spells is not None and argument_names().search(run_text) is not None:
                     yield from self._script(run_text, tokenize(run_text), depth, fully_read, moves)
                 continue
             spells = self.spells
@@ -1273,6 +1319,10 @@ class Walk:
                 first = cmd.words[0].text
             if first.endswith("()") or first == "function":
                 _function_definition(commands, k, text, context.functions)
+            if spells is not None and (first not in _KNOWN_NAMES or first in _UNWRAPPED_FIRST) \
+                    and len(cmd.words) > 1:
+                for j in _argument_commands(cmd.words, context.functions):
+                    yield from self.nested(_tail_text(text, cmd, j), depth, fully_read)
             piped = k > 0 and type(commands[k - 1]) is not PlainRun and commands[k - 1].connector == "|"
             if not piped:
                 rewriter = None
@@ -1498,8 +1548,11 @@ class Walk:
             if m.group("root") is not None:
                 replaced = Arg(rest or "/", None if a.pattern is None else (pattern_rest or "/"), a.opaque, a.count,
                                a.word)
-            elif m.group("own") is not None and cwd is not None:
-                here = "/" + "/".join(cwd)
+            elif m.group("own") is not None and cwd is not None \
+                    or rest and (fd := m.group("fd") or m.group("devfd")) is not None and self.context.fd_paths.get(fd):
+                # (round 11: `exec 3<ci && rm -rf /dev/fd/3/*` is `rm -rf ci/*`; `bash /dev/fd/3`
+                # is left to the descriptor's own reading, `inputs`)
+                here = "/" + "/".join(cwd if m.group("own") is not None else self.context.fd_paths[fd])
                 replaced = Arg(here + rest, None if a.pattern is None else escape_pattern(here) + (pattern_rest or ""),
                                a.opaque, a.count, a.word)
             else:
@@ -1868,7 +1921,15 @@ class Walk:
                 if site is not None:
                     line = projectfiles.SITE_CONFIGURATION + "=" + _argv_line([Arg(site, None, False, 1, None)]) + " " + line
             view.wrapper_scripts = (*view.wrapper_scripts, line)
-        if (context.path_dirs or inner and any(a.text.startswith("PATH=") for a in args[:inner])) \
+        if context.path_followed != context.scope.path_assignments:
+            if context.path_followed < 0:
+                context.path_followed = context.scope.path_assignments  # (`_update` took it in)
+            else:
+                self._follow_path(view.cwd)
+        if context.path_unknown and name and name not in BUILTINS and name not in _RESERVED \
+                and inner < len(args) and "/" not in args[inner].text:
+            view.path_unknown = True
+        if (context.path_dirs or context.path_unknown or inner and any(a.text.startswith("PATH=") for a in args[:inner])) \
                 and inner < len(args) and name and "/" not in args[inner].text and not args[inner].opaque \
                 and name not in BUILTINS and name not in _RESERVED \
                 and not any(a.opaque for a in args[inner + 1 :]) and self.disk is not None:
@@ -1886,10 +1947,20 @@ class Walk:
                                             _command_line(f"{relative}/{name}", args[inner + 1 :]))
             for directory in directories:
                 kind = self.disk.kind([*directory, name])
-                if isinstance(kind, str) and kind != "missing":
+                if isinstance(kind, str) and kind != "missing" or self._wrote_file((*directory, name)):
+                    # (round 11: also a program the line itself put there, `cp /bin/rm bin/cat`)
                     binary = "/" + "/".join((*directory, name))
                     view.wrapper_scripts = (*view.wrapper_scripts, _command_line(binary, args[inner + 1 :]))
                     break
+            else:
+                if context.path_unknown and not prefixed:
+                    # (round 11) PATH holds a directory the walk cannot name: a program of this
+                    # name the line wrote anywhere may be what runs (`cp /bin/rm x/cat; read
+                    # PATH; cat -rf *`)
+                    planted = next((path for path in self.written() if path and path[-1] == name), None)
+                    if planted is not None:
+                        view.wrapper_scripts = (*view.wrapper_scripts, _command_line("/" + "/".join(planted),
+                                                                                     args[inner + 1 :]))
         if name == "git" and cmd.flags & W_VAR and (unknown_global := _git_unknown_global(text, cmd, args, inner)):
             view.wrapper_scripts = (*view.wrapper_scripts, unknown_global)
         if name == "git" and self.disk is not None and (context.path_dirs or inner or "GIT_EXEC_PATH" in context.scope.values
@@ -2095,7 +2166,7 @@ class Walk:
             # A program's code that hands a string to a shell (`os.system("rm -rf c?")`, awk's
             # `system("…")`, an editor's `!cmd`): the string is walked as a command line
             # (imports.shell_strings, `_EDITOR_SHELL`).
-            from polydeukes.stdlib.shell.imports import shell_strings  # only code loads it
+            from polydeukes.stdlib.shell.imports import argv_lines, compile_lines, shell_strings  # only code loads it
 
             found = view.effects
             codes = [it.text for it in found.items if it.role == E.CODE] if found is not None else []
@@ -2107,11 +2178,24 @@ class Walk:
             editor = E.STDIN_PROGRAMS.get(view.stdin_program, ()) is None
             for code in codes:
                 lines = shell_strings(code)
+                lines.extend(argv_lines(code))
+                lines.extend(compile_lines(code))
                 if editor:
                     lines.extend(m.group(1) for m in _EDITOR_SHELL().finditer(code))
-                for line in lines[:64]:
-                    if tokenized(line).fully_read:  # (`exec("print(1)")` is Python, no command line)
+                lines = [line for line in lines[:64] if tokenized(line).fully_read]  # (`exec("print(1)")`: Python)
+                if lines and _CODE_CHANGES_DIRECTORY().search(code) is not None:
+                    # (round 11) `os.chdir("..")`, `cwd=`, `process.chdir`, `Dir.chdir`: where the
+                    # code's command lines run is not followed; they are walked as run in a
+                    # directory of unknown place
+                    context = self.context
+                    saved = (context.cwd, list(context.stack), context.oldpwd, context.cwd_glob, context.cwd_uncertain)
+                    context.cwd = context.cwd_glob = None
+                    for line in lines:
                         yield from self.nested(line, depth, fully_read)
+                    context.cwd, context.stack, context.oldpwd, context.cwd_glob, context.cwd_uncertain = saved
+                    continue
+                for line in lines:
+                    yield from self.nested(line, depth, fully_read)
             if name in _AWK_NAMES and codes and "BEGIN" in codes[0]:
                 from polydeukes.stdlib.shell.readers import awk_assignments, awk_begin_commands
 
@@ -2707,14 +2791,28 @@ class Walk:
             self._arithmetic(view)
         if inner < len(args) and args[inner].text.endswith("()") and _FUNCTION_DEFINITION().fullmatch(args[inner].text):
             context.redefined[args[inner].text[:-2]] = "function"
+        if inner < len(args) and args[inner].text.startswith("BASH_CMDS[") and "]=" in args[inner].text:
+            # (round 11) `BASH_CMDS[cat]=bin/cat` is `hash -p bin/cat cat` (an element
+            # assignment, which the walk otherwise reads as a command word); a key of unknown
+            # value may be any name
+            key = args[inner].text[len("BASH_CMDS[") :].partition("]")[0].strip("'\"")
+            if args[inner].opaque or not _NAME().fullmatch(key):
+                context.scope.path_assignments += 1
+                context.scope.values["BASH_CMDS"] = None
+            else:
+                context.redefined[key] = "hash -p"
         if name in _DECLARATIONS or inner >= len(args):
             # `export PATH=bin:$PATH`, `PATH=$PWD/bin:$PATH`: the directories put first on PATH;
             # `export PYTHONPATH=.`: Python's environment (`Context.python_environment`)
             assigning = inner >= len(args)
             for a in args[0 if assigning else inner + 1 :]:
                 if a.text.startswith("PATH="):
-                    if assigning or name == "export":
-                        context.path_dirs = self._path_dirs(a.text[5:], view.cwd)
+                    if assigning or name in _DECLARATIONS:  # (`declare -x`, `local`, `readonly` too)
+                        # (the words as spelled: `$PWD/bin:$PATH` has no value the scope knows)
+                        known = self._known_path_dirs(a.text[5:], view.cwd)
+                        context.path_dirs = self._path_dirs(a.text[5:], view.cwd) if known is None else known
+                        context.path_unknown = known is None
+                        context.path_followed = -1
                 elif a.text.startswith(_PYTHON_ASSIGNMENTS):
                     context.python_environment = True
         if inner and inner < len(args) and args[0].text == "coproc" and args[inner].word is not None:
@@ -2725,6 +2823,17 @@ class Walk:
 
             inputs.exec_fds(context.fds, view.inputs)
             for fd, r in view.inputs.items():
+                # (round 11) where the descriptor leads, for `/dev/fd/N/…` (`_process_aliases`)
+                if r is not None and not r.target.opaque and r.operator != "<&":
+                    place = self.absolute(r.target.text, view.cwd)
+                elif r is not None and r.operator == "<&" and r.target.text.isdigit():
+                    place = context.fd_paths.get(r.target.text)
+                else:
+                    place = None
+                if place is not None or context.fd_paths:
+                    if context.fd_paths is _NO_FD_PATHS:
+                        context.fd_paths = {}
+                    context.fd_paths[fd] = place
                 script = _listing_script(r) if r is not None else None
                 if script is not None:
                     self._exec_substitutions[fd] = script
@@ -4012,6 +4121,42 @@ class Walk:
             if isinstance(kind, str) and kind != "missing":
                 return _command_line("/" + "/".join((*directory, name)), rest[k + 1 :])
         return None
+
+    def _wrote_file(self, path: tuple[str, ...]) -> bool:
+        """Has the line written `path`, or a directory above it (`cp -r tools bin`: its members
+        are not known), or a tree of unknown members around it (an archive extracted)?"""
+        written = self.written()
+        if any(path[:end] in written for end in range(1, len(path) + 1)):
+            return True
+        trees = self.context.trees_written
+        return bool(trees) and any(path[:end] in trees for end in range(len(path)))
+
+    def _follow_path(self, cwd: tuple[str, ...] | None) -> None:
+        """The line gave PATH a value since `path_dirs` was worked out, other than by a spelled
+        `PATH=…` (`printf -v PATH`, `read PATH`, `for PATH in`, `declare -x`, a reference, an
+        element of `BASH_CMDS`): the directories it puts first when its value is known and
+        literal, else a PATH of unknown value (`Context.path_unknown`)."""
+        context = self.context
+        scope = context.scope
+        context.path_followed = scope.path_assignments
+        values = scope.values.get("PATH", ())
+        known = None
+        if "BASH_CMDS" not in scope.values and values is not None and len(values) <= 1 \
+                and (not values or values[0].pattern is None):
+            known = self._known_path_dirs(values[0].text, cwd) if values else ()
+        context.path_unknown = known is None
+        context.path_dirs = known or ()
+
+    def _known_path_dirs(self, value: str, cwd: tuple[str, ...] | None) -> tuple[tuple[str, ...], ...] | None:
+        """`_path_dirs` when every directory the value puts before `$PATH` (or all of them, when
+        it names no `$PATH`) is known; None when one is not (`$HOME/.cargo/bin:$PATH`)."""
+        dirs = self._path_dirs(value, cwd)
+        count = 0
+        for component in value.split(":"):
+            if component in ("$PATH", "${PATH}"):
+                break
+            count += 1
+        return dirs if len(dirs) == count else None
 
     def _path_dirs(self, value: str, cwd: tuple[str, ...] | None) -> tuple[tuple[str, ...], ...]:
         """The directories a PATH value puts before `$PATH` (`bin:$PATH`, `$PWD/bin:…`), as
@@ -5321,6 +5466,43 @@ def _npm_shells(args: Sequence[Arg]) -> list[str]:
     return out
 
 
+def _argument_commands(words: Sequence[Word], known: dict[str, str]) -> list[int]:
+    """Where the arguments of an unknown program start a command it may run: the indices of
+    its words that name a program of `_ARGUMENT_COMMANDS` (not an option, not opaque), past
+    assignments, reserved words and wrappers (`nice runcon x find . -delete`). None for a
+    program the table knows, or one the line defined (`known`: its functions, walked as such),
+    nor for a function's definition (its body is walked where it is called)."""
+    head = words[0].text
+    if head.endswith(("()", "(){")) or head == "function":
+        return []
+    inner = _unwrap(words)[0]
+    if inner + 1 >= len(words) or words[inner].opaque:
+        return []
+    name = basename(words[inner].text)
+    if name in _KNOWN_NAMES or name in known or words[inner].text.startswith("("):
+        return []
+    found = []
+    for j in range(inner + 1, len(words)):
+        word = words[j]
+        if not word.opaque and word.text[:1] != "-" and basename(word.text) in _ARGUMENT_COMMANDS:
+            found.append(j)
+            if len(found) == MAX_ARGUMENT_COMMANDS:
+                break
+    return found
+
+
+def _tail_text(text: str, cmd: SimpleCommand, j: int) -> str:
+    """The command from its word `j` on, with its redirects and heredocs (`W xargs rm < list`,
+    `W sh <<EOF`): the line the walk reads for an unknown program's argument command."""
+    end = cmd.words[-1].end
+    for r in cmd.redirects:
+        end = max(end, r.target.end)
+    tail = text[cmd.words[j].start : end]
+    for h in cmd.heredocs:
+        tail += "\n" + h.body + ("" if h.body.endswith("\n") or not h.body else "\n") + h.delimiter
+    return tail
+
+
 def name_index(words: Sequence[Word]) -> int:
     """Index of the command-name word past `NAME=VALUE` prefixes (§8.1.7)."""
     k = 0
@@ -6224,6 +6406,10 @@ def _reads_stdin_as_program(cmd: SimpleCommand) -> bool:
     return False
 
 
+# (round 11) Code that changes the directory its command lines run in: Python's `os.chdir`
+# and `cwd=`, Node's `process.chdir` and `cwd:`, Ruby's `Dir.chdir` and `chdir:`, Perl's and
+# awk-less `chdir`, PHP's `chdir`.
+_CODE_CHANGES_DIRECTORY = LazyPattern(r"\bchdir\b|\bcwd\s*[=:]|\bfchdir\b")
 # A shell escape among the commands a program reads on stdin (`E.STDIN_PROGRAMS` whose stdin
 # is always a program): ed's and ex's `!cmd`, `r !cmd`, `w !cmd`, `e !cmd`, vim's `:!cmd`,
 # `:%!cmd`, `:silent !cmd`, gdb's `!cmd` and `shell cmd`, mail's `~!cmd`, ftp's `!cmd`, psql's

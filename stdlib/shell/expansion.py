@@ -573,6 +573,10 @@ TOPLEVEL = "git rev-parse --show-toplevel"
 _DIRECTORY_NAMES = frozenset({"PWD", "OLDPWD", TOPLEVEL})
 
 
+# Variables that decide which program a bare command name runs.
+_PROGRAM_LOOKUP = frozenset({"PATH", "BASH_CMDS"})
+
+
 class Scope:
     """What the line has assigned so far: name -> the tuple of possible values, or None when
     the variable's value is unknown (assigned from a substitution, read, unset …).
@@ -582,7 +586,7 @@ class Scope:
     expansion of unknown value carries so the mention rules can read it."""
 
     __slots__ = ("values", "spellings", "keyed", "references", "directories", "made", "unset", "wild",
-                 "wild_since")
+                 "wild_since", "path_assignments")
 
     def __init__(self, directories=None) -> None:
         self.values: dict[str, tuple[Value, ...] | None] = {}
@@ -606,6 +610,10 @@ class Scope:
         # (`wild_since`) is made so.
         self.wild: str | None = None
         self.wild_since: set[str] = set()
+        # How many times the line gave PATH (or bash's table of remembered programs, BASH_CMDS)
+        # a value, by any route (`read PATH`, `printf -v PATH`, a reference): which program a
+        # bare name runs then depends on it (`Walk._follow_path`).
+        self.path_assignments = 0
 
     def any_made(self, how: str) -> None:
         """Every name may now hold a value made as `how` says, until the line assigns it."""
@@ -622,6 +630,7 @@ class Scope:
         other.unset = set(self.unset)
         other.wild = self.wild
         other.wild_since = set(self.wild_since)
+        other.path_assignments = self.path_assignments
         return other
 
     def refer(self, name: str, target: str | None) -> None:
@@ -734,6 +743,8 @@ class Scope:
                 return  # an assignment through a reference to an unknown name: still unknown
             name = target
         self.values[name] = values
+        if name in _PROGRAM_LOOKUP:
+            self.path_assignments += 1
         if self.unset:
             self.unset.discard(name)
         if self.made:
@@ -763,6 +774,8 @@ class Scope:
             self.unset.discard(name)
         self.values[name + "[@]"] = elements
         self.values[name] = None if elements is None else elements[:1]
+        if name in _PROGRAM_LOOKUP:
+            self.path_assignments += 1
         self.spellings[name] = spelling
         if keyed:
             self.keyed.add(name)

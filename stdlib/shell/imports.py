@@ -636,6 +636,144 @@ def shell_strings(code: str) -> list[str]:
     return out
 
 
+# A call that runs a program with an argv of its own, no shell between (round 11): Python's
+# `subprocess.run([...])` (`call`, `check_call`, `check_output`, `Popen`), `os.execvp`,
+# `os.spawnlp`, …; Node's `spawn`/`spawnSync`/`execFile`/`execFileSync`/`fork`; Perl's and
+# Ruby's `system`/`exec`/`spawn` with more than one argument, Ruby's `Open3.capture2` and kin.
+_ARGV_CALL = LazyPattern(r"\b(?P<name>run|call|check_call|check_output|Popen|exec[lv]p?e?|spawn[lv]?p?e?|spawnSync"
+                         r"|execFile(?:Sync)?|fork|system|exec|capture[23]?e?|popen[23]?e?|pipeline\w*)"
+                         r"(?:\s*\(\s*|[ \t]+(?=['\"\[]))")
+# One token of an argument list: a string literal (Python's prefixes, Node's template without
+# `${`), a bracket, a comma, or anything else up to the next of those (of unknown value).
+_ARGV_TOKEN = LazyPattern(r"""\s*(?:(?P<literal>[rRbBuUfF]{0,2}(?:"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')|`[^`$\\\n]*`)"""
+                          r"""|(?P<punct>[\[\],()])|(?P<keyword>\w+\s*=(?!=))|(?P<other>[^\[\],()'"`\n;]+))""")
+_OS_EXEC = LazyPattern(r"exec[lv]p?e?|spawn[lv]p?e?")
+MAX_ARGV_LINES = 64
+
+
+def argv_lines(code: str) -> list[str]:
+    """The command lines of the argv lists a program's code runs (`_ARGV_CALL`), each word
+    single-quoted; a word of unknown value (a name, an f-string, `*args`) as `"$ARGV_UNKNOWN"`,
+    which the walk takes as a word of unknown value. A list of one literal naming a program
+    (`run(["make"])`) is a line too; a call whose first word is unknown is not."""
+    out: list[str] = []
+    for m in _ARGV_CALL().finditer(code):
+        words, listed = _argv_words(code, m.end(), m.group(0).rstrip().endswith("("))
+        if not words:
+            continue
+        if _OS_EXEC().fullmatch(m.group("name")) and len(words) > 1:
+            words = [words[0], *words[2:]]  # `os.execvp("find", ["find", ".", "-delete"])`: argv[0] again
+        if words[0] is None or len(words) == 1 and not listed:
+            continue  # (one string, not in a list: a shell's command line, `shell_strings`)
+        out.append(" ".join('"$ARGV_UNKNOWN"' if w is None else "'" + w.replace("'", "'\\''") + "'" for w in words))
+        if len(out) == MAX_ARGV_LINES:
+            break
+    return out
+
+
+def _argv_words(code: str, at: int, parenthesised: bool) -> tuple[list[str | None], bool]:
+    """The words of the argument list from `at`, up to the call's end: each element (between
+    commas, a list's elements taken in place) that is one string literal, None for any other
+    (`"rm ci/" $1`, `os.path.join(…)`, a name); a leading element of other value (`os.P_WAIT`)
+    dropped; nothing after a keyword argument or an options object. And whether a list held
+    them (`run(["make"])` is an argv of one word, `run("make")` a shell's line)."""
+    words: list[str | None] = []
+    listed = False
+    parts: list[str | None] = []  # the current element's tokens (None: not a literal)
+    parens = 0  # nesting of `(` within the current element
+    lists = 0
+    token = _ARGV_TOKEN()
+
+    def flush() -> None:
+        if parts:
+            value = parts[0] if len(parts) == 1 else None
+            if value is not None or words or lists:
+                words.append(value)  # (a positional argument before the first string is dropped)
+            parts.clear()
+
+    while at < len(code):
+        t = token.match(code, at)
+        if t is None or t.end() == at:
+            break
+        at = t.end()
+        literal, punct = t.group("literal"), t.group("punct")
+        if parens:
+            if punct == "(":
+                parens += 1
+            elif punct == ")":
+                parens -= 1
+            parts.append(None)
+            continue
+        if literal is not None:
+            prefix = literal[: len(literal) - len(literal.lstrip("rRbBuUfF"))]
+            body = literal[len(prefix) + 1 : -1]
+            if "{" in body and ("f" in prefix or "F" in prefix):
+                parts.append(None)  # an f-string's value is made at run time
+            elif "\\" in body and literal[-1] != "`" and "r" not in prefix and "R" not in prefix:
+                parts.append(_unescaped(body))
+            else:
+                parts.append(body)
+        elif punct == "(":
+            parens += 1
+            parts.append(None)  # (a call's value: `os.path.join(…)`)
+        elif punct == ",":
+            flush()
+        elif punct == "[":
+            flush()
+            lists += 1
+            listed = True
+        elif punct == "]":
+            flush()
+            lists -= 1
+            if lists < 0:
+                break
+        elif punct == ")":
+            break  # the call's own `)`
+        elif t.group("keyword") is not None:
+            break  # `cwd=…`, `shell=True`: the argv is over
+        else:
+            other = t.group("other").strip()
+            if other.startswith("{") or not parenthesised and other.split()[:1] in (["do"], ["end"], ["if"]):
+                break
+            parts.append(None)
+    flush()
+    return words, listed
+
+
+def _unescaped(text: str) -> str | None:
+    """A string literal's body with its backslash escapes read (None when one is malformed)."""
+    try:
+        return text.encode("ascii", "backslashreplace").decode("unicode_escape")
+    except UnicodeDecodeError:
+        return None
+
+
+# Python's own compilers called from code (round 11): `compileall.compile_dir(DIR)` writes the
+# bytecode of every module below DIR, as `python3 -m compileall DIR` does; `compile_file`,
+# `py_compile.compile` one file's; `compile_path()` those of sys.path, the current directory
+# first.
+_COMPILE_CALL = LazyPattern(r"\b(?P<call>compile_dir|compile_file|py_compile\.compile|compile_path)\s*\(\s*"
+                            r"""(?:[rRuU]?(?:"(?P<double>[^"\\\n]*)"|'(?P<single>[^'\\\n]*)')(?=\s*[,)]))?""")
+
+
+def compile_lines(code: str) -> list[str]:
+    """`python3 -m compileall …` lines for the compiler calls of Python code (`_COMPILE_CALL`):
+    the directory or file a literal names, `.` for `compile_path()`, else a word of unknown
+    value."""
+    out: list[str] = []
+    if "compile" not in code:
+        return out
+    for m in _COMPILE_CALL().finditer(code):
+        spelled = m.group("double") if m.group("double") is not None else m.group("single")
+        if m.group("call") == "compile_path":
+            spelled = "."
+        word = '"$ARGV_UNKNOWN"' if spelled is None else "'" + (spelled or ".") + "'"
+        out.append("python3 -m compileall -q " + word)
+        if len(out) == MAX_ARGV_LINES:
+            break
+    return out
+
+
 # A doit task's `"actions": [...]` list (dodo.py), and the string literals in it.
 _DOIT_ACTIONS = LazyPattern(r"""["']actions["']\s*:\s*\[([^\]]*)\]""")
 _DOIT_STRING = LazyPattern(r"""(?<![\w)])\s*(?:[rbuf]{0,2})(?:"((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)')""")

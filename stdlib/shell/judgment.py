@@ -86,7 +86,7 @@ from polydeukes.stdlib.shell.paths import (
     segments_match,
     tail_can_name,
 )
-from polydeukes.stdlib.shell.tokenizer import UnreadSpan, Word
+from polydeukes.stdlib.shell.tokenizer import W_GLOB, UnreadSpan, Word
 from polydeukes.vm.sre import LazyPattern
 
 __all__ = [
@@ -1265,7 +1265,7 @@ class _Judge:
         """A write redirect's target that spells no entry: it may still reach one through a
         symbolic link, as the tail of a word of unknown value, or from an unknown directory."""
         if t.opaque:
-            self.unknown_prefix(view, t.text, "write target", True)
+            self.unknown_prefix(view, t.text, "write target", True, t.word is not None and bool(t.word.flags & W_GLOB))
             return
         self.through_symlink(view, t.text, cwd)
         if cwd is None or t.text[:1] == "~":
@@ -1520,7 +1520,8 @@ class _Judge:
                     unknown.add(it.text.rstrip("/"))
                 home = _HOME_WORD().fullmatch(it.text)
                 if home is None:
-                    self.unknown_prefix(view, it.text, "operand", True)
+                    self.unknown_prefix(view, it.text, "operand", True,
+                                        a.word is not None and bool(a.word.flags & W_GLOB))
                 elif self.p.home is None or "HOME" in self.walk.context.scope.values:
                     self.unknown_base(view, "~" + (home.group(1) or ""), None, cwd, "operand", it.text, it.role)
                 else:
@@ -1574,12 +1575,15 @@ class _Judge:
         if effects is not None:
             self.contains(view, effects, cwd)
 
-    def unknown_prefix(self, view: View, text: str, what: str, written: bool = False) -> None:
+    def unknown_prefix(self, view: View, text: str, what: str, written: bool = False,
+                       globbed: bool = False) -> None:
         """A written word whose value is unknown up to a literal tail (`$V/gate.sh`, `"$D"/ci`)
         can be every path that ends so: an entry, an ancestor up to the project root, or
-        something inside an entry. A value make computes that its reading does not
-        (makefiles.COMPUTED), written with no literal tail after it, can be any path: it fails
-        closed (with a program of such a value, under any role)."""
+        something inside an entry; with `globbed` (the word has an unquoted glob character),
+        a tail with `*`, `?` or `[` matches as a pattern (`"$D"/c?`, round 11). A value make
+        computes that its reading does not (makefiles.COMPUTED), written with no literal tail
+        after it, can be any path: it fails closed (with a program of such a value, under any
+        role)."""
         tail = unknown_tail(text)
         if not tail:
             if written and _COMPUTED in text and self.p.entries:
@@ -1587,7 +1591,15 @@ class _Judge:
                 self.found(BREAK_OPAQUE_WRITE_TARGET, COMPUTED_WRITE.format(
                     head=view.head, what=what, word=text, p=self.p.entries[0]))
             return  # no literal tail (`rm -rf "$V"`): recorded as unjudgeable, not judged here
-        hits = self._tail_hits(tail)
+        if text.startswith("${PROCESS_DIRECTORY}") and not tail.replace("/", "").replace("*", "").strip("."):
+            # (round 11) a descriptor's or another process's directory, written whole or all its
+            # members (`rm -rf /dev/fd/3/`, `… /proc/$$/cwd/*`): it may be the project or any
+            # directory in it, unlike `"$V"`, which the line's words leave to its environment
+            hits = list(range(len(self.p.entries)))
+        elif globbed and any(c in tail for c in "*?["):
+            hits = self._tail_pattern_hits(tail, view.glob)
+        else:
+            hits = self._tail_hits(tail)
         if hits:
             self.reached.update(hits)
             self.found(BREAK_OPAQUE_WRITE_TARGET, UNKNOWN_PREFIX.format(
@@ -1601,6 +1613,38 @@ class _Judge:
         top = p.root_segs[-1:] if p.root_segs is not None else ()
         tail = comparable(tail, p.fold)
         return [index for index, entry in enumerate(p.resolved) if tail_can_name(tail, [*top, *entry])]
+
+    def _tail_pattern_hits(self, tail: str, glob) -> list[int]:
+        """`_tail_hits` for a tail that is a pattern (`/c?` after an unknown value): each of its
+        segments matched against the entry's, the first (the end of the segment the value
+        began, `c?` in `${D}c?`) against any end of one. What follows a `**` or `..` is a tail
+        after an unknown value again; a tail of `*` segments only tells no more than none
+        (`rm -rf "$OUT"/*` is judged as `rm -rf "$OUT"`: unjudgeable, not matched here)."""
+        p = self.p
+        parts = tail.split("/")
+        cut = max((k for k, seg in enumerate(parts) if seg in ("**", "..")), default=-1)
+        if cut >= 0:
+            parts = ["", *parts[cut + 1 :]]
+        if all(seg in ("", "*", ".") for seg in parts):
+            return []
+        head = compile_segment("*" + parts[0]) if parts[0] else None
+        rest = [compile_segment(seg) for seg in parts[1:] if seg and seg != "."]
+        top = p.root_segs[-1:] if p.root_segs is not None else ()
+        dotglob, fold = glob.dotglob, glob.nocaseglob or p.fold
+        hits = []
+        for index, entry in enumerate(p.resolved):
+            target = [*top, *entry]
+            for i in range(1 - len(rest), len(target) + 1):
+                if head is not None and i >= 1 and not segment_matches(head, target[i - 1], dotglob=True, fold=fold):
+                    continue
+                skip, start = max(0, -i), max(0, i)
+                shared = min(len(rest) - skip, len(target) - start)
+                if (shared > 0 or head is not None and i >= 1) and all(
+                        segment_matches(rest[skip + k], target[start + k], dotglob=dotglob, fold=fold)
+                        for k in range(shared)):
+                    hits.append(index)
+                    break
+        return hits
 
     def unknown_base(self, view: View, text: str, pattern: str | None, cwd: tuple[str, ...] | None,
                      what: str, shown: str | None = None, role: str = E.WRITE) -> None:
@@ -1680,6 +1724,16 @@ class _Judge:
             return
         if extra.rule == "find-delete":
             hits = self.listed_reach(extra.path, extra.pattern, extra.names, cwd, view.glob, False)
+            if not hits and extra.path.startswith("${PROCESS_DIRECTORY}"):
+                # (round 11) below a descriptor's directory of unknown place (`find /dev/fd/3/
+                # -delete` with fd 3 opened elsewhere): as `unknown_prefix`
+                tail = extra.path[len("${PROCESS_DIRECTORY}") :]
+                reach = self._tail_hits(tail) if tail.strip("/.") else range(len(entries))
+                hits = [h for h in reach if self._find_names_reach(extra.names, h)]
+            if not hits and cwd is None and extra.pattern is None and extra.path[:1] not in ("/", "~", "$", ""):
+                # (round 11) a start path below a directory of unknown place (`cd "$D" && find
+                # proj -name gate.sh -delete`): every entry a path ending in it can hold
+                hits = [h for h in self._tail_hits("/" + extra.path) if self._find_names_reach(extra.names, h)]
             if hits:
                 self.reached.update(hits)
                 self.found(BREAK_EFFECT, FIND_DELETE.format(p=entries[hits[0]]))
@@ -2896,8 +2950,9 @@ def _ruby_switches(view: View, walk, cwd: tuple[str, ...] | None) -> tuple[str, 
 
 
 def untrusted_program(view: View) -> bool:
-    """Is the command named by a path its row cannot vouch for (`untrusted_program_path`)?"""
-    return untrusted_program_path(view.args[view.inner].text)
+    """Is the command named by a path its row cannot vouch for (`untrusted_program_path`), or
+    looked up on a PATH of unknown value (`View.path_unknown`)?"""
+    return view.path_unknown or untrusted_program_path(view.args[view.inner].text)
 
 
 def _reads_only_from_stdin(view: View) -> bool:

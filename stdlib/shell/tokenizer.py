@@ -304,6 +304,14 @@ def plain_lines_pattern(names_with_effects: Iterable[str]) -> re.Pattern[str]:
     return re.compile(rf"(?:{line}(?:\r\n|\n|\r|\Z))++")
 
 
+def argument_names_pattern(names: Iterable[str]) -> re.Pattern[str]:
+    """The regex of a word past a line's first that is one of `names`, bare or in one pair of
+    quotes: a run of plain lines holding one is read command by command after all (an unknown
+    program may run its arguments: `analysis._argument_commands`)."""
+    trie = _trie_pattern(sorted(set(names)))
+    return re.compile(rf"[ \t]['\"]?{trie}['\"]?(?=[ \t\r\n]|\Z)")
+
+
 def _trie_pattern(names: list[str]) -> str:
     """An alternation of `names` factored by common prefixes (the `re` engine tries each branch
     of a flat alternation in turn; a trie answers in a few character tests)."""
