@@ -1319,8 +1319,10 @@ class Walk:
                 first = cmd.words[0].text
             if first.endswith("()") or first == "function":
                 _function_definition(commands, k, text, context.functions)
-            if spells is not None and (first not in _KNOWN_NAMES or first in _UNWRAPPED_FIRST) \
-                    and len(cmd.words) > 1:
+            if spells is not None and (first not in _KNOWN_NAMES or first in _UNWRAPPED_FIRST and not (
+                    first in _RESERVED and len(cmd.words) > 1 and cmd.words[1].text in _KNOWN_NAMES
+                    and cmd.words[1].text not in _UNWRAPPED_FIRST)) and len(cmd.words) > 1:
+                # (`do ruff check "$f"`: a reserved word before a known name, answered here)
                 for j in _argument_commands(cmd.words, context.functions):
                     yield from self.nested(_tail_text(text, cmd, j), depth, fully_read)
             piped = k > 0 and type(commands[k - 1]) is not PlainRun and commands[k - 1].connector == "|"
