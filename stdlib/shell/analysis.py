@@ -732,6 +732,11 @@ _TOOL_MODULES = {"pip": "pip", "pip3": "pip", "sphinx": "sphinx-build", "mkdocs"
 # Programs whose own program may come from a file (`awk -f prog.awk`, `sed -f script.sed`).
 # (Also compilers' `@FILE`/`-wrapper`/`-B`, curl's `-K FILE` and wget's `--config FILE`, and
 # their configuration files the environment names: scripts.OPTION_FILE_READERS.)
+_SED_AWK_NAMES = frozenset({"sed", "gsed", "awk", "gawk", "mawk", "nawk"})
+# Programs that read a program file after `-f` (make's makefile too).
+_PROGRAM_FILE_OPTIONS = _SED_AWK_NAMES | {"make", "gmake"}
+# An interpreter's options that give it code (then no operand is its script).
+_CODE_OPTIONS = frozenset({"-c", "-e", "-E", "-m", "--eval", "-p", "--print", "-r"})
 PROGRAM_FILE_READERS = frozenset({"awk", "gawk", "mawk", "nawk", "sed", "gsed", "gcc", "cc", "g++", "c++", "clang",
                                   "clang++", "ld", "ld.bfd", "ld.gold", "ld.lld", "as", "cpp", "gfortran",
                                   "objcopy", "javac", "curl", "wget"})
@@ -1423,9 +1428,11 @@ class Walk:
                                 if r.operator == "<<<" and not r.target.opaque)  # as `shell_script_sources`
             if feeds_executor and view.name in listers.WORD_PRINTERS and not view.redefined and k + 1 < len(commands) \
                     and type(commands[k + 1]) is not PlainRun and commands[k + 1].words \
-                    and basename(commands[k + 1].words[0].text) in _ECHO_RUNNERS:
+                    and (basename(commands[k + 1].words[0].text) in _ECHO_RUNNERS
+                         or _code_on_stdin(commands[k + 1])):
                 # `echo 'rm -rf c?' | sh`, `printf '%s\n' 'rm …' | sh`: what it prints is the
-                # script the shell runs (`| at now`: the job it runs later; `| sqlite3`: its program)
+                # script the shell runs (`| at now`: the job it runs later; `| sqlite3`: its program;
+                # round 11: `| python3 -`, `| perl`, `| awk -f -`, `| make -f -`: its code)
                 printed = None if any(a.opaque for a in view.args[view.inner + 1 :]) else _words_printed(
                     " ".join(a.text if a.pattern is not None else _quoted(a.text) for a in view.args[view.inner :])
                 ) if view.name == "echo" else (
@@ -2029,8 +2036,13 @@ class Walk:
         if model is not None and inner + 1 < len(args) and (model.handler in ("git", "tar") or "=exec" in model.option_text) \
                 and any(a.text[:1] == "-" or a.text[:5] == "ext::" or a.text == "config" for a in args[inner + 1 :]):
             view.runs_options = True  # (an option's value may be a command line: `_follow`)
+        if flags & W_SUBST and inner + 1 < len(args) and (
+                model is not None and model.handler == "interpreter" or name in _PROGRAM_FILE_OPTIONS):
+            line = _substituted_program(args, inner, name in _PROGRAM_FILE_OPTIONS)
+            if line is not None:
+                view.wrapper_scripts = (*view.wrapper_scripts, line)
         if model is not None and (model.handler == "interpreter" or name in PROGRAM_FILE_READERS) \
-                and inner + 1 < len(args):
+                and (inner + 1 < len(args) or view.env.heredocs):
             view.code_runs = True  # (its code may hand a string to a shell: `_follow`)
         if view.wrapper_scripts or name in _RUNS_SCRIPTS or cmd.flags & W_SUBST or view.piped_code \
                 or cmd.heredocs and _heredoc_runs(cmd) or view.runs_options or view.code_runs or view.stdin_program \
@@ -2177,6 +2189,11 @@ class Walk:
                 codes.append(script.text)
             if view.stdin_program:
                 codes.extend(view.env.heredocs)  # (`awk -f - <<EOF`, `ed -s <<EOF`)
+            elif view.env.heredocs and view.model is not None and view.model.handler == "interpreter" \
+                    and _reads_stdin_as_program(view.cmd):
+                # (round 11) an interpreter's program on stdin: `python3 <<EOF`, `echo '…' |
+                # python3 -`, `cat x.py | perl` (the text the stages before print, `upstream`)
+                codes.extend(view.env.heredocs)
             editor = E.STDIN_PROGRAMS.get(view.stdin_program, ()) is None
             for code in codes:
                 lines = shell_strings(code)
@@ -2234,6 +2251,14 @@ class Walk:
             for extra in found.extra if found is not None else ():
                 if extra.kind == "shell":
                     yield from self.nested(extra.argv[0], depth, fully_read)
+            if name in _SED_AWK_NAMES and (view.file_script is not None or view.env.heredocs):
+                from polydeukes.stdlib.shell import scripts  # loaded by `_file_script`
+
+                # (round 11) `sed -f x.sed f` with an `e` in x.sed, `awk -f x.awk f` with
+                # `{system($0)}`: the command with the files' text spelled on the line
+                line = scripts.inline_program_line(self, view)
+                if line is not None:
+                    yield from self.nested(line, depth, fully_read)
         for source in view.wrapper_scripts:
             yield from self.nested(source, depth, fully_read)
         if written_script is not None:
@@ -5491,6 +5516,38 @@ def _argument_commands(words: Sequence[Word], known: dict[str, str]) -> list[int
             if len(found) == MAX_ARGUMENT_COMMANDS:
                 break
     return found
+
+
+def _code_on_stdin(cmd: SimpleCommand | PlainRun) -> bool:
+    """(round 11) Does the stage run the text piped into it as its program: an interpreter
+    that reads its code from stdin (`python3 -`, `perl`, `ruby -`), or sed, awk or make given
+    `-f -`? (xargs and loops take it as operands or lines: their own rules.)"""
+    if type(cmd) is PlainRun or not cmd.words or cmd.words[0].opaque:
+        return False
+    head = basename(cmd.words[0].text)
+    model = E.model_for(head)
+    if not (model is not None and model.handler == "interpreter" or head in _PROGRAM_FILE_OPTIONS):
+        return False
+    return _reads_stdin_as_program(cmd)
+
+
+def _substituted_program(args: Sequence[Arg], inner: int, after_option: bool) -> str | None:
+    """(round 11) A program read from a process substitution: `python3 <(CMD)` (the first
+    operand after options that give no code), `sed -f <(CMD) f`, `awk -f <(CMD)`, `make -f
+    <(CMD)` (after `-f`/`--file`). The line that feeds CMD's output to the program on stdin
+    (`CMD | python3 -`), which the walk reads as it reads piped code; None for none."""
+    for k in range(inner + 1, len(args)):
+        word = args[k].word
+        raw = word.text if word is not None else ""
+        if raw.startswith("<(") and raw.endswith(")"):
+            before = args[k - 1].text
+            if after_option and before not in ("-f", "--file") \
+                    or not after_option and any(a.text in _CODE_OPTIONS for a in args[inner + 1 : k]):
+                return None
+            return raw[2:-1] + " | " + _argv_line([*args[inner:k], Arg("-", None, False, ONE, None), *args[k + 1 :]])
+        if not after_option and not args[k].text.startswith("-"):
+            return None  # (the script is another operand)
+    return None
 
 
 def _tail_text(text: str, cmd: SimpleCommand, j: int) -> str:

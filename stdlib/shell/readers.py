@@ -312,13 +312,13 @@ _AWK_OPTIONS = ("-f,--file=read:pattern -E,--exec=read:pattern -e,--source=code:
                 "-g,--gen-pot -h,--help -M,--bignum -n,--non-decimal-data -N,--use-lc-numeric "
                 "-O,--optimize -P,--posix -r,--re-interval -s,--no-optimize -t,--lint-old "
                 "-V,--version -I,--trace")
-_AWK_MODEL = Model("code read...", _AWK_OPTIONS)
+AWK_MODEL = Model("code read...", _AWK_OPTIONS)  # (scripts.inline_program_line reads its options too)
 _AWK_DEFAULT_FILES = {"-o": "awkprof.out", "--pretty-print": "awkprof.out", "-p": "awkprof.out",
                       "--profile": "awkprof.out", "-d": "awkvars.out", "--dump-variables": "awkvars.out"}
 
 
 def _awk(name: str, args: Sequence[Arg], model: Model, env: Env) -> Effects:
-    parsed = read_options(_AWK_MODEL, args, stop_at_operand=True)
+    parsed = read_options(AWK_MODEL, args, stop_at_operand=True)
     operands = parsed.operands
     given = "pattern" in parsed.effects
     roles = layout_roles("read..." if given else "code read...", len(operands))
@@ -583,7 +583,7 @@ def input_runs(name: str, args: Sequence[Arg]) -> tuple[str | None, list[int]]:
     program from the line (a program file is read as code instead: scripts `_program_files`);
     perl's and ruby's `-n`/`-p` loops that run commands make them of their input."""
     if name in _AWKS:
-        parsed = read_options(_AWK_MODEL, args, stop_at_operand=True)
+        parsed = read_options(AWK_MODEL, args, stop_at_operand=True)
         if "pattern" in parsed.effects or not parsed.operands or any(a.text in ("-S", "--sandbox") for a in args):
             return None, []
         program = args[parsed.operands[0]].text

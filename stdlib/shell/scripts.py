@@ -74,8 +74,8 @@ from polydeukes.stdlib.shell.analysis import (
 from polydeukes.stdlib.shell.disk import (
     BINARY, COMPILED_BYTES, FILE_BYTES, PROGRAM_BYTES, SCRIPT_BYTES, Binary, CompiledText, Missing, Refused,
 )
-from polydeukes.stdlib.shell.expansion import ANY, Arg, Value, compile_segment, printed_file, printed_words, segment_matches
-from polydeukes.stdlib.shell.readers import LINES, MADE, WRITES, input_runs
+from polydeukes.stdlib.shell.expansion import ANY, ONE, Arg, Value, compile_segment, printed_file, printed_words, segment_matches
+from polydeukes.stdlib.shell.readers import AWK_MODEL, LINES, MADE, WRITES, input_runs
 from polydeukes.stdlib.shell.tokenizer import W_GLOB, PlainRun
 from polydeukes.stdlib.shell.interpreters import (
     CONFIG_FILE,
@@ -1897,6 +1897,56 @@ def _option_files(walk: Walk, view: View, args: Sequence[Arg]) -> FileScript | N
         return refused
     # (a compiler's response file may name more, `@more`)
     return _code_files(walk, view, files, _RESPONSE_FILE if compiler else None)
+
+
+def inline_program_line(walk: Walk, view: View) -> str | None:
+    """(round 11) `sed -f x.sed f`, `awk -f x.awk f`: the same command with its program files'
+    text spelled on the line instead (`sed -e TEXT f`, `awk TEXT f`), so that what the program
+    runs of its input (sed's `e`, awk's `system($0)`) or makes of it is read as for a program
+    written on the line (`readers.input_runs`). None when there is no program file, a word is
+    of unknown value, a file is read from stdin or cannot be read within bounds (the program
+    file is still read as code: `_program_files`)."""
+    sed = view.name in _SEDS
+    args = unbundled(view.args[view.inner + 1 :], _SED_LETTERS if sed else _AWK_LETTERS, _PROGRAM_VALUE_OPTIONS)
+    kept: list[str] = []
+    texts: list[str] = []
+    k = 0
+    while k < len(args):
+        t = args[k].text
+        if args[k].opaque or t == "--":
+            return None
+        if t in ("-f", "--file") and k + 1 < len(args):
+            value = args[k + 1].text
+            k += 2
+        elif t.startswith("--file="):
+            value = t[len("--file="):]
+            k += 1
+        elif t.startswith("-f") and len(t) > 2 and not t.startswith("--"):
+            value = t[2:]
+            k += 1
+        else:
+            kept.append(t)
+            k += 1
+            continue
+        if value in E.STDIN_FILES:
+            # (`sed -f - f <<< 'e'`, `echo '1e …' | sed -f - f`: the heredoc, herestring or
+            # text the stages before print, `Walk._script`'s upstream)
+            text = "".join(view.env.heredocs) if view.env.heredocs else None
+        else:
+            text = _read_file(walk, view, value)
+        if not isinstance(text, str) or not text:
+            return None
+        texts.append(text)
+    if not texts:
+        return None
+    if sed:
+        words = [view.name, *kept, *(w for text in texts for w in ("-e", text))]
+    else:
+        # the program goes where awk looks for it: its first operand
+        parsed = E.read_options(AWK_MODEL, [Arg(t, None, False, ONE, None) for t in kept], stop_at_operand=True)
+        at = parsed.operands[0] if parsed.operands else len(kept)
+        words = [view.name, *kept[:at], "\n".join(texts), *kept[at:]]
+    return " ".join("'" + w.replace("'", "'\\''") + "'" for w in words)
 
 
 def _code_files(walk: Walk, view: View, files: list[str], more=None) -> FileScript | None:
