@@ -98,3 +98,23 @@ def test_compiler_calls_read_as_compileall_lines() -> None:
         ["python3 -m compileall -q 'src'"]
     assert compile_lines("compileall.compile_path()") == ["python3 -m compileall -q '.'"]
     assert compile_lines("compileall.compile_dir(sys.argv[1])") == ['python3 -m compileall -q "$ARGV_UNKNOWN"']
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=200))
+def test_reading_code_for_split_lines_kept_lists_and_evaluated_strings_never_raises(code) -> None:
+    from polydeukes.stdlib.shell.imports import evaluated_code, list_lines, split_lines
+
+    for text in (code, "subprocess.run(x)\n[" + code, '"' + code + '".split()', "exec('" + code + "')"):
+        assert all(isinstance(line, str) for line in split_lines(text) + evaluated_code(text))
+        assert all(isinstance(first, str) and isinstance(line, str) for first, line in list_lines(text))
+
+
+@settings(max_examples=200, deadline=None)
+@given(words=st.lists(st.text(st.characters(min_codepoint=33, max_codepoint=126), min_size=1, max_size=8)
+                      .filter(lambda w: "'" not in w and '"' not in w and "\\" not in w), min_size=1, max_size=5))
+def test_a_split_string_is_read_as_the_words_python_splits_it_into(words) -> None:
+    from polydeukes.stdlib.shell.imports import split_lines
+
+    line = " ".join(words)
+    assert [text.split() for text in split_lines(f"subprocess.run({line!r}.split())")] == [line.split()]

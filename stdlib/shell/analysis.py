@@ -2180,7 +2180,14 @@ class Walk:
             # A program's code that hands a string to a shell (`os.system("rm -rf c?")`, awk's
             # `system("…")`, an editor's `!cmd`): the string is walked as a command line
             # (imports.shell_strings, `_EDITOR_SHELL`).
-            from polydeukes.stdlib.shell.imports import argv_lines, compile_lines, shell_strings  # only code loads it
+            from polydeukes.stdlib.shell.imports import (  # only code loads it
+                argv_lines,
+                compile_lines,
+                evaluated_code,
+                list_lines,
+                shell_strings,
+                split_lines,
+            )
 
             found = view.effects
             codes = [it.text for it in found.items if it.role == E.CODE] if found is not None else []
@@ -2195,10 +2202,13 @@ class Walk:
                 # python3 -`, `cat x.py | perl` (the text the stages before print, `upstream`)
                 codes.extend(view.env.heredocs)
             editor = E.STDIN_PROGRAMS.get(view.stdin_program, ()) is None
+            codes.extend(nested for code in codes[:8] for nested in evaluated_code(code))  # (`exec("…")`)
             for code in codes:
                 lines = shell_strings(code)
                 lines.extend(argv_lines(code))
                 lines.extend(compile_lines(code))
+                lines.extend(split_lines(code))
+                lines.extend(line for program, line in list_lines(code) if basename(program) in _ARGUMENT_COMMANDS)
                 if editor:
                     lines.extend(m.group(1) for m in _EDITOR_SHELL().finditer(code))
                 lines = [line for line in lines[:64] if tokenized(line).fully_read]  # (`exec("print(1)")`: Python)

@@ -641,13 +641,21 @@ def shell_strings(code: str) -> list[str]:
 # `os.spawnlp`, …; Node's `spawn`/`spawnSync`/`execFile`/`execFileSync`/`fork`; Perl's and
 # Ruby's `system`/`exec`/`spawn` with more than one argument, Ruby's `Open3.capture2` and kin.
 _ARGV_CALL = LazyPattern(r"\b(?P<name>run|call|check_call|check_output|Popen|exec[lv]p?e?|spawn[lv]?p?e?|spawnSync"
-                         r"|execFile(?:Sync)?|fork|system|exec|capture[23]?e?|popen[23]?e?|pipeline\w*)"
+                         r"|execFile(?:Sync)?|fork|system|exec|capture[23]?e?|popen[23]?e?|pipeline\w*"
+                         r"|posix_spawnp?|create_subprocess_exec|open)"
                          r"(?:\s*\(\s*|[ \t]+(?=['\"\[]))")
 # One token of an argument list: a string literal (Python's prefixes, Node's template without
 # `${`), a bracket, a comma, or anything else up to the next of those (of unknown value).
 _ARGV_TOKEN = LazyPattern(r"""\s*(?:(?P<literal>[rRbBuUfF]{0,2}(?:"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')|`[^`$\\\n]*`)"""
                           r"""|(?P<punct>[\[\],()])|(?P<keyword>\w+\s*=(?!=))|(?P<other>[^\[\],()'"`\n;]+))""")
-_OS_EXEC = LazyPattern(r"exec[lv]p?e?|spawn[lv]p?e?")
+_OS_EXEC = LazyPattern(r"exec[lv]p?e?|spawn[lv]p?e?|posix_spawnp?")
+# (round 11) A string a program splits into an argv (`"find . -delete".split()`,
+# `shlex.split("…")`): a command line of its own.
+_SPLIT_LINE = LazyPattern(r"""(?:"((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)')\.split\(\s*\)"""
+                          r"""|\bshlex\.split\(\s*(?:"((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)')\s*\)""")
+# (round 11) Code a program's code runs from a string (Python's `exec`/`eval`, JavaScript's and
+# Perl's and Ruby's `eval`): the string is code of the same program.
+_EVALUATED = LazyPattern(r"""\b(?:exec|eval)\s*\(\s*[rRuU]?(?:"((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)')\s*[,)]""")
 MAX_ARGV_LINES = 64
 
 
@@ -661,7 +669,11 @@ def argv_lines(code: str) -> list[str]:
         words, listed = _argv_words(code, m.end(), m.group(0).rstrip().endswith("("))
         if not words:
             continue
-        if _OS_EXEC().fullmatch(m.group("name")) and len(words) > 1:
+        if m.group("name") == "open":
+            if words[0] not in ("-|", "|-") or len(words) < 2:
+                continue  # (perl's `open(F, "-|", LIST)` runs LIST; any other open is a file's)
+            words = words[1:]
+        elif _OS_EXEC().fullmatch(m.group("name")) and len(words) > 1:
             words = [words[0], *words[2:]]  # `os.execvp("find", ["find", ".", "-delete"])`: argv[0] again
         if words[0] is None or len(words) == 1 and not listed:
             continue  # (one string, not in a list: a shell's command line, `shell_strings`)
@@ -669,6 +681,53 @@ def argv_lines(code: str) -> list[str]:
         if len(out) == MAX_ARGV_LINES:
             break
     return out
+
+
+def list_lines(code: str) -> list[tuple[str, str]]:
+    """(round 11) Every list of literals in code that runs programs (`args = ["find", ".",
+    "-delete"]; subprocess.run(args)`), as (its first word, the command line `argv_lines`
+    would make): the caller keeps those whose first word names a program that writes."""
+    out: list[tuple[str, str]] = []
+    if _ARGV_CALL().search(code) is None:
+        return out
+    for m in _LIST_START().finditer(code):
+        words, _ = _argv_words(code, m.end(), True)
+        if words and words[0]:
+            out.append((words[0], " ".join('"$ARGV_UNKNOWN"' if w is None else "'" + w.replace("'", "'\\''") + "'"
+                                           for w in words)))
+            if len(out) == MAX_ARGV_LINES:
+                break
+    return out
+
+
+_LIST_START = LazyPattern(r"""\[(?=\s*[rRbBuU]?["'`])""")
+
+
+def split_lines(code: str) -> list[str]:
+    """(round 11) The strings code splits into an argv (`_SPLIT_LINE`), as command lines."""
+    if "split(" not in code:
+        return []
+    out = []
+    for m in _SPLIT_LINE().finditer(code):
+        text = next(g for g in m.groups() if g is not None)
+        line = _unescaped(text) if "\\" in text else text
+        if line:
+            out.append(line)
+    return out[:MAX_ARGV_LINES]
+
+
+def evaluated_code(code: str) -> list[str]:
+    """(round 11) The literal strings code evaluates as code (`exec("…")`, `eval('…')`), with
+    their escapes read: `exec("import os; os.system(\\"find . -delete\\")")`."""
+    if "exec" not in code and "eval" not in code:
+        return []
+    out = []
+    for m in _EVALUATED().finditer(code):
+        text = next(g for g in m.groups() if g is not None)
+        body = _unescaped(text) if "\\" in text else text
+        if body:
+            out.append(body)
+    return out[:MAX_ARGV_LINES]
 
 
 def _argv_words(code: str, at: int, parenthesised: bool) -> tuple[list[str | None], bool]:
@@ -742,8 +801,12 @@ def _argv_words(code: str, at: int, parenthesised: bool) -> tuple[list[str | Non
 
 def _unescaped(text: str) -> str | None:
     """A string literal's body with its backslash escapes read (None when one is malformed)."""
+    import warnings  # (loaded at start-up already: Python's own import machinery uses it)
+
     try:
-        return text.encode("ascii", "backslashreplace").decode("unicode_escape")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # (an unknown escape, `\P`, is kept as written)
+            return text.encode("ascii", "backslashreplace").decode("unicode_escape")
     except UnicodeDecodeError:
         return None
 
