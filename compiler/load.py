@@ -152,9 +152,10 @@ def _compose(text: str) -> yaml.Node | None:
     loader = _Loader(text)
     try:
         return loader.get_single_node()
-    except ValueError:
+    except (ValueError, OverflowError):
         # PyYAML's scanner turns `\UXXXXXXXX` into a character with chr(), which refuses a
-        # code point past U+10FFFF with a bare ValueError (found by the hybrid differential).
+        # code point past U+10FFFF with a bare ValueError (found by the hybrid differential),
+        # and one of 2**31 or more (`\U80000000`) with an OverflowError.
         raise yaml.scanner.ScannerError(
             "while scanning a double-quoted scalar", None,
             "found an escape sequence past the last Unicode code point U+10FFFF",

@@ -153,7 +153,7 @@ def test_lines_of_fragments_load_alike(text) -> None:
     'a: "\\ud800"\n', "a: 'x'#c\n", "\ufeffa: 1\n", "a: 1\r\nb: 2\r\n", "[" * 150 + "]" * 150,
     "a: 1\na: 2\n" + "- " * 150 + "x\n", "a:\n" + "  " * 120 + "b: 1\n",
     "{\\? '' : null}\n", "[a?b, c]\n", "{a: b\n  c}\n", "a: \ud800\n",
-    "! #c!null 'null'\n", "a: !\n", 'a: "\\U00110000"\n',
+    "! #c!null 'null'\n", "a: !\n", 'a: "\\U00110000"\n', 'a: "\\U80000000"\n', 'a: "\\Uaaaaaaaa"\n',
 ])
 def test_the_known_edges_load_alike(text) -> None:
     assert _outcome(text) == _pure(text)
