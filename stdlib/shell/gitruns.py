@@ -1138,7 +1138,8 @@ def _value(raw: str) -> tuple[str, bool]:
         elif not quoted and c in "#;":
             break
         elif not quoted and c in " \t":
-            pending_blank += " "  # (git keeps each blank outside quotes as a space)
+            if any(out):
+                pending_blank += " "  # (git keeps each blank outside quotes as a space, once the value has text: `"" sh` is `sh`)
         else:
             out.append(pending_blank + c)
             pending_blank = ""
