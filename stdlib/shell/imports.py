@@ -705,29 +705,27 @@ _LIST_START = LazyPattern(r"""\[(?=\s*[rRbBuU]?["'`])""")
 
 def split_lines(code: str) -> list[str]:
     """(round 11) The strings code splits into an argv (`_SPLIT_LINE`), as command lines."""
-    if "split(" not in code:
-        return []
-    out = []
-    for m in _SPLIT_LINE().finditer(code):
-        text = next(g for g in m.groups() if g is not None)
-        line = _unescaped(text) if "\\" in text else text
-        if line:
-            out.append(line)
-    return out[:MAX_ARGV_LINES]
+    return _literal_texts(_SPLIT_LINE(), code) if "split(" in code else []
 
 
 def evaluated_code(code: str) -> list[str]:
     """(round 11) The literal strings code evaluates as code (`exec("…")`, `eval('…')`), with
     their escapes read: `exec("import os; os.system(\\"find . -delete\\")")`."""
-    if "exec" not in code and "eval" not in code:
-        return []
+    return _literal_texts(_EVALUATED(), code) if "exec" in code or "eval" in code else []
+
+
+def _literal_texts(pattern: re.Pattern[str], code: str) -> list[str]:
+    """The non-empty string literals `pattern` finds in code (its one group that matched), with
+    their escapes read; at most `MAX_ARGV_LINES`."""
     out = []
-    for m in _EVALUATED().finditer(code):
+    for m in pattern.finditer(code):
         text = next(g for g in m.groups() if g is not None)
-        body = _unescaped(text) if "\\" in text else text
-        if body:
-            out.append(body)
-    return out[:MAX_ARGV_LINES]
+        text = _unescaped(text) if "\\" in text else text
+        if text:
+            out.append(text)
+            if len(out) == MAX_ARGV_LINES:
+                break
+    return out
 
 
 def _argv_words(code: str, at: int, parenthesised: bool) -> tuple[list[str | None], bool]:
