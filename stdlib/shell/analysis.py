@@ -6470,8 +6470,7 @@ def _reads_stdin_as_program(cmd: SimpleCommand) -> bool:
     model = E.model_for(head)
     if model is not None and model.handler == "interpreter":
         operands = [w.text for w in words[1:] if not w.text.startswith("-") or w.text == "-"]
-        code_flags = {"-c", "-e", "-E", "--eval", "-p", "--print", "-r"}
-        return not any(w.text in code_flags for w in words[1:]) and (not operands or operands[0] == "-")
+        return not any(w.text in _CODE_OPTIONS for w in words[1:]) and (not operands or operands[0] == "-")
     return False
 
 

@@ -677,7 +677,7 @@ def argv_lines(code: str) -> list[str]:
             words = [words[0], *words[2:]]  # `os.execvp("find", ["find", ".", "-delete"])`: argv[0] again
         if words[0] is None or len(words) == 1 and not listed:
             continue  # (one string, not in a list: a shell's command line, `shell_strings`)
-        out.append(" ".join('"$ARGV_UNKNOWN"' if w is None else "'" + w.replace("'", "'\\''") + "'" for w in words))
+        out.append(_command_text(words))
         if len(out) == MAX_ARGV_LINES:
             break
     return out
@@ -693,11 +693,16 @@ def list_lines(code: str) -> list[tuple[str, str]]:
     for m in _LIST_START().finditer(code):
         words, _ = _argv_words(code, m.end(), True)
         if words and words[0]:
-            out.append((words[0], " ".join('"$ARGV_UNKNOWN"' if w is None else "'" + w.replace("'", "'\\''") + "'"
-                                           for w in words)))
+            out.append((words[0], _command_text(words)))
             if len(out) == MAX_ARGV_LINES:
                 break
     return out
+
+
+def _command_text(words: list[str | None]) -> str:
+    """The command line of an argv: each word single-quoted, one of unknown value (None) as
+    `"$ARGV_UNKNOWN"`, which the walk takes as a word of unknown value."""
+    return " ".join('"$ARGV_UNKNOWN"' if w is None else "'" + w.replace("'", "'\\''") + "'" for w in words)
 
 
 _LIST_START = LazyPattern(r"""\[(?=\s*[rRbBuU]?["'`])""")

@@ -1591,7 +1591,7 @@ class _Judge:
                 self.found(BREAK_OPAQUE_WRITE_TARGET, COMPUTED_WRITE.format(
                     head=view.head, what=what, word=text, p=self.p.entries[0]))
             return  # no literal tail (`rm -rf "$V"`): recorded as unjudgeable, not judged here
-        if text.startswith("${PROCESS_DIRECTORY}") and not tail.replace("/", "").replace("*", "").strip("."):
+        if text.startswith("${PROCESS_DIRECTORY}") and _uninformative(tail):
             # (round 11) a descriptor's or another process's directory, written whole or all its
             # members (`rm -rf /dev/fd/3/`, `… /proc/$$/cwd/*`): it may be the project or any
             # directory in it, unlike `"$V"`, which the line's words leave to its environment
@@ -1617,34 +1617,28 @@ class _Judge:
     def _tail_pattern_hits(self, tail: str, glob) -> list[int]:
         """`_tail_hits` for a tail that is a pattern (`/c?` after an unknown value): each of its
         segments matched against the entry's, the first (the end of the segment the value
-        began, `c?` in `${D}c?`) against any end of one. What follows a `**` or `..` is a tail
-        after an unknown value again; a tail of `*` segments only tells no more than none
-        (`rm -rf "$OUT"/*` is judged as `rm -rf "$OUT"`: unjudgeable, not matched here)."""
+        began, `c?` in `${D}c?`) against any end of one. What follows a `**` is a tail after an
+        unknown value again; a tail of `*` segments only tells no more than none (`rm -rf
+        "$OUT"/*` is judged as `rm -rf "$OUT"`: unjudgeable, not matched here)."""
         p = self.p
         parts = tail.split("/")
-        cut = max((k for k, seg in enumerate(parts) if seg in ("**", "..")), default=-1)
-        if cut >= 0:
-            parts = ["", *parts[cut + 1 :]]
-        if all(seg in ("", "*", ".") for seg in parts):
+        if "**" in parts:
+            parts = ["", *parts[len(parts) - parts[::-1].index("**") :]]
+        if _uninformative("/".join(parts)):
             return []
-        head = compile_segment("*" + parts[0]) if parts[0] else None
-        rest = [compile_segment(seg) for seg in parts[1:] if seg and seg != "."]
-        top = p.root_segs[-1:] if p.root_segs is not None else ()
+        segments = {seg: compile_segment(seg) for seg in parts[1:]}
+        head = compile_segment("*" + parts[0])
         dotglob, fold = glob.dotglob, glob.nocaseglob or p.fold
-        hits = []
-        for index, entry in enumerate(p.resolved):
-            target = [*top, *entry]
-            for i in range(1 - len(rest), len(target) + 1):
-                if head is not None and i >= 1 and not segment_matches(head, target[i - 1], dotglob=True, fold=fold):
-                    continue
-                skip, start = max(0, -i), max(0, i)
-                shared = min(len(rest) - skip, len(target) - start)
-                if (shared > 0 or head is not None and i >= 1) and all(
-                        segment_matches(rest[skip + k], target[start + k], dotglob=dotglob, fold=fold)
-                        for k in range(shared)):
-                    hits.append(index)
-                    break
-        return hits
+
+        def matches(seg: str, name: str) -> bool:
+            return segment_matches(segments[seg], name, dotglob=dotglob, fold=fold)
+
+        def ends(name: str, _head: str) -> bool:
+            return segment_matches(head, name, dotglob=True, fold=fold)
+
+        top = p.root_segs[-1:] if p.root_segs is not None else ()
+        return [index for index, entry in enumerate(p.resolved)
+                if tail_can_name("/".join(parts), [*top, *entry], matches, ends)]
 
     def unknown_base(self, view: View, text: str, pattern: str | None, cwd: tuple[str, ...] | None,
                      what: str, shown: str | None = None, role: str = E.WRITE) -> None:
@@ -1728,7 +1722,7 @@ class _Judge:
                 # (round 11) below a descriptor's directory of unknown place (`find /dev/fd/3/
                 # -delete` with fd 3 opened elsewhere): as `unknown_prefix`
                 tail = extra.path[len("${PROCESS_DIRECTORY}") :]
-                reach = self._tail_hits(tail) if tail.strip("/.") else range(len(entries))
+                reach = range(len(entries)) if _uninformative(tail) else self._tail_hits(tail)
                 hits = [h for h in reach if self._find_names_reach(extra.names, h)]
             if not hits and cwd is None and extra.pattern is None and extra.path[:1] not in ("/", "~", "$", ""):
                 # (round 11) a start path below a directory of unknown place (`cd "$D" && find
@@ -2947,6 +2941,15 @@ def _ruby_switches(view: View, walk, cwd: tuple[str, ...] | None) -> tuple[str, 
             k += 1  # (the code, which the judge reads; switches may follow it)
         k += 1
     return "\n".join(loaded), _search_path(walk, view, cwd, directories, "RUBYLIB")
+
+
+def _uninformative(tail: str) -> bool:
+    """Does a tail after a value of unknown text tell nothing of where the path is (``, `/`,
+    `/*`, `/./*/`, `/../*`: what follows a `..` or `**` is a tail after an unknown value
+    again; not `/.*`, which names dot files)? (round 11)"""
+    parts = tail.split("/")
+    cut = max((k for k, seg in enumerate(parts) if seg in ("..", "**")), default=-1)
+    return all(seg in ("", "*", ".") for seg in parts[cut + 1 :])
 
 
 def untrusted_program(view: View) -> bool:

@@ -19,7 +19,7 @@ hold a valid `home`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from polydeukes.stdlib.protected import fold
 from polydeukes.vm.sre import LazyPattern
@@ -152,13 +152,17 @@ def contains_root(candidate: str, root_segs: Sequence[str], cwd: Sequence[str], 
     return absolute is not None and list(root_segs[: len(absolute)]) == absolute
 
 
-def tail_can_name(tail: str, target: Sequence[str]) -> bool:
+def tail_can_name(tail: str, target: Sequence[str],
+                  matches: Callable[[str, str], bool] | None = None,
+                  ends: Callable[[str, str], bool] | None = None) -> bool:
     """Can a path that ends in the literal `tail`, after a value nobody knows, be a path whose
     last segments are `target`, one of its ancestors within `target`, or something inside it?
 
     The value may end anywhere, even inside a segment: `/gate.sh`, `/ci`, `/proj` and `ate.sh`
     can all end `proj/ci/gate.sh` or an ancestor, and `/hooks/x` lies inside `.claude/hooks`.
-    An empty tail (`"$V"`, `"$V"/`) tells nothing about the path and names nothing here."""
+    An empty tail (`"$V"`, `"$V"/`) tells nothing about the path and names nothing here. With
+    `matches(tail segment, name)` and `ends(name, head)` the tail's segments are patterns
+    (`"$D"/c?`: judgment `_tail_pattern_hits`); without, they are compared as text."""
     parts = tail.split("/")
     if ".." in parts:  # `$V/x/..` is some directory again: only the text after the last `..` is known
         parts = ["", *parts[len(parts) - parts[::-1].index("..") :]]
@@ -169,12 +173,17 @@ def tail_can_name(tail: str, target: Sequence[str]) -> bool:
     # `rest[0]` lands on `target[i]`; below 0 its first segments lie above `target`, where
     # anything may stand (`/u/proj` can end the project directory `proj`).
     for i in range(1 - len(rest), len(target) + 1):
-        if head and i >= 1 and not target[i - 1].endswith(head):
+        if head and i >= 1 and not (target[i - 1].endswith(head) if ends is None else ends(target[i - 1], head)):
             continue
         skip = max(0, -i)
         start = max(0, i)
         shared = min(len(rest) - skip, len(target) - start)
-        if (shared > 0 or head and i >= 1) and rest[skip : skip + shared] == list(target[start : start + shared]):
+        if not (shared > 0 or head and i >= 1):
+            continue
+        if matches is None:
+            if rest[skip : skip + shared] == list(target[start : start + shared]):
+                return True
+        elif all(matches(rest[skip + k], target[start + k]) for k in range(shared)):
             return True
     return False
 
