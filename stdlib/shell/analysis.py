@@ -2846,9 +2846,8 @@ class Walk:
                 if a.text.startswith("PATH="):
                     if assigning or name in _DECLARATIONS:  # (`declare -x`, `local`, `readonly` too)
                         # (the words as spelled: `$PWD/bin:$PATH` has no value the scope knows)
-                        known = self._known_path_dirs(a.text[5:], view.cwd)
-                        context.path_dirs = self._path_dirs(a.text[5:], view.cwd) if known is None else known
-                        context.path_unknown = known is None
+                        context.path_dirs = self._path_dirs(a.text[5:], view.cwd)
+                        context.path_unknown = not _names_every_directory(a.text[5:], context.path_dirs)
                         context.path_followed = -1
                 elif a.text.startswith(_PYTHON_ASSIGNMENTS):
                     context.python_environment = True
@@ -4177,23 +4176,14 @@ class Walk:
         scope = context.scope
         context.path_followed = scope.path_assignments
         values = scope.values.get("PATH", ())
-        known = None
-        if "BASH_CMDS" not in scope.values and values is not None and len(values) <= 1 \
-                and (not values or values[0].pattern is None):
-            known = self._known_path_dirs(values[0].text, cwd) if values else ()
-        context.path_unknown = known is None
-        context.path_dirs = known or ()
-
-    def _known_path_dirs(self, value: str, cwd: tuple[str, ...] | None) -> tuple[tuple[str, ...], ...] | None:
-        """`_path_dirs` when every directory the value puts before `$PATH` (or all of them, when
-        it names no `$PATH`) is known; None when one is not (`$HOME/.cargo/bin:$PATH`)."""
-        dirs = self._path_dirs(value, cwd)
-        count = 0
-        for component in value.split(":"):
-            if component in ("$PATH", "${PATH}"):
-                break
-            count += 1
-        return dirs if len(dirs) == count else None
+        dirs: tuple[tuple[str, ...], ...] = ()
+        known = "BASH_CMDS" not in scope.values and values is not None and len(values) <= 1 \
+            and (not values or values[0].pattern is None)
+        if known and values:
+            dirs = self._path_dirs(values[0].text, cwd)
+            known = _names_every_directory(values[0].text, dirs)
+        context.path_unknown = not known
+        context.path_dirs = dirs if known else ()
 
     def _path_dirs(self, value: str, cwd: tuple[str, ...] | None) -> tuple[tuple[str, ...], ...]:
         """The directories a PATH value puts before `$PATH` (`bin:$PATH`, `$PWD/bin:…`), as
@@ -5501,6 +5491,17 @@ def _npm_shells(args: Sequence[Arg]) -> list[str]:
         if value:
             out.append("'" + value.replace("'", "'\\''") + "' -c ''")
     return out
+
+
+def _names_every_directory(value: str, dirs: tuple[tuple[str, ...], ...]) -> bool:
+    """Did `Walk._path_dirs` name every directory a PATH value puts before `$PATH` (all of
+    them, when it names no `$PATH`)? Not when one is of unknown value (`$HOME/.cargo/bin`)."""
+    count = 0
+    for component in value.split(":"):
+        if component in ("$PATH", "${PATH}"):
+            break
+        count += 1
+    return len(dirs) == count
 
 
 def _argument_commands(words: Sequence[Word], known: dict[str, str]) -> list[int]:
